@@ -1099,10 +1099,7 @@ def build(num_players, files):
 
     def proc_to_general(st, env):  # game.yaml:387
         st.at = o47  # game.yaml:389
-        _items1 = [_m7 for _m7 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[46])))] if (_m7.owner == env['p'])]
-        _dest1 = (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[45])))
-        for _c2 in cards_of(_items1):
-            st.move(_c2, _dest1, False)
+        move_cards(st, [_m7 for _m7 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[46])))] if (_m7.owner == env['p'])], (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[45]))), False)
 
     def proc_exchange_token(st, env):  # game.yaml:724
         st.at = o302  # game.yaml:726
@@ -1276,15 +1273,9 @@ def build(num_players, files):
             for _p4 in list(st.players):
                 env['p'] = _p4
                 st.at = o102  # game.yaml:446
-                _items2 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]
-                _dest2 = Z_influence_deck1
-                for _c3 in cards_of(_items2):
-                    st.move(_c3, _dest2, False)
+                move_cards(st, st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))], Z_influence_deck1, False)
             st.at = o104  # game.yaml:447
-            _items3 = st.zones[Z_influence_played1]
-            _dest3 = Z_influence_deck1
-            for _c4 in cards_of(_items3):
-                st.move(_c4, _dest3, False)
+            move_cards(st, st.zones[Z_influence_played1], Z_influence_deck1, False)
             st.at = o105  # game.yaml:448
             st.shuffle(Z_influence_deck1)
             st.frames.pop()
@@ -1467,10 +1458,7 @@ def build(num_players, files):
             for _q1 in list(st.players):
                 env['q'] = _q1
                 st.at = o193  # game.yaml:588
-                _items4 = [_m9 for _m9 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m9.owner == env['q'])]
-                _dest4 = (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[71])))
-                for _c5 in cards_of(_items4):
-                    st.move(_c5, _dest4, False)
+                move_cards(st, [_m9 for _m9 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m9.owner == env['q'])], (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[71]))), False)
             st.at = o197  # game.yaml:590
             if (st.vars['flip'] and (st.vars['round'] < 4)):
                 st.at = o196  # game.yaml:591
@@ -1781,8 +1769,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o329  # game.yaml:772
-            for _c6 in list(env['back']):
-                env['c'] = _c6
+            for _c2 in list(env['back']):
+                env['c'] = _c2
                 st.at = o328  # game.yaml:775
                 st.move(env['c'], st.zone_index((st.zones[Z_light_deck1] if (env['c'].kind == 'light_missions') else (st.zones[Z_blue_deck1] if (env['c'].kind == 'blue_missions') else st.zones[Z_dark_deck1]))), True)
             fr.pc = 3
@@ -2261,10 +2249,7 @@ def build(num_players, files):
     def step_101(st, fr):  # game.yaml:446
         env = fr.env
         st.at = o102  # game.yaml:446
-        _items5 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]
-        _dest5 = Z_influence_deck1
-        for _c7 in cards_of(_items5):
-            st.move(_c7, _dest5, False)
+        move_cards(st, st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))], Z_influence_deck1, False)
         st.frames.pop()
 
     def e103_items(st, env):  # game.yaml:445
@@ -2506,23 +2491,23 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c8 in st.zones[(Z_influence_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[122])))]:  # game.yaml:480
-            a = A_91 + _c8.type_id
+        for _c3 in st.zones[(Z_influence_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[122])))]:  # game.yaml:480
+            a = A_91 + _c3.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c8)
+                values.append(_c3)
                 idx.append(0)
         if ((st.vars['pass_left'][(_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[123]))] > 0) and (st.vars['gold'][(_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[124]))] >= 2)):  # game.yaml:483
             actions.append(A_101)
             values.append(None)
             idx.append(1)
-        _items6 = st.zones[(Z_influence_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[125])))]  # game.yaml:487
-        if _items6 and (st.vars['swap_left'][(_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[126]))] > 0):
-            for _c9 in _items6:
-                a = A_111 + _c9.type_id
+        _items1 = st.zones[(Z_influence_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[125])))]  # game.yaml:487
+        if _items1 and (st.vars['swap_left'][(_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[126]))] > 0):
+            for _c4 in _items1:
+                a = A_111 + _c4.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_c9)
+                    values.append(_c4)
                     idx.append(2)
         return actions, values, idx
     def resolve_129(st, dec, i):  # game.yaml:477
@@ -3128,10 +3113,7 @@ def build(num_players, files):
     def step_192(st, fr):  # game.yaml:588
         env = fr.env
         st.at = o193  # game.yaml:588
-        _items7 = [_m14 for _m14 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m14.owner == env['q'])]
-        _dest6 = (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[71])))
-        for _c10 in cards_of(_items7):
-            st.move(_c10, _dest6, False)
+        move_cards(st, [_m14 for _m14 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m14.owner == env['q'])], (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[71]))), False)
         st.frames.pop()
 
     def e194_items(st, env):  # game.yaml:587
@@ -3795,9 +3777,9 @@ def build(num_players, files):
                 actions.append(a)
                 values.append(_m17)
                 idx.append(0)
-        _items8 = st.zones[(Z_tokens_held1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[193])))]  # game.yaml:687
-        if _items8 and fn_can_exchange(st, S[194], _L_p4):
-            for _x10 in _items8:
+        _items2 = st.zones[(Z_tokens_held1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[193])))]  # game.yaml:687
+        if _items2 and fn_can_exchange(st, S[194], _L_p4):
+            for _x10 in _items2:
                 if not ((_x10.props['symbol'] != 'crown')):
                     continue
                 a = A_271 + _x10.type_id
@@ -3855,10 +3837,7 @@ def build(num_players, files):
         st.at = o287  # game.yaml:704
         env['back'] = [_y3 for _y3 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[195])))] if (_y3 != env['x'])]
         st.at = o288  # game.yaml:705
-        _items9 = env['back']
-        _dest7 = Z_token_supply1
-        for _c11 in cards_of(_items9):
-            st.move(_c11, _dest7, False)
+        move_cards(st, env['back'], Z_token_supply1, False)
         st.at = o291  # game.yaml:706
         for _y4 in list(env['back']):
             env['y'] = _y4
@@ -3922,10 +3901,7 @@ def build(num_players, files):
             st.at = o287  # game.yaml:704
             env['back'] = [_y5 for _y5 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[195])))] if (_y5 != env['x'])]
             st.at = o288  # game.yaml:705
-            _items10 = env['back']
-            _dest8 = Z_token_supply1
-            for _c12 in cards_of(_items10):
-                st.move(_c12, _dest8, False)
+            move_cards(st, env['back'], Z_token_supply1, False)
             st.at = o291  # game.yaml:706
             for _y6 in list(env['back']):
                 env['y'] = _y6
@@ -4397,10 +4373,7 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
             st.at = o357  # game.yaml:329
-            _items11 = st.zones[Z_gold_shown1]
-            _dest9 = Z_gold_box1
-            for _c13 in cards_of(_items11):
-                st.move(_c13, _dest9, False)
+            move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
             st.at = o358  # game.yaml:330
             st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
             st.at = o359  # game.yaml:331
@@ -4737,20 +4710,11 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * 3)) + " Louis d'or for coats of arms", -1)
             st.at = o415  # game.yaml:789
-            _items12 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243])))]
-            _dest10 = Z_influence_deck1
-            for _c14 in cards_of(_items12):
-                st.move(_c14, _dest10, False)
+            move_cards(st, st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243])))], Z_influence_deck1, False)
             st.at = o416  # game.yaml:790
-            _items13 = st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[244])))]
-            _dest11 = Z_intrigue_deck1
-            for _c15 in cards_of(_items13):
-                st.move(_c15, _dest11, False)
+            move_cards(st, st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[244])))], Z_intrigue_deck1, False)
             st.at = o417  # game.yaml:791
-            _items14 = st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[245])))]
-            _dest12 = Z_token_supply1
-            for _c16 in cards_of(_items14):
-                st.move(_c16, _dest12, False)
+            move_cards(st, st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[245])))], Z_token_supply1, False)
             st.at = o420  # game.yaml:792
             for _t6 in list(K_courtiers1):
                 env['t'] = _t6
@@ -4797,7 +4761,7 @@ def build(num_players, files):
         for _a2 in list(span_list(1, 6, S[250])):
             env['a'] = _a2
             st.at = o429  # game.yaml:797
-            for _q6 in list(majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c17 in st.zones[(Z_coats_held1 + (_p11 if type(_p11) is int and 0 <= _p11 < num_players else seat(st, _p11, S[23])))] if (_c17.props['arms'] == env['a'])]) for _p11 in clockwise_from(st, st.vars['start_player'])])):
+            for _q6 in list(majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c5 in st.zones[(Z_coats_held1 + (_p11 if type(_p11) is int and 0 <= _p11 < num_players else seat(st, _p11, S[23])))] if (_c5.props['arms'] == env['a'])]) for _p11 in clockwise_from(st, st.vars['start_player'])])):
                 env['q'] = _q6
                 st.at = o428  # game.yaml:797
                 _args99 = {'p': env['q'], 'bonus': True}
@@ -4834,20 +4798,11 @@ def build(num_players, files):
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * 3)) + " Louis d'or for coats of arms", -1)
         st.at = o415  # game.yaml:789
-        _items15 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243])))]
-        _dest13 = Z_influence_deck1
-        for _c18 in cards_of(_items15):
-            st.move(_c18, _dest13, False)
+        move_cards(st, st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243])))], Z_influence_deck1, False)
         st.at = o416  # game.yaml:790
-        _items16 = st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[244])))]
-        _dest14 = Z_intrigue_deck1
-        for _c19 in cards_of(_items16):
-            st.move(_c19, _dest14, False)
+        move_cards(st, st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[244])))], Z_intrigue_deck1, False)
         st.at = o417  # game.yaml:791
-        _items17 = st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[245])))]
-        _dest15 = Z_token_supply1
-        for _c20 in cards_of(_items17):
-            st.move(_c20, _dest15, False)
+        move_cards(st, st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[245])))], Z_token_supply1, False)
         st.at = o420  # game.yaml:792
         for _t8 in list(K_courtiers1):
             env['t'] = _t8
@@ -4933,7 +4888,7 @@ def build(num_players, files):
     def step_426(st, fr):  # game.yaml:797
         env = fr.env
         st.at = o429  # game.yaml:797
-        for _q7 in list(majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c21 in st.zones[(Z_coats_held1 + (_p13 if type(_p13) is int and 0 <= _p13 < num_players else seat(st, _p13, S[23])))] if (_c21.props['arms'] == env['a'])]) for _p13 in clockwise_from(st, st.vars['start_player'])])):
+        for _q7 in list(majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c6 in st.zones[(Z_coats_held1 + (_p13 if type(_p13) is int and 0 <= _p13 < num_players else seat(st, _p13, S[23])))] if (_c6.props['arms'] == env['a'])]) for _p13 in clockwise_from(st, st.vars['start_player'])])):
             env['q'] = _q7
             st.at = o428  # game.yaml:797
             _args105 = {'p': env['q'], 'bonus': True}
@@ -4966,7 +4921,7 @@ def build(num_players, files):
         st.frames.pop()
 
     def e429_items(st, env):  # game.yaml:797
-        return majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c22 in st.zones[(Z_coats_held1 + (_p14 if type(_p14) is int and 0 <= _p14 < num_players else seat(st, _p14, S[23])))] if (_c22.props['arms'] == env['a'])]) for _p14 in clockwise_from(st, st.vars['start_player'])])
+        return majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c7 in st.zones[(Z_coats_held1 + (_p14 if type(_p14) is int and 0 <= _p14 < num_players else seat(st, _p14, S[23])))] if (_c7.props['arms'] == env['a'])]) for _p14 in clockwise_from(st, st.vars['start_player'])])
     def e430_items(st, env):  # game.yaml:795
         return span_list(1, 6, S[250])
     def step_431(st, fr):  # game.yaml:799
@@ -5257,16 +5212,10 @@ def build(num_players, files):
             for _p20 in list(st.players):
                 env['p'] = _p20
                 st.at = o102  # game.yaml:446
-                _items18 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]
-                _dest16 = Z_influence_deck1
-                for _c23 in cards_of(_items18):
-                    st.move(_c23, _dest16, False)
+                move_cards(st, st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))], Z_influence_deck1, False)
         if pc <= 4:
             st.at = o104  # game.yaml:447
-            _items19 = st.zones[Z_influence_played1]
-            _dest17 = Z_influence_deck1
-            for _c24 in cards_of(_items19):
-                st.move(_c24, _dest17, False)
+            move_cards(st, st.zones[Z_influence_played1], Z_influence_deck1, False)
         if pc <= 5:
             st.at = o105  # game.yaml:448
             st.shuffle(Z_influence_deck1)
@@ -5360,24 +5309,24 @@ def build(num_players, files):
             st.at = o129  # game.yaml:477
             _actions1 = set()  # (the ids' order is never read)
             _v25 = []
-            for _c25 in st.zones[(Z_influence_hand1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[122])))]:  # game.yaml:480
-                _a3 = A_91 + _c25.type_id
+            for _c8 in st.zones[(Z_influence_hand1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[122])))]:  # game.yaml:480
+                _a3 = A_91 + _c8.type_id
                 if _a3 not in _actions1:  # an identical card: the same choice
                     _actions1.add(_a3)
-                    _v25.append(_c25)
+                    _v25.append(_c8)
             if ((st.vars['pass_left'][(_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[123]))] > 0) and (st.vars['gold'][(_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[124]))] >= 2)):  # game.yaml:483
                 _f4 = 1
                 _actions1.add(A_101)
             else:
                 _f4 = 0
-            _items20 = st.zones[(Z_influence_hand1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[125])))]  # game.yaml:487
-            if _items20 and (st.vars['swap_left'][(_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[126]))] > 0):
+            _items3 = st.zones[(Z_influence_hand1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[125])))]  # game.yaml:487
+            if _items3 and (st.vars['swap_left'][(_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[126]))] > 0):
                 _v26 = []
-                for _c26 in _items20:
-                    _a4 = A_111 + _c26.type_id
+                for _c9 in _items3:
+                    _a4 = A_111 + _c9.type_id
                     if _a4 not in _actions1:  # an identical card: the same choice
                         _actions1.add(_a4)
-                        _v26.append(_c26)
+                        _v26.append(_c9)
             else:
                 _v26 = []
             _end10 = len(_v25)
@@ -5711,8 +5660,8 @@ def build(num_players, files):
             for _q10 in list(clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q10
                 st.at = o174  # game.yaml:563
-                for _c27 in list([_x18 for _x18 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x18.props['courtier'] == _L_t4) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))]):
-                    env['c'] = _c27
+                for _c10 in list([_x18 for _x18 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x18.props['courtier'] == _L_t4) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))]):
+                    env['c'] = _c10
                     st.at = o173  # game.yaml:565
                     # game.yaml:569: always offered
                     # game.yaml:572: always offered
@@ -5816,10 +5765,7 @@ def build(num_players, files):
             for _q12 in list(st.players):
                 env['q'] = _q12
                 st.at = o193  # game.yaml:588
-                _items21 = [_m26 for _m26 in st.zones[(Z_markers_on1 + (_L_t5.ordinal if _L_t5.kind == 'courtiers' else ordinal(_L_t5, 'courtiers', S[72])))] if (_m26.owner == env['q'])]
-                _dest18 = (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[71])))
-                for _c28 in cards_of(_items21):
-                    st.move(_c28, _dest18, False)
+                move_cards(st, [_m26 for _m26 in st.zones[(Z_markers_on1 + (_L_t5.ordinal if _L_t5.kind == 'courtiers' else ordinal(_L_t5, 'courtiers', S[72])))] if (_m26.owner == env['q'])], (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[71]))), False)
         if pc <= 7:
             st.at = o197  # game.yaml:590
             if (st.vars['flip'] and (st.vars['round'] < 4)):
@@ -6270,10 +6216,10 @@ def build(num_players, files):
                     if _a7 not in _actions3:  # an identical card: the same choice
                         _actions3.add(_a7)
                         _v36.append(_m29)
-                _items22 = st.zones[(Z_tokens_held1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[193])))]  # game.yaml:687
-                if _items22 and fn_can_exchange(st, S[194], _L_p16):
+                _items4 = st.zones[(Z_tokens_held1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[193])))]  # game.yaml:687
+                if _items4 and fn_can_exchange(st, S[194], _L_p16):
                     _v37 = []
-                    for _x20 in _items22:
+                    for _x20 in _items4:
                         if not ((_x20.props['symbol'] != 'crown')):
                             continue
                         _a8 = A_271 + _x20.type_id
@@ -6357,10 +6303,7 @@ def build(num_players, files):
                     st.at = o287  # game.yaml:704
                     env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[195])))] if (_y7 != env['x'])]
                     st.at = o288  # game.yaml:705
-                    _items23 = env['back']
-                    _dest19 = Z_token_supply1
-                    for _c29 in cards_of(_items23):
-                        st.move(_c29, _dest19, False)
+                    move_cards(st, env['back'], Z_token_supply1, False)
                     st.at = o291  # game.yaml:706
                     for _y8 in list(env['back']):
                         env['y'] = _y8
@@ -6593,22 +6536,22 @@ def build(num_players, files):
                     st.at = o326  # game.yaml:764
                     if _i56 == len(_cands1):
                         break  # done
-                    _c30 = _cands1[_i56]
+                    _c11 = _cands1[_i56]
                 else:  # one card and no stopping yet: it is picked
-                    _c30 = _cands1[0]
-                _picked1.append(_c30)
-                st.move(_c30, Z_mission_swap1, False)
+                    _c11 = _cands1[0]
+                _picked1.append(_c11)
+                st.move(_c11, Z_mission_swap1, False)
             env['back'] = _picked1
         if pc <= 1:
             st.at = o329  # game.yaml:772
-            for _c32 in list(env['back']):
-                env['c'] = _c32
+            for _c13 in list(env['back']):
+                env['c'] = _c13
                 st.at = o328  # game.yaml:775
                 st.move(env['c'], st.zone_index((st.zones[Z_light_deck1] if (env['c'].kind == 'light_missions') else (st.zones[Z_blue_deck1] if (env['c'].kind == 'blue_missions') else st.zones[Z_dark_deck1]))), True)
         if pc <= 2:
             st.at = o332  # game.yaml:777
-            for _c33 in list(env['back']):
-                env['c'] = _c33
+            for _c14 in list(env['back']):
+                env['c'] = _c14
                 st.at = o331  # game.yaml:777
                 _args166 = {'p': _L_p20}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -7196,8 +7139,8 @@ def build(num_players, files):
         _L_t16 = env['t']
         if pc <= 0:
             st.at = o174  # game.yaml:563
-            for _c34 in list([_x27 for _x27 in st.zones[(Z_intrigue_hand1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[152])))] if ((_x27.props['courtier'] == _L_t16) and (len(st.zones[(Z_personal1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[153])))]) > 0))]):
-                env['c'] = _c34
+            for _c15 in list([_x27 for _x27 in st.zones[(Z_intrigue_hand1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[152])))] if ((_x27.props['courtier'] == _L_t16) and (len(st.zones[(Z_personal1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[153])))]) > 0))]):
+                env['c'] = _c15
                 st.at = o173  # game.yaml:565
                 # game.yaml:569: always offered
                 # game.yaml:572: always offered
@@ -7839,10 +7782,10 @@ def build(num_players, files):
                 if _a17 not in _actions10:  # an identical card: the same choice
                     _actions10.add(_a17)
                     _v50.append(_m36)
-            _items24 = st.zones[(Z_tokens_held1 + (_L_p41 if type(_L_p41) is int and 0 <= _L_p41 < num_players else seat(st, _L_p41, S[193])))]  # game.yaml:687
-            if _items24 and fn_can_exchange(st, S[194], _L_p41):
+            _items5 = st.zones[(Z_tokens_held1 + (_L_p41 if type(_L_p41) is int and 0 <= _L_p41 < num_players else seat(st, _L_p41, S[193])))]  # game.yaml:687
+            if _items5 and fn_can_exchange(st, S[194], _L_p41):
                 _v51 = []
-                for _x28 in _items24:
+                for _x28 in _items5:
                     if not ((_x28.props['symbol'] != 'crown')):
                         continue
                     _a18 = A_271 + _x28.type_id
@@ -7942,10 +7885,7 @@ def build(num_players, files):
                 st.at = o287  # game.yaml:704
                 env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (_L_p43 if type(_L_p43) is int and 0 <= _L_p43 < num_players else seat(st, _L_p43, S[195])))] if (_y10 != env['x'])]
                 st.at = o288  # game.yaml:705
-                _items25 = env['back']
-                _dest20 = Z_token_supply1
-                for _c35 in cards_of(_items25):
-                    st.move(_c35, _dest20, False)
+                move_cards(st, env['back'], Z_token_supply1, False)
                 st.at = o291  # game.yaml:706
                 for _y11 in list(env['back']):
                     env['y'] = _y11
@@ -8148,10 +8088,7 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
                 st.at = o357  # game.yaml:329
-                _items26 = st.zones[Z_gold_shown1]
-                _dest21 = Z_gold_box1
-                for _c36 in cards_of(_items26):
-                    st.move(_c36, _dest21, False)
+                move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
                 st.at = o358  # game.yaml:330
                 st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
                 st.at = o359  # game.yaml:331
@@ -8327,10 +8264,7 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
             st.at = o357  # game.yaml:329
-            _items27 = st.zones[Z_gold_shown1]
-            _dest22 = Z_gold_box1
-            for _c37 in cards_of(_items27):
-                st.move(_c37, _dest22, False)
+            move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
             st.at = o358  # game.yaml:330
             st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
             st.at = o359  # game.yaml:331
@@ -8504,10 +8438,7 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
         if pc <= 2:
             st.at = o357  # game.yaml:329
-            _items28 = st.zones[Z_gold_shown1]
-            _dest23 = Z_gold_box1
-            for _c38 in cards_of(_items28):
-                st.move(_c38, _dest23, False)
+            move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
         if pc <= 3:
             st.at = o358  # game.yaml:330
             st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)

@@ -1190,10 +1190,7 @@ def build(num_players, files):
         for _sp1 in list([True, False]):
             env['sp'] = _sp1
             st.at = o37  # game.yaml:327
-            _items1 = [_e5 for _e5 in K_electorates1 if (_e5.props['spiritual'] == env['sp'])]
-            _dest1 = Z_lots1
-            for _c3 in cards_of(_items1):
-                st.move(_c3, _dest1, False)
+            move_cards(st, [_e5 for _e5 in K_electorates1 if (_e5.props['spiritual'] == env['sp'])], Z_lots1, False)
             st.at = o38  # game.yaml:328
             st.shuffle(Z_lots1)
             st.at = o39  # game.yaml:329
@@ -1203,10 +1200,7 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_card1(st.zones[Z_lots1][-1]) + ' is closed for the game', -1)
             st.at = o41  # game.yaml:331
-            _items2 = st.zones[Z_lots1]
-            _dest2 = Z_board1
-            for _c4 in cards_of(_items2):
-                st.move(_c4, _dest2, False)
+            move_cards(st, st.zones[Z_lots1], Z_board1, False)
 
     def proc_fresh(st, env):  # game.yaml:333
         st.at = o43  # game.yaml:337
@@ -1414,8 +1408,8 @@ def build(num_players, files):
             for _q1 in list(st.players):
                 env['q'] = _q1
                 st.at = o113  # game.yaml:436
-                for _c5 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[108])))]):
-                    env['c'] = _c5
+                for _c3 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[108])))]):
+                    env['c'] = _c3
                     st.at = o112  # game.yaml:436
                     st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
             st.frames.pop()
@@ -1887,10 +1881,7 @@ def build(num_players, files):
             st.at = o326  # game.yaml:795
             env['old'] = st.vars['emperor']
             st.at = o327  # game.yaml:796
-            _items3 = st.zones[Z_throne1]
-            _dest3 = Z_aside1
-            for _c6 in cards_of(_items3):
-                st.move(_c6, _dest3, False)
+            move_cards(st, st.zones[Z_throne1], Z_aside1, False)
             st.at = o328  # game.yaml:797
             st.vars['emperor'] = env['w']
             st.at = o329  # game.yaml:798
@@ -2028,10 +2019,7 @@ def build(num_players, files):
     def step_36(st, fr):  # game.yaml:326
         env = fr.env
         st.at = o37  # game.yaml:327
-        _items4 = [_e6 for _e6 in K_electorates1 if (_e6.props['spiritual'] == env['sp'])]
-        _dest4 = Z_lots1
-        for _c7 in cards_of(_items4):
-            st.move(_c7, _dest4, False)
+        move_cards(st, [_e6 for _e6 in K_electorates1 if (_e6.props['spiritual'] == env['sp'])], Z_lots1, False)
         st.at = o38  # game.yaml:328
         st.shuffle(Z_lots1)
         st.at = o39  # game.yaml:329
@@ -2041,10 +2029,7 @@ def build(num_players, files):
         if st.record_log:
             st.log_line(fmt_card1(st.zones[Z_lots1][-1]) + ' is closed for the game', -1)
         st.at = o41  # game.yaml:331
-        _items5 = st.zones[Z_lots1]
-        _dest5 = Z_board1
-        for _c8 in cards_of(_items5):
-            st.move(_c8, _dest5, False)
+        move_cards(st, st.zones[Z_lots1], Z_board1, False)
         st.frames.pop()
 
     def e42_items(st, env):  # game.yaml:325
@@ -2374,9 +2359,9 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o102  # game.yaml:433
-            env['pink'] = len([1 for _c9 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[160])))] if (_c9.props['stack'].props['colour'] == 'pink')])
+            env['pink'] = len([1 for _c4 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[160])))] if (_c4.props['stack'].props['colour'] == 'pink')])
             st.at = o103  # game.yaml:434
-            env['blue'] = len([1 for _c10 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[161])))] if (_c10.props['stack'].props['colour'] == 'blue')])
+            env['blue'] = len([1 for _c5 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[161])))] if (_c5.props['stack'].props['colour'] == 'blue')])
             fr.pc = 3
             st.at = o108  # game.yaml:435
             if (env['blue'] > env['pink']):
@@ -2432,8 +2417,8 @@ def build(num_players, files):
     def step_110(st, fr):  # game.yaml:436
         env = fr.env
         st.at = o113  # game.yaml:436
-        for _c11 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[108])))]):
-            env['c'] = _c11
+        for _c6 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[108])))]):
+            env['c'] = _c6
             st.at = o112  # game.yaml:436
             st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
         st.frames.pop()
@@ -3626,9 +3611,9 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        _items6 = K_spaces1  # game.yaml:635
-        if _items6 and any((_x22.kind == 'cities') for _x22 in st.zones[(Z_supply1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[18])))]):
-            for _s31 in _items6:
+        _items1 = K_spaces1  # game.yaml:635
+        if _items1 and any((_x22.kind == 'cities') for _x22 in st.zones[(Z_supply1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[18])))]):
+            for _s31 in _items1:
                 if not ((_s31.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s31.ordinal if _s31.kind == 'spaces' else ordinal(_s31, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s31.props['electorate'], 'electorates', S[6])]))):
                     continue
                 a = A_301 + _s31.type_id
@@ -3698,9 +3683,9 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        _items7 = K_spaces1  # game.yaml:650
-        if _items7 and any((_x26.kind == 'aristocrats') for _x26 in st.zones[(Z_supply1 + (_L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else seat(st, _L_p10, S[18])))]):
-            for _s32 in _items7:
+        _items2 = K_spaces1  # game.yaml:650
+        if _items2 and any((_x26.kind == 'aristocrats') for _x26 in st.zones[(Z_supply1 + (_L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else seat(st, _L_p10, S[18])))]):
+            for _s32 in _items2:
                 if not ((_s32.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_s32.ordinal if _s32.kind == 'spaces' else ordinal(_s32, 'spaces', S[257])))]) > 0) and (st.zones[(Z_at1 + (_s32.ordinal if _s32.kind == 'spaces' else ordinal(_s32, 'spaces', S[258])))][-1].kind == 'knights') and (st.zones[(Z_at1 + (_s32.ordinal if _s32.kind == 'spaces' else ordinal(_s32, 'spaces', S[259])))][-1].owner == _L_p10)):
                     continue
                 a = A_321 + _s32.type_id
@@ -3813,7 +3798,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o237  # game.yaml:678
-            if (any((_c12.props['stack'].key == 'gray') for _c12 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) and any((_x27.kind == 'aristocrats') for _x27 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])):
+            if (any((_c7.props['stack'].key == 'gray') for _c7 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) and any((_x27.kind == 'aristocrats') for _x27 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])):
                 st.frames.append(Frame(o235, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4195,7 +4180,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o289  # game.yaml:752
-            if any((_c13.props['stack'].key == 'church') for _c13 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
+            if any((_c8.props['stack'].key == 'church') for _c8 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
                 st.frames.append(Frame(o285, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4203,7 +4188,7 @@ def build(num_players, files):
         if pc == 1:
             fr.pc = 2
             st.at = o294  # game.yaml:760
-            if any((_c14.props['stack'].key == 'excommunication') for _c14 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
+            if any((_c9.props['stack'].key == 'excommunication') for _c9 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
                 st.frames.append(Frame(o290, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4780,8 +4765,8 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
             st.at = o376  # game.yaml:275
-            for _c15 in list(K_actions1):
-                env['c'] = _c15
+            for _c10 in list(K_actions1):
+                env['c'] = _c10
                 st.at = o375  # game.yaml:277
                 if (env['c'].props['players'] <= len(st.players)):
                     st.at = o374  # game.yaml:278
@@ -5553,9 +5538,9 @@ def build(num_players, files):
             for _q8 in list(clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q8
                 st.at = o102  # game.yaml:433
-                env['pink'] = len([1 for _c16 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[160])))] if (_c16.props['stack'].props['colour'] == 'pink')])
+                env['pink'] = len([1 for _c11 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[160])))] if (_c11.props['stack'].props['colour'] == 'pink')])
                 st.at = o103  # game.yaml:434
-                env['blue'] = len([1 for _c17 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[161])))] if (_c17.props['stack'].props['colour'] == 'blue')])
+                env['blue'] = len([1 for _c12 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[161])))] if (_c12.props['stack'].props['colour'] == 'blue')])
                 st.at = o108  # game.yaml:435
                 if (env['blue'] > env['pink']):
                     st.at = o105  # game.yaml:435
@@ -5588,8 +5573,8 @@ def build(num_players, files):
             for _q9 in list(st.players):
                 env['q'] = _q9
                 st.at = o113  # game.yaml:436
-                for _c18 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[108])))]):
-                    env['c'] = _c18
+                for _c13 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[108])))]):
+                    env['c'] = _c13
                     st.at = o112  # game.yaml:436
                     st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
     def c_11(st, env, pc):  # game.yaml:438
@@ -6285,9 +6270,9 @@ def build(num_players, files):
         _L_p22 = env['p']
         if pc <= 0:
             st.at = o222  # game.yaml:632
-            _items8 = K_spaces1  # game.yaml:635
-            if _items8 and any((_x35.kind == 'cities') for _x35 in st.zones[(Z_supply1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[18])))]):
-                _v50 = [_s54 for _s54 in _items8 if ((_s54.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s54.ordinal if _s54.kind == 'spaces' else ordinal(_s54, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s54.props['electorate'], 'electorates', S[6])])))]
+            _items3 = K_spaces1  # game.yaml:635
+            if _items3 and any((_x35.kind == 'cities') for _x35 in st.zones[(Z_supply1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[18])))]):
+                _v50 = [_s54 for _s54 in _items3 if ((_s54.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s54.ordinal if _s54.kind == 'spaces' else ordinal(_s54, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s54.props['electorate'], 'electorates', S[6])])))]
             else:
                 _v50 = []
             if (len(st.players) == 2):  # game.yaml:641
@@ -6324,9 +6309,9 @@ def build(num_players, files):
         _L_p23 = env['p']
         if pc <= 0:
             st.at = o227  # game.yaml:647
-            _items9 = K_spaces1  # game.yaml:650
-            if _items9 and any((_x38.kind == 'aristocrats') for _x38 in st.zones[(Z_supply1 + (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[18])))]):
-                _v52 = [_s55 for _s55 in _items9 if ((_s55.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_s55.ordinal if _s55.kind == 'spaces' else ordinal(_s55, 'spaces', S[257])))]) > 0) and (st.zones[(Z_at1 + (_s55.ordinal if _s55.kind == 'spaces' else ordinal(_s55, 'spaces', S[258])))][-1].kind == 'knights') and (st.zones[(Z_at1 + (_s55.ordinal if _s55.kind == 'spaces' else ordinal(_s55, 'spaces', S[259])))][-1].owner == _L_p23))]
+            _items4 = K_spaces1  # game.yaml:650
+            if _items4 and any((_x38.kind == 'aristocrats') for _x38 in st.zones[(Z_supply1 + (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[18])))]):
+                _v52 = [_s55 for _s55 in _items4 if ((_s55.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_s55.ordinal if _s55.kind == 'spaces' else ordinal(_s55, 'spaces', S[257])))]) > 0) and (st.zones[(Z_at1 + (_s55.ordinal if _s55.kind == 'spaces' else ordinal(_s55, 'spaces', S[258])))][-1].kind == 'knights') and (st.zones[(Z_at1 + (_s55.ordinal if _s55.kind == 'spaces' else ordinal(_s55, 'spaces', S[259])))][-1].owner == _L_p23))]
             else:
                 _v52 = []
             if (len(st.players) == 2):  # game.yaml:656
@@ -6410,7 +6395,7 @@ def build(num_players, files):
             for _q10 in list(clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q10
                 st.at = o237  # game.yaml:678
-                if (any((_c19.props['stack'].key == 'gray') for _c19 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) and any((_x39.kind == 'aristocrats') for _x39 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])):
+                if (any((_c14.props['stack'].key == 'gray') for _c14 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) and any((_x39.kind == 'aristocrats') for _x39 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])):
                     st.at = o236  # game.yaml:678
                     _args97 = {'q': env['q']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6663,7 +6648,7 @@ def build(num_players, files):
             for _q11 in list(clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q11
                 st.at = o289  # game.yaml:752
-                if any((_c20.props['stack'].key == 'church') for _c20 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
+                if any((_c15.props['stack'].key == 'church') for _c15 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
                     st.at = o288  # game.yaml:754
                     _v59 = [_e14 for _e14 in K_electorates1 if (_e14.props['spiritual'] and (not st.vars['closed'][(_e14.ordinal if _e14.kind == 'electorates' else ordinal(_e14, 'electorates', S[283]))]) and (_e14 != st.vars['excommunicated']))]  # game.yaml:757
                     _end42 = len(_v59)
@@ -6683,7 +6668,7 @@ def build(num_players, files):
                         st.at = o287  # game.yaml:758
                         st.vars['church_on'] = env['e']
                 st.at = o294  # game.yaml:760
-                if any((_c21.props['stack'].key == 'excommunication') for _c21 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
+                if any((_c16.props['stack'].key == 'excommunication') for _c16 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
                     st.at = o293  # game.yaml:762
                     _v60 = [_e15 for _e15 in K_electorates1 if ((not _e15.props['spiritual']) and (not st.vars['closed'][(_e15.ordinal if _e15.kind == 'electorates' else ordinal(_e15, 'electorates', S[284]))]) and (_e15 != st.vars['church_on']))]  # game.yaml:765
                     _end43 = len(_v60)
@@ -6811,10 +6796,7 @@ def build(num_players, files):
             env['old'] = st.vars['emperor']
         if pc <= 1:
             st.at = o327  # game.yaml:796
-            _items10 = st.zones[Z_throne1]
-            _dest6 = Z_aside1
-            for _c22 in cards_of(_items10):
-                st.move(_c22, _dest6, False)
+            move_cards(st, st.zones[Z_throne1], Z_aside1, False)
         if pc <= 2:
             st.at = o328  # game.yaml:797
             st.vars['emperor'] = _L_w3
@@ -7079,10 +7061,10 @@ def build(num_players, files):
         _L_q6 = env['q']
         if pc <= 0:
             st.at = o102  # game.yaml:433
-            env['pink'] = len([1 for _c23 in st.zones[(Z_play_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[160])))] if (_c23.props['stack'].props['colour'] == 'pink')])
+            env['pink'] = len([1 for _c17 in st.zones[(Z_play_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[160])))] if (_c17.props['stack'].props['colour'] == 'pink')])
         if pc <= 1:
             st.at = o103  # game.yaml:434
-            env['blue'] = len([1 for _c24 in st.zones[(Z_play_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[161])))] if (_c24.props['stack'].props['colour'] == 'blue')])
+            env['blue'] = len([1 for _c18 in st.zones[(Z_play_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[161])))] if (_c18.props['stack'].props['colour'] == 'blue')])
         if pc <= 2:
             st.at = o108  # game.yaml:435
             if (env['blue'] > env['pink']):
@@ -7622,7 +7604,7 @@ def build(num_players, files):
         _L_q12 = env['q']
         if pc <= 0:
             st.at = o237  # game.yaml:678
-            if (any((_c25.props['stack'].key == 'gray') for _c25 in st.zones[(Z_play_area1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[19])))]) and any((_x41.kind == 'aristocrats') for _x41 in st.zones[(Z_supply1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[18])))])):
+            if (any((_c19.props['stack'].key == 'gray') for _c19 in st.zones[(Z_play_area1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[19])))]) and any((_x41.kind == 'aristocrats') for _x41 in st.zones[(Z_supply1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[18])))])):
                 st.at = o236  # game.yaml:678
                 _args138 = {'q': _L_q12}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -7812,7 +7794,7 @@ def build(num_players, files):
         _L_q14 = env['q']
         if pc <= 0:
             st.at = o289  # game.yaml:752
-            if any((_c26.props['stack'].key == 'church') for _c26 in st.zones[(Z_play_area1 + (_L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else seat(st, _L_q14, S[19])))]):
+            if any((_c20.props['stack'].key == 'church') for _c20 in st.zones[(Z_play_area1 + (_L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else seat(st, _L_q14, S[19])))]):
                 st.at = o288  # game.yaml:754
                 _v83 = [_e16 for _e16 in K_electorates1 if (_e16.props['spiritual'] and (not st.vars['closed'][(_e16.ordinal if _e16.kind == 'electorates' else ordinal(_e16, 'electorates', S[283]))]) and (_e16 != st.vars['excommunicated']))]  # game.yaml:757
                 _end57 = len(_v83)
@@ -7833,7 +7815,7 @@ def build(num_players, files):
                     st.vars['church_on'] = env['e']
         if pc <= 1:
             st.at = o294  # game.yaml:760
-            if any((_c27.props['stack'].key == 'excommunication') for _c27 in st.zones[(Z_play_area1 + (_L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else seat(st, _L_q14, S[19])))]):
+            if any((_c21.props['stack'].key == 'excommunication') for _c21 in st.zones[(Z_play_area1 + (_L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else seat(st, _L_q14, S[19])))]):
                 st.at = o293  # game.yaml:762
                 _v84 = [_e17 for _e17 in K_electorates1 if ((not _e17.props['spiritual']) and (not st.vars['closed'][(_e17.ordinal if _e17.kind == 'electorates' else ordinal(_e17, 'electorates', S[284]))]) and (_e17 != st.vars['church_on']))]  # game.yaml:765
                 _end58 = len(_v84)
@@ -8122,8 +8104,8 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 1:
             st.at = o376  # game.yaml:275
-            for _c28 in list(K_actions1):
-                env['c'] = _c28
+            for _c22 in list(K_actions1):
+                env['c'] = _c22
                 st.at = o375  # game.yaml:277
                 if (env['c'].props['players'] <= len(st.players)):
                     st.at = o374  # game.yaml:278

@@ -580,10 +580,7 @@ def build(num_players, files):
             for _q3 in list(env['fighters']):
                 env['q'] = _q3
                 st.at = o100  # game.yaml:291
-                _items1 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))]
-                _dest1 = Z_discard1
-                for _c3 in cards_of(_items1):
-                    st.move(_c3, _dest1, False)
+                move_cards(st, st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))], Z_discard1, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -600,10 +597,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o109  # game.yaml:303
-            _items2 = st.zones[Z_discard1]
-            _dest2 = Z_minion_deck1
-            for _c4 in cards_of(_items2):
-                st.move(_c4, _dest2, False)
+            move_cards(st, st.zones[Z_discard1], Z_minion_deck1, False)
             st.at = o110  # game.yaml:304
             st.shuffle(Z_minion_deck1)
             st.at = o111  # game.yaml:305
@@ -645,9 +639,9 @@ def build(num_players, files):
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        _items3 = K_districts1  # game.yaml:140
-        if _items3 and (len(st.zones[(Z_house1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[31])))]) > 0):
-            for _d1 in _items3:
+        _items1 = K_districts1  # game.yaml:140
+        if _items1 and (len(st.zones[(Z_house1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[31])))]) > 0):
+            for _d1 in _items1:
                 if not ((len([1 for _m4 in st.zones[(Z_markers_on1 + (_d1.ordinal if _d1.kind == 'districts' else ordinal(_d1, 'districts', S[0])))] if (_m4.owner == _L_p1)]) == 0)):
                     continue
                 a = A_11 + _d1.type_id
@@ -681,7 +675,7 @@ def build(num_players, files):
     def e20_where(st, env):  # game.yaml:150
         return ((env['c'].name == env['minion']) or (env['c'].props['wild'] and (not any(_x1.props['wild'] for _x1 in env['picked']))))
     def cands_20(st, env, picked):  # game.yaml:150
-        return [_c5 for _c5 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[32])))] if ((_c5.name == env['minion']) or (_c5.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
+        return [_c3 for _c3 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[32])))] if ((_c3.name == env['minion']) or (_c3.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
     def step_21(st, fr):  # game.yaml:160
         env = fr.env
         pass
@@ -918,25 +912,25 @@ def build(num_players, files):
     def e41_label1(st, env):  # game.yaml:161
         return 'Ghouls: every other player discards a card, you draw 1'
     def e41_when1(st, env):  # game.yaml:161
-        return ((len([1 for _c6 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c6.name == 'Ghoul')]) + min((1, len([1 for _c7 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c7.props['wild']]),))) >= 2)
+        return ((len([1 for _c4 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c4.name == 'Ghoul')]) + min((1, len([1 for _c5 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c5.props['wild']]),))) >= 2)
     def e41_label2(st, env):  # game.yaml:170
         return 'Darkened: remove a marker from ' + fmt_card1(env['d'])
     def e41_items2(st, env):  # game.yaml:170
         return K_districts1
     def e41_when2(st, env):  # game.yaml:170
-        return (((len([1 for _c8 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c8.name == 'Darkened')]) + min((1, len([1 for _c9 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c9.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[47])))]) > 0))
+        return (((len([1 for _c6 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c6.name == 'Darkened')]) + min((1, len([1 for _c7 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c7.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[47])))]) > 0))
     def e41_label3(st, env):  # game.yaml:180
         return 'Alchemists: move one of your markers away from ' + fmt_card1(env['a'])
     def e41_items3(st, env):  # game.yaml:180
         return K_districts1
     def e41_when3(st, env):  # game.yaml:180
-        return (((len([1 for _c10 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c10.name == 'Alchemist')]) + min((1, len([1 for _c11 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c11.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[0])))] if (_m9.owner == env['p'])]) > 0))
+        return (((len([1 for _c8 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c8.name == 'Alchemist')]) + min((1, len([1 for _c9 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c9.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[0])))] if (_m9.owner == env['p'])]) > 0))
     def e41_label4(st, env):  # game.yaml:189
         return 'Courtesans: add a marker to ' + fmt_card1(env['d'])
     def e41_items4(st, env):  # game.yaml:189
         return K_districts1
     def e41_when4(st, env):  # game.yaml:189
-        return (((len([1 for _c12 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c12.name == 'Courtesan')]) + min((1, len([1 for _c13 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c13.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[48])))]) > 0))
+        return (((len([1 for _c10 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c10.name == 'Courtesan')]) + min((1, len([1 for _c11 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c11.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[48])))]) > 0))
     def collect_41(st, env):  # game.yaml:157
         _L_p2 = env['p']
         actions = []
@@ -946,13 +940,13 @@ def build(num_players, files):
         actions.append(A_31)
         values.append(None)
         idx.append(0)
-        if ((len([1 for _c14 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c14.name == 'Ghoul')]) + min((1, len([1 for _c15 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c15.props['wild']]),))) >= 2):  # game.yaml:161
+        if ((len([1 for _c12 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c12.name == 'Ghoul')]) + min((1, len([1 for _c13 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c13.props['wild']]),))) >= 2):  # game.yaml:161
             actions.append(A_41)
             values.append(None)
             idx.append(1)
-        _items4 = K_districts1  # game.yaml:170
-        if _items4 and ((len([1 for _c16 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c16.name == 'Darkened')]) + min((1, len([1 for _c17 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c17.props['wild']]),))) >= 2):
-            for _d2 in _items4:
+        _items2 = K_districts1  # game.yaml:170
+        if _items2 and ((len([1 for _c14 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c14.name == 'Darkened')]) + min((1, len([1 for _c15 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c15.props['wild']]),))) >= 2):
+            for _d2 in _items2:
                 if not ((len(st.zones[(Z_markers_on1 + (_d2.ordinal if _d2.kind == 'districts' else ordinal(_d2, 'districts', S[47])))]) > 0)):
                     continue
                 a = A_61 + _d2.type_id
@@ -960,9 +954,9 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_d2)
                     idx.append(2)
-        _items5 = K_districts1  # game.yaml:180
-        if _items5 and ((len([1 for _c18 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c18.name == 'Alchemist')]) + min((1, len([1 for _c19 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c19.props['wild']]),))) >= 2):
-            for _a1 in _items5:
+        _items3 = K_districts1  # game.yaml:180
+        if _items3 and ((len([1 for _c16 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c16.name == 'Alchemist')]) + min((1, len([1 for _c17 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c17.props['wild']]),))) >= 2):
+            for _a1 in _items3:
                 if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + (_a1.ordinal if _a1.kind == 'districts' else ordinal(_a1, 'districts', S[0])))] if (_m10.owner == _L_p2)]) > 0)):
                     continue
                 a = A_81 + _a1.type_id
@@ -970,9 +964,9 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_a1)
                     idx.append(3)
-        _items6 = K_districts1  # game.yaml:189
-        if _items6 and ((len([1 for _c20 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c20.name == 'Courtesan')]) + min((1, len([1 for _c21 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c21.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[48])))]) > 0):
-            for _d3 in _items6:
+        _items4 = K_districts1  # game.yaml:189
+        if _items4 and ((len([1 for _c18 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c18.name == 'Courtesan')]) + min((1, len([1 for _c19 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c19.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[48])))]) > 0):
+            for _d3 in _items4:
                 a = A_101 + _d3.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
@@ -1027,7 +1021,7 @@ def build(num_players, files):
     def e44_where(st, env):  # game.yaml:214
         return ((env['c'].name == env['d'].props['minion']) or env['c'].props['wild'])
     def cands_44(st, env, picked):  # game.yaml:214
-        return [_c22 for _c22 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[51])))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]
+        return [_c20 for _c20 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[51])))] if ((_c20.name == env['d'].props['minion']) or _c20.props['wild'])]
     def step_46(st, fr):  # game.yaml:222
         env = fr.env
         pc = fr.pc
@@ -1130,7 +1124,7 @@ def build(num_players, files):
     def e53_items0(st, env):  # game.yaml:206
         return K_districts1
     def e53_when0(st, env):  # game.yaml:206
-        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[56])))]) > 0)) and (len([1 for _c23 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[57])))] if ((_c23.name == env['d'].props['minion']) or _c23.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m19.owner == env['p'])]) + 1)))
+        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[56])))]) > 0)) and (len([1 for _c21 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[57])))] if ((_c21.name == env['d'].props['minion']) or _c21.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m19.owner == env['p'])]) + 1)))
     def e53_label1(st, env):  # game.yaml:217
         return 'Usurp ' + fmt_player1(env['q'])
     def e53_items1(st, env):  # game.yaml:217
@@ -1145,16 +1139,16 @@ def build(num_players, files):
         values = []
         idx = []
         for _d6 in K_districts1:  # game.yaml:206
-            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + (_d6.ordinal if _d6.kind == 'districts' else ordinal(_d6, 'districts', S[0])))] if (_m22.owner == _L_p4)]) >= 1) and (len(st.zones[(Z_house1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[56])))]) > 0) and (len([1 for _c24 in st.zones[(Z_hand1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[57])))] if ((_c24.name == _d6.props['minion']) or _c24.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + (_d6.ordinal if _d6.kind == 'districts' else ordinal(_d6, 'districts', S[0])))] if (_m23.owner == _L_p4)]) + 1))):
+            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + (_d6.ordinal if _d6.kind == 'districts' else ordinal(_d6, 'districts', S[0])))] if (_m22.owner == _L_p4)]) >= 1) and (len(st.zones[(Z_house1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[56])))]) > 0) and (len([1 for _c22 in st.zones[(Z_hand1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[57])))] if ((_c22.name == _d6.props['minion']) or _c22.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + (_d6.ordinal if _d6.kind == 'districts' else ordinal(_d6, 'districts', S[0])))] if (_m23.owner == _L_p4)]) + 1))):
                 continue
             a = A_111 + _d6.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_d6)
                 idx.append(0)
-        _items7 = others(st, _L_p4)  # game.yaml:217
-        if _items7 and (len(st.zones[(Z_hand1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[58])))]) >= 2):
-            for _q5 in _items7:
+        _items5 = others(st, _L_p4)  # game.yaml:217
+        if _items5 and (len(st.zones[(Z_hand1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[58])))]) >= 2):
+            for _q5 in _items5:
                 if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + (_d7.ordinal if _d7.kind == 'districts' else ordinal(_d7, 'districts', S[0])))] if (_m24.owner == _L_p4)]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + (_d7.ordinal if _d7.kind == 'districts' else ordinal(_d7, 'districts', S[0])))] if (_m25.owner == _q5)]) > 0)) for _d7 in K_districts1)):
                     continue
                 a = A_131 + (_q5 if type(_q5) is int and 0 <= _q5 < num_players else option_seat(_q5, num_players))
@@ -1199,10 +1193,7 @@ def build(num_players, files):
     def step_59(st, fr):  # game.yaml:245
         env = fr.env
         st.at = o60  # game.yaml:245
-        _items8 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))]
-        _dest3 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[60])))
-        for _c25 in cards_of(_items8):
-            st.move(_c25, _dest3, False)
+        move_cards(st, st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))], (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[60]))), False)
         st.frames.pop()
 
     def step_61(st, fr):  # game.yaml:247
@@ -1254,10 +1245,7 @@ def build(num_players, files):
             for _x4 in list([env['p'], env['q']]):
                 env['x'] = _x4
                 st.at = o72  # game.yaml:258
-                _items9 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
-                _dest4 = Z_discard1
-                for _c26 in cards_of(_items9):
-                    st.move(_c26, _dest4, False)
+                move_cards(st, st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))], Z_discard1, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1296,10 +1284,7 @@ def build(num_players, files):
     def step_71(st, fr):  # game.yaml:258
         env = fr.env
         st.at = o72  # game.yaml:258
-        _items10 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
-        _dest5 = Z_discard1
-        for _c27 in cards_of(_items10):
-            st.move(_c27, _dest5, False)
+        move_cards(st, st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))], Z_discard1, False)
         st.frames.pop()
 
     def e73_items(st, env):  # game.yaml:258
@@ -1330,10 +1315,7 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:245
             st.at = o60  # game.yaml:245
-            _items11 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))]
-            _dest6 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[60])))
-            for _c28 in cards_of(_items11):
-                st.move(_c28, _dest6, False)
+            move_cards(st, st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))], (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[60]))), False)
         elif k == 1:  # game.yaml:246
             st.frames.append(Frame(o61, env))
     def e75_player(st, env):  # game.yaml:263
@@ -1481,10 +1463,7 @@ def build(num_players, files):
     def step_99(st, fr):  # game.yaml:291
         env = fr.env
         st.at = o100  # game.yaml:291
-        _items12 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))]
-        _dest7 = Z_discard1
-        for _c29 in cards_of(_items12):
-            st.move(_c29, _dest7, False)
+        move_cards(st, st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))], Z_discard1, False)
         st.frames.pop()
 
     def e101_items(st, env):  # game.yaml:291
@@ -1843,9 +1822,9 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o19  # game.yaml:135
             # game.yaml:138: always offered
-            _items13 = K_districts1  # game.yaml:140
-            if _items13 and (len(st.zones[(Z_house1 + (_L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else seat(st, _L_p6, S[31])))]) > 0):
-                _v4 = [_d10 for _d10 in _items13 if ((len([1 for _m29 in st.zones[(Z_markers_on1 + (_d10.ordinal if _d10.kind == 'districts' else ordinal(_d10, 'districts', S[0])))] if (_m29.owner == _L_p6)]) == 0))]
+            _items6 = K_districts1  # game.yaml:140
+            if _items6 and (len(st.zones[(Z_house1 + (_L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else seat(st, _L_p6, S[31])))]) > 0):
+                _v4 = [_d10 for _d10 in _items6 if ((len([1 for _m29 in st.zones[(Z_markers_on1 + (_d10.ordinal if _d10.kind == 'districts' else ordinal(_d10, 'districts', S[0])))] if (_m29.owner == _L_p6)]) == 0))]
             else:
                 _v4 = []
             _end1 = 1
@@ -1881,7 +1860,7 @@ def build(num_players, files):
             _picked1 = []
             while True:
                 if len(_picked1) < _hi1:
-                    _found1 = [_c31 for _c31 in st.zones[(Z_hand1 + (_L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else seat(st, _L_p7, S[32])))] if ((_c31.name == _L_minion1) or (_c31.props['wild'] and (not any(_x5.props['wild'] for _x5 in _picked1))))]
+                    _found1 = [_c24 for _c24 in st.zones[(Z_hand1 + (_L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else seat(st, _L_p7, S[32])))] if ((_c24.name == _L_minion1) or (_c24.props['wild'] and (not any(_x5.props['wild'] for _x5 in _picked1))))]
                     _cands1 = []
                     _seen1 = set()
                     for _y1 in reversed(_found1):
@@ -1909,33 +1888,33 @@ def build(num_players, files):
                     st.at = o20  # game.yaml:150
                     if _i5 == len(_cands1):
                         break  # done
-                    _c30 = _cands1[_i5]
+                    _c23 = _cands1[_i5]
                 else:  # one card and no stopping yet: it is picked
-                    _c30 = _cands1[0]
-                _picked1.append(_c30)
-                st.move(_c30, Z_discard1, False)
+                    _c23 = _cands1[0]
+                _picked1.append(_c23)
+                st.move(_c23, Z_discard1, False)
     def c_3(st, env, pc):  # game.yaml:153
         _L_p8 = env['p']
         if pc <= 0:
             st.at = o41  # game.yaml:157
             # game.yaml:160: always offered
-            if ((len([1 for _c32 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c32.name == 'Ghoul')]) + min((1, len([1 for _c33 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c33.props['wild']]),))) >= 2):  # game.yaml:161
+            if ((len([1 for _c25 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c25.name == 'Ghoul')]) + min((1, len([1 for _c26 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c26.props['wild']]),))) >= 2):  # game.yaml:161
                 _f1 = 1
             else:
                 _f1 = 0
-            _items14 = K_districts1  # game.yaml:170
-            if _items14 and ((len([1 for _c34 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c34.name == 'Darkened')]) + min((1, len([1 for _c35 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c35.props['wild']]),))) >= 2):
-                _v5 = [_d11 for _d11 in _items14 if ((len(st.zones[(Z_markers_on1 + (_d11.ordinal if _d11.kind == 'districts' else ordinal(_d11, 'districts', S[47])))]) > 0))]
+            _items7 = K_districts1  # game.yaml:170
+            if _items7 and ((len([1 for _c27 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c27.name == 'Darkened')]) + min((1, len([1 for _c28 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c28.props['wild']]),))) >= 2):
+                _v5 = [_d11 for _d11 in _items7 if ((len(st.zones[(Z_markers_on1 + (_d11.ordinal if _d11.kind == 'districts' else ordinal(_d11, 'districts', S[47])))]) > 0))]
             else:
                 _v5 = []
-            _items15 = K_districts1  # game.yaml:180
-            if _items15 and ((len([1 for _c36 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c36.name == 'Alchemist')]) + min((1, len([1 for _c37 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c37.props['wild']]),))) >= 2):
-                _v6 = [_a2 for _a2 in _items15 if ((len([1 for _m30 in st.zones[(Z_markers_on1 + (_a2.ordinal if _a2.kind == 'districts' else ordinal(_a2, 'districts', S[0])))] if (_m30.owner == _L_p8)]) > 0))]
+            _items8 = K_districts1  # game.yaml:180
+            if _items8 and ((len([1 for _c29 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c29.name == 'Alchemist')]) + min((1, len([1 for _c30 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c30.props['wild']]),))) >= 2):
+                _v6 = [_a2 for _a2 in _items8 if ((len([1 for _m30 in st.zones[(Z_markers_on1 + (_a2.ordinal if _a2.kind == 'districts' else ordinal(_a2, 'districts', S[0])))] if (_m30.owner == _L_p8)]) > 0))]
             else:
                 _v6 = []
-            _items16 = K_districts1  # game.yaml:189
-            if _items16 and ((len([1 for _c38 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c38.name == 'Courtesan')]) + min((1, len([1 for _c39 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c39.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[48])))]) > 0):
-                _v7 = _items16
+            _items9 = K_districts1  # game.yaml:189
+            if _items9 and ((len([1 for _c31 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c31.name == 'Courtesan')]) + min((1, len([1 for _c32 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c32.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[48])))]) > 0):
+                _v7 = _items9
             else:
                 _v7 = []
             _end3 = 1
@@ -2008,11 +1987,11 @@ def build(num_players, files):
                                 st.at = o25  # game.yaml:167
                                 if _i7 == len(_cands2):
                                     break  # done
-                                _c40 = _cands2[_i7]
+                                _c33 = _cands2[_i7]
                             else:  # one card and no stopping yet: it is picked
-                                _c40 = _cands2[0]
-                            _picked2.append(_c40)
-                            st.move(_c40, Z_discard1, False)
+                                _c33 = _cands2[0]
+                            _picked2.append(_c33)
+                            st.move(_c33, Z_discard1, False)
                     st.at = o27  # game.yaml:169
                     st.move_count(1, Z_minion_deck1, (Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[34]))), False, S[35])
                 elif _i6 < _end5:  # game.yaml:170
@@ -2109,10 +2088,10 @@ def build(num_players, files):
         _L_p9 = env['p']
         if pc <= 0:
             st.at = o53  # game.yaml:203
-            _v10 = [_d13 for _d13 in K_districts1 if ((len([1 for _m33 in st.zones[(Z_markers_on1 + (_d13.ordinal if _d13.kind == 'districts' else ordinal(_d13, 'districts', S[0])))] if (_m33.owner == _L_p9)]) >= 1) and (len(st.zones[(Z_house1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[56])))]) > 0) and (len([1 for _c42 in st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[57])))] if ((_c42.name == _d13.props['minion']) or _c42.props['wild'])]) >= (len([1 for _m34 in st.zones[(Z_markers_on1 + (_d13.ordinal if _d13.kind == 'districts' else ordinal(_d13, 'districts', S[0])))] if (_m34.owner == _L_p9)]) + 1)))]  # game.yaml:206
-            _items17 = others(st, _L_p9)  # game.yaml:217
-            if _items17 and (len(st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[58])))]) >= 2):
-                _v11 = [_q8 for _q8 in _items17 if (any(((len([1 for _m35 in st.zones[(Z_markers_on1 + (_d14.ordinal if _d14.kind == 'districts' else ordinal(_d14, 'districts', S[0])))] if (_m35.owner == _L_p9)]) > 0) and (len([1 for _m36 in st.zones[(Z_markers_on1 + (_d14.ordinal if _d14.kind == 'districts' else ordinal(_d14, 'districts', S[0])))] if (_m36.owner == _q8)]) > 0)) for _d14 in K_districts1))]
+            _v10 = [_d13 for _d13 in K_districts1 if ((len([1 for _m33 in st.zones[(Z_markers_on1 + (_d13.ordinal if _d13.kind == 'districts' else ordinal(_d13, 'districts', S[0])))] if (_m33.owner == _L_p9)]) >= 1) and (len(st.zones[(Z_house1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[56])))]) > 0) and (len([1 for _c35 in st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[57])))] if ((_c35.name == _d13.props['minion']) or _c35.props['wild'])]) >= (len([1 for _m34 in st.zones[(Z_markers_on1 + (_d13.ordinal if _d13.kind == 'districts' else ordinal(_d13, 'districts', S[0])))] if (_m34.owner == _L_p9)]) + 1)))]  # game.yaml:206
+            _items10 = others(st, _L_p9)  # game.yaml:217
+            if _items10 and (len(st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[58])))]) >= 2):
+                _v11 = [_q8 for _q8 in _items10 if (any(((len([1 for _m35 in st.zones[(Z_markers_on1 + (_d14.ordinal if _d14.kind == 'districts' else ordinal(_d14, 'districts', S[0])))] if (_m35.owner == _L_p9)]) > 0) and (len([1 for _m36 in st.zones[(Z_markers_on1 + (_d14.ordinal if _d14.kind == 'districts' else ordinal(_d14, 'districts', S[0])))] if (_m36.owner == _q8)]) > 0)) for _d14 in K_districts1))]
             else:
                 _v11 = []
             # game.yaml:227: always offered
@@ -2141,7 +2120,7 @@ def build(num_players, files):
                     _picked3 = []
                     while True:
                         if len(_picked3) < _hi3:
-                            _found2 = [_c44 for _c44 in st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[51])))] if ((_c44.name == env['d'].props['minion']) or _c44.props['wild'])]
+                            _found2 = [_c37 for _c37 in st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[51])))] if ((_c37.name == env['d'].props['minion']) or _c37.props['wild'])]
                             _cands3 = []
                             _seen3 = set()
                             for _y3 in reversed(_found2):
@@ -2169,11 +2148,11 @@ def build(num_players, files):
                             st.at = o44  # game.yaml:214
                             if _i11 == len(_cands3):
                                 break  # done
-                            _c43 = _cands3[_i11]
+                            _c36 = _cands3[_i11]
                         else:  # one card and no stopping yet: it is picked
-                            _c43 = _cands3[0]
-                        _picked3.append(_c43)
-                        st.move(_c43, Z_discard1, False)
+                            _c36 = _cands3[0]
+                        _picked3.append(_c36)
+                        st.move(_c36, Z_discard1, False)
                     st.at = o45  # game.yaml:216
                     st.move(st.zones[(Z_house1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[50])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[49]))), False)
                 elif _i10 < _end11:  # game.yaml:217
@@ -2238,11 +2217,11 @@ def build(num_players, files):
                             st.at = o51  # game.yaml:231
                             if _i13 == len(_cands4):
                                 break  # done
-                            _c45 = _cands4[_i13]
+                            _c38 = _cands4[_i13]
                         else:  # one card and no stopping yet: it is picked
-                            _c45 = _cands4[0]
-                        _picked4.append(_c45)
-                        st.move(_c45, Z_discard1, False)
+                            _c38 = _cands4[0]
+                        _picked4.append(_c38)
+                        st.move(_c38, Z_discard1, False)
                     env['gone'] = _picked4
                     st.at = o52  # game.yaml:232
                     st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[53]))), False, S[54])
@@ -2292,10 +2271,7 @@ def build(num_players, files):
                     _i14 = 0
                 if _i14 < _end14:  # game.yaml:245
                     st.at = o60  # game.yaml:245
-                    _items18 = st.zones[(Z_legion1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[61])))]
-                    _dest8 = (Z_hand1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[60])))
-                    for _c47 in cards_of(_items18):
-                        st.move(_c47, _dest8, False)
+                    move_cards(st, st.zones[(Z_legion1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[61])))], (Z_hand1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[60]))), False)
                 else:  # game.yaml:246
                     st.at = o62  # game.yaml:248
                     _args29 = {'p': _L_p10}
@@ -2342,10 +2318,7 @@ def build(num_players, files):
                     for _x7 in list([_L_p10, _L_q2]):
                         env['x'] = _x7
                         st.at = o72  # game.yaml:258
-                        _items19 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
-                        _dest9 = Z_discard1
-                        for _c48 in cards_of(_items19):
-                            st.move(_c48, _dest9, False)
+                        move_cards(st, st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))], Z_discard1, False)
     def c_7(st, env, pc):  # game.yaml:260
         _L_p11 = env['p']
         if pc <= 0:
@@ -2384,11 +2357,11 @@ def build(num_players, files):
                     st.at = o75  # game.yaml:263
                     if _i15 == len(_cands5):
                         break  # done
-                    _c49 = _cands5[_i15]
+                    _c40 = _cands5[_i15]
                 else:  # one card and no stopping yet: it is picked
-                    _c49 = _cands5[0]
-                _picked5.append(_c49)
-                st.move(_c49, (Z_legion1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[75]))), False)
+                    _c40 = _cands5[0]
+                _picked5.append(_c40)
+                st.move(_c40, (Z_legion1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[75]))), False)
     def c_8(st, env, pc):  # game.yaml:266
         _L_day1 = env['day']
         if pc <= 0:
@@ -2473,10 +2446,7 @@ def build(num_players, files):
             for _q12 in list(env['fighters']):
                 env['q'] = _q12
                 st.at = o100  # game.yaml:291
-                _items20 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))]
-                _dest10 = Z_discard1
-                for _c51 in cards_of(_items20):
-                    st.move(_c51, _dest10, False)
+                move_cards(st, st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))], Z_discard1, False)
     def c_9(st, env, pc):  # game.yaml:293
         if pc <= 0:
             st.at = o108  # game.yaml:297
@@ -2519,20 +2489,17 @@ def build(num_players, files):
                             st.at = o106  # game.yaml:301
                             if _i17 == len(_cands6):
                                 break  # done
-                            _c52 = _cands6[_i17]
+                            _c42 = _cands6[_i17]
                         else:  # one card and no stopping yet: it is picked
-                            _c52 = _cands6[0]
-                        _picked6.append(_c52)
-                        st.move(_c52, Z_discard1, False)
+                            _c42 = _cands6[0]
+                        _picked6.append(_c42)
+                        st.move(_c42, Z_discard1, False)
                 else:
                     st.at = o104  # game.yaml:302
                     st.move_count((3 - len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[81])))])), Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[80]))), False, S[82])
         if pc <= 1:
             st.at = o109  # game.yaml:303
-            _items21 = st.zones[Z_discard1]
-            _dest11 = Z_minion_deck1
-            for _c54 in cards_of(_items21):
-                st.move(_c54, _dest11, False)
+            move_cards(st, st.zones[Z_discard1], Z_minion_deck1, False)
         if pc <= 2:
             st.at = o110  # game.yaml:304
             st.shuffle(Z_minion_deck1)
@@ -2593,11 +2560,11 @@ def build(num_players, files):
                         st.at = o25  # game.yaml:167
                         if _i18 == len(_cands7):
                             break  # done
-                        _c55 = _cands7[_i18]
+                        _c44 = _cands7[_i18]
                     else:  # one card and no stopping yet: it is picked
-                        _c55 = _cands7[0]
-                    _picked7.append(_c55)
-                    st.move(_c55, Z_discard1, False)
+                        _c44 = _cands7[0]
+                    _picked7.append(_c44)
+                    st.move(_c44, Z_discard1, False)
         if pc <= 2:
             st.at = o27  # game.yaml:169
             st.move_count(1, Z_minion_deck1, (Z_hand1 + (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[34]))), False, S[35])
@@ -2639,11 +2606,11 @@ def build(num_players, files):
                     st.at = o25  # game.yaml:167
                     if _i19 == len(_cands8):
                         break  # done
-                    _c57 = _cands8[_i19]
+                    _c46 = _cands8[_i19]
                 else:  # one card and no stopping yet: it is picked
-                    _c57 = _cands8[0]
-                _picked8.append(_c57)
-                st.move(_c57, Z_discard1, False)
+                    _c46 = _cands8[0]
+                _picked8.append(_c46)
+                st.move(_c46, Z_discard1, False)
     def c_28(st, env, pc):  # game.yaml:174
         _L_p13 = env['p']
         _L_d3 = env['d']
@@ -2755,7 +2722,7 @@ def build(num_players, files):
             _picked9 = []
             while True:
                 if len(_picked9) < _hi8:
-                    _found3 = [_c60 for _c60 in st.zones[(Z_hand1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[51])))] if ((_c60.name == _L_d5.props['minion']) or _c60.props['wild'])]
+                    _found3 = [_c49 for _c49 in st.zones[(Z_hand1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[51])))] if ((_c49.name == _L_d5.props['minion']) or _c49.props['wild'])]
                     _cands9 = []
                     _seen9 = set()
                     for _y9 in reversed(_found3):
@@ -2783,11 +2750,11 @@ def build(num_players, files):
                     st.at = o44  # game.yaml:214
                     if _i22 == len(_cands9):
                         break  # done
-                    _c59 = _cands9[_i22]
+                    _c48 = _cands9[_i22]
                 else:  # one card and no stopping yet: it is picked
-                    _c59 = _cands9[0]
-                _picked9.append(_c59)
-                st.move(_c59, Z_discard1, False)
+                    _c48 = _cands9[0]
+                _picked9.append(_c48)
+                st.move(_c48, Z_discard1, False)
         if pc <= 1:
             st.at = o45  # game.yaml:216
             st.move(st.zones[(Z_house1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[50])))][-1], (Z_markers_on1 + (_L_d5.ordinal if _L_d5.kind == 'districts' else ordinal(_L_d5, 'districts', S[49]))), False)
@@ -2874,11 +2841,11 @@ def build(num_players, files):
                     st.at = o51  # game.yaml:231
                     if _i24 == len(_cands10):
                         break  # done
-                    _c61 = _cands10[_i24]
+                    _c50 = _cands10[_i24]
                 else:  # one card and no stopping yet: it is picked
-                    _c61 = _cands10[0]
-                _picked10.append(_c61)
-                st.move(_c61, Z_discard1, False)
+                    _c50 = _cands10[0]
+                _picked10.append(_c50)
+                st.move(_c50, Z_discard1, False)
             env['gone'] = _picked10
         if pc <= 1:
             st.at = o52  # game.yaml:232
@@ -2952,10 +2919,7 @@ def build(num_players, files):
             for _x9 in list([_L_p20, _L_q7]):
                 env['x'] = _x9
                 st.at = o72  # game.yaml:258
-                _items22 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
-                _dest12 = Z_discard1
-                for _c63 in cards_of(_items22):
-                    st.move(_c63, _dest12, False)
+                move_cards(st, st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))], Z_discard1, False)
     def c_76(st, env, pc):  # game.yaml:272
         _L_q8 = env['q']
         if pc <= 0:
@@ -3083,11 +3047,11 @@ def build(num_players, files):
                         st.at = o106  # game.yaml:301
                         if _i27 == len(_cands11):
                             break  # done
-                        _c64 = _cands11[_i27]
+                        _c52 = _cands11[_i27]
                     else:  # one card and no stopping yet: it is picked
-                        _c64 = _cands11[0]
-                    _picked11.append(_c64)
-                    st.move(_c64, Z_discard1, False)
+                        _c52 = _cands11[0]
+                    _picked11.append(_c52)
+                    st.move(_c52, Z_discard1, False)
             else:
                 st.at = o104  # game.yaml:302
                 st.move_count((3 - len(st.zones[(Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[81])))])), Z_minion_deck1, (Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[80]))), False, S[82])
@@ -3129,11 +3093,11 @@ def build(num_players, files):
                     st.at = o106  # game.yaml:301
                     if _i28 == len(_cands12):
                         break  # done
-                    _c66 = _cands12[_i28]
+                    _c54 = _cands12[_i28]
                 else:  # one card and no stopping yet: it is picked
-                    _c66 = _cands12[0]
-                _picked12.append(_c66)
-                st.move(_c66, Z_discard1, False)
+                    _c54 = _cands12[0]
+                _picked12.append(_c54)
+                st.move(_c54, Z_discard1, False)
     def c_118(st, env, pc):  # game.yaml:105
         if pc <= 0:
             st.at = o147  # game.yaml:105

@@ -748,10 +748,7 @@ def build(num_players, files):
         st.at = o32  # game.yaml:257
         st.shuffle(Z_lower_half1)
         st.at = o33  # game.yaml:258
-        _items1 = st.zones[Z_lower_half1]
-        _dest1 = Z_draw_pile1
-        for _c10 in cards_of(_items1):
-            st.move(_c10, _dest1, True)
+        move_cards(st, st.zones[Z_lower_half1], Z_draw_pile1, True)
 
     def proc_gain_gold(st, env):  # game.yaml:468
         st.at = o144  # game.yaml:472
@@ -760,10 +757,10 @@ def build(num_players, files):
     def proc_pay_gold(st, env):  # game.yaml:473
         st.at = o145  # game.yaml:476
         _n1 = env['n']
-        _moved1 = take_where(st, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[23]))), _n1, lambda _c11: (_c11.kind == 'gold_chips'), S[22])
-        _dest2 = Z_gold_supply1
-        for _c12 in _moved1:
-            st.move(_c12, _dest2, False)
+        _moved1 = take_where(st, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[23]))), _n1, lambda _c10: (_c10.kind == 'gold_chips'), S[22])
+        _dest1 = Z_gold_supply1
+        for _c11 in _moved1:
+            st.move(_c11, _dest1, False)
 
     def proc_gain_power(st, env):  # game.yaml:477
         st.at = o146  # game.yaml:482
@@ -778,21 +775,21 @@ def build(num_players, files):
             if _passes1 > MAX_PASSES:
                 raise too_long(S[24])
             st.at = o161  # game.yaml:485
-            if ((st.vars['due'] >= 2) and any(((_c13.kind == 'power_chips') and (_c13.props['value'] == 2)) for _c13 in st.zones[Z_power_supply1])):
+            if ((st.vars['due'] >= 2) and any(((_c12.kind == 'power_chips') and (_c12.props['value'] == 2)) for _c12 in st.zones[Z_power_supply1])):
                 st.at = o152  # game.yaml:486
-                st.move(first([_c14 for _c14 in st.zones[Z_power_supply1] if ((_c14.kind == 'power_chips') and (_c14.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
+                st.move(first([_c13 for _c13 in st.zones[Z_power_supply1] if ((_c13.kind == 'power_chips') and (_c13.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
                 st.at = o153  # game.yaml:486
                 st.vars['due'] -= 2
-            elif any(((_c15.kind == 'power_chips') and (_c15.props['value'] == 1)) for _c15 in st.zones[Z_power_supply1]):
+            elif any(((_c14.kind == 'power_chips') and (_c14.props['value'] == 1)) for _c14 in st.zones[Z_power_supply1]):
                 st.at = o155  # game.yaml:489
-                st.move(first([_c16 for _c16 in st.zones[Z_power_supply1] if ((_c16.kind == 'power_chips') and (_c16.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26]))), False)
+                st.move(first([_c15 for _c15 in st.zones[Z_power_supply1] if ((_c15.kind == 'power_chips') and (_c15.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26]))), False)
                 st.at = o156  # game.yaml:489
                 st.vars['due'] -= 1
-            elif (any(((_c17.kind == 'power_chips') and (_c17.props['value'] == 2)) for _c17 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1)):
+            elif (any(((_c16.kind == 'power_chips') and (_c16.props['value'] == 2)) for _c16 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1)):
                 st.at = o158  # game.yaml:491
                 st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28])))], 1), Z_power_supply1, False)
                 st.at = o159  # game.yaml:492
-                st.move(first([_c18 for _c18 in st.zones[Z_power_supply1] if ((_c18.kind == 'power_chips') and (_c18.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29]))), False)
+                st.move(first([_c17 for _c17 in st.zones[Z_power_supply1] if ((_c17.kind == 'power_chips') and (_c17.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29]))), False)
                 st.at = o160  # game.yaml:492
                 st.vars['due'] -= 1
             else:
@@ -826,9 +823,9 @@ def build(num_players, files):
                 if _v2 < 0:
                     _v2 = 0  # the marker stops at the end; the excess is lost
                 st.vars['owed'] = _v2
-            elif ((st.vars['owed'] == 1) and any(((_c19.kind == 'power_chips') and (_c19.props['value'] == 1)) for _c19 in st.zones[Z_power_supply1])):
+            elif ((st.vars['owed'] == 1) and any(((_c18.kind == 'power_chips') and (_c18.props['value'] == 1)) for _c18 in st.zones[Z_power_supply1])):
                 st.at = o178  # game.yaml:514
-                st.move(first([_c20 for _c20 in st.zones[Z_power_supply1] if ((_c20.kind == 'power_chips') and (_c20.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35]))), False)
+                st.move(first([_c19 for _c19 in st.zones[Z_power_supply1] if ((_c19.kind == 'power_chips') and (_c19.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35]))), False)
                 st.at = o179  # game.yaml:515
                 st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[36])))], 2), Z_power_supply1, False)
                 st.at = o180  # game.yaml:515
@@ -1062,13 +1059,13 @@ def build(num_players, files):
                 st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_card1(env['c']), -1)
             fr.pc = 4
             st.at = o104  # game.yaml:395
-            _dest3 = Z_revealed1
+            _dest2 = Z_revealed1
             _moved2 = env['c']
             _moved2 = cards_of(_moved2)
-            for _c21 in _moved2:
-                st.move(_c21, _dest3, False)
-            if _dest3 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest3], _moved2, S[48])
+            for _c20 in _moved2:
+                st.move(_c20, _dest2, False)
+            if _dest2 in TRIGGERS1:
+                fire(st, TRIGGERS1[_dest2], _moved2, S[48])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
@@ -1171,7 +1168,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o168  # game.yaml:499
-            if (sum([_c22.props['value'] for _c22 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c22.kind == 'power_chips')]) < env['n']):
+            if (sum([_c21.props['value'] for _c21 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c21.kind == 'power_chips')]) < env['n']):
                 st.frames.append(Frame(o165, env))
             else:
                 st.at = o164  # game.yaml:501
@@ -1201,20 +1198,11 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o183  # game.yaml:522
-            _items2 = (st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[52])))] + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[53])))])
-            _dest4 = Z_discard1
-            for _c23 in cards_of(_items2):
-                st.move(_c23, _dest4, False)
+            move_cards(st, (st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[52])))] + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[53])))]), Z_discard1, False)
             st.at = o184  # game.yaml:523
-            _items3 = [_c25 for _c25 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[54])))] if (_c25.kind == 'gold_chips')]
-            _dest5 = Z_gold_supply1
-            for _c24 in cards_of(_items3):
-                st.move(_c24, _dest5, False)
+            move_cards(st, [_c22 for _c22 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[54])))] if (_c22.kind == 'gold_chips')], Z_gold_supply1, False)
             st.at = o185  # game.yaml:524
-            _items4 = st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[55])))]
-            _dest6 = Z_power_supply1
-            for _c26 in cards_of(_items4):
-                st.move(_c26, _dest6, False)
+            move_cards(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[55])))], Z_power_supply1, False)
             st.at = o186  # game.yaml:525
             eliminate(st, env['q'], S[56])
             fr.pc = 5
@@ -1235,13 +1223,13 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o191  # game.yaml:533
-            _dest7 = st.zone_index((st.zones[Z_gold_supply1] if (env['c'].kind == 'gold_chips') else (st.zones[Z_power_supply1] if (env['c'].kind == 'power_chips') else st.zones[Z_discard1])))
+            _dest3 = st.zone_index((st.zones[Z_gold_supply1] if (env['c'].kind == 'gold_chips') else (st.zones[Z_power_supply1] if (env['c'].kind == 'power_chips') else st.zones[Z_discard1])))
             _moved3 = env['c']
             _moved3 = cards_of(_moved3)
-            for _c27 in _moved3:
-                st.move(_c27, _dest7, False)
-            if _dest7 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest7], _moved3, S[57])
+            for _c23 in _moved3:
+                st.move(_c23, _dest3, False)
+            if _dest3 in TRIGGERS1:
+                fire(st, TRIGGERS1[_dest3], _moved3, S[57])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1382,10 +1370,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
             st.at = o277  # game.yaml:630
-            _items5 = st.zones[Z_discard1]
-            _dest8 = Z_draw_pile1
-            for _c28 in cards_of(_items5):
-                st.move(_c28, _dest8, False)
+            move_cards(st, st.zones[Z_discard1], Z_draw_pile1, False)
             st.at = o278  # game.yaml:631
             st.shuffle(Z_draw_pile1)
             st.at = o279  # game.yaml:632
@@ -1410,11 +1395,11 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o28  # game.yaml:250
-            _dest9 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[65])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
-            _before1 = len(st.zones[_dest9])
-            st.move_count(1, Z_deck1, _dest9, False, S[64])
-            if _dest9 in TRIGGERS1:
-                fire_arrivals(st, TRIGGERS1[_dest9], _dest9, _before1, False, S[64])
+            _dest4 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[65])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+            _before1 = len(st.zones[_dest4])
+            st.move_count(1, Z_deck1, _dest4, False, S[64])
+            if _dest4 in TRIGGERS1:
+                fire_arrivals(st, TRIGGERS1[_dest4], _dest4, _before1, False, S[64])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1469,14 +1454,14 @@ def build(num_players, files):
     def e39_items0(st, env):  # game.yaml:273
         return st.zones[Z_unused_properties1]
     def e39_when0(st, env):  # game.yaml:273
-        return (env['col'].props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p3: len([1 for _c29 in st.zones[(Z_area1 + (_p3 if type(_p3) is int and 0 <= _p3 < num_players else seat(st, _p3, S[0])))] if (_c29.props['colour'] == env['col'])])))
+        return (env['col'].props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p3: len([1 for _c24 in st.zones[(Z_area1 + (_p3 if type(_p3) is int and 0 <= _p3 < num_players else seat(st, _p3, S[0])))] if (_c24.props['colour'] == env['col'])])))
     def collect_39(st, env):  # game.yaml:270
         _L_p1 = env['p']
         actions = []
         values = []
         idx = []
         for _col1 in st.zones[Z_unused_properties1]:  # game.yaml:273
-            if not (_col1.props['phase1'] and majority_has(st, _L_p1, st.players, 1, '2-3:nobody,4-6:all', lambda _p4: len([1 for _c30 in st.zones[(Z_area1 + (_p4 if type(_p4) is int and 0 <= _p4 < num_players else seat(st, _p4, S[0])))] if (_c30.props['colour'] == _col1)]))):
+            if not (_col1.props['phase1'] and majority_has(st, _L_p1, st.players, 1, '2-3:nobody,4-6:all', lambda _p4: len([1 for _c25 in st.zones[(Z_area1 + (_p4 if type(_p4) is int and 0 <= _p4 < num_players else seat(st, _p4, S[0])))] if (_c25.props['colour'] == _col1)]))):
                 continue
             a = A_01 + _col1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1491,7 +1476,7 @@ def build(num_players, files):
             env['col'] = dec.values[i]
             st.frames.append(Frame(o36, env))
     def e40_cond(st, env):  # game.yaml:268
-        return any((_c31.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p5: len([1 for _c32 in st.zones[(Z_area1 + (_p5 if type(_p5) is int and 0 <= _p5 < num_players else seat(st, _p5, S[0])))] if (_c32.props['colour'] == _c31)]))) for _c31 in st.zones[Z_unused_properties1])
+        return any((_c26.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p5: len([1 for _c27 in st.zones[(Z_area1 + (_p5 if type(_p5) is int and 0 <= _p5 < num_players else seat(st, _p5, S[0])))] if (_c27.props['colour'] == _c26)]))) for _c26 in st.zones[Z_unused_properties1])
     def step_41(st, fr):  # game.yaml:284
         env = fr.env
         pc = fr.pc
@@ -1781,19 +1766,19 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c33 in fn_top_cards(st, S[77], _L_p3):  # game.yaml:321
-            a = A_21 + _c33.type_id
+        for _c28 in fn_top_cards(st, S[77], _L_p3):  # game.yaml:321
+            a = A_21 + _c28.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c33)
+                values.append(_c28)
                 idx.append(0)
-        _items6 = fn_top_cards(st, S[78], _L_p3)  # game.yaml:335
-        if _items6 and any((len(st.zones[(Z_area1 + (_q8 if type(_q8) is int and 0 <= _q8 < num_players else seat(st, _q8, S[79])))]) > 0) for _q8 in others(st, _L_p3)):
-            for _c34 in _items6:
-                a = A_41 + _c34.type_id
+        _items1 = fn_top_cards(st, S[78], _L_p3)  # game.yaml:335
+        if _items1 and any((len(st.zones[(Z_area1 + (_q8 if type(_q8) is int and 0 <= _q8 < num_players else seat(st, _q8, S[79])))]) > 0) for _q8 in others(st, _L_p3)):
+            for _c29 in _items1:
+                a = A_41 + _c29.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_c34)
+                    values.append(_c29)
                     idx.append(1)
         # game.yaml:339: always offered
         actions.append(A_51)
@@ -2075,13 +2060,13 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o108  # game.yaml:397
-            _dest10 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[88])))] if env['into_area'] else st.zones[Z_on_display1]))
+            _dest5 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[88])))] if env['into_area'] else st.zones[Z_on_display1]))
             _moved4 = env['c']
             _moved4 = cards_of(_moved4)
-            for _c35 in _moved4:
-                st.move(_c35, _dest10, False)
-            if _dest10 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest10], _moved4, S[87])
+            for _c30 in _moved4:
+                st.move(_c30, _dest5, False)
+            if _dest5 in TRIGGERS1:
+                fire(st, TRIGGERS1[_dest5], _moved4, S[87])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2102,10 +2087,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o112  # game.yaml:411
-            _items7 = st.zones[Z_on_display1]
-            _dest11 = Z_discard1
-            for _c36 in cards_of(_items7):
-                st.move(_c36, _dest11, False)
+            move_cards(st, st.zones[Z_on_display1], Z_discard1, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -2125,7 +2107,7 @@ def build(num_players, files):
     def e111_where(st, env):  # game.yaml:408
         return ((len(env['picked']) == 0) or (env['c'].props['colour'] == env['picked'][0].props['colour']))
     def cands_111(st, env, picked):  # game.yaml:408
-        return [_c37 for _c37 in st.zones[Z_on_display1] if ((len(picked) == 0) or (_c37.props['colour'] == picked[0].props['colour']))]
+        return [_c31 for _c31 in st.zones[Z_on_display1] if ((len(picked) == 0) or (_c31.props['colour'] == picked[0].props['colour']))]
     def step_115(st, fr):  # game.yaml:421
         env = fr.env
         pass
@@ -2262,19 +2244,19 @@ def build(num_players, files):
     def e128_items1(st, env):  # game.yaml:422
         return others(st, env['p'])
     def e128_when1(st, env):  # game.yaml:422
-        return (len([1 for _c38 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c38.kind == 'gold_chips')]) >= 1)
+        return (len([1 for _c32 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c32.kind == 'gold_chips')]) >= 1)
     def e128_label2(st, env):  # game.yaml:424
         return '1 gold: exchange a property card with an opponent'
     def e128_when2(st, env):  # game.yaml:424
-        return ((len([1 for _c39 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c39.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q10 if type(_q10) is int and 0 <= _q10 < num_players else seat(st, _q10, S[16])))]) > 0) for _q10 in others(st, env['p']))))
+        return ((len([1 for _c33 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c33.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q10 if type(_q10) is int and 0 <= _q10 < num_players else seat(st, _q10, S[16])))]) > 0) for _q10 in others(st, env['p']))))
     def e128_label3(st, env):  # game.yaml:426
         return '2 gold: discard a property card of an opponent'
     def e128_when3(st, env):  # game.yaml:426
-        return ((len([1 for _c40 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c40.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + (_q11 if type(_q11) is int and 0 <= _q11 < num_players else seat(st, _q11, S[99])))]) > 0) for _q11 in others(st, env['p'])))
+        return ((len([1 for _c34 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c34.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + (_q11 if type(_q11) is int and 0 <= _q11 < num_players else seat(st, _q11, S[99])))]) > 0) for _q11 in others(st, env['p'])))
     def e128_label4(st, env):  # game.yaml:429
         return '2 gold: reveal the top card into your power area'
     def e128_when4(st, env):  # game.yaml:429
-        return (len([1 for _c41 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c41.kind == 'gold_chips')]) >= 2)
+        return (len([1 for _c35 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c35.kind == 'gold_chips')]) >= 2)
     def collect_128(st, env):  # game.yaml:418
         _L_p5 = env['p']
         actions = []
@@ -2284,23 +2266,23 @@ def build(num_players, files):
         actions.append(A_121)
         values.append(None)
         idx.append(0)
-        _items8 = others(st, _L_p5)  # game.yaml:422
-        if _items8 and (len([1 for _c42 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c42.kind == 'gold_chips')]) >= 1):
-            for _q12 in _items8:
+        _items2 = others(st, _L_p5)  # game.yaml:422
+        if _items2 and (len([1 for _c36 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c36.kind == 'gold_chips')]) >= 1):
+            for _q12 in _items2:
                 a = A_131 + (_q12 if type(_q12) is int and 0 <= _q12 < num_players else option_seat(_q12, num_players))
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
                     values.append(_q12)
                     idx.append(1)
-        if ((len([1 for _c43 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c43.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q13 if type(_q13) is int and 0 <= _q13 < num_players else seat(st, _q13, S[16])))]) > 0) for _q13 in others(st, _L_p5)))):  # game.yaml:424
+        if ((len([1 for _c37 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c37.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q13 if type(_q13) is int and 0 <= _q13 < num_players else seat(st, _q13, S[16])))]) > 0) for _q13 in others(st, _L_p5)))):  # game.yaml:424
             actions.append(A_141)
             values.append(None)
             idx.append(2)
-        if ((len([1 for _c44 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c44.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + (_q14 if type(_q14) is int and 0 <= _q14 < num_players else seat(st, _q14, S[99])))]) > 0) for _q14 in others(st, _L_p5))):  # game.yaml:426
+        if ((len([1 for _c38 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c38.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + (_q14 if type(_q14) is int and 0 <= _q14 < num_players else seat(st, _q14, S[99])))]) > 0) for _q14 in others(st, _L_p5))):  # game.yaml:426
             actions.append(A_151)
             values.append(None)
             idx.append(3)
-        if (len([1 for _c45 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c45.kind == 'gold_chips')]) >= 2):  # game.yaml:429
+        if (len([1 for _c39 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c39.kind == 'gold_chips')]) >= 2):  # game.yaml:429
             actions.append(A_161)
             values.append(None)
             idx.append(4)
@@ -2399,11 +2381,11 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c46 in fn_top_cards(st, S[103], _L_p6):  # game.yaml:446
-            a = A_181 + _c46.type_id
+        for _c40 in fn_top_cards(st, S[103], _L_p6):  # game.yaml:446
+            a = A_181 + _c40.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c46)
+                values.append(_c40)
                 idx.append(0)
         return actions, values, idx
     def resolve_135(st, dec, i):  # game.yaml:443
@@ -2513,21 +2495,21 @@ def build(num_players, files):
     def step_147(st, fr):  # game.yaml:484
         env = fr.env
         st.at = o161  # game.yaml:485
-        if ((st.vars['due'] >= 2) and any(((_c47.kind == 'power_chips') and (_c47.props['value'] == 2)) for _c47 in st.zones[Z_power_supply1])):
+        if ((st.vars['due'] >= 2) and any(((_c41.kind == 'power_chips') and (_c41.props['value'] == 2)) for _c41 in st.zones[Z_power_supply1])):
             st.at = o152  # game.yaml:486
-            st.move(first([_c48 for _c48 in st.zones[Z_power_supply1] if ((_c48.kind == 'power_chips') and (_c48.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
+            st.move(first([_c42 for _c42 in st.zones[Z_power_supply1] if ((_c42.kind == 'power_chips') and (_c42.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
             st.at = o153  # game.yaml:486
             st.vars['due'] -= 2
-        elif any(((_c49.kind == 'power_chips') and (_c49.props['value'] == 1)) for _c49 in st.zones[Z_power_supply1]):
+        elif any(((_c43.kind == 'power_chips') and (_c43.props['value'] == 1)) for _c43 in st.zones[Z_power_supply1]):
             st.at = o155  # game.yaml:489
-            st.move(first([_c50 for _c50 in st.zones[Z_power_supply1] if ((_c50.kind == 'power_chips') and (_c50.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26]))), False)
+            st.move(first([_c44 for _c44 in st.zones[Z_power_supply1] if ((_c44.kind == 'power_chips') and (_c44.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26]))), False)
             st.at = o156  # game.yaml:489
             st.vars['due'] -= 1
-        elif (any(((_c51.kind == 'power_chips') and (_c51.props['value'] == 2)) for _c51 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1)):
+        elif (any(((_c45.kind == 'power_chips') and (_c45.props['value'] == 2)) for _c45 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1)):
             st.at = o158  # game.yaml:491
             st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28])))], 1), Z_power_supply1, False)
             st.at = o159  # game.yaml:492
-            st.move(first([_c52 for _c52 in st.zones[Z_power_supply1] if ((_c52.kind == 'power_chips') and (_c52.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29]))), False)
+            st.move(first([_c46 for _c46 in st.zones[Z_power_supply1] if ((_c46.kind == 'power_chips') and (_c46.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29]))), False)
             st.at = o160  # game.yaml:492
             st.vars['due'] -= 1
         else:
@@ -2550,7 +2532,7 @@ def build(num_players, files):
     def step_151(st, fr):  # game.yaml:486
         env = fr.env
         st.at = o152  # game.yaml:486
-        st.move(first([_c53 for _c53 in st.zones[Z_power_supply1] if ((_c53.kind == 'power_chips') and (_c53.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
+        st.move(first([_c47 for _c47 in st.zones[Z_power_supply1] if ((_c47.kind == 'power_chips') and (_c47.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
         st.at = o153  # game.yaml:486
         st.vars['due'] -= 2
         st.frames.pop()
@@ -2558,7 +2540,7 @@ def build(num_players, files):
     def step_154(st, fr):  # game.yaml:489
         env = fr.env
         st.at = o155  # game.yaml:489
-        st.move(first([_c54 for _c54 in st.zones[Z_power_supply1] if ((_c54.kind == 'power_chips') and (_c54.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26]))), False)
+        st.move(first([_c48 for _c48 in st.zones[Z_power_supply1] if ((_c48.kind == 'power_chips') and (_c48.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26]))), False)
         st.at = o156  # game.yaml:489
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2568,7 +2550,7 @@ def build(num_players, files):
         st.at = o158  # game.yaml:491
         st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28])))], 1), Z_power_supply1, False)
         st.at = o159  # game.yaml:492
-        st.move(first([_c55 for _c55 in st.zones[Z_power_supply1] if ((_c55.kind == 'power_chips') and (_c55.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29]))), False)
+        st.move(first([_c49 for _c49 in st.zones[Z_power_supply1] if ((_c49.kind == 'power_chips') and (_c49.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29]))), False)
         st.at = o160  # game.yaml:492
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2597,7 +2579,7 @@ def build(num_players, files):
         if pc == 0:
             st.at = o166  # game.yaml:500
             if st.record_log:
-                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c56.props['value'] for _c56 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c56.kind == 'power_chips')])), -1)
+                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c50.props['value'] for _c50 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c50.kind == 'power_chips')])), -1)
             fr.pc = 2
             st.at = o167  # game.yaml:500
             _args32 = {'q': env['q']}
@@ -2623,9 +2605,9 @@ def build(num_players, files):
             if _v5 < 0:
                 _v5 = 0  # the marker stops at the end; the excess is lost
             st.vars['owed'] = _v5
-        elif ((st.vars['owed'] == 1) and any(((_c57.kind == 'power_chips') and (_c57.props['value'] == 1)) for _c57 in st.zones[Z_power_supply1])):
+        elif ((st.vars['owed'] == 1) and any(((_c51.kind == 'power_chips') and (_c51.props['value'] == 1)) for _c51 in st.zones[Z_power_supply1])):
             st.at = o178  # game.yaml:514
-            st.move(first([_c58 for _c58 in st.zones[Z_power_supply1] if ((_c58.kind == 'power_chips') and (_c58.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35]))), False)
+            st.move(first([_c52 for _c52 in st.zones[Z_power_supply1] if ((_c52.kind == 'power_chips') and (_c52.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35]))), False)
             st.at = o179  # game.yaml:515
             st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[36])))], 2), Z_power_supply1, False)
             st.at = o180  # game.yaml:515
@@ -2668,7 +2650,7 @@ def build(num_players, files):
     def step_177(st, fr):  # game.yaml:514
         env = fr.env
         st.at = o178  # game.yaml:514
-        st.move(first([_c59 for _c59 in st.zones[Z_power_supply1] if ((_c59.kind == 'power_chips') and (_c59.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35]))), False)
+        st.move(first([_c53 for _c53 in st.zones[Z_power_supply1] if ((_c53.kind == 'power_chips') and (_c53.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35]))), False)
         st.at = o179  # game.yaml:515
         st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[36])))], 2), Z_power_supply1, False)
         st.at = o180  # game.yaml:515
@@ -2949,7 +2931,7 @@ def build(num_players, files):
     def e228_where(st, env):  # game.yaml:563
         return fn_payable(st, S[116], env['c'], env['w'])
     def cands_228(st, env, picked):  # game.yaml:563
-        return [_c60 for _c60 in ((st.zones[(Z_chips1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[113])))] + st.zones[(Z_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[114])))]) + st.zones[(Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[115])))]) if fn_payable(st, S[116], _c60, env['w'])]
+        return [_c54 for _c54 in ((st.zones[(Z_chips1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[113])))] + st.zones[(Z_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[114])))]) + st.zones[(Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[115])))]) if fn_payable(st, S[116], _c54, env['w'])]
     def e231_cond(st, env):  # game.yaml:561
         return (st.vars['paid'] < env['price'])
     def step_234(st, fr):  # game.yaml:576
@@ -3284,11 +3266,11 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c61 in (fn_top_cards(st, S[126], _L_q3) + st.zones[(Z_auction_area1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[127])))]):  # game.yaml:611
-            a = A_301 + _c61.type_id
+        for _c55 in (fn_top_cards(st, S[126], _L_q3) + st.zones[(Z_auction_area1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[127])))]):  # game.yaml:611
+            a = A_301 + _c55.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c61)
+                values.append(_c55)
                 idx.append(0)
         if (len(st.zones[(Z_chips1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[128])))]) >= 2):  # game.yaml:612
             actions.append(A_311)
@@ -3434,10 +3416,7 @@ def build(num_players, files):
         if pc == 3:
             st.at = o294  # game.yaml:194
             st.at = o295  # game.yaml:194
-            _items9 = st.zones[Z_returned1]
-            _dest12 = Z_deck1
-            for _c62 in cards_of(_items9):
-                st.move(_c62, _dest12, False)
+            move_cards(st, st.zones[Z_returned1], Z_deck1, False)
             st.at = o296  # game.yaml:194
             st.shuffle(Z_deck1)
             st.at = o301  # game.yaml:195
@@ -3448,23 +3427,20 @@ def build(num_players, files):
                 env['p'] = _p7
                 st.at = o298  # game.yaml:197
                 _n3 = 3
-                _moved5 = take_where(st, Z_power_supply1, _n3, lambda _c63: (_c63.props['value'] == 1), S[137])
-                _dest13 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))
-                for _c64 in _moved5:
-                    st.move(_c64, _dest13, False)
+                _moved5 = take_where(st, Z_power_supply1, _n3, lambda _c56: (_c56.props['value'] == 1), S[137])
+                _dest6 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))
+                for _c57 in _moved5:
+                    st.move(_c57, _dest6, False)
                 st.at = o299  # game.yaml:198
                 _n4 = 3
-                _moved6 = take_where(st, Z_power_supply1, _n4, lambda _c65: (_c65.props['value'] == 2), S[139])
-                _dest14 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[140])))
-                for _c66 in _moved6:
-                    st.move(_c66, _dest14, False)
+                _moved6 = take_where(st, Z_power_supply1, _n4, lambda _c58: (_c58.props['value'] == 2), S[139])
+                _dest7 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[140])))
+                for _c59 in _moved6:
+                    st.move(_c59, _dest7, False)
                 st.at = o300  # game.yaml:199
                 st.move_count(1, Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141]))), False, S[142])
             st.at = o302  # game.yaml:200
-            _items10 = st.zones[Z_deck1]
-            _dest15 = Z_draw_pile1
-            for _c67 in cards_of(_items10):
-                st.move(_c67, _dest15, False)
+            move_cards(st, st.zones[Z_deck1], Z_draw_pile1, False)
             st.at = o303  # game.yaml:201
             _args48 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -3504,10 +3480,7 @@ def build(num_players, files):
     def step_294(st, fr):  # game.yaml:194
         env = fr.env
         st.at = o295  # game.yaml:194
-        _items11 = st.zones[Z_returned1]
-        _dest16 = Z_deck1
-        for _c68 in cards_of(_items11):
-            st.move(_c68, _dest16, False)
+        move_cards(st, st.zones[Z_returned1], Z_deck1, False)
         st.at = o296  # game.yaml:194
         st.shuffle(Z_deck1)
         st.frames.pop()
@@ -3516,16 +3489,16 @@ def build(num_players, files):
         env = fr.env
         st.at = o298  # game.yaml:197
         _n5 = 3
-        _moved7 = take_where(st, Z_power_supply1, _n5, lambda _c69: (_c69.props['value'] == 1), S[137])
-        _dest17 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))
-        for _c70 in _moved7:
-            st.move(_c70, _dest17, False)
+        _moved7 = take_where(st, Z_power_supply1, _n5, lambda _c60: (_c60.props['value'] == 1), S[137])
+        _dest8 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))
+        for _c61 in _moved7:
+            st.move(_c61, _dest8, False)
         st.at = o299  # game.yaml:198
         _n6 = 3
-        _moved8 = take_where(st, Z_power_supply1, _n6, lambda _c71: (_c71.props['value'] == 2), S[139])
-        _dest18 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[140])))
-        for _c72 in _moved8:
-            st.move(_c72, _dest18, False)
+        _moved8 = take_where(st, Z_power_supply1, _n6, lambda _c62: (_c62.props['value'] == 2), S[139])
+        _dest9 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[140])))
+        for _c63 in _moved8:
+            st.move(_c63, _dest9, False)
         st.at = o300  # game.yaml:199
         st.move_count(1, Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141]))), False, S[142])
         st.frames.pop()
@@ -3633,10 +3606,7 @@ def build(num_players, files):
             st.at = o315  # game.yaml:213
             st.vars['conspiracy_used'] = False
             st.at = o316  # game.yaml:214
-            _items12 = st.zones[Z_used_properties1]
-            _dest19 = Z_unused_properties1
-            for _c73 in cards_of(_items12):
-                st.move(_c73, _dest19, False)
+            move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
             fr.pc = 5
             st.at = o317  # game.yaml:215
             _args50 = {'p': env['p']}
@@ -3687,7 +3657,7 @@ def build(num_players, files):
             env['p'] = _p8
             st.at = o328  # game.yaml:224
             _i8 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[150]))
-            _v11 = ((len([1 for _c74 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c74.kind == 'gold_chips')]) + sum([_c75.props['value'] for _c75 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c75.kind == 'power_chips')])) + (2 * len([1 for _c76 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[151])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[152])))]) if (_c76.props['colour'] == C_blue1)])))
+            _v11 = ((len([1 for _c64 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c64.kind == 'gold_chips')]) + sum([_c65.props['value'] for _c65 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c65.kind == 'power_chips')])) + (2 * len([1 for _c66 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[151])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[152])))]) if (_c66.props['colour'] == C_blue1)])))
             if _v11 < 0:
                 raise RuleError("'score' would fall to " + str(_v11) + ', below its minimum 0', S[153])
             st.vars['score'][_i8] = _v11
@@ -3697,7 +3667,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o328  # game.yaml:224
         _i9 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[150]))
-        _v12 = ((len([1 for _c77 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c77.kind == 'gold_chips')]) + sum([_c78.props['value'] for _c78 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c78.kind == 'power_chips')])) + (2 * len([1 for _c79 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[151])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[152])))]) if (_c79.props['colour'] == C_blue1)])))
+        _v12 = ((len([1 for _c67 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c67.kind == 'gold_chips')]) + sum([_c68.props['value'] for _c68 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c68.kind == 'power_chips')])) + (2 * len([1 for _c69 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[151])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[152])))]) if (_c69.props['colour'] == C_blue1)])))
         if _v12 < 0:
             raise RuleError("'score' would fall to " + str(_v12) + ', below its minimum 0', S[153])
         st.vars['score'][_i9] = _v12
@@ -3720,11 +3690,11 @@ def build(num_players, files):
                     raise too_long(S[154])
                 _h1 = len(st.frames)
                 st.at = o28  # game.yaml:250
-                _dest20 = st.zone_index((st.zones[(Z_area1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[65])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
-                _before2 = len(st.zones[_dest20])
-                st.move_count(1, Z_deck1, _dest20, False, S[64])
-                if _dest20 in TRIGGERS1:
-                    fire_arrivals(st, TRIGGERS1[_dest20], _dest20, _before2, False, S[64])
+                _dest10 = st.zone_index((st.zones[(Z_area1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[65])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+                _before2 = len(st.zones[_dest10])
+                st.move_count(1, Z_deck1, _dest10, False, S[64])
+                if _dest10 in TRIGGERS1:
+                    fire_arrivals(st, TRIGGERS1[_dest10], _dest10, _before2, False, S[64])
                 if len(st.frames) > _h1:
                     run_to(st, _h1)
     def c_2(st, env, pc):  # game.yaml:261
@@ -3747,7 +3717,7 @@ def build(num_players, files):
             _passes4 = 0
             while True:
                 st.at = o40  # game.yaml:268
-                if not any((_c80.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p9: len([1 for _c81 in st.zones[(Z_area1 + (_p9 if type(_p9) is int and 0 <= _p9 < num_players else seat(st, _p9, S[0])))] if (_c81.props['colour'] == _c80)]))) for _c80 in st.zones[Z_unused_properties1]):
+                if not any((_c70.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p9: len([1 for _c71 in st.zones[(Z_area1 + (_p9 if type(_p9) is int and 0 <= _p9 < num_players else seat(st, _p9, S[0])))] if (_c71.props['colour'] == _c70)]))) for _c70 in st.zones[Z_unused_properties1]):
                     break
                 _passes4 += 1
                 if _passes4 > MAX_PASSES:
@@ -3756,7 +3726,7 @@ def build(num_players, files):
                 _actions1 = set()  # (the ids' order is never read)
                 _v13 = []
                 for _col2 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                    if not (_col2.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p10: len([1 for _c82 in st.zones[(Z_area1 + (_p10 if type(_p10) is int and 0 <= _p10 < num_players else seat(st, _p10, S[0])))] if (_c82.props['colour'] == _col2)]))):
+                    if not (_col2.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p10: len([1 for _c72 in st.zones[(Z_area1 + (_p10 if type(_p10) is int and 0 <= _p10 < num_players else seat(st, _p10, S[0])))] if (_c72.props['colour'] == _col2)]))):
                         continue
                     _a12 = A_01 + _col2.type_id
                     if _a12 not in _actions1:  # an identical card: the same choice
@@ -3907,19 +3877,19 @@ def build(num_players, files):
             st.at = o76  # game.yaml:318
             _actions2 = set()  # (the ids' order is never read)
             _v15 = []
-            for _c83 in fn_top_cards(st, S[77], _L_p13):  # game.yaml:321
-                _a17 = A_21 + _c83.type_id
+            for _c73 in fn_top_cards(st, S[77], _L_p13):  # game.yaml:321
+                _a17 = A_21 + _c73.type_id
                 if _a17 not in _actions2:  # an identical card: the same choice
                     _actions2.add(_a17)
-                    _v15.append(_c83)
-            _items13 = fn_top_cards(st, S[78], _L_p13)  # game.yaml:335
-            if _items13 and any((len(st.zones[(Z_area1 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else seat(st, _q18, S[79])))]) > 0) for _q18 in others(st, _L_p13)):
+                    _v15.append(_c73)
+            _items3 = fn_top_cards(st, S[78], _L_p13)  # game.yaml:335
+            if _items3 and any((len(st.zones[(Z_area1 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else seat(st, _q18, S[79])))]) > 0) for _q18 in others(st, _L_p13)):
                 _v16 = []
-                for _c84 in _items13:
-                    _a18 = A_41 + _c84.type_id
+                for _c74 in _items3:
+                    _a18 = A_41 + _c74.type_id
                     if _a18 not in _actions2:  # an identical card: the same choice
                         _actions2.add(_a18)
-                        _v16.append(_c84)
+                        _v16.append(_c74)
             else:
                 _v16 = []
             # game.yaml:339: always offered
@@ -4188,13 +4158,13 @@ def build(num_players, files):
         if pc <= 3:
             _h2 = len(st.frames)
             st.at = o104  # game.yaml:395
-            _dest21 = Z_revealed1
+            _dest11 = Z_revealed1
             _moved9 = env['c']
             _moved9 = cards_of(_moved9)
-            for _c85 in _moved9:
-                st.move(_c85, _dest21, False)
-            if _dest21 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest21], _moved9, S[48])
+            for _c75 in _moved9:
+                st.move(_c75, _dest11, False)
+            if _dest11 in TRIGGERS1:
+                fire(st, TRIGGERS1[_dest11], _moved9, S[48])
             if len(st.frames) > _h2:
                 run_to(st, _h2)
         if pc <= 4:
@@ -4202,13 +4172,13 @@ def build(num_players, files):
             if (env['c'].kind == 'property_cards'):
                 _h3 = len(st.frames)
                 st.at = o108  # game.yaml:397
-                _dest22 = st.zone_index((st.zones[(Z_area1 + (_L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else seat(st, _L_p17, S[88])))] if _L_into_area1 else st.zones[Z_on_display1]))
+                _dest12 = st.zone_index((st.zones[(Z_area1 + (_L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else seat(st, _L_p17, S[88])))] if _L_into_area1 else st.zones[Z_on_display1]))
                 _moved10 = env['c']
                 _moved10 = cards_of(_moved10)
-                for _c86 in _moved10:
-                    st.move(_c86, _dest22, False)
-                if _dest22 in TRIGGERS1:
-                    fire(st, TRIGGERS1[_dest22], _moved10, S[87])
+                for _c76 in _moved10:
+                    st.move(_c76, _dest12, False)
+                if _dest12 in TRIGGERS1:
+                    fire(st, TRIGGERS1[_dest12], _moved10, S[87])
                 if len(st.frames) > _h3:
                     run_to(st, _h3)
             else:
@@ -4237,7 +4207,7 @@ def build(num_players, files):
                 _picked1 = []
                 while True:
                     if len(_picked1) < _hi1:
-                        _found1 = [_c88 for _c88 in st.zones[Z_on_display1] if ((len(_picked1) == 0) or (_c88.props['colour'] == _picked1[0].props['colour']))]
+                        _found1 = [_c78 for _c78 in st.zones[Z_on_display1] if ((len(_picked1) == 0) or (_c78.props['colour'] == _picked1[0].props['colour']))]
                         _cands1 = []
                         _seen1 = set()
                         for _y1 in reversed(_found1):
@@ -4265,16 +4235,13 @@ def build(num_players, files):
                         st.at = o111  # game.yaml:408
                         if _i20 == len(_cands1):
                             break  # done
-                        _c87 = _cands1[_i20]
+                        _c77 = _cands1[_i20]
                     else:  # one card and no stopping yet: it is picked
-                        _c87 = _cands1[0]
-                    _picked1.append(_c87)
-                    st.move(_c87, (Z_area1 + (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[89]))), False)
+                        _c77 = _cands1[0]
+                    _picked1.append(_c77)
+                    st.move(_c77, (Z_area1 + (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[89]))), False)
                 st.at = o112  # game.yaml:411
-                _items14 = st.zones[Z_on_display1]
-                _dest23 = Z_discard1
-                for _c89 in cards_of(_items14):
-                    st.move(_c89, _dest23, False)
+                move_cards(st, st.zones[Z_on_display1], Z_discard1, False)
     def c_11(st, env, pc):  # game.yaml:413
         _L_p19 = env['p']
         if pc <= 0:
@@ -4293,20 +4260,20 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o128  # game.yaml:418
             # game.yaml:421: always offered
-            _items15 = others(st, _L_p19)  # game.yaml:422
-            if _items15 and (len([1 for _c90 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c90.kind == 'gold_chips')]) >= 1):
-                _v21 = _items15
+            _items4 = others(st, _L_p19)  # game.yaml:422
+            if _items4 and (len([1 for _c79 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c79.kind == 'gold_chips')]) >= 1):
+                _v21 = _items4
             else:
                 _v21 = []
-            if ((len([1 for _c91 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c91.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q21 if type(_q21) is int and 0 <= _q21 < num_players else seat(st, _q21, S[16])))]) > 0) for _q21 in others(st, _L_p19)))):  # game.yaml:424
+            if ((len([1 for _c80 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c80.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q21 if type(_q21) is int and 0 <= _q21 < num_players else seat(st, _q21, S[16])))]) > 0) for _q21 in others(st, _L_p19)))):  # game.yaml:424
                 _f1 = 1
             else:
                 _f1 = 0
-            if ((len([1 for _c92 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c92.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + (_q22 if type(_q22) is int and 0 <= _q22 < num_players else seat(st, _q22, S[99])))]) > 0) for _q22 in others(st, _L_p19))):  # game.yaml:426
+            if ((len([1 for _c81 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c81.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + (_q22 if type(_q22) is int and 0 <= _q22 < num_players else seat(st, _q22, S[99])))]) > 0) for _q22 in others(st, _L_p19))):  # game.yaml:426
                 _f2 = 1
             else:
                 _f2 = 0
-            if (len([1 for _c93 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c93.kind == 'gold_chips')]) >= 2):  # game.yaml:429
+            if (len([1 for _c82 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c82.kind == 'gold_chips')]) >= 2):  # game.yaml:429
                 _f3 = 1
             else:
                 _f3 = 0
@@ -4452,11 +4419,11 @@ def build(num_players, files):
                 st.at = o135  # game.yaml:443
                 _actions5 = set()  # (the ids' order is never read)
                 _v23 = []
-                for _c94 in fn_top_cards(st, S[103], _L_p20):  # game.yaml:446
-                    _a23 = A_181 + _c94.type_id
+                for _c83 in fn_top_cards(st, S[103], _L_p20):  # game.yaml:446
+                    _a23 = A_181 + _c83.type_id
                     if _a23 not in _actions5:  # an identical card: the same choice
                         _actions5.add(_a23)
-                        _v23.append(_c94)
+                        _v23.append(_c83)
                 _end18 = len(_v23)
                 if not _end18:
                     raise RuleError('a choice has no legal option', S[178])
@@ -4541,10 +4508,10 @@ def build(num_players, files):
         _L_n2 = env['n']
         if pc <= 0:
             st.at = o168  # game.yaml:499
-            if (sum([_c95.props['value'] for _c95 in st.zones[(Z_chips1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[8])))] if (_c95.kind == 'power_chips')]) < _L_n2):
+            if (sum([_c84.props['value'] for _c84 in st.zones[(Z_chips1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[8])))] if (_c84.kind == 'power_chips')]) < _L_n2):
                 st.at = o166  # game.yaml:500
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_q4) + ' must give ' + fmt_int1(_L_n2) + ' power but owns ' + fmt_int1(sum([_c96.props['value'] for _c96 in st.zones[(Z_chips1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[8])))] if (_c96.kind == 'power_chips')])), -1)
+                    st.log_line(fmt_player1(_L_q4) + ' must give ' + fmt_int1(_L_n2) + ' power but owns ' + fmt_int1(sum([_c85.props['value'] for _c85 in st.zones[(Z_chips1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[8])))] if (_c85.kind == 'power_chips')])), -1)
                 st.at = o167  # game.yaml:500
                 _args78 = {'q': _L_q4}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4574,22 +4541,13 @@ def build(num_players, files):
         _L_q5 = env['q']
         if pc <= 0:
             st.at = o183  # game.yaml:522
-            _items16 = (st.zones[(Z_area1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[52])))] + st.zones[(Z_auction_area1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[53])))])
-            _dest24 = Z_discard1
-            for _c97 in cards_of(_items16):
-                st.move(_c97, _dest24, False)
+            move_cards(st, (st.zones[(Z_area1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[52])))] + st.zones[(Z_auction_area1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[53])))]), Z_discard1, False)
         if pc <= 1:
             st.at = o184  # game.yaml:523
-            _items17 = [_c99 for _c99 in st.zones[(Z_chips1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[54])))] if (_c99.kind == 'gold_chips')]
-            _dest25 = Z_gold_supply1
-            for _c98 in cards_of(_items17):
-                st.move(_c98, _dest25, False)
+            move_cards(st, [_c86 for _c86 in st.zones[(Z_chips1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[54])))] if (_c86.kind == 'gold_chips')], Z_gold_supply1, False)
         if pc <= 2:
             st.at = o185  # game.yaml:524
-            _items18 = st.zones[(Z_chips1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[55])))]
-            _dest26 = Z_power_supply1
-            for _c100 in cards_of(_items18):
-                st.move(_c100, _dest26, False)
+            move_cards(st, st.zones[(Z_chips1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[55])))], Z_power_supply1, False)
         if pc <= 3:
             st.at = o186  # game.yaml:525
             eliminate(st, _L_q5, S[56])
@@ -4606,13 +4564,13 @@ def build(num_players, files):
         if pc <= 0:
             _h4 = len(st.frames)
             st.at = o191  # game.yaml:533
-            _dest27 = st.zone_index((st.zones[Z_gold_supply1] if (_L_c1.kind == 'gold_chips') else (st.zones[Z_power_supply1] if (_L_c1.kind == 'power_chips') else st.zones[Z_discard1])))
+            _dest13 = st.zone_index((st.zones[Z_gold_supply1] if (_L_c1.kind == 'gold_chips') else (st.zones[Z_power_supply1] if (_L_c1.kind == 'power_chips') else st.zones[Z_discard1])))
             _moved11 = _L_c1
             _moved11 = cards_of(_moved11)
-            for _c101 in _moved11:
-                st.move(_c101, _dest27, False)
-            if _dest27 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest27], _moved11, S[57])
+            for _c87 in _moved11:
+                st.move(_c87, _dest13, False)
+            if _dest13 in TRIGGERS1:
+                fire(st, TRIGGERS1[_dest13], _moved11, S[57])
             if len(st.frames) > _h4:
                 run_to(st, _h4)
     def c_21(st, env, pc):  # game.yaml:537
@@ -4750,7 +4708,7 @@ def build(num_players, files):
                 _picked2 = []
                 while True:
                     if len(_picked2) < _hi2:
-                        _cands2 = [_c103 for _c103 in ((st.zones[(Z_chips1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[113])))] + st.zones[(Z_area1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[114])))]) + st.zones[(Z_auction_area1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[115])))]) if fn_payable(st, S[116], _c103, _L_w1) and _c103 not in _picked2]
+                        _cands2 = [_c89 for _c89 in ((st.zones[(Z_chips1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[113])))] + st.zones[(Z_area1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[114])))]) + st.zones[(Z_auction_area1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[115])))]) if fn_payable(st, S[116], _c89, _L_w1) and _c89 not in _picked2]
                         if len(_cands2) > 1:  # identical cards are one choice: the top-most of each
                             _last1 = {_y2.type_id: _j1 for _j1, _y2 in enumerate(_cands2)}
                             if len(_last1) < len(_cands2):
@@ -4774,10 +4732,10 @@ def build(num_players, files):
                         st.at = o228  # game.yaml:563
                         if _i29 == len(_cands2):
                             break  # done
-                        _c102 = _cands2[_i29]
+                        _c88 = _cands2[_i29]
                     else:  # one card and no stopping yet: it is picked
-                        _c102 = _cands2[0]
-                    _picked2.append(_c102)
+                        _c88 = _cands2[0]
+                    _picked2.append(_c88)
                 env['got'] = _picked2
                 st.at = o229  # game.yaml:565
                 st.vars['paid'] += fn_pay_value(st, first(env['got']), _L_lot3)
@@ -4944,11 +4902,11 @@ def build(num_players, files):
             st.at = o267  # game.yaml:608
             _actions7 = set()  # (the ids' order is never read)
             _v26 = []
-            for _c104 in (fn_top_cards(st, S[126], _L_q6) + st.zones[(Z_auction_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[127])))]):  # game.yaml:611
-                _a26 = A_301 + _c104.type_id
+            for _c90 in (fn_top_cards(st, S[126], _L_q6) + st.zones[(Z_auction_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[127])))]):  # game.yaml:611
+                _a26 = A_301 + _c90.type_id
                 if _a26 not in _actions7:  # an identical card: the same choice
                     _actions7.add(_a26)
-                    _v26.append(_c104)
+                    _v26.append(_c90)
             if (len(st.zones[(Z_chips1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[128])))]) >= 2):  # game.yaml:612
                 _f7 = 1
             else:
@@ -5012,10 +4970,10 @@ def build(num_players, files):
                             st.at = o259  # game.yaml:616
                             if _i34 == len(_cands3):
                                 break  # done
-                            _c105 = _cands3[_i34]
+                            _c91 = _cands3[_i34]
                         else:  # one card and no stopping yet: it is picked
-                            _c105 = _cands3[0]
-                        _picked3.append(_c105)
+                            _c91 = _cands3[0]
+                        _picked3.append(_c91)
                     env['gone'] = _picked3
                     st.at = o262  # game.yaml:617
                     for _x8 in list(env['gone']):
@@ -5086,10 +5044,7 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 4:
             st.at = o277  # game.yaml:630
-            _items19 = st.zones[Z_discard1]
-            _dest28 = Z_draw_pile1
-            for _c107 in cards_of(_items19):
-                st.move(_c107, _dest28, False)
+            move_cards(st, st.zones[Z_discard1], Z_draw_pile1, False)
         if pc <= 5:
             st.at = o278  # game.yaml:631
             st.shuffle(Z_draw_pile1)
@@ -5111,11 +5066,11 @@ def build(num_players, files):
         if pc <= 0:
             _h5 = len(st.frames)
             st.at = o28  # game.yaml:250
-            _dest29 = st.zone_index((st.zones[(Z_area1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[65])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
-            _before3 = len(st.zones[_dest29])
-            st.move_count(1, Z_deck1, _dest29, False, S[64])
-            if _dest29 in TRIGGERS1:
-                fire_arrivals(st, TRIGGERS1[_dest29], _dest29, _before3, False, S[64])
+            _dest14 = st.zone_index((st.zones[(Z_area1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[65])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+            _before3 = len(st.zones[_dest14])
+            st.move_count(1, Z_deck1, _dest14, False, S[64])
+            if _dest14 in TRIGGERS1:
+                fire_arrivals(st, TRIGGERS1[_dest14], _dest14, _before3, False, S[64])
             if len(st.frames) > _h5:
                 run_to(st, _h5)
     def c_35(st, env, pc):  # game.yaml:269
@@ -5125,7 +5080,7 @@ def build(num_players, files):
             _actions8 = set()  # (the ids' order is never read)
             _v27 = []
             for _col3 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                if not (_col3.props['phase1'] and majority_has(st, _L_p23, st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c108 in st.zones[(Z_area1 + (_p34 if type(_p34) is int and 0 <= _p34 < num_players else seat(st, _p34, S[0])))] if (_c108.props['colour'] == _col3)]))):
+                if not (_col3.props['phase1'] and majority_has(st, _L_p23, st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c93 in st.zones[(Z_area1 + (_p34 if type(_p34) is int and 0 <= _p34 < num_players else seat(st, _p34, S[0])))] if (_c93.props['colour'] == _col3)]))):
                     continue
                 _a27 = A_01 + _col3.type_id
                 if _a27 not in _actions8:  # an identical card: the same choice
@@ -5566,13 +5521,13 @@ def build(num_players, files):
         if pc <= 0:
             _h6 = len(st.frames)
             st.at = o108  # game.yaml:397
-            _dest30 = st.zone_index((st.zones[(Z_area1 + (_L_p38 if type(_L_p38) is int and 0 <= _L_p38 < num_players else seat(st, _L_p38, S[88])))] if _L_into_area3 else st.zones[Z_on_display1]))
+            _dest15 = st.zone_index((st.zones[(Z_area1 + (_L_p38 if type(_L_p38) is int and 0 <= _L_p38 < num_players else seat(st, _L_p38, S[88])))] if _L_into_area3 else st.zones[Z_on_display1]))
             _moved12 = _L_c5
             _moved12 = cards_of(_moved12)
-            for _c109 in _moved12:
-                st.move(_c109, _dest30, False)
-            if _dest30 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest30], _moved12, S[87])
+            for _c94 in _moved12:
+                st.move(_c94, _dest15, False)
+            if _dest15 in TRIGGERS1:
+                fire(st, TRIGGERS1[_dest15], _moved12, S[87])
             if len(st.frames) > _h6:
                 run_to(st, _h6)
     def c_110(st, env, pc):  # game.yaml:407
@@ -5586,7 +5541,7 @@ def build(num_players, files):
             _picked4 = []
             while True:
                 if len(_picked4) < _hi4:
-                    _found2 = [_c111 for _c111 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c111.props['colour'] == _picked4[0].props['colour']))]
+                    _found2 = [_c96 for _c96 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c96.props['colour'] == _picked4[0].props['colour']))]
                     _cands4 = []
                     _seen3 = set()
                     for _y4 in reversed(_found2):
@@ -5614,17 +5569,14 @@ def build(num_players, files):
                     st.at = o111  # game.yaml:408
                     if _i44 == len(_cands4):
                         break  # done
-                    _c110 = _cands4[_i44]
+                    _c95 = _cands4[_i44]
                 else:  # one card and no stopping yet: it is picked
-                    _c110 = _cands4[0]
-                _picked4.append(_c110)
-                st.move(_c110, (Z_area1 + (_L_p39 if type(_L_p39) is int and 0 <= _L_p39 < num_players else seat(st, _L_p39, S[89]))), False)
+                    _c95 = _cands4[0]
+                _picked4.append(_c95)
+                st.move(_c95, (Z_area1 + (_L_p39 if type(_L_p39) is int and 0 <= _L_p39 < num_players else seat(st, _L_p39, S[89]))), False)
         if pc <= 1:
             st.at = o112  # game.yaml:411
-            _items20 = st.zones[Z_on_display1]
-            _dest31 = Z_discard1
-            for _c112 in cards_of(_items20):
-                st.move(_c112, _dest31, False)
+            move_cards(st, st.zones[Z_on_display1], Z_discard1, False)
     def c_116(st, env, pc):  # game.yaml:423
         _L_p40 = env['p']
         _L_q10 = env['q']
@@ -5745,11 +5697,11 @@ def build(num_players, files):
             st.at = o135  # game.yaml:443
             _actions12 = set()  # (the ids' order is never read)
             _v33 = []
-            for _c113 in fn_top_cards(st, S[103], _L_p44):  # game.yaml:446
-                _a34 = A_181 + _c113.type_id
+            for _c97 in fn_top_cards(st, S[103], _L_p44):  # game.yaml:446
+                _a34 = A_181 + _c97.type_id
                 if _a34 not in _actions12:  # an identical card: the same choice
                     _actions12.add(_a34)
-                    _v33.append(_c113)
+                    _v33.append(_c97)
             _end40 = len(_v33)
             if not _end40:
                 raise RuleError('a choice has no legal option', S[178])
@@ -5882,7 +5834,7 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o166  # game.yaml:500
             if st.record_log:
-                st.log_line(fmt_player1(_L_q13) + ' must give ' + fmt_int1(_L_n5) + ' power but owns ' + fmt_int1(sum([_c114.props['value'] for _c114 in st.zones[(Z_chips1 + (_L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else seat(st, _L_q13, S[8])))] if (_c114.kind == 'power_chips')])), -1)
+                st.log_line(fmt_player1(_L_q13) + ' must give ' + fmt_int1(_L_n5) + ' power but owns ' + fmt_int1(sum([_c98.props['value'] for _c98 in st.zones[(Z_chips1 + (_L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else seat(st, _L_q13, S[8])))] if (_c98.kind == 'power_chips')])), -1)
         if pc <= 1:
             st.at = o167  # game.yaml:500
             _args114 = {'q': _L_q13}
@@ -6189,7 +6141,7 @@ def build(num_players, files):
             _picked5 = []
             while True:
                 if len(_picked5) < _hi5:
-                    _cands5 = [_c116 for _c116 in ((st.zones[(Z_chips1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[113])))] + st.zones[(Z_area1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[114])))]) + st.zones[(Z_auction_area1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[115])))]) if fn_payable(st, S[116], _c116, _L_w3) and _c116 not in _picked5]
+                    _cands5 = [_c100 for _c100 in ((st.zones[(Z_chips1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[113])))] + st.zones[(Z_area1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[114])))]) + st.zones[(Z_auction_area1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[115])))]) if fn_payable(st, S[116], _c100, _L_w3) and _c100 not in _picked5]
                     if len(_cands5) > 1:  # identical cards are one choice: the top-most of each
                         _last2 = {_y5.type_id: _j2 for _j2, _y5 in enumerate(_cands5)}
                         if len(_last2) < len(_cands5):
@@ -6213,10 +6165,10 @@ def build(num_players, files):
                     st.at = o228  # game.yaml:563
                     if _i58 == len(_cands5):
                         break  # done
-                    _c115 = _cands5[_i58]
+                    _c99 = _cands5[_i58]
                 else:  # one card and no stopping yet: it is picked
-                    _c115 = _cands5[0]
-                _picked5.append(_c115)
+                    _c99 = _cands5[0]
+                _picked5.append(_c99)
             env['got'] = _picked5
         if pc <= 1:
             st.at = o229  # game.yaml:565
@@ -6516,10 +6468,10 @@ def build(num_players, files):
                     st.at = o259  # game.yaml:616
                     if _i65 == len(_cands6):
                         break  # done
-                    _c117 = _cands6[_i65]
+                    _c101 = _cands6[_i65]
                 else:  # one card and no stopping yet: it is picked
-                    _c117 = _cands6[0]
-                _picked6.append(_c117)
+                    _c101 = _cands6[0]
+                _picked6.append(_c101)
             env['gone'] = _picked6
         if pc <= 1:
             st.at = o262  # game.yaml:617
@@ -6680,10 +6632,7 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o294  # game.yaml:194
             st.at = o295  # game.yaml:194
-            _items21 = st.zones[Z_returned1]
-            _dest32 = Z_deck1
-            for _c119 in cards_of(_items21):
-                st.move(_c119, _dest32, False)
+            move_cards(st, st.zones[Z_returned1], Z_deck1, False)
             st.at = o296  # game.yaml:194
             st.shuffle(Z_deck1)
         if pc <= 4:
@@ -6695,24 +6644,21 @@ def build(num_players, files):
                 env['p'] = _p60
                 st.at = o298  # game.yaml:197
                 _n15 = 3
-                _moved13 = take_where(st, Z_power_supply1, _n15, lambda _c120: (_c120.props['value'] == 1), S[137])
-                _dest33 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))
-                for _c121 in _moved13:
-                    st.move(_c121, _dest33, False)
+                _moved13 = take_where(st, Z_power_supply1, _n15, lambda _c103: (_c103.props['value'] == 1), S[137])
+                _dest16 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))
+                for _c104 in _moved13:
+                    st.move(_c104, _dest16, False)
                 st.at = o299  # game.yaml:198
                 _n16 = 3
-                _moved14 = take_where(st, Z_power_supply1, _n16, lambda _c122: (_c122.props['value'] == 2), S[139])
-                _dest34 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[140])))
-                for _c123 in _moved14:
-                    st.move(_c123, _dest34, False)
+                _moved14 = take_where(st, Z_power_supply1, _n16, lambda _c105: (_c105.props['value'] == 2), S[139])
+                _dest17 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[140])))
+                for _c106 in _moved14:
+                    st.move(_c106, _dest17, False)
                 st.at = o300  # game.yaml:199
                 st.move_count(1, Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141]))), False, S[142])
         if pc <= 5:
             st.at = o302  # game.yaml:200
-            _items22 = st.zones[Z_deck1]
-            _dest35 = Z_draw_pile1
-            for _c124 in cards_of(_items22):
-                st.move(_c124, _dest35, False)
+            move_cards(st, st.zones[Z_deck1], Z_draw_pile1, False)
         if pc <= 6:
             st.at = o303  # game.yaml:201
             _args136 = {}
@@ -6787,10 +6733,7 @@ def build(num_players, files):
                             st.at = o315  # game.yaml:213
                             st.vars['conspiracy_used'] = False
                             st.at = o316  # game.yaml:214
-                            _items23 = st.zones[Z_used_properties1]
-                            _dest36 = Z_unused_properties1
-                            for _c125 in cards_of(_items23):
-                                st.move(_c125, _dest36, False)
+                            move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
                             st.at = o317  # game.yaml:215
                             _args138 = {'p': env['p']}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6870,10 +6813,7 @@ def build(num_players, files):
                         st.at = o315  # game.yaml:213
                         st.vars['conspiracy_used'] = False
                         st.at = o316  # game.yaml:214
-                        _items24 = st.zones[Z_used_properties1]
-                        _dest37 = Z_unused_properties1
-                        for _c126 in cards_of(_items24):
-                            st.move(_c126, _dest37, False)
+                        move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
                         st.at = o317  # game.yaml:215
                         _args141 = {'p': env['p']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6946,10 +6886,7 @@ def build(num_players, files):
                         st.at = o315  # game.yaml:213
                         st.vars['conspiracy_used'] = False
                         st.at = o316  # game.yaml:214
-                        _items25 = st.zones[Z_used_properties1]
-                        _dest38 = Z_unused_properties1
-                        for _c127 in cards_of(_items25):
-                            st.move(_c127, _dest38, False)
+                        move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
                         st.at = o317  # game.yaml:215
                         _args144 = {'p': env['p']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -7012,10 +6949,7 @@ def build(num_players, files):
                     st.at = o315  # game.yaml:213
                     st.vars['conspiracy_used'] = False
                     st.at = o316  # game.yaml:214
-                    _items26 = st.zones[Z_used_properties1]
-                    _dest39 = Z_unused_properties1
-                    for _c128 in cards_of(_items26):
-                        st.move(_c128, _dest39, False)
+                    move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
                     st.at = o317  # game.yaml:215
                     _args147 = {'p': env['p']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -7067,10 +7001,7 @@ def build(num_players, files):
                 st.at = o315  # game.yaml:213
                 st.vars['conspiracy_used'] = False
                 st.at = o316  # game.yaml:214
-                _items27 = st.zones[Z_used_properties1]
-                _dest40 = Z_unused_properties1
-                for _c129 in cards_of(_items27):
-                    st.move(_c129, _dest40, False)
+                move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
                 st.at = o317  # game.yaml:215
                 _args150 = {'p': _L_p50}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -7123,10 +7054,7 @@ def build(num_players, files):
             st.vars['conspiracy_used'] = False
         if pc <= 3:
             st.at = o316  # game.yaml:214
-            _items28 = st.zones[Z_used_properties1]
-            _dest41 = Z_unused_properties1
-            for _c130 in cards_of(_items28):
-                st.move(_c130, _dest41, False)
+            move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
         if pc <= 4:
             st.at = o317  # game.yaml:215
             _args153 = {'p': _L_p51}
@@ -7168,7 +7096,7 @@ def build(num_players, files):
             st.inline -= 1
 
     def tie_0(st, env):  # game.yaml:227
-        return len([1 for _c131 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[202])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[203])))]) if (_c131.props['colour'] == C_violet1)])
+        return len([1 for _c107 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[202])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[203])))]) if (_c107.props['colour'] == C_violet1)])
     def trigger_1_when(st, env):  # game.yaml:234
         return (env['card'].key == 'mazarin')
     def trigger_2_when(st, env):  # game.yaml:237
