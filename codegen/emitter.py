@@ -34,7 +34,7 @@ from .direct import DirectEmitter, resume_table
 from .exprs import ExprEmitter, Scope, action_id, function_name, split_invariant
 from .hoist import hoisted
 from .layout import GenLayout
-from .moves import write_move
+from .moves import write_move, write_moved
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
 from .writer import Names, Writer, comment_path, literal, literal_text
 
@@ -64,6 +64,8 @@ class ModuleEmitter:
         # can a seat leave the game? If not, loops over seats never skip one (ForOp's check)
         self.eliminates = eliminates(self.game)
         self._flat: dict[int, bool] = {}
+        # writing direct code (c_N), which only playouts run, the log off (codegen/moves.py)
+        self.playout_only = False
         self._flat_proc_named = {
             id(p.body): n
             for n, p in self.game.procedures.items()
@@ -250,13 +252,7 @@ class ModuleEmitter:
             with w.indent():
                 w.line(f"fire_arrivals(st, {trig}[{d}], {d}, {before}, {_flag(s.bottom)}, {span})")
             return
-        assert s.items is not None
-        moved, c = self.names.fresh("moved"), self.names.fresh("c")
-        w.line(f"{moved} = {self._e(s.items)}")
-        w.line(f"{moved} = cards_of({moved})")
-        w.line(f"for {c} in {moved}:")
-        with w.indent():
-            w.line(f"st.move({c}, {d}, {_flag(s.bottom)})")
+        moved = write_moved(self, w, s, d)  # codegen/moves.py
         w.line(f"if {d} in {trig}:")
         with w.indent():
             w.line(f"fire(st, {trig}[{d}], {moved}, {span})")

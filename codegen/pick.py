@@ -21,6 +21,7 @@ from meeple.dsl import ir
 from meeple.runtime.ops import PICK_UNBOUNDED
 
 from .exprs import Scope, write_seat_check
+from .moves import write_card_move
 from .writer import Writer, literal
 
 
@@ -109,8 +110,9 @@ def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
         with w.indent():
             w.line(f"{c} = {cands}[0]")
         w.line(f"{picked}.append({c})")
-        if s.dest is not None:
-            w.line(f"st.move({c}, {em.ex.zone_index(s.dest, Scope())}, False)")
+        if s.dest is not None:  # a card from a zone (a zone holds cards only), else checked
+            d, proven = em.ex.zone_index(s.dest, Scope()), zone_name(s.src, em.layout) is not None
+            write_card_move(w, c, d, False, fresh, proven)
     if s.into:
         w.line(f"env[{literal(s.into)}] = {picked}")
 

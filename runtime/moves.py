@@ -37,18 +37,20 @@ def move_cards(st: State, items: Any, dest: int, bottom: bool) -> None:
     list) or a list of cards, moved as ``State.move`` card by card over ``cards_of(ITEMS)``
     would move them (see the module docstring). Raises RuleError for ``none`` or for an item
     that is not a card (the cards before it are moved, as card by card)."""
-    if type(items) is not list or not items:
+    if type(items) is not list:
         if type(items) is Card:
             st.move(items, dest, bottom)
             return
-        for c in cards_of(items):  # none: the rules' error; an empty list: nothing
+        for c in cards_of(items):  # none: the rules' error
             st.move(c, dest, bottom)
+        return
+    if not items:
         return
     first = items[0]
     zones = st.zones
     src = st.loc[first.id] if type(first) is Card else -1
     if src < 0 or zones[src] is not items:  # not a whole pile: card by card
-        for c in list(items):
+        for c in items:  # (no copy: only the piles' lists change as cards move)
             st.move(c, dest, bottom)
         return
     if st.record_log and st.prog.zone_vis[dest] == "owner":

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from test_language_v2 import play_both
-from test_playout import BACKENDS, _plays_out_as_the_api_games
+from test_playout import BACKENDS, _fails_as_the_api_game, _plays_out_as_the_api_games
 
 import meeple
 from meeple.dsl.errors import RuleError
@@ -49,6 +49,13 @@ OPTIONS = (
     "throw two piles away",
     "spill the deck",
     r"play \w+",
+    "deal the reserve's top card",
+    "play the best card",
+    r"mark \w+",
+    "bank the marked card",
+    "draw up to five",
+    "cut your hand",
+    "give two cards away",
 )
 
 
@@ -74,6 +81,70 @@ def test_the_moves_fixture_is_the_same_game_on_both_back_ends() -> None:
 def test_the_moves_fixture_plays_out_as_the_api_games(backend: str) -> None:
     """Playouts (the compiled module's direct code) are the API games of the same choices."""
     _plays_out_as_the_api_games(MOVES, backend, tuple(f"Your turn -> {o}$" for o in OPTIONS))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (
+            ("when: marked != none", "when: true"),
+            "only a card can be moved, not none",
+        ),
+        (
+            ("when: count(reserve) > 0", "when: true"),
+            "a zone or list has no item there",
+        ),
+        (("when: count(hand[p]) < 5", "when: count(hand[p]) < 9"), r"cannot move -\d cards"),
+        (
+            ("when: count(hand[p]) >= 2 and count(stash[p]) >= 1", "when: count(stash[p]) >= 1"),
+            r"cannot take 2 from hand\[P\d\]: it ran out",
+        ),
+    ],
+)
+def test_a_move_that_cannot_be_made_fails_a_playout_as_it_fails_the_api_game(
+    tmp_path: Path, edit: tuple[str, str], message: str, backend: str
+) -> None:
+    """A card that is none, the top card of an empty zone, a count below 0, a source short of
+    cards without a refill: the same rule error, at the same place, in a playout (direct code)
+    as in the API game."""
+    _fails_as_the_api_game(MOVES, tmp_path, edit, message, backend)
+
+
+#: the fixture with a trigger on every vault: a move there is written with its triggers fired
+#: after it (a card, in direct code, moved as a card is moved there; see codegen/moves.py
+#: write_moved), and so is every move to a zone held in a parameter (it may be a vault)
+TRIGGER = (
+    "\ntriggers:\n  banked:\n    to: vault\n    kind: cards\n    as: got\n"
+    "    source: Turn\n    do: ['banked += got.points', 'log \"{got} is banked\"']\n"
+)
+
+
+def _with_a_trigger(tmp_path: Path) -> Path:
+    path = tmp_path / "triggered" / "game.yaml"
+    path.parent.mkdir()
+    path.write_text(MOVES.read_text(encoding="utf-8") + TRIGGER, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_moves_that_set_off_triggers_play_out_as_the_api_games(
+    tmp_path: Path, backend: str
+) -> None:
+    rules = _with_a_trigger(tmp_path)
+    shapes = ("Your turn -> bank the marked card$", r"^\w+ is banked$", "Your turn -> unstash$")
+    _plays_out_as_the_api_games(rules, backend, shapes)
+    logs = play_both(rules, 3, range(6))  # and the back ends agree
+    assert any("is banked" in line for log in logs for line in log)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_card_that_is_none_fails_a_move_with_triggers_as_in_the_api_game(
+    tmp_path: Path, backend: str
+) -> None:
+    rules = _with_a_trigger(tmp_path)
+    edit = ("when: marked != none", "when: true")
+    _fails_as_the_api_game(rules, tmp_path, edit, "only a card can be moved, not none", backend)
 
 
 # ------------------------------------------------------------------ move_cards itself

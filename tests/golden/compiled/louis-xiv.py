@@ -5018,7 +5018,14 @@ def build(num_players, files):
             st.at = o65  # game.yaml:402
             if ((_L_m3.props['ability'] == 'intrigue1') and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o64  # game.yaml:403
-                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[60]))), False, S[61])
+                _d1 = (Z_intrigue_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[60])))
+                _pile1 = st.zones[Z_intrigue_deck1]
+                if len(_pile1) >= 1:
+                    _c8 = _pile1.pop()
+                    st.zones[_d1].append(_c8)
+                    st.loc[_c8.id] = _d1
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(1, Z_intrigue_deck1, _d1, False, S[61])
         if pc <= 6:
             st.at = o75  # game.yaml:404
             if (_L_m3.props['ability'] == 'gold_or_markers'):
@@ -5120,9 +5127,24 @@ def build(num_players, files):
                         _i30 = 0
                     if _i30 < _end4:  # game.yaml:419
                         st.at = o78  # game.yaml:420
-                        st.move_count(1, (Z_personal1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[94]))), (Z_general1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[93]))), False, S[95])
+                        _src1 = (Z_personal1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[94])))
+                        _d2 = (Z_general1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[93])))
+                        _pile2 = st.zones[_src1]
+                        if len(_pile2) >= 1:
+                            _c9 = _pile2.pop()
+                            st.zones[_d2].append(_c9)
+                            st.loc[_c9.id] = _d2
+                        else:  # short of cards (a refill), or no count: State's
+                            st.move_count(1, _src1, _d2, False, S[95])
                         st.at = o79  # game.yaml:420
-                        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[96]))), False, S[97])
+                        _d3 = (Z_influence_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[96])))
+                        _pile3 = st.zones[Z_influence_deck1]
+                        if len(_pile3) >= 1:
+                            _c10 = _pile3.pop()
+                            st.zones[_d3].append(_c10)
+                            st.loc[_c10.id] = _d3
+                        else:  # short of cards (a refill), or no count: State's
+                            st.move_count(1, Z_influence_deck1, _d3, False, S[97])
                     else:  # game.yaml:421
                         pass
     def c_8(st, env, pc):  # game.yaml:424
@@ -5309,11 +5331,11 @@ def build(num_players, files):
             st.at = o129  # game.yaml:477
             _actions1 = set()  # (the ids' order is never read)
             _v25 = []
-            for _c8 in st.zones[(Z_influence_hand1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[122])))]:  # game.yaml:480
-                _a3 = A_91 + _c8.type_id
+            for _c11 in st.zones[(Z_influence_hand1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[122])))]:  # game.yaml:480
+                _a3 = A_91 + _c11.type_id
                 if _a3 not in _actions1:  # an identical card: the same choice
                     _actions1.add(_a3)
-                    _v25.append(_c8)
+                    _v25.append(_c11)
             if ((st.vars['pass_left'][(_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[123]))] > 0) and (st.vars['gold'][(_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[124]))] >= 2)):  # game.yaml:483
                 _f4 = 1
                 _actions1.add(A_101)
@@ -5322,11 +5344,11 @@ def build(num_players, files):
             _items3 = st.zones[(Z_influence_hand1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[125])))]  # game.yaml:487
             if _items3 and (st.vars['swap_left'][(_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[126]))] > 0):
                 _v26 = []
-                for _c9 in _items3:
-                    _a4 = A_111 + _c9.type_id
+                for _c12 in _items3:
+                    _a4 = A_111 + _c12.type_id
                     if _a4 not in _actions1:  # an identical card: the same choice
                         _actions1.add(_a4)
-                        _v26.append(_c9)
+                        _v26.append(_c12)
             else:
                 _v26 = []
             _end10 = len(_v25)
@@ -5347,7 +5369,17 @@ def build(num_players, files):
                 if _i36 < _end10:  # game.yaml:480
                     env['c'] = _v25[_i36]
                     st.at = o120  # game.yaml:482
-                    st.move(env['c'], Z_influence_played1, False)
+                    _c13 = env['c']
+                    if type(_c13) is Card:
+                        _from1 = st.zones[st.loc[_c13.id]]
+                        if _from1[-1] is _c13:  # the top card: no search from the bottom
+                            _from1.pop()
+                        else:
+                            _from1.remove(_c13)
+                        st.zones[Z_influence_played1].append(_c13)
+                        st.loc[_c13.id] = Z_influence_played1
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c13, Z_influence_played1, False)
                     st.at = o121  # game.yaml:482
                     _args121 = {'p': _L_p11, 'c': env['c']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -5388,9 +5420,26 @@ def build(num_players, files):
                         raise RuleError("'swap_left' would fall to " + str(_v28) + ', below its minimum 0', S[119])
                     st.vars['swap_left'][_i38] = _v28
                     st.at = o127  # game.yaml:491
-                    st.move(env['c'], Z_influence_played1, False)
+                    _c14 = env['c']
+                    if type(_c14) is Card:
+                        _from2 = st.zones[st.loc[_c14.id]]
+                        if _from2[-1] is _c14:  # the top card: no search from the bottom
+                            _from2.pop()
+                        else:
+                            _from2.remove(_c14)
+                        st.zones[Z_influence_played1].append(_c14)
+                        st.loc[_c14.id] = Z_influence_played1
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c14, Z_influence_played1, False)
                     st.at = o128  # game.yaml:492
-                    st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[120]))), False, S[121])
+                    _d4 = (Z_influence_hand1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[120])))
+                    _pile4 = st.zones[Z_influence_deck1]
+                    if len(_pile4) >= 1:
+                        _c15 = _pile4.pop()
+                        st.zones[_d4].append(_c15)
+                        st.loc[_c15.id] = _d4
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(1, Z_influence_deck1, _d4, False, S[121])
     def c_12(st, env, pc):  # game.yaml:493
         _L_c1 = env['c']
         _L_p12 = env['p']
@@ -5569,7 +5618,17 @@ def build(num_players, files):
                     _i43 = 0
                 env['k'] = _v32[_i43]
                 st.at = o151  # game.yaml:537
-                st.move_count(env['k'], (Z_personal1 + (_L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else seat(st, _L_p14, S[142]))), (Z_markers_on1 + (_L_t3.ordinal if _L_t3.kind == 'courtiers' else ordinal(_L_t3, 'courtiers', S[141]))), False, S[143])
+                _n1 = env['k']
+                _src2 = (Z_personal1 + (_L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else seat(st, _L_p14, S[142])))
+                _d5 = (Z_markers_on1 + (_L_t3.ordinal if _L_t3.kind == 'courtiers' else ordinal(_L_t3, 'courtiers', S[141])))
+                _pile5 = st.zones[_src2]
+                if type(_n1) is int and 0 <= _n1 <= len(_pile5):
+                    for _ in range(_n1):
+                        _c16 = _pile5.pop()
+                        st.zones[_d5].append(_c16)
+                        st.loc[_c16.id] = _d5
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(_n1, _src2, _d5, False, S[143])
                 st.at = o157  # game.yaml:538
                 if ((env['left'] > env['k']) and (_L_jumps2 > 0)):
                     st.at = o156  # game.yaml:540
@@ -5660,8 +5719,8 @@ def build(num_players, files):
             for _q10 in list(clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q10
                 st.at = o174  # game.yaml:563
-                for _c10 in list([_x18 for _x18 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x18.props['courtier'] == _L_t4) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))]):
-                    env['c'] = _c10
+                for _c17 in list([_x18 for _x18 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x18.props['courtier'] == _L_t4) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))]):
+                    env['c'] = _c17
                     st.at = o173  # game.yaml:565
                     # game.yaml:569: always offered
                     # game.yaml:572: always offered
@@ -5681,9 +5740,29 @@ def build(num_players, files):
                             _i46 = 0
                         if _i46 < _end21:  # game.yaml:569
                             st.at = o170  # game.yaml:570
-                            st.move(env['c'], Z_intrigue_deck1, True)
+                            _c18 = env['c']
+                            if type(_c18) is Card:
+                                _from3 = st.zones[st.loc[_c18.id]]
+                                if _from3[-1] is _c18:  # the top card: no search from the bottom
+                                    _from3.pop()
+                                else:
+                                    _from3.remove(_c18)
+                                st.zones[Z_intrigue_deck1].insert(0, _c18)
+                                st.loc[_c18.id] = Z_intrigue_deck1
+                            else:  # not a card: State.move raises the rules' error
+                                st.move(_c18, Z_intrigue_deck1, True)
                             st.at = o171  # game.yaml:571
-                            st.move_count(min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[150])))]),)), (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[149]))), (Z_markers_on1 + (_L_t4.ordinal if _L_t4.kind == 'courtiers' else ordinal(_L_t4, 'courtiers', S[148]))), False, S[151])
+                            _n2 = min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[150])))]),))
+                            _src3 = (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[149])))
+                            _d6 = (Z_markers_on1 + (_L_t4.ordinal if _L_t4.kind == 'courtiers' else ordinal(_L_t4, 'courtiers', S[148])))
+                            _pile6 = st.zones[_src3]
+                            if type(_n2) is int and 0 <= _n2 <= len(_pile6):
+                                for _ in range(_n2):
+                                    _c19 = _pile6.pop()
+                                    st.zones[_d6].append(_c19)
+                                    st.loc[_c19.id] = _d6
+                            else:  # short of cards (a refill), or no count: State's
+                                st.move_count(_n2, _src3, _d6, False, S[151])
                         else:  # game.yaml:572
                             pass
     def c_17(st, env, pc):  # game.yaml:573
@@ -5770,7 +5849,18 @@ def build(num_players, files):
             st.at = o197  # game.yaml:590
             if (st.vars['flip'] and (st.vars['round'] < 4)):
                 st.at = o196  # game.yaml:591
-                st.move(_L_t5, st.zone_index((st.zones[Z_black_up1] if (_L_t5 in st.zones[Z_red_up1]) else st.zones[Z_red_up1])), False)
+                _c20 = _L_t5
+                _d7 = st.zone_index((st.zones[Z_black_up1] if (_L_t5 in st.zones[Z_red_up1]) else st.zones[Z_red_up1]))
+                if type(_c20) is Card:
+                    _from4 = st.zones[st.loc[_c20.id]]
+                    if _from4[-1] is _c20:  # the top card: no search from the bottom
+                        _from4.pop()
+                    else:
+                        _from4.remove(_c20)
+                    st.zones[_d7].append(_c20)
+                    st.loc[_c20.id] = _d7
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c20, _d7, False)
     def c_18(st, env, pc):  # game.yaml:593
         _L_q2 = env['q']
         if pc <= 0:
@@ -6159,7 +6249,14 @@ def build(num_players, files):
             st.at = o267  # game.yaml:666
             if (_L_t10.props['gift'] == 'mazarin'):
                 st.at = o266  # game.yaml:666
-                st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[79]))), False, S[80])
+                _d8 = (Z_influence_hand1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[79])))
+                _pile7 = st.zones[Z_influence_deck1]
+                if len(_pile7) >= 1:
+                    _c21 = _pile7.pop()
+                    st.zones[_d8].append(_c21)
+                    st.loc[_c21.id] = _d8
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(1, Z_influence_deck1, _d8, False, S[80])
         if pc <= 6:
             st.at = o273  # game.yaml:667
             if (_L_t10.props['gift'] == 'louvois'):
@@ -6178,7 +6275,14 @@ def build(num_players, files):
                 st.at = o272  # game.yaml:670
                 if (len(st.zones[Z_intrigue_deck1]) > 0):
                     st.at = o271  # game.yaml:670
-                    st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[82]))), False, S[83])
+                    _d9 = (Z_intrigue_hand1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[82])))
+                    _pile8 = st.zones[Z_intrigue_deck1]
+                    if len(_pile8) >= 1:
+                        _c22 = _pile8.pop()
+                        st.zones[_d9].append(_c22)
+                        st.loc[_c22.id] = _d9
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(1, Z_intrigue_deck1, _d9, False, S[83])
     def c_24(st, env, pc):  # game.yaml:673
         _L_p16 = env['p']
         if pc <= 0:
@@ -6397,7 +6501,17 @@ def build(num_players, files):
                     _i53 = 0
                 env['x'] = _v40[_i53]
                 st.at = o307  # game.yaml:734
-                st.move(env['x'], Z_token_supply1, False)
+                _c23 = env['x']
+                if type(_c23) is Card:
+                    _from5 = st.zones[st.loc[_c23.id]]
+                    if _from5[-1] is _c23:  # the top card: no search from the bottom
+                        _from5.pop()
+                    else:
+                        _from5.remove(_c23)
+                    st.zones[Z_token_supply1].append(_c23)
+                    st.loc[_c23.id] = Z_token_supply1
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c23, Z_token_supply1, False)
         if pc <= 1:
             st.at = o311  # game.yaml:735
             _actions7 = set()  # (the ids' order is never read)
@@ -6424,10 +6538,31 @@ def build(num_players, files):
                     _i54 = 0
                 env['x'] = _v41[_i54]
                 st.at = o310  # game.yaml:738
-                st.move(env['x'], Z_token_supply1, False)
+                _c24 = env['x']
+                if type(_c24) is Card:
+                    _from6 = st.zones[st.loc[_c24.id]]
+                    if _from6[-1] is _c24:  # the top card: no search from the bottom
+                        _from6.pop()
+                    else:
+                        _from6.remove(_c24)
+                    st.zones[Z_token_supply1].append(_c24)
+                    st.loc[_c24.id] = Z_token_supply1
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c24, Z_token_supply1, False)
         if pc <= 2:
             st.at = o312  # game.yaml:739
-            st.move(_L_m4, (Z_missions_done1 + (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[85]))), False)
+            _c25 = _L_m4
+            _d10 = (Z_missions_done1 + (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[85])))
+            if type(_c25) is Card:
+                _from7 = st.zones[st.loc[_c25.id]]
+                if _from7[-1] is _c25:  # the top card: no search from the bottom
+                    _from7.pop()
+                else:
+                    _from7.remove(_c25)
+                st.zones[_d10].append(_c25)
+                st.loc[_c25.id] = _d10
+            else:  # not a card: State.move raises the rules' error
+                st.move(_c25, _d10, False)
         if pc <= 3:
             st.at = o313  # game.yaml:740
             _args164 = {'p': _L_p18}
@@ -6491,13 +6626,34 @@ def build(num_players, files):
                         _i55 = 0
                     if _i55 < _end35:  # game.yaml:754
                         st.at = o319  # game.yaml:755
-                        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[205]))), False, S[206])
+                        _d11 = (Z_mission_hand1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[205])))
+                        _pile9 = st.zones[Z_light_deck1]
+                        if len(_pile9) >= 1:
+                            _c26 = _pile9.pop()
+                            st.zones[_d11].append(_c26)
+                            st.loc[_c26.id] = _d11
+                        else:  # short of cards (a refill), or no count: State's
+                            st.move_count(1, Z_light_deck1, _d11, False, S[206])
                     elif _i55 < _end36:  # game.yaml:756
                         st.at = o321  # game.yaml:757
-                        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[207]))), False, S[208])
+                        _d12 = (Z_mission_hand1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[207])))
+                        _pile10 = st.zones[Z_blue_deck1]
+                        if len(_pile10) >= 1:
+                            _c27 = _pile10.pop()
+                            st.zones[_d12].append(_c27)
+                            st.loc[_c27.id] = _d12
+                        else:  # short of cards (a refill), or no count: State's
+                            st.move_count(1, Z_blue_deck1, _d12, False, S[208])
                     else:  # game.yaml:758
                         st.at = o323  # game.yaml:759
-                        st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[209]))), False, S[210])
+                        _d13 = (Z_mission_hand1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[209])))
+                        _pile11 = st.zones[Z_dark_deck1]
+                        if len(_pile11) >= 1:
+                            _c28 = _pile11.pop()
+                            st.zones[_d13].append(_c28)
+                            st.loc[_c28.id] = _d13
+                        else:  # short of cards (a refill), or no count: State's
+                            st.move_count(1, Z_dark_deck1, _d13, False, S[210])
     def c_29(st, env, pc):  # game.yaml:760
         _L_p20 = env['p']
         if pc <= 0:
@@ -6529,29 +6685,46 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p38, num_players), S[295])
                 if _p38 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n1 = len(_cands1) + _stop1
-                if _n1 > 1:
-                    _i56 = st.choose(_n1)
+                _n3 = len(_cands1) + _stop1
+                if _n3 > 1:
+                    _i56 = st.choose(_n3)
                     st.move_number += 1
                     st.at = o326  # game.yaml:764
                     if _i56 == len(_cands1):
                         break  # done
-                    _c11 = _cands1[_i56]
+                    _c29 = _cands1[_i56]
                 else:  # one card and no stopping yet: it is picked
-                    _c11 = _cands1[0]
-                _picked1.append(_c11)
-                st.move(_c11, Z_mission_swap1, False)
+                    _c29 = _cands1[0]
+                _picked1.append(_c29)
+                _from8 = st.zones[st.loc[_c29.id]]
+                if _from8[-1] is _c29:  # the top card: no search from the bottom
+                    _from8.pop()
+                else:
+                    _from8.remove(_c29)
+                st.zones[Z_mission_swap1].append(_c29)
+                st.loc[_c29.id] = Z_mission_swap1
             env['back'] = _picked1
         if pc <= 1:
             st.at = o329  # game.yaml:772
-            for _c13 in list(env['back']):
-                env['c'] = _c13
+            for _c31 in list(env['back']):
+                env['c'] = _c31
                 st.at = o328  # game.yaml:775
-                st.move(env['c'], st.zone_index((st.zones[Z_light_deck1] if (env['c'].kind == 'light_missions') else (st.zones[Z_blue_deck1] if (env['c'].kind == 'blue_missions') else st.zones[Z_dark_deck1]))), True)
+                _c32 = env['c']
+                _d14 = st.zone_index((st.zones[Z_light_deck1] if (env['c'].kind == 'light_missions') else (st.zones[Z_blue_deck1] if (env['c'].kind == 'blue_missions') else st.zones[Z_dark_deck1])))
+                if type(_c32) is Card:
+                    _from9 = st.zones[st.loc[_c32.id]]
+                    if _from9[-1] is _c32:  # the top card: no search from the bottom
+                        _from9.pop()
+                    else:
+                        _from9.remove(_c32)
+                    st.zones[_d14].insert(0, _c32)
+                    st.loc[_c32.id] = _d14
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c32, _d14, True)
         if pc <= 2:
             st.at = o332  # game.yaml:777
-            for _c14 in list(env['back']):
-                env['c'] = _c14
+            for _c33 in list(env['back']):
+                env['c'] = _c33
                 st.at = o331  # game.yaml:777
                 _args166 = {'p': _L_p20}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6665,9 +6838,24 @@ def build(num_players, files):
                     _i58 = 0
                 if _i58 < _end41:  # game.yaml:419
                     st.at = o78  # game.yaml:420
-                    st.move_count(1, (Z_personal1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[94]))), (Z_general1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[93]))), False, S[95])
+                    _src4 = (Z_personal1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[94])))
+                    _d15 = (Z_general1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[93])))
+                    _pile12 = st.zones[_src4]
+                    if len(_pile12) >= 1:
+                        _c34 = _pile12.pop()
+                        st.zones[_d15].append(_c34)
+                        st.loc[_c34.id] = _d15
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(1, _src4, _d15, False, S[95])
                     st.at = o79  # game.yaml:420
-                    st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[96]))), False, S[97])
+                    _d16 = (Z_influence_hand1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[96])))
+                    _pile13 = st.zones[Z_influence_deck1]
+                    if len(_pile13) >= 1:
+                        _c35 = _pile13.pop()
+                        st.zones[_d16].append(_c35)
+                        st.loc[_c35.id] = _d16
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(1, Z_influence_deck1, _d16, False, S[97])
                 else:  # game.yaml:421
                     pass
     def c_83(st, env, pc):  # game.yaml:428
@@ -6873,7 +7061,17 @@ def build(num_players, files):
         _L_p30 = env['p']
         if pc <= 0:
             st.at = o120  # game.yaml:482
-            st.move(_L_c2, Z_influence_played1, False)
+            _c36 = _L_c2
+            if type(_c36) is Card:
+                _from10 = st.zones[st.loc[_c36.id]]
+                if _from10[-1] is _c36:  # the top card: no search from the bottom
+                    _from10.pop()
+                else:
+                    _from10.remove(_c36)
+                st.zones[Z_influence_played1].append(_c36)
+                st.loc[_c36.id] = Z_influence_played1
+            else:  # not a card: State.move raises the rules' error
+                st.move(_c36, Z_influence_played1, False)
         if pc <= 1:
             st.at = o121  # game.yaml:482
             _args179 = {'p': _L_p30, 'c': _L_c2}
@@ -6998,7 +7196,16 @@ def build(num_players, files):
         _L_jumps4 = env['jumps']
         if pc <= 0:
             st.at = o151  # game.yaml:537
-            st.move_count(_L_k1, (Z_personal1 + (_L_p36 if type(_L_p36) is int and 0 <= _L_p36 < num_players else seat(st, _L_p36, S[142]))), (Z_markers_on1 + (_L_t13.ordinal if _L_t13.kind == 'courtiers' else ordinal(_L_t13, 'courtiers', S[141]))), False, S[143])
+            _src5 = (Z_personal1 + (_L_p36 if type(_L_p36) is int and 0 <= _L_p36 < num_players else seat(st, _L_p36, S[142])))
+            _d17 = (Z_markers_on1 + (_L_t13.ordinal if _L_t13.kind == 'courtiers' else ordinal(_L_t13, 'courtiers', S[141])))
+            _pile14 = st.zones[_src5]
+            if type(_L_k1) is int and 0 <= _L_k1 <= len(_pile14):
+                for _ in range(_L_k1):
+                    _c37 = _pile14.pop()
+                    st.zones[_d17].append(_c37)
+                    st.loc[_c37.id] = _d17
+            else:  # short of cards (a refill), or no count: State's
+                st.move_count(_L_k1, _src5, _d17, False, S[143])
         if pc <= 1:
             st.at = o157  # game.yaml:538
             if ((_L_left2 > _L_k1) and (_L_jumps4 > 0)):
@@ -7139,8 +7346,8 @@ def build(num_players, files):
         _L_t16 = env['t']
         if pc <= 0:
             st.at = o174  # game.yaml:563
-            for _c15 in list([_x27 for _x27 in st.zones[(Z_intrigue_hand1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[152])))] if ((_x27.props['courtier'] == _L_t16) and (len(st.zones[(Z_personal1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[153])))]) > 0))]):
-                env['c'] = _c15
+            for _c38 in list([_x27 for _x27 in st.zones[(Z_intrigue_hand1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[152])))] if ((_x27.props['courtier'] == _L_t16) and (len(st.zones[(Z_personal1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[153])))]) > 0))]):
+                env['c'] = _c38
                 st.at = o173  # game.yaml:565
                 # game.yaml:569: always offered
                 # game.yaml:572: always offered
@@ -7160,9 +7367,29 @@ def build(num_players, files):
                         _i67 = 0
                     if _i67 < _end51:  # game.yaml:569
                         st.at = o170  # game.yaml:570
-                        st.move(env['c'], Z_intrigue_deck1, True)
+                        _c39 = env['c']
+                        if type(_c39) is Card:
+                            _from11 = st.zones[st.loc[_c39.id]]
+                            if _from11[-1] is _c39:  # the top card: no search from the bottom
+                                _from11.pop()
+                            else:
+                                _from11.remove(_c39)
+                            st.zones[Z_intrigue_deck1].insert(0, _c39)
+                            st.loc[_c39.id] = Z_intrigue_deck1
+                        else:  # not a card: State.move raises the rules' error
+                            st.move(_c39, Z_intrigue_deck1, True)
                         st.at = o171  # game.yaml:571
-                        st.move_count(min((2, len(st.zones[(Z_personal1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[150])))]),)), (Z_personal1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[149]))), (Z_markers_on1 + (_L_t16.ordinal if _L_t16.kind == 'courtiers' else ordinal(_L_t16, 'courtiers', S[148]))), False, S[151])
+                        _n4 = min((2, len(st.zones[(Z_personal1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[150])))]),))
+                        _src6 = (Z_personal1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[149])))
+                        _d18 = (Z_markers_on1 + (_L_t16.ordinal if _L_t16.kind == 'courtiers' else ordinal(_L_t16, 'courtiers', S[148])))
+                        _pile15 = st.zones[_src6]
+                        if type(_n4) is int and 0 <= _n4 <= len(_pile15):
+                            for _ in range(_n4):
+                                _c40 = _pile15.pop()
+                                st.zones[_d18].append(_c40)
+                                st.loc[_c40.id] = _d18
+                        else:  # short of cards (a refill), or no count: State's
+                            st.move_count(_n4, _src6, _d18, False, S[151])
                     else:  # game.yaml:572
                         pass
     def c_168(st, env, pc):  # game.yaml:564
@@ -7189,9 +7416,29 @@ def build(num_players, files):
                     _i68 = 0
                 if _i68 < _end53:  # game.yaml:569
                     st.at = o170  # game.yaml:570
-                    st.move(_L_c5, Z_intrigue_deck1, True)
+                    _c41 = _L_c5
+                    if type(_c41) is Card:
+                        _from12 = st.zones[st.loc[_c41.id]]
+                        if _from12[-1] is _c41:  # the top card: no search from the bottom
+                            _from12.pop()
+                        else:
+                            _from12.remove(_c41)
+                        st.zones[Z_intrigue_deck1].insert(0, _c41)
+                        st.loc[_c41.id] = Z_intrigue_deck1
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c41, Z_intrigue_deck1, True)
                     st.at = o171  # game.yaml:571
-                    st.move_count(min((2, len(st.zones[(Z_personal1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[150])))]),)), (Z_personal1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[149]))), (Z_markers_on1 + (_L_t17.ordinal if _L_t17.kind == 'courtiers' else ordinal(_L_t17, 'courtiers', S[148]))), False, S[151])
+                    _n5 = min((2, len(st.zones[(Z_personal1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[150])))]),))
+                    _src7 = (Z_personal1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[149])))
+                    _d19 = (Z_markers_on1 + (_L_t17.ordinal if _L_t17.kind == 'courtiers' else ordinal(_L_t17, 'courtiers', S[148])))
+                    _pile16 = st.zones[_src7]
+                    if type(_n5) is int and 0 <= _n5 <= len(_pile16):
+                        for _ in range(_n5):
+                            _c42 = _pile16.pop()
+                            st.zones[_d19].append(_c42)
+                            st.loc[_c42.id] = _d19
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(_n5, _src7, _d19, False, S[151])
                 else:  # game.yaml:572
                     pass
     def c_179(st, env, pc):  # game.yaml:581
@@ -8040,13 +8287,34 @@ def build(num_players, files):
                     _i77 = 0
                 if _i77 < _end69:  # game.yaml:754
                     st.at = o319  # game.yaml:755
-                    st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (_L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else seat(st, _L_p46, S[205]))), False, S[206])
+                    _d20 = (Z_mission_hand1 + (_L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else seat(st, _L_p46, S[205])))
+                    _pile17 = st.zones[Z_light_deck1]
+                    if len(_pile17) >= 1:
+                        _c43 = _pile17.pop()
+                        st.zones[_d20].append(_c43)
+                        st.loc[_c43.id] = _d20
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(1, Z_light_deck1, _d20, False, S[206])
                 elif _i77 < _end70:  # game.yaml:756
                     st.at = o321  # game.yaml:757
-                    st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (_L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else seat(st, _L_p46, S[207]))), False, S[208])
+                    _d21 = (Z_mission_hand1 + (_L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else seat(st, _L_p46, S[207])))
+                    _pile18 = st.zones[Z_blue_deck1]
+                    if len(_pile18) >= 1:
+                        _c44 = _pile18.pop()
+                        st.zones[_d21].append(_c44)
+                        st.loc[_c44.id] = _d21
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(1, Z_blue_deck1, _d21, False, S[208])
                 else:  # game.yaml:758
                     st.at = o323  # game.yaml:759
-                    st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (_L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else seat(st, _L_p46, S[209]))), False, S[210])
+                    _d22 = (Z_mission_hand1 + (_L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else seat(st, _L_p46, S[209])))
+                    _pile19 = st.zones[Z_dark_deck1]
+                    if len(_pile19) >= 1:
+                        _c45 = _pile19.pop()
+                        st.zones[_d22].append(_c45)
+                        st.loc[_c45.id] = _d22
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(1, Z_dark_deck1, _d22, False, S[210])
     def c_330(st, env, pc):  # game.yaml:777
         _L_p47 = env['p']
         if pc <= 0:
@@ -8090,7 +8358,11 @@ def build(num_players, files):
                 st.at = o357  # game.yaml:329
                 move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
                 st.at = o358  # game.yaml:330
-                st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
+                _z1 = st.zones[Z_gold_deck1]
+                _c46 = _z1[-1]
+                _z1.pop()
+                st.zones[Z_gold_shown1].append(_c46)
+                st.loc[_c46.id] = Z_gold_shown1
                 st.at = o359  # game.yaml:331
                 st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
                 st.at = o360  # game.yaml:332
@@ -8114,7 +8386,14 @@ def build(num_players, files):
                 st.at = o366  # game.yaml:335
                 if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                     st.at = o365  # game.yaml:336
-                    st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[224])), False, S[225])
+                    _d23 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[224]))
+                    _pile20 = st.zones[Z_intrigue_deck1]
+                    if len(_pile20) >= 1:
+                        _c47 = _pile20.pop()
+                        st.zones[_d23].append(_c47)
+                        st.loc[_c47.id] = _d23
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(1, Z_intrigue_deck1, _d23, False, S[225])
                 st.at = o371  # game.yaml:338
                 for _p57 in list(clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p57
@@ -8137,7 +8416,15 @@ def build(num_players, files):
                 for _p58 in list(clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p58
                     st.at = o373  # game.yaml:341
-                    st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[226]))), False, S[227])
+                    _d24 = (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[226])))
+                    _pile21 = st.zones[Z_influence_deck1]
+                    if len(_pile21) >= 5:
+                        for _ in range(5):
+                            _c48 = _pile21.pop()
+                            st.zones[_d24].append(_c48)
+                            st.loc[_c48.id] = _d24
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(5, Z_influence_deck1, _d24, False, S[227])
                 st.at = o375  # game.yaml:325
                 st.vars['phase'] = ''
                 st.at = o376  # game.yaml:342
@@ -8266,7 +8553,11 @@ def build(num_players, files):
             st.at = o357  # game.yaml:329
             move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
             st.at = o358  # game.yaml:330
-            st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
+            _z2 = st.zones[Z_gold_deck1]
+            _c49 = _z2[-1]
+            _z2.pop()
+            st.zones[Z_gold_shown1].append(_c49)
+            st.loc[_c49.id] = Z_gold_shown1
             st.at = o359  # game.yaml:331
             st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
             st.at = o360  # game.yaml:332
@@ -8290,7 +8581,14 @@ def build(num_players, files):
             st.at = o366  # game.yaml:335
             if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o365  # game.yaml:336
-                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[224])), False, S[225])
+                _d25 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[224]))
+                _pile22 = st.zones[Z_intrigue_deck1]
+                if len(_pile22) >= 1:
+                    _c50 = _pile22.pop()
+                    st.zones[_d25].append(_c50)
+                    st.loc[_c50.id] = _d25
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(1, Z_intrigue_deck1, _d25, False, S[225])
             st.at = o371  # game.yaml:338
             for _p63 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p63
@@ -8313,7 +8611,15 @@ def build(num_players, files):
             for _p64 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p64
                 st.at = o373  # game.yaml:341
-                st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[226]))), False, S[227])
+                _d26 = (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[226])))
+                _pile23 = st.zones[Z_influence_deck1]
+                if len(_pile23) >= 5:
+                    for _ in range(5):
+                        _c51 = _pile23.pop()
+                        st.zones[_d26].append(_c51)
+                        st.loc[_c51.id] = _d26
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(5, Z_influence_deck1, _d26, False, S[227])
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''
         if pc <= 3:
@@ -8441,7 +8747,11 @@ def build(num_players, files):
             move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
         if pc <= 3:
             st.at = o358  # game.yaml:330
-            st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
+            _z3 = st.zones[Z_gold_deck1]
+            _c52 = _z3[-1]
+            _z3.pop()
+            st.zones[Z_gold_shown1].append(_c52)
+            st.loc[_c52.id] = Z_gold_shown1
         if pc <= 4:
             st.at = o359  # game.yaml:331
             st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
@@ -8469,7 +8779,14 @@ def build(num_players, files):
             st.at = o366  # game.yaml:335
             if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o365  # game.yaml:336
-                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[224])), False, S[225])
+                _d27 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[224]))
+                _pile24 = st.zones[Z_intrigue_deck1]
+                if len(_pile24) >= 1:
+                    _c53 = _pile24.pop()
+                    st.zones[_d27].append(_c53)
+                    st.loc[_c53.id] = _d27
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(1, Z_intrigue_deck1, _d27, False, S[225])
         if pc <= 8:
             st.at = o371  # game.yaml:338
             for _p69 in list(clockwise_from(st, st.vars['start_player'])):
@@ -8494,7 +8811,15 @@ def build(num_players, files):
             for _p70 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p70
                 st.at = o373  # game.yaml:341
-                st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[226]))), False, S[227])
+                _d28 = (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[226])))
+                _pile25 = st.zones[Z_influence_deck1]
+                if len(_pile25) >= 5:
+                    for _ in range(5):
+                        _c54 = _pile25.pop()
+                        st.zones[_d28].append(_c54)
+                        st.loc[_c54.id] = _d28
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(5, Z_influence_deck1, _d28, False, S[227])
         if pc <= 10:
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''

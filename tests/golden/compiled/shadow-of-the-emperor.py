@@ -5402,7 +5402,18 @@ def build(num_players, files):
                     _i78 = 0
                 env['s'] = _v28[_i78]
                 st.at = o49  # game.yaml:351
-                st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[149]))), False)
+                _c11 = env['x']
+                _d1 = (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[149])))
+                if type(_c11) is Card:
+                    _from1 = st.zones[st.loc[_c11.id]]
+                    if _from1[-1] is _c11:  # the top card: no search from the bottom
+                        _from1.pop()
+                    else:
+                        _from1.remove(_c11)
+                    st.zones[_d1].append(_c11)
+                    st.loc[_c11.id] = _d1
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c11, _d1, False)
                 st.at = o50  # game.yaml:351
                 _i79 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[150]))
                 st.vars['age'][_i79] = _L_a1
@@ -5472,7 +5483,11 @@ def build(num_players, files):
                         _i84 = 0
                     env['s'] = _v30[_i84]
                     st.at = o78  # game.yaml:399
-                    st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[156])))][-1], Z_throne1, False)
+                    _z1 = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[156])))]
+                    _c12 = _z1[-1]
+                    _z1.pop()
+                    st.zones[Z_throne1].append(_c12)
+                    st.loc[_c12.id] = Z_throne1
             elif any((_x29.kind == 'aristocrats') for _x29 in st.zones[(Z_supply1 + (_L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else seat(st, _L_p14, S[18])))]):
                 st.at = o81  # game.yaml:401
                 _args72 = {'p': _L_p14, 'a': 45, 'z': st.zones[Z_throne1]}
@@ -5538,9 +5553,9 @@ def build(num_players, files):
             for _q8 in list(clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q8
                 st.at = o102  # game.yaml:433
-                env['pink'] = len([1 for _c11 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[160])))] if (_c11.props['stack'].props['colour'] == 'pink')])
+                env['pink'] = len([1 for _c13 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[160])))] if (_c13.props['stack'].props['colour'] == 'pink')])
                 st.at = o103  # game.yaml:434
-                env['blue'] = len([1 for _c12 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[161])))] if (_c12.props['stack'].props['colour'] == 'blue')])
+                env['blue'] = len([1 for _c14 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[161])))] if (_c14.props['stack'].props['colour'] == 'blue')])
                 st.at = o108  # game.yaml:435
                 if (env['blue'] > env['pink']):
                     st.at = o105  # game.yaml:435
@@ -5573,10 +5588,21 @@ def build(num_players, files):
             for _q9 in list(st.players):
                 env['q'] = _q9
                 st.at = o113  # game.yaml:436
-                for _c13 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[108])))]):
-                    env['c'] = _c13
+                for _c15 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[108])))]):
+                    env['c'] = _c15
                     st.at = o112  # game.yaml:436
-                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
+                    _c16 = env['c']
+                    _d2 = (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109]))
+                    if type(_c16) is Card:
+                        _from2 = st.zones[st.loc[_c16.id]]
+                        if _from2[-1] is _c16:  # the top card: no search from the bottom
+                            _from2.pop()
+                        else:
+                            _from2.remove(_c16)
+                        st.zones[_d2].append(_c16)
+                        st.loc[_c16.id] = _d2
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c16, _d2, False)
     def c_11(st, env, pc):  # game.yaml:438
         _L_q2 = env['q']
         if pc <= 0:
@@ -5779,7 +5805,12 @@ def build(num_players, files):
                             _i92 = 0
                         env['k'] = _v35[_i92]
                         st.at = o138  # game.yaml:491
-                        st.move(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[178])))][-1], (Z_play_area1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[177]))), False)
+                        _z2 = st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[178])))]
+                        _c17 = _z2[-1]
+                        _d3 = (Z_play_area1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[177])))
+                        _z2.pop()
+                        st.zones[_d3].append(_c17)
+                        st.loc[_c17.id] = _d3
                         st.at = o139  # game.yaml:492
                         _i93 = (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[179]))
                         _v36 = st.vars['thalers'][_i93] - env['k'].props['cost']
@@ -5851,7 +5882,12 @@ def build(num_players, files):
                     _i97 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[190]))
                     st.vars['privilege_used'][_i97] = True
                     st.at = o152  # game.yaml:516
-                    st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[192])))][-1], (Z_play_area1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[191]))), False)
+                    _z3 = st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[192])))]
+                    _c18 = _z3[-1]
+                    _d4 = (Z_play_area1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[191])))
+                    _z3.pop()
+                    st.zones[_d4].append(_c18)
+                    st.loc[_c18.id] = _d4
                     st.at = o153  # game.yaml:517
                     if st.record_log:
                         st.log_line(fmt_player1(_L_p15) + ' takes Gray eminence', -1)
@@ -5956,7 +5992,18 @@ def build(num_players, files):
                     _i103 = 0
                 env['s'] = _v41[_i103]
                 st.at = o171  # game.yaml:549
-                st.move(first([_x34 for _x34 in st.zones[(Z_supply1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[216])))] if (_x34.kind == 'knights')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[215]))), False)
+                _c19 = first([_x34 for _x34 in st.zones[(Z_supply1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[216])))] if (_x34.kind == 'knights')])
+                _d5 = (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[215])))
+                if type(_c19) is Card:
+                    _from3 = st.zones[st.loc[_c19.id]]
+                    if _from3[-1] is _c19:  # the top card: no search from the bottom
+                        _from3.pop()
+                    else:
+                        _from3.remove(_c19)
+                    st.zones[_d5].append(_c19)
+                    st.loc[_c19.id] = _d5
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c19, _d5, False)
     def c_16(st, env, pc):  # game.yaml:551
         _L_p17 = env['p']
         if pc <= 0:
@@ -5995,7 +6042,18 @@ def build(num_players, files):
                         _i105 = 0
                     env['t'] = _v43[_i105]
                     st.at = o176  # game.yaml:566
-                    st.move(env['k'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[218]))), False)
+                    _c20 = env['k']
+                    _d6 = (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[218])))
+                    if type(_c20) is Card:
+                        _from4 = st.zones[st.loc[_c20.id]]
+                        if _from4[-1] is _c20:  # the top card: no search from the bottom
+                            _from4.pop()
+                        else:
+                            _from4.remove(_c20)
+                        st.zones[_d6].append(_c20)
+                        st.loc[_c20.id] = _d6
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c20, _d6, False)
     def c_17(st, env, pc):  # game.yaml:568
         _L_a2 = env['a']
         _L_p18 = env['p']
@@ -6296,7 +6354,18 @@ def build(num_players, files):
                 if _i114 < _end31:  # game.yaml:635
                     env['s'] = _v50[_i114]
                     st.at = o219  # game.yaml:639
-                    st.move(first([_x36 for _x36 in st.zones[(Z_supply1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[250])))] if (_x36.kind == 'cities')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[249]))), False)
+                    _c21 = first([_x36 for _x36 in st.zones[(Z_supply1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[250])))] if (_x36.kind == 'cities')])
+                    _d7 = (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[249])))
+                    if type(_c21) is Card:
+                        _from5 = st.zones[st.loc[_c21.id]]
+                        if _from5[-1] is _c21:  # the top card: no search from the bottom
+                            _from5.pop()
+                        else:
+                            _from5.remove(_c21)
+                        st.zones[_d7].append(_c21)
+                        st.loc[_c21.id] = _d7
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c21, _d7, False)
                     st.at = o220  # game.yaml:640
                     _i115 = (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[251]))
                     _v51 = st.vars['score'][_i115] + (2 if (not any((_x37.kind == 'cities') for _x37 in st.zones[(Z_supply1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[18])))])) else 1)
@@ -6335,7 +6404,12 @@ def build(num_players, files):
                 if _i116 < _end33:  # game.yaml:650
                     env['s'] = _v52[_i116]
                     st.at = o224  # game.yaml:655
-                    st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[254])))][-1], (Z_supply1 + (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[253]))), False)
+                    _z4 = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[254])))]
+                    _c22 = _z4[-1]
+                    _d8 = (Z_supply1 + (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[253])))
+                    _z4.pop()
+                    st.zones[_d8].append(_c22)
+                    st.loc[_c22.id] = _d8
                     st.at = o225  # game.yaml:655
                     _args96 = {'p': _L_p23, 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6395,7 +6469,7 @@ def build(num_players, files):
             for _q10 in list(clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q10
                 st.at = o237  # game.yaml:678
-                if (any((_c14.props['stack'].key == 'gray') for _c14 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) and any((_x39.kind == 'aristocrats') for _x39 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])):
+                if (any((_c23.props['stack'].key == 'gray') for _c23 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) and any((_x39.kind == 'aristocrats') for _x39 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])):
                     st.at = o236  # game.yaml:678
                     _args97 = {'q': env['q']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6504,7 +6578,11 @@ def build(num_players, files):
             st.at = o258  # game.yaml:713
             if (len(st.zones[(Z_at1 + ordinal(_L_e4.props['seat'], 'spaces', S[116]))]) > 0):
                 st.at = o257  # game.yaml:713
-                st.move(st.zones[(Z_at1 + ordinal(_L_e4.props['seat'], 'spaces', S[117]))][-1], Z_aside1, False)
+                _z5 = st.zones[(Z_at1 + ordinal(_L_e4.props['seat'], 'spaces', S[117]))]
+                _c24 = _z5[-1]
+                _z5.pop()
+                st.zones[Z_aside1].append(_c24)
+                st.loc[_c24.id] = Z_aside1
         if pc <= 1:
             st.at = o259  # game.yaml:714
             if st.record_log:
@@ -6537,7 +6615,12 @@ def build(num_players, files):
                         _i122 = 0
                     env['s'] = _v56[_i122]
                     st.at = o264  # game.yaml:721
-                    st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[275])))][-1], (Z_at1 + ordinal(_L_e4.props['seat'], 'spaces', S[274])), False)
+                    _z6 = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[275])))]
+                    _c25 = _z6[-1]
+                    _d9 = (Z_at1 + ordinal(_L_e4.props['seat'], 'spaces', S[274]))
+                    _z6.pop()
+                    st.zones[_d9].append(_c25)
+                    st.loc[_c25.id] = _d9
                 st.at = o266  # game.yaml:722
                 _i123 = (_L_w2 if type(_L_w2) is int and 0 <= _L_w2 < num_players else seat(st, _L_w2, S[272]))
                 _v57 = st.vars['score'][_i123] + 2
@@ -6648,7 +6731,7 @@ def build(num_players, files):
             for _q11 in list(clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q11
                 st.at = o289  # game.yaml:752
-                if any((_c15.props['stack'].key == 'church') for _c15 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
+                if any((_c26.props['stack'].key == 'church') for _c26 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
                     st.at = o288  # game.yaml:754
                     _v59 = [_e14 for _e14 in K_electorates1 if (_e14.props['spiritual'] and (not st.vars['closed'][(_e14.ordinal if _e14.kind == 'electorates' else ordinal(_e14, 'electorates', S[283]))]) and (_e14 != st.vars['excommunicated']))]  # game.yaml:757
                     _end42 = len(_v59)
@@ -6668,7 +6751,7 @@ def build(num_players, files):
                         st.at = o287  # game.yaml:758
                         st.vars['church_on'] = env['e']
                 st.at = o294  # game.yaml:760
-                if any((_c16.props['stack'].key == 'excommunication') for _c16 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
+                if any((_c27.props['stack'].key == 'excommunication') for _c27 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
                     st.at = o293  # game.yaml:762
                     _v60 = [_e15 for _e15 in K_electorates1 if ((not _e15.props['spiritual']) and (not st.vars['closed'][(_e15.ordinal if _e15.kind == 'electorates' else ordinal(_e15, 'electorates', S[284]))]) and (_e15 != st.vars['church_on']))]  # game.yaml:765
                     _end43 = len(_v60)
@@ -6954,7 +7037,12 @@ def build(num_players, files):
                         _i137 = 0
                     env['s'] = _v65[_i137]
                     st.at = o355  # game.yaml:836
-                    st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[294]))), False)
+                    _z7 = st.zones[Z_empire_supply1]
+                    _c28 = _z7[-1]
+                    _d10 = (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[294])))
+                    _z7.pop()
+                    st.zones[_d10].append(_c28)
+                    st.loc[_c28.id] = _d10
             else:
                 st.at = o352  # game.yaml:837
                 _args112 = {}
@@ -7007,7 +7095,18 @@ def build(num_players, files):
                             _i139 = 0
                         env['t'] = _v67[_i139]
                         st.at = o364  # game.yaml:858
-                        st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[296]))), False)
+                        _c29 = env['c']
+                        _d11 = (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[296])))
+                        if type(_c29) is Card:
+                            _from6 = st.zones[st.loc[_c29.id]]
+                            if _from6[-1] is _c29:  # the top card: no search from the bottom
+                                _from6.pop()
+                            else:
+                                _from6.remove(_c29)
+                            st.zones[_d11].append(_c29)
+                            st.loc[_c29.id] = _d11
+                        else:  # not a card: State.move raises the rules' error
+                            st.move(_c29, _d11, False)
             else:
                 st.at = o359  # game.yaml:859
                 if st.record_log:
@@ -7032,7 +7131,11 @@ def build(num_players, files):
                     _i140 = 0
                 env['s'] = _v68[_i140]
                 st.at = o78  # game.yaml:399
-                st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[156])))][-1], Z_throne1, False)
+                _z8 = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[156])))]
+                _c30 = _z8[-1]
+                _z8.pop()
+                st.zones[Z_throne1].append(_c30)
+                st.loc[_c30.id] = Z_throne1
     def c_94(st, env, pc):  # game.yaml:422
         if pc <= 0:
             st.at = o95  # game.yaml:423
@@ -7061,10 +7164,10 @@ def build(num_players, files):
         _L_q6 = env['q']
         if pc <= 0:
             st.at = o102  # game.yaml:433
-            env['pink'] = len([1 for _c17 in st.zones[(Z_play_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[160])))] if (_c17.props['stack'].props['colour'] == 'pink')])
+            env['pink'] = len([1 for _c31 in st.zones[(Z_play_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[160])))] if (_c31.props['stack'].props['colour'] == 'pink')])
         if pc <= 1:
             st.at = o103  # game.yaml:434
-            env['blue'] = len([1 for _c18 in st.zones[(Z_play_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[161])))] if (_c18.props['stack'].props['colour'] == 'blue')])
+            env['blue'] = len([1 for _c32 in st.zones[(Z_play_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[161])))] if (_c32.props['stack'].props['colour'] == 'blue')])
         if pc <= 2:
             st.at = o108  # game.yaml:435
             if (env['blue'] > env['pink']):
@@ -7193,7 +7296,12 @@ def build(num_players, files):
                     _i141 = 0
                 env['k'] = _v69[_i141]
                 st.at = o138  # game.yaml:491
-                st.move(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[178])))][-1], (Z_play_area1 + (_L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else seat(st, _L_p27, S[177]))), False)
+                _z9 = st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[178])))]
+                _c33 = _z9[-1]
+                _d12 = (Z_play_area1 + (_L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else seat(st, _L_p27, S[177])))
+                _z9.pop()
+                st.zones[_d12].append(_c33)
+                st.loc[_c33.id] = _d12
                 st.at = o139  # game.yaml:492
                 _i142 = (_L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else seat(st, _L_p27, S[179]))
                 _v70 = st.vars['thalers'][_i142] - env['k'].props['cost']
@@ -7222,7 +7330,12 @@ def build(num_players, files):
         _L_k1 = env['k']
         if pc <= 0:
             st.at = o138  # game.yaml:491
-            st.move(st.zones[(Z_pile1 + (_L_k1.ordinal if _L_k1.kind == 'stacks' else ordinal(_L_k1, 'stacks', S[178])))][-1], (Z_play_area1 + (_L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else seat(st, _L_p28, S[177]))), False)
+            _z10 = st.zones[(Z_pile1 + (_L_k1.ordinal if _L_k1.kind == 'stacks' else ordinal(_L_k1, 'stacks', S[178])))]
+            _c34 = _z10[-1]
+            _d13 = (Z_play_area1 + (_L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else seat(st, _L_p28, S[177])))
+            _z10.pop()
+            st.zones[_d13].append(_c34)
+            st.loc[_c34.id] = _d13
         if pc <= 1:
             st.at = o139  # game.yaml:492
             _i143 = (_L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else seat(st, _L_p28, S[179]))
@@ -7436,7 +7549,18 @@ def build(num_players, files):
                     _i153 = 0
                 env['t'] = _v77[_i153]
                 st.at = o176  # game.yaml:566
-                st.move(env['k'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[218]))), False)
+                _c35 = env['k']
+                _d14 = (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[218])))
+                if type(_c35) is Card:
+                    _from7 = st.zones[st.loc[_c35.id]]
+                    if _from7[-1] is _c35:  # the top card: no search from the bottom
+                        _from7.pop()
+                    else:
+                        _from7.remove(_c35)
+                    st.zones[_d14].append(_c35)
+                    st.loc[_c35.id] = _d14
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c35, _d14, False)
     def c_183(st, env, pc):  # game.yaml:575
         _L_p35 = env['p']
         if pc <= 0:
@@ -7604,7 +7728,7 @@ def build(num_players, files):
         _L_q12 = env['q']
         if pc <= 0:
             st.at = o237  # game.yaml:678
-            if (any((_c19.props['stack'].key == 'gray') for _c19 in st.zones[(Z_play_area1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[19])))]) and any((_x41.kind == 'aristocrats') for _x41 in st.zones[(Z_supply1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[18])))])):
+            if (any((_c36.props['stack'].key == 'gray') for _c36 in st.zones[(Z_play_area1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[19])))]) and any((_x41.kind == 'aristocrats') for _x41 in st.zones[(Z_supply1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[18])))])):
                 st.at = o236  # game.yaml:678
                 _args138 = {'q': _L_q12}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -7709,7 +7833,12 @@ def build(num_players, files):
                     _i156 = 0
                 env['s'] = _v80[_i156]
                 st.at = o264  # game.yaml:721
-                st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[275])))][-1], (Z_at1 + ordinal(_L_e9.props['seat'], 'spaces', S[274])), False)
+                _z11 = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[275])))]
+                _c37 = _z11[-1]
+                _d15 = (Z_at1 + ordinal(_L_e9.props['seat'], 'spaces', S[274]))
+                _z11.pop()
+                st.zones[_d15].append(_c37)
+                st.loc[_c37.id] = _d15
         if pc <= 1:
             st.at = o266  # game.yaml:722
             _i157 = (_L_w5 if type(_L_w5) is int and 0 <= _L_w5 < num_players else seat(st, _L_w5, S[272]))
@@ -7794,7 +7923,7 @@ def build(num_players, files):
         _L_q14 = env['q']
         if pc <= 0:
             st.at = o289  # game.yaml:752
-            if any((_c20.props['stack'].key == 'church') for _c20 in st.zones[(Z_play_area1 + (_L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else seat(st, _L_q14, S[19])))]):
+            if any((_c38.props['stack'].key == 'church') for _c38 in st.zones[(Z_play_area1 + (_L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else seat(st, _L_q14, S[19])))]):
                 st.at = o288  # game.yaml:754
                 _v83 = [_e16 for _e16 in K_electorates1 if (_e16.props['spiritual'] and (not st.vars['closed'][(_e16.ordinal if _e16.kind == 'electorates' else ordinal(_e16, 'electorates', S[283]))]) and (_e16 != st.vars['excommunicated']))]  # game.yaml:757
                 _end57 = len(_v83)
@@ -7815,7 +7944,7 @@ def build(num_players, files):
                     st.vars['church_on'] = env['e']
         if pc <= 1:
             st.at = o294  # game.yaml:760
-            if any((_c21.props['stack'].key == 'excommunication') for _c21 in st.zones[(Z_play_area1 + (_L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else seat(st, _L_q14, S[19])))]):
+            if any((_c39.props['stack'].key == 'excommunication') for _c39 in st.zones[(Z_play_area1 + (_L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else seat(st, _L_q14, S[19])))]):
                 st.at = o293  # game.yaml:762
                 _v84 = [_e17 for _e17 in K_electorates1 if ((not _e17.props['spiritual']) and (not st.vars['closed'][(_e17.ordinal if _e17.kind == 'electorates' else ordinal(_e17, 'electorates', S[284]))]) and (_e17 != st.vars['church_on']))]  # game.yaml:765
                 _end58 = len(_v84)
@@ -8023,7 +8152,12 @@ def build(num_players, files):
                     _i167 = 0
                 env['s'] = _v88[_i167]
                 st.at = o355  # game.yaml:836
-                st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[294]))), False)
+                _z12 = st.zones[Z_empire_supply1]
+                _c40 = _z12[-1]
+                _d16 = (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[294])))
+                _z12.pop()
+                st.zones[_d16].append(_c40)
+                st.loc[_c40.id] = _d16
     def c_360(st, env, pc):  # game.yaml:846
         if pc <= 0:
             st.at = o366  # game.yaml:847
@@ -8061,7 +8195,18 @@ def build(num_players, files):
                         _i169 = 0
                     env['t'] = _v90[_i169]
                     st.at = o364  # game.yaml:858
-                    st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[296]))), False)
+                    _c41 = env['c']
+                    _d17 = (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[296])))
+                    if type(_c41) is Card:
+                        _from8 = st.zones[st.loc[_c41.id]]
+                        if _from8[-1] is _c41:  # the top card: no search from the bottom
+                            _from8.pop()
+                        else:
+                            _from8.remove(_c41)
+                        st.zones[_d17].append(_c41)
+                        st.loc[_c41.id] = _d17
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c41, _d17, False)
     def c_361(st, env, pc):  # game.yaml:853
         _L_s5 = env['s']
         if pc <= 0:
@@ -8085,7 +8230,18 @@ def build(num_players, files):
                     _i170 = 0
                 env['t'] = _v91[_i170]
                 st.at = o364  # game.yaml:858
-                st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[296]))), False)
+                _c42 = env['c']
+                _d18 = (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[296])))
+                if type(_c42) is Card:
+                    _from9 = st.zones[st.loc[_c42.id]]
+                    if _from9[-1] is _c42:  # the top card: no search from the bottom
+                        _from9.pop()
+                    else:
+                        _from9.remove(_c42)
+                    st.zones[_d18].append(_c42)
+                    st.loc[_c42.id] = _d18
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c42, _d18, False)
     def c_368(st, env, pc):  # game.yaml:271
         if pc <= 0:
             st.at = o371  # game.yaml:274
@@ -8104,18 +8260,40 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 1:
             st.at = o376  # game.yaml:275
-            for _c22 in list(K_actions1):
-                env['c'] = _c22
+            for _c43 in list(K_actions1):
+                env['c'] = _c43
                 st.at = o375  # game.yaml:277
                 if (env['c'].props['players'] <= len(st.players)):
                     st.at = o374  # game.yaml:278
-                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[301])), False)
+                    _c44 = env['c']
+                    _d19 = (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[301]))
+                    if type(_c44) is Card:
+                        _from10 = st.zones[st.loc[_c44.id]]
+                        if _from10[-1] is _c44:  # the top card: no search from the bottom
+                            _from10.pop()
+                        else:
+                            _from10.remove(_c44)
+                        st.zones[_d19].append(_c44)
+                        st.loc[_c44.id] = _d19
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c44, _d19, False)
         if pc <= 2:
             st.at = o379  # game.yaml:281
             for _s74 in list(K_spaces1):
                 env['s'] = _s74
                 st.at = o378  # game.yaml:281
-                st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[302])), False)
+                _c45 = env['s']
+                _d20 = (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[302]))
+                if type(_c45) is Card:
+                    _from11 = st.zones[st.loc[_c45.id]]
+                    if _from11[-1] is _c45:  # the top card: no search from the bottom
+                        _from11.pop()
+                    else:
+                        _from11.remove(_c45)
+                    st.zones[_d20].append(_c45)
+                    st.loc[_c45.id] = _d20
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c45, _d20, False)
         if pc <= 3:
             st.at = o380  # game.yaml:282
             if st.record_log:
@@ -8138,7 +8316,12 @@ def build(num_players, files):
                     _i171 = 0
                 env['s'] = _v92[_i171]
                 st.at = o382  # game.yaml:287
-                st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[307]))), False)
+                _z13 = st.zones[Z_empire_supply1]
+                _c46 = _z13[-1]
+                _d21 = (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[307])))
+                _z13.pop()
+                st.zones[_d21].append(_c46)
+                st.loc[_c46.id] = _d21
         if pc <= 5:
             st.at = o384  # game.yaml:288
             _args153 = {'p': st.vars['emperor'], 'a': 45, 'z': st.zones[Z_throne1]}

@@ -1774,7 +1774,15 @@ def build(num_players, files):
         _L_p5 = env['p']
         if pc <= 0:
             st.at = o10  # game.yaml:123
-            st.move_count(2, Z_minion_deck1, (Z_hand1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[8]))), False, S[9])
+            _d10 = (Z_hand1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[8])))
+            _pile1 = st.zones[Z_minion_deck1]
+            if len(_pile1) >= 2:
+                for _ in range(2):
+                    _c23 = _pile1.pop()
+                    st.zones[_d10].append(_c23)
+                    st.loc[_c23.id] = _d10
+            else:  # short of cards (a refill), or no count: State's
+                st.move_count(2, Z_minion_deck1, _d10, False, S[9])
         if pc <= 1:
             st.at = o11  # game.yaml:124
             _args19 = {'p': _L_p5}
@@ -1816,7 +1824,14 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 4:
             st.at = o14  # game.yaml:127
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[13]))), False, S[14])
+            _d11 = (Z_hand1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[13])))
+            _pile2 = st.zones[Z_minion_deck1]
+            if len(_pile2) >= 1:
+                _c24 = _pile2.pop()
+                st.zones[_d11].append(_c24)
+                st.loc[_c24.id] = _d11
+            else:  # short of cards (a refill), or no count: State's
+                st.move_count(1, Z_minion_deck1, _d11, False, S[14])
     def c_1(st, env, pc):  # game.yaml:129
         _L_p6 = env['p']
         if pc <= 0:
@@ -1824,7 +1839,7 @@ def build(num_players, files):
             # game.yaml:138: always offered
             _items6 = K_districts1  # game.yaml:140
             if _items6 and (len(st.zones[(Z_house1 + (_L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else seat(st, _L_p6, S[31])))]) > 0):
-                _v4 = [_d10 for _d10 in _items6 if ((len([1 for _m29 in st.zones[(Z_markers_on1 + (_d10.ordinal if _d10.kind == 'districts' else ordinal(_d10, 'districts', S[0])))] if (_m29.owner == _L_p6)]) == 0))]
+                _v4 = [_d12 for _d12 in _items6 if ((len([1 for _m29 in st.zones[(Z_markers_on1 + (_d12.ordinal if _d12.kind == 'districts' else ordinal(_d12, 'districts', S[0])))] if (_m29.owner == _L_p6)]) == 0))]
             else:
                 _v4 = []
             _end1 = 1
@@ -1843,11 +1858,24 @@ def build(num_players, files):
                     _i4 = 0
                 if _i4 < _end1:  # game.yaml:138
                     st.at = o16  # game.yaml:139
-                    st.move_count(2, Z_minion_deck1, (Z_hand1 + (_L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else seat(st, _L_p6, S[27]))), False, S[28])
+                    _d13 = (Z_hand1 + (_L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else seat(st, _L_p6, S[27])))
+                    _pile3 = st.zones[Z_minion_deck1]
+                    if len(_pile3) >= 2:
+                        for _ in range(2):
+                            _c25 = _pile3.pop()
+                            st.zones[_d13].append(_c25)
+                            st.loc[_c25.id] = _d13
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(2, Z_minion_deck1, _d13, False, S[28])
                 else:  # game.yaml:140
                     env['d'] = _v4[_i4 - _end1]
                     st.at = o18  # game.yaml:144
-                    st.move(st.zones[(Z_house1 + (_L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else seat(st, _L_p6, S[30])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[29]))), False)
+                    _z1 = st.zones[(Z_house1 + (_L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else seat(st, _L_p6, S[30])))]
+                    _c26 = _z1[-1]
+                    _d14 = (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[29])))
+                    _z1.pop()
+                    st.zones[_d14].append(_c26)
+                    st.loc[_c26.id] = _d14
     def c_2(st, env, pc):  # game.yaml:146
         _L_minion1 = env['minion']
         _L_p7 = env['p']
@@ -1860,7 +1888,7 @@ def build(num_players, files):
             _picked1 = []
             while True:
                 if len(_picked1) < _hi1:
-                    _found1 = [_c24 for _c24 in st.zones[(Z_hand1 + (_L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else seat(st, _L_p7, S[32])))] if ((_c24.name == _L_minion1) or (_c24.props['wild'] and (not any(_x5.props['wild'] for _x5 in _picked1))))]
+                    _found1 = [_c28 for _c28 in st.zones[(Z_hand1 + (_L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else seat(st, _L_p7, S[32])))] if ((_c28.name == _L_minion1) or (_c28.props['wild'] and (not any(_x5.props['wild'] for _x5 in _picked1))))]
                     _cands1 = []
                     _seen1 = set()
                     for _y1 in reversed(_found1):
@@ -1888,32 +1916,38 @@ def build(num_players, files):
                     st.at = o20  # game.yaml:150
                     if _i5 == len(_cands1):
                         break  # done
-                    _c23 = _cands1[_i5]
+                    _c27 = _cands1[_i5]
                 else:  # one card and no stopping yet: it is picked
-                    _c23 = _cands1[0]
-                _picked1.append(_c23)
-                st.move(_c23, Z_discard1, False)
+                    _c27 = _cands1[0]
+                _picked1.append(_c27)
+                _from1 = st.zones[st.loc[_c27.id]]
+                if _from1[-1] is _c27:  # the top card: no search from the bottom
+                    _from1.pop()
+                else:
+                    _from1.remove(_c27)
+                st.zones[Z_discard1].append(_c27)
+                st.loc[_c27.id] = Z_discard1
     def c_3(st, env, pc):  # game.yaml:153
         _L_p8 = env['p']
         if pc <= 0:
             st.at = o41  # game.yaml:157
             # game.yaml:160: always offered
-            if ((len([1 for _c25 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c25.name == 'Ghoul')]) + min((1, len([1 for _c26 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c26.props['wild']]),))) >= 2):  # game.yaml:161
+            if ((len([1 for _c29 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c29.name == 'Ghoul')]) + min((1, len([1 for _c30 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c30.props['wild']]),))) >= 2):  # game.yaml:161
                 _f1 = 1
             else:
                 _f1 = 0
             _items7 = K_districts1  # game.yaml:170
-            if _items7 and ((len([1 for _c27 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c27.name == 'Darkened')]) + min((1, len([1 for _c28 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c28.props['wild']]),))) >= 2):
-                _v5 = [_d11 for _d11 in _items7 if ((len(st.zones[(Z_markers_on1 + (_d11.ordinal if _d11.kind == 'districts' else ordinal(_d11, 'districts', S[47])))]) > 0))]
+            if _items7 and ((len([1 for _c31 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c31.name == 'Darkened')]) + min((1, len([1 for _c32 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c32.props['wild']]),))) >= 2):
+                _v5 = [_d15 for _d15 in _items7 if ((len(st.zones[(Z_markers_on1 + (_d15.ordinal if _d15.kind == 'districts' else ordinal(_d15, 'districts', S[47])))]) > 0))]
             else:
                 _v5 = []
             _items8 = K_districts1  # game.yaml:180
-            if _items8 and ((len([1 for _c29 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c29.name == 'Alchemist')]) + min((1, len([1 for _c30 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c30.props['wild']]),))) >= 2):
+            if _items8 and ((len([1 for _c33 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c33.name == 'Alchemist')]) + min((1, len([1 for _c34 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c34.props['wild']]),))) >= 2):
                 _v6 = [_a2 for _a2 in _items8 if ((len([1 for _m30 in st.zones[(Z_markers_on1 + (_a2.ordinal if _a2.kind == 'districts' else ordinal(_a2, 'districts', S[0])))] if (_m30.owner == _L_p8)]) > 0))]
             else:
                 _v6 = []
             _items9 = K_districts1  # game.yaml:189
-            if _items9 and ((len([1 for _c31 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c31.name == 'Courtesan')]) + min((1, len([1 for _c32 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c32.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[48])))]) > 0):
+            if _items9 and ((len([1 for _c35 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c35.name == 'Courtesan')]) + min((1, len([1 for _c36 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c36.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[48])))]) > 0):
                 _v7 = _items9
             else:
                 _v7 = []
@@ -1987,13 +2021,26 @@ def build(num_players, files):
                                 st.at = o25  # game.yaml:167
                                 if _i7 == len(_cands2):
                                     break  # done
-                                _c33 = _cands2[_i7]
+                                _c37 = _cands2[_i7]
                             else:  # one card and no stopping yet: it is picked
-                                _c33 = _cands2[0]
-                            _picked2.append(_c33)
-                            st.move(_c33, Z_discard1, False)
+                                _c37 = _cands2[0]
+                            _picked2.append(_c37)
+                            _from2 = st.zones[st.loc[_c37.id]]
+                            if _from2[-1] is _c37:  # the top card: no search from the bottom
+                                _from2.pop()
+                            else:
+                                _from2.remove(_c37)
+                            st.zones[Z_discard1].append(_c37)
+                            st.loc[_c37.id] = Z_discard1
                     st.at = o27  # game.yaml:169
-                    st.move_count(1, Z_minion_deck1, (Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[34]))), False, S[35])
+                    _d17 = (Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[34])))
+                    _pile4 = st.zones[Z_minion_deck1]
+                    if len(_pile4) >= 1:
+                        _c39 = _pile4.pop()
+                        st.zones[_d17].append(_c39)
+                        st.loc[_c39.id] = _d17
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(1, Z_minion_deck1, _d17, False, S[35])
                 elif _i6 < _end5:  # game.yaml:170
                     env['d'] = _v5[_i6 - _end4]
                     st.at = o29  # game.yaml:175
@@ -2067,7 +2114,18 @@ def build(num_players, files):
                             _i9 = 0
                         env['b'] = _v9[_i9]
                         st.at = o36  # game.yaml:188
-                        st.move(first([_m32 for _m32 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[43])))] if (_m32.owner == _L_p8)]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42]))), False)
+                        _c40 = first([_m32 for _m32 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[43])))] if (_m32.owner == _L_p8)])
+                        _d18 = (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42])))
+                        if type(_c40) is Card:
+                            _from3 = st.zones[st.loc[_c40.id]]
+                            if _from3[-1] is _c40:  # the top card: no search from the bottom
+                                _from3.pop()
+                            else:
+                                _from3.remove(_c40)
+                            st.zones[_d18].append(_c40)
+                            st.loc[_c40.id] = _d18
+                        else:  # not a card: State.move raises the rules' error
+                            st.move(_c40, _d18, False)
                 else:  # game.yaml:189
                     env['d'] = _v7[_i6 - _end6]
                     st.at = o39  # game.yaml:191
@@ -2083,15 +2141,20 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
                     st.at = o40  # game.yaml:191
-                    st.move(st.zones[(Z_house1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[46])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[45]))), False)
+                    _z2 = st.zones[(Z_house1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[46])))]
+                    _c41 = _z2[-1]
+                    _d19 = (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[45])))
+                    _z2.pop()
+                    st.zones[_d19].append(_c41)
+                    st.loc[_c41.id] = _d19
     def c_5(st, env, pc):  # game.yaml:199
         _L_p9 = env['p']
         if pc <= 0:
             st.at = o53  # game.yaml:203
-            _v10 = [_d13 for _d13 in K_districts1 if ((len([1 for _m33 in st.zones[(Z_markers_on1 + (_d13.ordinal if _d13.kind == 'districts' else ordinal(_d13, 'districts', S[0])))] if (_m33.owner == _L_p9)]) >= 1) and (len(st.zones[(Z_house1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[56])))]) > 0) and (len([1 for _c35 in st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[57])))] if ((_c35.name == _d13.props['minion']) or _c35.props['wild'])]) >= (len([1 for _m34 in st.zones[(Z_markers_on1 + (_d13.ordinal if _d13.kind == 'districts' else ordinal(_d13, 'districts', S[0])))] if (_m34.owner == _L_p9)]) + 1)))]  # game.yaml:206
+            _v10 = [_d20 for _d20 in K_districts1 if ((len([1 for _m33 in st.zones[(Z_markers_on1 + (_d20.ordinal if _d20.kind == 'districts' else ordinal(_d20, 'districts', S[0])))] if (_m33.owner == _L_p9)]) >= 1) and (len(st.zones[(Z_house1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[56])))]) > 0) and (len([1 for _c42 in st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[57])))] if ((_c42.name == _d20.props['minion']) or _c42.props['wild'])]) >= (len([1 for _m34 in st.zones[(Z_markers_on1 + (_d20.ordinal if _d20.kind == 'districts' else ordinal(_d20, 'districts', S[0])))] if (_m34.owner == _L_p9)]) + 1)))]  # game.yaml:206
             _items10 = others(st, _L_p9)  # game.yaml:217
             if _items10 and (len(st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[58])))]) >= 2):
-                _v11 = [_q8 for _q8 in _items10 if (any(((len([1 for _m35 in st.zones[(Z_markers_on1 + (_d14.ordinal if _d14.kind == 'districts' else ordinal(_d14, 'districts', S[0])))] if (_m35.owner == _L_p9)]) > 0) and (len([1 for _m36 in st.zones[(Z_markers_on1 + (_d14.ordinal if _d14.kind == 'districts' else ordinal(_d14, 'districts', S[0])))] if (_m36.owner == _q8)]) > 0)) for _d14 in K_districts1))]
+                _v11 = [_q8 for _q8 in _items10 if (any(((len([1 for _m35 in st.zones[(Z_markers_on1 + (_d21.ordinal if _d21.kind == 'districts' else ordinal(_d21, 'districts', S[0])))] if (_m35.owner == _L_p9)]) > 0) and (len([1 for _m36 in st.zones[(Z_markers_on1 + (_d21.ordinal if _d21.kind == 'districts' else ordinal(_d21, 'districts', S[0])))] if (_m36.owner == _q8)]) > 0)) for _d21 in K_districts1))]
             else:
                 _v11 = []
             # game.yaml:227: always offered
@@ -2120,7 +2183,7 @@ def build(num_players, files):
                     _picked3 = []
                     while True:
                         if len(_picked3) < _hi3:
-                            _found2 = [_c37 for _c37 in st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[51])))] if ((_c37.name == env['d'].props['minion']) or _c37.props['wild'])]
+                            _found2 = [_c44 for _c44 in st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[51])))] if ((_c44.name == env['d'].props['minion']) or _c44.props['wild'])]
                             _cands3 = []
                             _seen3 = set()
                             for _y3 in reversed(_found2):
@@ -2148,17 +2211,28 @@ def build(num_players, files):
                             st.at = o44  # game.yaml:214
                             if _i11 == len(_cands3):
                                 break  # done
-                            _c36 = _cands3[_i11]
+                            _c43 = _cands3[_i11]
                         else:  # one card and no stopping yet: it is picked
-                            _c36 = _cands3[0]
-                        _picked3.append(_c36)
-                        st.move(_c36, Z_discard1, False)
+                            _c43 = _cands3[0]
+                        _picked3.append(_c43)
+                        _from4 = st.zones[st.loc[_c43.id]]
+                        if _from4[-1] is _c43:  # the top card: no search from the bottom
+                            _from4.pop()
+                        else:
+                            _from4.remove(_c43)
+                        st.zones[Z_discard1].append(_c43)
+                        st.loc[_c43.id] = Z_discard1
                     st.at = o45  # game.yaml:216
-                    st.move(st.zones[(Z_house1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[50])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[49]))), False)
+                    _z3 = st.zones[(Z_house1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[50])))]
+                    _c45 = _z3[-1]
+                    _d22 = (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[49])))
+                    _z3.pop()
+                    st.zones[_d22].append(_c45)
+                    st.loc[_c45.id] = _d22
                 elif _i10 < _end11:  # game.yaml:217
                     env['q'] = _v11[_i10 - _end10]
                     st.at = o49  # game.yaml:223
-                    _v12 = [_d15 for _d15 in K_districts1 if ((len([1 for _m39 in st.zones[(Z_markers_on1 + (_d15.ordinal if _d15.kind == 'districts' else ordinal(_d15, 'districts', S[0])))] if (_m39.owner == _L_p9)]) > 0) and (len([1 for _m40 in st.zones[(Z_markers_on1 + (_d15.ordinal if _d15.kind == 'districts' else ordinal(_d15, 'districts', S[0])))] if (_m40.owner == env['q'])]) > 0))]  # game.yaml:225
+                    _v12 = [_d23 for _d23 in K_districts1 if ((len([1 for _m39 in st.zones[(Z_markers_on1 + (_d23.ordinal if _d23.kind == 'districts' else ordinal(_d23, 'districts', S[0])))] if (_m39.owner == _L_p9)]) > 0) and (len([1 for _m40 in st.zones[(Z_markers_on1 + (_d23.ordinal if _d23.kind == 'districts' else ordinal(_d23, 'districts', S[0])))] if (_m40.owner == env['q'])]) > 0))]  # game.yaml:225
                     _end13 = len(_v12)
                     if not _end13:
                         raise RuleError('a choice has no legal option', S[105])
@@ -2217,14 +2291,29 @@ def build(num_players, files):
                             st.at = o51  # game.yaml:231
                             if _i13 == len(_cands4):
                                 break  # done
-                            _c38 = _cands4[_i13]
+                            _c46 = _cands4[_i13]
                         else:  # one card and no stopping yet: it is picked
-                            _c38 = _cands4[0]
-                        _picked4.append(_c38)
-                        st.move(_c38, Z_discard1, False)
+                            _c46 = _cands4[0]
+                        _picked4.append(_c46)
+                        _from5 = st.zones[st.loc[_c46.id]]
+                        if _from5[-1] is _c46:  # the top card: no search from the bottom
+                            _from5.pop()
+                        else:
+                            _from5.remove(_c46)
+                        st.zones[Z_discard1].append(_c46)
+                        st.loc[_c46.id] = Z_discard1
                     env['gone'] = _picked4
                     st.at = o52  # game.yaml:232
-                    st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[53]))), False, S[54])
+                    _n5 = (len(env['gone']) + 1)
+                    _d24 = (Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[53])))
+                    _pile5 = st.zones[Z_minion_deck1]
+                    if type(_n5) is int and 0 <= _n5 <= len(_pile5):
+                        for _ in range(_n5):
+                            _c48 = _pile5.pop()
+                            st.zones[_d24].append(_c48)
+                            st.loc[_c48.id] = _d24
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(_n5, Z_minion_deck1, _d24, False, S[54])
     def c_6(st, env, pc):  # game.yaml:234
         _L_p10 = env['p']
         _L_q2 = env['q']
@@ -2235,7 +2324,14 @@ def build(num_players, files):
                 st.log_line(fmt_player1(_L_p10) + ' attempts to usurp ' + fmt_player1(_L_q2) + ' in ' + fmt_card1(_L_d2), -1)
         if pc <= 1:
             st.at = o55  # game.yaml:240
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[15]))), False, S[16])
+            _d25 = (Z_hand1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[15])))
+            _pile6 = st.zones[Z_minion_deck1]
+            if len(_pile6) >= 1:
+                _c49 = _pile6.pop()
+                st.zones[_d25].append(_c49)
+                st.loc[_c49.id] = _d25
+            else:  # short of cards (a refill), or no count: State's
+                st.move_count(1, Z_minion_deck1, _d25, False, S[16])
         if pc <= 2:
             st.at = o58  # game.yaml:241
             if (len(st.zones[(Z_hand1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[17])))]) >= 2):
@@ -2313,7 +2409,17 @@ def build(num_players, files):
                             raise
                         st.inline -= 1
                         st.at = o69  # game.yaml:257
-                        st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[70])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[69]))), (Z_markers_on1 + (_L_d2.ordinal if _L_d2.kind == 'districts' else ordinal(_L_d2, 'districts', S[68]))), False, S[71])
+                        _n6 = min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[70])))]),))
+                        _src1 = (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[69])))
+                        _d26 = (Z_markers_on1 + (_L_d2.ordinal if _L_d2.kind == 'districts' else ordinal(_L_d2, 'districts', S[68])))
+                        _pile7 = st.zones[_src1]
+                        if type(_n6) is int and 0 <= _n6 <= len(_pile7):
+                            for _ in range(_n6):
+                                _c50 = _pile7.pop()
+                                st.zones[_d26].append(_c50)
+                                st.loc[_c50.id] = _d26
+                        else:  # short of cards (a refill), or no count: State's
+                            st.move_count(_n6, _src1, _d26, False, S[71])
                     st.at = o73  # game.yaml:258
                     for _x7 in list([_L_p10, _L_q2]):
                         env['x'] = _x7
@@ -2350,18 +2456,25 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p18, num_players), S[110])
                 if _p18 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n5 = len(_cands5) + _stop5
-                if _n5 > 1:
-                    _i15 = st.choose(_n5)
+                _n7 = len(_cands5) + _stop5
+                if _n7 > 1:
+                    _i15 = st.choose(_n7)
                     st.move_number += 1
                     st.at = o75  # game.yaml:263
                     if _i15 == len(_cands5):
                         break  # done
-                    _c40 = _cands5[_i15]
+                    _c51 = _cands5[_i15]
                 else:  # one card and no stopping yet: it is picked
-                    _c40 = _cands5[0]
-                _picked5.append(_c40)
-                st.move(_c40, (Z_legion1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[75]))), False)
+                    _c51 = _cands5[0]
+                _picked5.append(_c51)
+                _d27 = (Z_legion1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[75])))
+                _from6 = st.zones[st.loc[_c51.id]]
+                if _from6[-1] is _c51:  # the top card: no search from the bottom
+                    _from6.pop()
+                else:
+                    _from6.remove(_c51)
+                st.zones[_d27].append(_c51)
+                st.loc[_c51.id] = _d27
     def c_8(st, env, pc):  # game.yaml:266
         _L_day1 = env['day']
         if pc <= 0:
@@ -2428,16 +2541,47 @@ def build(num_players, files):
             st.at = o98  # game.yaml:283
             if (env['w'] == None):
                 st.at = o96  # game.yaml:285
-                st.move(_L_day1, Z_spent_days1, False)
+                _c53 = _L_day1
+                if type(_c53) is Card:
+                    _from7 = st.zones[st.loc[_c53.id]]
+                    if _from7[-1] is _c53:  # the top card: no search from the bottom
+                        _from7.pop()
+                    else:
+                        _from7.remove(_c53)
+                    st.zones[Z_spent_days1].append(_c53)
+                    st.loc[_c53.id] = Z_spent_days1
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c53, Z_spent_days1, False)
                 st.at = o97  # game.yaml:285
                 if st.record_log:
                     st.log_line('nobody wins the Struggle; ' + fmt_card1(_L_day1) + ' is set aside', -1)
             else:
                 st.at = o91  # game.yaml:287
-                st.move(_L_day1, (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21]))), False)
+                _c54 = _L_day1
+                _d28 = (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21])))
+                if type(_c54) is Card:
+                    _from8 = st.zones[st.loc[_c54.id]]
+                    if _from8[-1] is _c54:  # the top card: no search from the bottom
+                        _from8.pop()
+                    else:
+                        _from8.remove(_c54)
+                    st.zones[_d28].append(_c54)
+                    st.loc[_c54.id] = _d28
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c54, _d28, False)
                 st.at = o92  # game.yaml:288
                 st.at = o93  # game.yaml:288
-                st.move_count(min((_L_day1.props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[24])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[23]))), (Z_markers_on1 + ordinal(_L_day1.props['district'], 'districts', S[22])), False, S[25])
+                _n8 = min((_L_day1.props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[24])))]),))
+                _src2 = (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[23])))
+                _d29 = (Z_markers_on1 + ordinal(_L_day1.props['district'], 'districts', S[22]))
+                _pile8 = st.zones[_src2]
+                if type(_n8) is int and 0 <= _n8 <= len(_pile8):
+                    for _ in range(_n8):
+                        _c55 = _pile8.pop()
+                        st.zones[_d29].append(_c55)
+                        st.loc[_c55.id] = _d29
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(_n8, _src2, _d29, False, S[25])
                 st.at = o94  # game.yaml:290
                 if st.record_log:
                     st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(_L_day1.props['district']), -1)
@@ -2482,21 +2626,36 @@ def build(num_players, files):
                             raise RuleError(not_a_seat(_p20, num_players), S[112])
                         if _p20 not in st.players:
                             break  # the picker is out of the game: the pick ends with what was picked
-                        _n6 = len(_cands6) + _stop6
-                        if _n6 > 1:
-                            _i17 = st.choose(_n6)
+                        _n9 = len(_cands6) + _stop6
+                        if _n9 > 1:
+                            _i17 = st.choose(_n9)
                             st.move_number += 1
                             st.at = o106  # game.yaml:301
                             if _i17 == len(_cands6):
                                 break  # done
-                            _c42 = _cands6[_i17]
+                            _c56 = _cands6[_i17]
                         else:  # one card and no stopping yet: it is picked
-                            _c42 = _cands6[0]
-                        _picked6.append(_c42)
-                        st.move(_c42, Z_discard1, False)
+                            _c56 = _cands6[0]
+                        _picked6.append(_c56)
+                        _from9 = st.zones[st.loc[_c56.id]]
+                        if _from9[-1] is _c56:  # the top card: no search from the bottom
+                            _from9.pop()
+                        else:
+                            _from9.remove(_c56)
+                        st.zones[Z_discard1].append(_c56)
+                        st.loc[_c56.id] = Z_discard1
                 else:
                     st.at = o104  # game.yaml:302
-                    st.move_count((3 - len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[81])))])), Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[80]))), False, S[82])
+                    _n10 = (3 - len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[81])))]))
+                    _d30 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[80])))
+                    _pile9 = st.zones[Z_minion_deck1]
+                    if type(_n10) is int and 0 <= _n10 <= len(_pile9):
+                        for _ in range(_n10):
+                            _c58 = _pile9.pop()
+                            st.zones[_d30].append(_c58)
+                            st.loc[_c58.id] = _d30
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(_n10, Z_minion_deck1, _d30, False, S[82])
         if pc <= 1:
             st.at = o109  # game.yaml:303
             move_cards(st, st.zones[Z_discard1], Z_minion_deck1, False)
@@ -2553,21 +2712,34 @@ def build(num_players, files):
                         raise RuleError(not_a_seat(_p21, num_players), S[100])
                     if _p21 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
-                    _n7 = len(_cands7) + _stop7
-                    if _n7 > 1:
-                        _i18 = st.choose(_n7)
+                    _n11 = len(_cands7) + _stop7
+                    if _n11 > 1:
+                        _i18 = st.choose(_n11)
                         st.move_number += 1
                         st.at = o25  # game.yaml:167
                         if _i18 == len(_cands7):
                             break  # done
-                        _c44 = _cands7[_i18]
+                        _c59 = _cands7[_i18]
                     else:  # one card and no stopping yet: it is picked
-                        _c44 = _cands7[0]
-                    _picked7.append(_c44)
-                    st.move(_c44, Z_discard1, False)
+                        _c59 = _cands7[0]
+                    _picked7.append(_c59)
+                    _from10 = st.zones[st.loc[_c59.id]]
+                    if _from10[-1] is _c59:  # the top card: no search from the bottom
+                        _from10.pop()
+                    else:
+                        _from10.remove(_c59)
+                    st.zones[Z_discard1].append(_c59)
+                    st.loc[_c59.id] = Z_discard1
         if pc <= 2:
             st.at = o27  # game.yaml:169
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[34]))), False, S[35])
+            _d31 = (Z_hand1 + (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[34])))
+            _pile10 = st.zones[Z_minion_deck1]
+            if len(_pile10) >= 1:
+                _c61 = _pile10.pop()
+                st.zones[_d31].append(_c61)
+                st.loc[_c61.id] = _d31
+            else:  # short of cards (a refill), or no count: State's
+                st.move_count(1, Z_minion_deck1, _d31, False, S[35])
     def c_24(st, env, pc):  # game.yaml:166
         _L_q3 = env['q']
         if pc <= 0:
@@ -2599,18 +2771,24 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p22, num_players), S[100])
                 if _p22 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n8 = len(_cands8) + _stop8
-                if _n8 > 1:
-                    _i19 = st.choose(_n8)
+                _n12 = len(_cands8) + _stop8
+                if _n12 > 1:
+                    _i19 = st.choose(_n12)
                     st.move_number += 1
                     st.at = o25  # game.yaml:167
                     if _i19 == len(_cands8):
                         break  # done
-                    _c46 = _cands8[_i19]
+                    _c62 = _cands8[_i19]
                 else:  # one card and no stopping yet: it is picked
-                    _c46 = _cands8[0]
-                _picked8.append(_c46)
-                st.move(_c46, Z_discard1, False)
+                    _c62 = _cands8[0]
+                _picked8.append(_c62)
+                _from11 = st.zones[st.loc[_c62.id]]
+                if _from11[-1] is _c62:  # the top card: no search from the bottom
+                    _from11.pop()
+                else:
+                    _from11.remove(_c62)
+                st.zones[Z_discard1].append(_c62)
+                st.loc[_c62.id] = Z_discard1
     def c_28(st, env, pc):  # game.yaml:174
         _L_p13 = env['p']
         _L_d3 = env['d']
@@ -2690,7 +2868,18 @@ def build(num_players, files):
                     _i21 = 0
                 env['b'] = _v14[_i21]
                 st.at = o36  # game.yaml:188
-                st.move(first([_m42 for _m42 in st.zones[(Z_markers_on1 + (_L_a2.ordinal if _L_a2.kind == 'districts' else ordinal(_L_a2, 'districts', S[43])))] if (_m42.owner == _L_p14)]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42]))), False)
+                _c64 = first([_m42 for _m42 in st.zones[(Z_markers_on1 + (_L_a2.ordinal if _L_a2.kind == 'districts' else ordinal(_L_a2, 'districts', S[43])))] if (_m42.owner == _L_p14)])
+                _d32 = (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42])))
+                if type(_c64) is Card:
+                    _from12 = st.zones[st.loc[_c64.id]]
+                    if _from12[-1] is _c64:  # the top card: no search from the bottom
+                        _from12.pop()
+                    else:
+                        _from12.remove(_c64)
+                    st.zones[_d32].append(_c64)
+                    st.loc[_c64.id] = _d32
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c64, _d32, False)
     def c_38(st, env, pc):  # game.yaml:191
         _L_p15 = env['p']
         _L_d4 = env['d']
@@ -2709,7 +2898,12 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o40  # game.yaml:191
-            st.move(st.zones[(Z_house1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[46])))][-1], (Z_markers_on1 + (_L_d4.ordinal if _L_d4.kind == 'districts' else ordinal(_L_d4, 'districts', S[45]))), False)
+            _z4 = st.zones[(Z_house1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[46])))]
+            _c65 = _z4[-1]
+            _d33 = (Z_markers_on1 + (_L_d4.ordinal if _L_d4.kind == 'districts' else ordinal(_L_d4, 'districts', S[45])))
+            _z4.pop()
+            st.zones[_d33].append(_c65)
+            st.loc[_c65.id] = _d33
     def c_43(st, env, pc):  # game.yaml:213
         _L_p16 = env['p']
         _L_d5 = env['d']
@@ -2722,7 +2916,7 @@ def build(num_players, files):
             _picked9 = []
             while True:
                 if len(_picked9) < _hi8:
-                    _found3 = [_c49 for _c49 in st.zones[(Z_hand1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[51])))] if ((_c49.name == _L_d5.props['minion']) or _c49.props['wild'])]
+                    _found3 = [_c67 for _c67 in st.zones[(Z_hand1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[51])))] if ((_c67.name == _L_d5.props['minion']) or _c67.props['wild'])]
                     _cands9 = []
                     _seen9 = set()
                     for _y9 in reversed(_found3):
@@ -2743,27 +2937,38 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p25, num_players), S[104])
                 if _p25 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n9 = len(_cands9) + _stop9
-                if _n9 > 1:
-                    _i22 = st.choose(_n9)
+                _n13 = len(_cands9) + _stop9
+                if _n13 > 1:
+                    _i22 = st.choose(_n13)
                     st.move_number += 1
                     st.at = o44  # game.yaml:214
                     if _i22 == len(_cands9):
                         break  # done
-                    _c48 = _cands9[_i22]
+                    _c66 = _cands9[_i22]
                 else:  # one card and no stopping yet: it is picked
-                    _c48 = _cands9[0]
-                _picked9.append(_c48)
-                st.move(_c48, Z_discard1, False)
+                    _c66 = _cands9[0]
+                _picked9.append(_c66)
+                _from13 = st.zones[st.loc[_c66.id]]
+                if _from13[-1] is _c66:  # the top card: no search from the bottom
+                    _from13.pop()
+                else:
+                    _from13.remove(_c66)
+                st.zones[Z_discard1].append(_c66)
+                st.loc[_c66.id] = Z_discard1
         if pc <= 1:
             st.at = o45  # game.yaml:216
-            st.move(st.zones[(Z_house1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[50])))][-1], (Z_markers_on1 + (_L_d5.ordinal if _L_d5.kind == 'districts' else ordinal(_L_d5, 'districts', S[49]))), False)
+            _z5 = st.zones[(Z_house1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[50])))]
+            _c68 = _z5[-1]
+            _d34 = (Z_markers_on1 + (_L_d5.ordinal if _L_d5.kind == 'districts' else ordinal(_L_d5, 'districts', S[49])))
+            _z5.pop()
+            st.zones[_d34].append(_c68)
+            st.loc[_c68.id] = _d34
     def c_46(st, env, pc):  # game.yaml:222
         _L_p17 = env['p']
         _L_q4 = env['q']
         if pc <= 0:
             st.at = o49  # game.yaml:223
-            _v15 = [_d16 for _d16 in K_districts1 if ((len([1 for _m45 in st.zones[(Z_markers_on1 + (_d16.ordinal if _d16.kind == 'districts' else ordinal(_d16, 'districts', S[0])))] if (_m45.owner == _L_p17)]) > 0) and (len([1 for _m46 in st.zones[(Z_markers_on1 + (_d16.ordinal if _d16.kind == 'districts' else ordinal(_d16, 'districts', S[0])))] if (_m46.owner == _L_q4)]) > 0))]  # game.yaml:225
+            _v15 = [_d35 for _d35 in K_districts1 if ((len([1 for _m45 in st.zones[(Z_markers_on1 + (_d35.ordinal if _d35.kind == 'districts' else ordinal(_d35, 'districts', S[0])))] if (_m45.owner == _L_p17)]) > 0) and (len([1 for _m46 in st.zones[(Z_markers_on1 + (_d35.ordinal if _d35.kind == 'districts' else ordinal(_d35, 'districts', S[0])))] if (_m46.owner == _L_q4)]) > 0))]  # game.yaml:225
             _end20 = len(_v15)
             if not _end20:
                 raise RuleError('a choice has no legal option', S[105])
@@ -2834,22 +3039,37 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p27, num_players), S[107])
                 if _p27 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n10 = len(_cands10) + _stop10
-                if _n10 > 1:
-                    _i24 = st.choose(_n10)
+                _n14 = len(_cands10) + _stop10
+                if _n14 > 1:
+                    _i24 = st.choose(_n14)
                     st.move_number += 1
                     st.at = o51  # game.yaml:231
                     if _i24 == len(_cands10):
                         break  # done
-                    _c50 = _cands10[_i24]
+                    _c69 = _cands10[_i24]
                 else:  # one card and no stopping yet: it is picked
-                    _c50 = _cands10[0]
-                _picked10.append(_c50)
-                st.move(_c50, Z_discard1, False)
+                    _c69 = _cands10[0]
+                _picked10.append(_c69)
+                _from14 = st.zones[st.loc[_c69.id]]
+                if _from14[-1] is _c69:  # the top card: no search from the bottom
+                    _from14.pop()
+                else:
+                    _from14.remove(_c69)
+                st.zones[Z_discard1].append(_c69)
+                st.loc[_c69.id] = Z_discard1
             env['gone'] = _picked10
         if pc <= 1:
             st.at = o52  # game.yaml:232
-            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[53]))), False, S[54])
+            _n15 = (len(env['gone']) + 1)
+            _d36 = (Z_hand1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[53])))
+            _pile11 = st.zones[Z_minion_deck1]
+            if type(_n15) is int and 0 <= _n15 <= len(_pile11):
+                for _ in range(_n15):
+                    _c71 = _pile11.pop()
+                    st.zones[_d36].append(_c71)
+                    st.loc[_c71.id] = _d36
+            else:  # short of cards (a refill), or no count: State's
+                st.move_count(_n15, Z_minion_deck1, _d36, False, S[54])
     def c_56(st, env, pc):  # game.yaml:241
         _L_q6 = env['q']
         if pc <= 0:
@@ -2913,7 +3133,17 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
                 st.at = o69  # game.yaml:257
-                st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[70])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[69]))), (Z_markers_on1 + (_L_d7.ordinal if _L_d7.kind == 'districts' else ordinal(_L_d7, 'districts', S[68]))), False, S[71])
+                _n16 = min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[70])))]),))
+                _src3 = (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[69])))
+                _d37 = (Z_markers_on1 + (_L_d7.ordinal if _L_d7.kind == 'districts' else ordinal(_L_d7, 'districts', S[68])))
+                _pile12 = st.zones[_src3]
+                if type(_n16) is int and 0 <= _n16 <= len(_pile12):
+                    for _ in range(_n16):
+                        _c72 = _pile12.pop()
+                        st.zones[_d37].append(_c72)
+                        st.loc[_c72.id] = _d37
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(_n16, _src3, _d37, False, S[71])
         if pc <= 4:
             st.at = o73  # game.yaml:258
             for _x9 in list([_L_p20, _L_q7]):
@@ -3040,21 +3270,36 @@ def build(num_players, files):
                         raise RuleError(not_a_seat(_p30, num_players), S[112])
                     if _p30 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
-                    _n11 = len(_cands11) + _stop11
-                    if _n11 > 1:
-                        _i27 = st.choose(_n11)
+                    _n17 = len(_cands11) + _stop11
+                    if _n17 > 1:
+                        _i27 = st.choose(_n17)
                         st.move_number += 1
                         st.at = o106  # game.yaml:301
                         if _i27 == len(_cands11):
                             break  # done
-                        _c52 = _cands11[_i27]
+                        _c73 = _cands11[_i27]
                     else:  # one card and no stopping yet: it is picked
-                        _c52 = _cands11[0]
-                    _picked11.append(_c52)
-                    st.move(_c52, Z_discard1, False)
+                        _c73 = _cands11[0]
+                    _picked11.append(_c73)
+                    _from15 = st.zones[st.loc[_c73.id]]
+                    if _from15[-1] is _c73:  # the top card: no search from the bottom
+                        _from15.pop()
+                    else:
+                        _from15.remove(_c73)
+                    st.zones[Z_discard1].append(_c73)
+                    st.loc[_c73.id] = Z_discard1
             else:
                 st.at = o104  # game.yaml:302
-                st.move_count((3 - len(st.zones[(Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[81])))])), Z_minion_deck1, (Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[80]))), False, S[82])
+                _n18 = (3 - len(st.zones[(Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[81])))]))
+                _d38 = (Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[80])))
+                _pile13 = st.zones[Z_minion_deck1]
+                if type(_n18) is int and 0 <= _n18 <= len(_pile13):
+                    for _ in range(_n18):
+                        _c75 = _pile13.pop()
+                        st.zones[_d38].append(_c75)
+                        st.loc[_c75.id] = _d38
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(_n18, Z_minion_deck1, _d38, False, S[82])
     def c_105(st, env, pc):  # game.yaml:300
         _L_q12 = env['q']
         if pc <= 0:
@@ -3086,18 +3331,24 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p31, num_players), S[112])
                 if _p31 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n12 = len(_cands12) + _stop12
-                if _n12 > 1:
-                    _i28 = st.choose(_n12)
+                _n19 = len(_cands12) + _stop12
+                if _n19 > 1:
+                    _i28 = st.choose(_n19)
                     st.move_number += 1
                     st.at = o106  # game.yaml:301
                     if _i28 == len(_cands12):
                         break  # done
-                    _c54 = _cands12[_i28]
+                    _c76 = _cands12[_i28]
                 else:  # one card and no stopping yet: it is picked
-                    _c54 = _cands12[0]
-                _picked12.append(_c54)
-                st.move(_c54, Z_discard1, False)
+                    _c76 = _cands12[0]
+                _picked12.append(_c76)
+                _from16 = st.zones[st.loc[_c76.id]]
+                if _from16[-1] is _c76:  # the top card: no search from the bottom
+                    _from16.pop()
+                else:
+                    _from16.remove(_c76)
+                st.zones[Z_discard1].append(_c76)
+                st.loc[_c76.id] = Z_discard1
     def c_118(st, env, pc):  # game.yaml:105
         if pc <= 0:
             st.at = o147  # game.yaml:105
@@ -3121,7 +3372,11 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
                 st.at = o125  # game.yaml:112
-                st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
+                _z6 = st.zones[Z_day_deck1]
+                _c78 = _z6[-1]
+                _z6.pop()
+                st.zones[Z_current_day1].append(_c78)
+                st.loc[_c78.id] = Z_current_day1
                 st.at = o126  # game.yaml:113
                 if st.record_log:
                     st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
@@ -3210,7 +3465,11 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
             st.at = o125  # game.yaml:112
-            st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
+            _z7 = st.zones[Z_day_deck1]
+            _c79 = _z7[-1]
+            _z7.pop()
+            st.zones[Z_current_day1].append(_c79)
+            st.loc[_c79.id] = Z_current_day1
             st.at = o126  # game.yaml:113
             if st.record_log:
                 st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)

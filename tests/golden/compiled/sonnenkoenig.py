@@ -3747,7 +3747,17 @@ def build(num_players, files):
                         _i10 = 0
                     env['col'] = _v13[_i10]
                     st.at = o37  # game.yaml:278
-                    st.move(env['col'], Z_used_properties1, False)
+                    _c73 = env['col']
+                    if type(_c73) is Card:
+                        _from1 = st.zones[st.loc[_c73.id]]
+                        if _from1[-1] is _c73:  # the top card: no search from the bottom
+                            _from1.pop()
+                        else:
+                            _from1.remove(_c73)
+                        st.zones[Z_used_properties1].append(_c73)
+                        st.loc[_c73.id] = Z_used_properties1
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c73, Z_used_properties1, False)
                     st.at = o38  # game.yaml:278
                     _args54 = {'p': _L_p10, 'col': env['col']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -3877,19 +3887,19 @@ def build(num_players, files):
             st.at = o76  # game.yaml:318
             _actions2 = set()  # (the ids' order is never read)
             _v15 = []
-            for _c73 in fn_top_cards(st, S[77], _L_p13):  # game.yaml:321
-                _a17 = A_21 + _c73.type_id
+            for _c74 in fn_top_cards(st, S[77], _L_p13):  # game.yaml:321
+                _a17 = A_21 + _c74.type_id
                 if _a17 not in _actions2:  # an identical card: the same choice
                     _actions2.add(_a17)
-                    _v15.append(_c73)
+                    _v15.append(_c74)
             _items3 = fn_top_cards(st, S[78], _L_p13)  # game.yaml:335
             if _items3 and any((len(st.zones[(Z_area1 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else seat(st, _q18, S[79])))]) > 0) for _q18 in others(st, _L_p13)):
                 _v16 = []
-                for _c74 in _items3:
-                    _a18 = A_41 + _c74.type_id
+                for _c75 in _items3:
+                    _a18 = A_41 + _c75.type_id
                     if _a18 not in _actions2:  # an identical card: the same choice
                         _actions2.add(_a18)
-                        _v16.append(_c74)
+                        _v16.append(_c75)
             else:
                 _v16 = []
             # game.yaml:339: always offered
@@ -3937,9 +3947,30 @@ def build(num_players, files):
                                 _i15 = 0
                             env['d'] = _v17[_i15]
                             st.at = o68  # game.yaml:332
-                            st.move(env['d'], (Z_area1 + (_L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else seat(st, _L_p13, S[75]))), False)
+                            _c76 = env['d']
+                            _d5 = (Z_area1 + (_L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else seat(st, _L_p13, S[75])))
+                            if type(_c76) is Card:
+                                _from2 = st.zones[st.loc[_c76.id]]
+                                if _from2[-1] is _c76:  # the top card: no search from the bottom
+                                    _from2.pop()
+                                else:
+                                    _from2.remove(_c76)
+                                st.zones[_d5].append(_c76)
+                                st.loc[_c76.id] = _d5
+                            else:  # not a card: State.move raises the rules' error
+                                st.move(_c76, _d5, False)
                             st.at = o69  # game.yaml:332
-                            st.move(env['c'], Z_discard1, False)
+                            _c77 = env['c']
+                            if type(_c77) is Card:
+                                _from3 = st.zones[st.loc[_c77.id]]
+                                if _from3[-1] is _c77:  # the top card: no search from the bottom
+                                    _from3.pop()
+                                else:
+                                    _from3.remove(_c77)
+                                st.zones[Z_discard1].append(_c77)
+                                st.loc[_c77.id] = Z_discard1
+                            else:  # not a card: State.move raises the rules' error
+                                st.move(_c77, Z_discard1, False)
                     else:
                         st.at = o65  # game.yaml:334
                         if st.record_log:
@@ -3947,7 +3978,17 @@ def build(num_players, files):
                 elif _i14 < _end4:  # game.yaml:335
                     env['c'] = _v16[_i14 - _end3]
                     st.at = o73  # game.yaml:338
-                    st.move(env['c'], Z_discard1, False)
+                    _c78 = env['c']
+                    if type(_c78) is Card:
+                        _from4 = st.zones[st.loc[_c78.id]]
+                        if _from4[-1] is _c78:  # the top card: no search from the bottom
+                            _from4.pop()
+                        else:
+                            _from4.remove(_c78)
+                        st.zones[Z_discard1].append(_c78)
+                        st.loc[_c78.id] = Z_discard1
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c78, Z_discard1, False)
                     st.at = o74  # game.yaml:338
                     _args60 = {'p': _L_p13}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4004,7 +4045,17 @@ def build(num_players, files):
                         _i17 = 0
                     env['x'] = _v19[_i17]
                     st.at = o79  # game.yaml:354
-                    st.move(env['x'], Z_discard1, False)
+                    _c79 = env['x']
+                    if type(_c79) is Card:
+                        _from5 = st.zones[st.loc[_c79.id]]
+                        if _from5[-1] is _c79:  # the top card: no search from the bottom
+                            _from5.pop()
+                        else:
+                            _from5.remove(_c79)
+                        st.zones[Z_discard1].append(_c79)
+                        st.loc[_c79.id] = Z_discard1
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c79, Z_discard1, False)
     def c_7(st, env, pc):  # game.yaml:356
         _L_p15 = env['p']
         if pc <= 0:
@@ -4159,10 +4210,20 @@ def build(num_players, files):
             _h2 = len(st.frames)
             st.at = o104  # game.yaml:395
             _dest11 = Z_revealed1
-            _moved9 = env['c']
-            _moved9 = cards_of(_moved9)
-            for _c75 in _moved9:
-                st.move(_c75, _dest11, False)
+            _card1 = env['c']
+            if type(_card1) is Card:
+                _from6 = st.zones[st.loc[_card1.id]]
+                if _from6[-1] is _card1:  # the top card: no search from the bottom
+                    _from6.pop()
+                else:
+                    _from6.remove(_card1)
+                st.zones[_dest11].append(_card1)
+                st.loc[_card1.id] = _dest11
+                _moved9 = [_card1]
+            else:  # none: cards_of raises the rules' error
+                _moved9 = cards_of(_card1)
+                for _c80 in _moved9:
+                    st.move(_c80, _dest11, False)
             if _dest11 in TRIGGERS1:
                 fire(st, TRIGGERS1[_dest11], _moved9, S[48])
             if len(st.frames) > _h2:
@@ -4173,10 +4234,20 @@ def build(num_players, files):
                 _h3 = len(st.frames)
                 st.at = o108  # game.yaml:397
                 _dest12 = st.zone_index((st.zones[(Z_area1 + (_L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else seat(st, _L_p17, S[88])))] if _L_into_area1 else st.zones[Z_on_display1]))
-                _moved10 = env['c']
-                _moved10 = cards_of(_moved10)
-                for _c76 in _moved10:
-                    st.move(_c76, _dest12, False)
+                _card2 = env['c']
+                if type(_card2) is Card:
+                    _from7 = st.zones[st.loc[_card2.id]]
+                    if _from7[-1] is _card2:  # the top card: no search from the bottom
+                        _from7.pop()
+                    else:
+                        _from7.remove(_card2)
+                    st.zones[_dest12].append(_card2)
+                    st.loc[_card2.id] = _dest12
+                    _moved10 = [_card2]
+                else:  # none: cards_of raises the rules' error
+                    _moved10 = cards_of(_card2)
+                    for _c81 in _moved10:
+                        st.move(_c81, _dest12, False)
                 if _dest12 in TRIGGERS1:
                     fire(st, TRIGGERS1[_dest12], _moved10, S[87])
                 if len(st.frames) > _h3:
@@ -4207,7 +4278,7 @@ def build(num_players, files):
                 _picked1 = []
                 while True:
                     if len(_picked1) < _hi1:
-                        _found1 = [_c78 for _c78 in st.zones[Z_on_display1] if ((len(_picked1) == 0) or (_c78.props['colour'] == _picked1[0].props['colour']))]
+                        _found1 = [_c83 for _c83 in st.zones[Z_on_display1] if ((len(_picked1) == 0) or (_c83.props['colour'] == _picked1[0].props['colour']))]
                         _cands1 = []
                         _seen1 = set()
                         for _y1 in reversed(_found1):
@@ -4235,11 +4306,18 @@ def build(num_players, files):
                         st.at = o111  # game.yaml:408
                         if _i20 == len(_cands1):
                             break  # done
-                        _c77 = _cands1[_i20]
+                        _c82 = _cands1[_i20]
                     else:  # one card and no stopping yet: it is picked
-                        _c77 = _cands1[0]
-                    _picked1.append(_c77)
-                    st.move(_c77, (Z_area1 + (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[89]))), False)
+                        _c82 = _cands1[0]
+                    _picked1.append(_c82)
+                    _d6 = (Z_area1 + (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[89])))
+                    _from8 = st.zones[st.loc[_c82.id]]
+                    if _from8[-1] is _c82:  # the top card: no search from the bottom
+                        _from8.pop()
+                    else:
+                        _from8.remove(_c82)
+                    st.zones[_d6].append(_c82)
+                    st.loc[_c82.id] = _d6
                 st.at = o112  # game.yaml:411
                 move_cards(st, st.zones[Z_on_display1], Z_discard1, False)
     def c_11(st, env, pc):  # game.yaml:413
@@ -4261,19 +4339,19 @@ def build(num_players, files):
             st.at = o128  # game.yaml:418
             # game.yaml:421: always offered
             _items4 = others(st, _L_p19)  # game.yaml:422
-            if _items4 and (len([1 for _c79 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c79.kind == 'gold_chips')]) >= 1):
+            if _items4 and (len([1 for _c84 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c84.kind == 'gold_chips')]) >= 1):
                 _v21 = _items4
             else:
                 _v21 = []
-            if ((len([1 for _c80 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c80.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q21 if type(_q21) is int and 0 <= _q21 < num_players else seat(st, _q21, S[16])))]) > 0) for _q21 in others(st, _L_p19)))):  # game.yaml:424
+            if ((len([1 for _c85 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c85.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q21 if type(_q21) is int and 0 <= _q21 < num_players else seat(st, _q21, S[16])))]) > 0) for _q21 in others(st, _L_p19)))):  # game.yaml:424
                 _f1 = 1
             else:
                 _f1 = 0
-            if ((len([1 for _c81 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c81.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + (_q22 if type(_q22) is int and 0 <= _q22 < num_players else seat(st, _q22, S[99])))]) > 0) for _q22 in others(st, _L_p19))):  # game.yaml:426
+            if ((len([1 for _c86 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c86.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + (_q22 if type(_q22) is int and 0 <= _q22 < num_players else seat(st, _q22, S[99])))]) > 0) for _q22 in others(st, _L_p19))):  # game.yaml:426
                 _f2 = 1
             else:
                 _f2 = 0
-            if (len([1 for _c82 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c82.kind == 'gold_chips')]) >= 2):  # game.yaml:429
+            if (len([1 for _c87 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c87.kind == 'gold_chips')]) >= 2):  # game.yaml:429
                 _f3 = 1
             else:
                 _f3 = 0
@@ -4419,11 +4497,11 @@ def build(num_players, files):
                 st.at = o135  # game.yaml:443
                 _actions5 = set()  # (the ids' order is never read)
                 _v23 = []
-                for _c83 in fn_top_cards(st, S[103], _L_p20):  # game.yaml:446
-                    _a23 = A_181 + _c83.type_id
+                for _c88 in fn_top_cards(st, S[103], _L_p20):  # game.yaml:446
+                    _a23 = A_181 + _c88.type_id
                     if _a23 not in _actions5:  # an identical card: the same choice
                         _actions5.add(_a23)
-                        _v23.append(_c83)
+                        _v23.append(_c88)
                 _end18 = len(_v23)
                 if not _end18:
                     raise RuleError('a choice has no legal option', S[178])
@@ -4461,9 +4539,31 @@ def build(num_players, files):
                             _i24 = 0
                         env['x'] = _v24[_i24]
                         st.at = o132  # game.yaml:453
-                        st.move(env['x'], (Z_area1 + (_L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else seat(st, _L_p20, S[100]))), False)
+                        _c89 = env['x']
+                        _d7 = (Z_area1 + (_L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else seat(st, _L_p20, S[100])))
+                        if type(_c89) is Card:
+                            _from9 = st.zones[st.loc[_c89.id]]
+                            if _from9[-1] is _c89:  # the top card: no search from the bottom
+                                _from9.pop()
+                            else:
+                                _from9.remove(_c89)
+                            st.zones[_d7].append(_c89)
+                            st.loc[_c89.id] = _d7
+                        else:  # not a card: State.move raises the rules' error
+                            st.move(_c89, _d7, False)
                         st.at = o133  # game.yaml:453
-                        st.move(env['c'], (Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[101]))), False)
+                        _c90 = env['c']
+                        _d8 = (Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[101])))
+                        if type(_c90) is Card:
+                            _from10 = st.zones[st.loc[_c90.id]]
+                            if _from10[-1] is _c90:  # the top card: no search from the bottom
+                                _from10.pop()
+                            else:
+                                _from10.remove(_c90)
+                            st.zones[_d8].append(_c90)
+                            st.loc[_c90.id] = _d8
+                        else:  # not a card: State.move raises the rules' error
+                            st.move(_c90, _d8, False)
     def c_13(st, env, pc):  # game.yaml:455
         _L_p21 = env['p']
         if pc <= 0:
@@ -4508,10 +4608,10 @@ def build(num_players, files):
         _L_n2 = env['n']
         if pc <= 0:
             st.at = o168  # game.yaml:499
-            if (sum([_c84.props['value'] for _c84 in st.zones[(Z_chips1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[8])))] if (_c84.kind == 'power_chips')]) < _L_n2):
+            if (sum([_c91.props['value'] for _c91 in st.zones[(Z_chips1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[8])))] if (_c91.kind == 'power_chips')]) < _L_n2):
                 st.at = o166  # game.yaml:500
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_q4) + ' must give ' + fmt_int1(_L_n2) + ' power but owns ' + fmt_int1(sum([_c85.props['value'] for _c85 in st.zones[(Z_chips1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[8])))] if (_c85.kind == 'power_chips')])), -1)
+                    st.log_line(fmt_player1(_L_q4) + ' must give ' + fmt_int1(_L_n2) + ' power but owns ' + fmt_int1(sum([_c92.props['value'] for _c92 in st.zones[(Z_chips1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[8])))] if (_c92.kind == 'power_chips')])), -1)
                 st.at = o167  # game.yaml:500
                 _args78 = {'q': _L_q4}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4544,7 +4644,7 @@ def build(num_players, files):
             move_cards(st, (st.zones[(Z_area1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[52])))] + st.zones[(Z_auction_area1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[53])))]), Z_discard1, False)
         if pc <= 1:
             st.at = o184  # game.yaml:523
-            move_cards(st, [_c86 for _c86 in st.zones[(Z_chips1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[54])))] if (_c86.kind == 'gold_chips')], Z_gold_supply1, False)
+            move_cards(st, [_c93 for _c93 in st.zones[(Z_chips1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[54])))] if (_c93.kind == 'gold_chips')], Z_gold_supply1, False)
         if pc <= 2:
             st.at = o185  # game.yaml:524
             move_cards(st, st.zones[(Z_chips1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[55])))], Z_power_supply1, False)
@@ -4565,10 +4665,20 @@ def build(num_players, files):
             _h4 = len(st.frames)
             st.at = o191  # game.yaml:533
             _dest13 = st.zone_index((st.zones[Z_gold_supply1] if (_L_c1.kind == 'gold_chips') else (st.zones[Z_power_supply1] if (_L_c1.kind == 'power_chips') else st.zones[Z_discard1])))
-            _moved11 = _L_c1
-            _moved11 = cards_of(_moved11)
-            for _c87 in _moved11:
-                st.move(_c87, _dest13, False)
+            _card3 = _L_c1
+            if type(_card3) is Card:
+                _from11 = st.zones[st.loc[_card3.id]]
+                if _from11[-1] is _card3:  # the top card: no search from the bottom
+                    _from11.pop()
+                else:
+                    _from11.remove(_card3)
+                st.zones[_dest13].append(_card3)
+                st.loc[_card3.id] = _dest13
+                _moved11 = [_card3]
+            else:  # none: cards_of raises the rules' error
+                _moved11 = cards_of(_card3)
+                for _c94 in _moved11:
+                    st.move(_c94, _dest13, False)
             if _dest13 in TRIGGERS1:
                 fire(st, TRIGGERS1[_dest13], _moved11, S[57])
             if len(st.frames) > _h4:
@@ -4664,7 +4774,17 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('nobody bids for ' + fmt_card1(_L_lot2), -1)
                 st.at = o224  # game.yaml:554
-                st.move(_L_lot2, Z_discard1, False)
+                _c95 = _L_lot2
+                if type(_c95) is Card:
+                    _from12 = st.zones[st.loc[_c95.id]]
+                    if _from12[-1] is _c95:  # the top card: no search from the bottom
+                        _from12.pop()
+                    else:
+                        _from12.remove(_c95)
+                    st.zones[Z_discard1].append(_c95)
+                    st.loc[_c95.id] = Z_discard1
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c95, Z_discard1, False)
             else:
                 st.at = o219  # game.yaml:552
                 _args80 = {'w': env['w'], 'price': env['price'], 'lot': _L_lot2}
@@ -4682,7 +4802,18 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(_L_lot2) + ' for ' + fmt_int1(env['price']), -1)
                 st.at = o221  # game.yaml:553
-                st.move(_L_lot2, (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111]))), False)
+                _c96 = _L_lot2
+                _d9 = (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111])))
+                if type(_c96) is Card:
+                    _from13 = st.zones[st.loc[_c96.id]]
+                    if _from13[-1] is _c96:  # the top card: no search from the bottom
+                        _from13.pop()
+                    else:
+                        _from13.remove(_c96)
+                    st.zones[_d9].append(_c96)
+                    st.loc[_c96.id] = _d9
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c96, _d9, False)
     def c_22(st, env, pc):  # game.yaml:555
         _L_price1 = env['price']
         _L_w1 = env['w']
@@ -4708,7 +4839,7 @@ def build(num_players, files):
                 _picked2 = []
                 while True:
                     if len(_picked2) < _hi2:
-                        _cands2 = [_c89 for _c89 in ((st.zones[(Z_chips1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[113])))] + st.zones[(Z_area1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[114])))]) + st.zones[(Z_auction_area1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[115])))]) if fn_payable(st, S[116], _c89, _L_w1) and _c89 not in _picked2]
+                        _cands2 = [_c98 for _c98 in ((st.zones[(Z_chips1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[113])))] + st.zones[(Z_area1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[114])))]) + st.zones[(Z_auction_area1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[115])))]) if fn_payable(st, S[116], _c98, _L_w1) and _c98 not in _picked2]
                         if len(_cands2) > 1:  # identical cards are one choice: the top-most of each
                             _last1 = {_y2.type_id: _j1 for _j1, _y2 in enumerate(_cands2)}
                             if len(_last1) < len(_cands2):
@@ -4732,10 +4863,10 @@ def build(num_players, files):
                         st.at = o228  # game.yaml:563
                         if _i29 == len(_cands2):
                             break  # done
-                        _c88 = _cands2[_i29]
+                        _c97 = _cands2[_i29]
                     else:  # one card and no stopping yet: it is picked
-                        _c88 = _cands2[0]
-                    _picked2.append(_c88)
+                        _c97 = _cands2[0]
+                    _picked2.append(_c97)
                 env['got'] = _picked2
                 st.at = o229  # game.yaml:565
                 st.vars['paid'] += fn_pay_value(st, first(env['got']), _L_lot3)
@@ -4860,7 +4991,17 @@ def build(num_players, files):
                                     pass
         if pc <= 3:
             st.at = o248  # game.yaml:593
-            st.move(_L_card1, Z_discard1, False)
+            _c99 = _L_card1
+            if type(_c99) is Card:
+                _from14 = st.zones[st.loc[_c99.id]]
+                if _from14[-1] is _c99:  # the top card: no search from the bottom
+                    _from14.pop()
+                else:
+                    _from14.remove(_c99)
+                st.zones[Z_discard1].append(_c99)
+                st.loc[_c99.id] = Z_discard1
+            else:  # not a card: State.move raises the rules' error
+                st.move(_c99, Z_discard1, False)
     def c_24(st, env, pc):  # game.yaml:594
         _L_r3 = env['r']
         _L_card2 = env['card']
@@ -4895,18 +5036,28 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 4:
             st.at = o255  # game.yaml:602
-            st.move(_L_card2, Z_discard1, False)
+            _c100 = _L_card2
+            if type(_c100) is Card:
+                _from15 = st.zones[st.loc[_c100.id]]
+                if _from15[-1] is _c100:  # the top card: no search from the bottom
+                    _from15.pop()
+                else:
+                    _from15.remove(_c100)
+                st.zones[Z_discard1].append(_c100)
+                st.loc[_c100.id] = Z_discard1
+            else:  # not a card: State.move raises the rules' error
+                st.move(_c100, Z_discard1, False)
     def c_25(st, env, pc):  # game.yaml:603
         _L_q6 = env['q']
         if pc <= 0:
             st.at = o267  # game.yaml:608
             _actions7 = set()  # (the ids' order is never read)
             _v26 = []
-            for _c90 in (fn_top_cards(st, S[126], _L_q6) + st.zones[(Z_auction_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[127])))]):  # game.yaml:611
-                _a26 = A_301 + _c90.type_id
+            for _c101 in (fn_top_cards(st, S[126], _L_q6) + st.zones[(Z_auction_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[127])))]):  # game.yaml:611
+                _a26 = A_301 + _c101.type_id
                 if _a26 not in _actions7:  # an identical card: the same choice
                     _actions7.add(_a26)
-                    _v26.append(_c90)
+                    _v26.append(_c101)
             if (len(st.zones[(Z_chips1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[128])))]) >= 2):  # game.yaml:612
                 _f7 = 1
             else:
@@ -4933,7 +5084,17 @@ def build(num_players, files):
                 if _i33 < _end29:  # game.yaml:611
                     env['c'] = _v26[_i33]
                     st.at = o257  # game.yaml:611
-                    st.move(env['c'], Z_discard1, False)
+                    _c102 = env['c']
+                    if type(_c102) is Card:
+                        _from16 = st.zones[st.loc[_c102.id]]
+                        if _from16[-1] is _c102:  # the top card: no search from the bottom
+                            _from16.pop()
+                        else:
+                            _from16.remove(_c102)
+                        st.zones[Z_discard1].append(_c102)
+                        st.loc[_c102.id] = Z_discard1
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c102, Z_discard1, False)
                 elif _i33 < _end30:  # game.yaml:612
                     st.at = o259  # game.yaml:616
                     _lo3 = 2
@@ -4970,10 +5131,10 @@ def build(num_players, files):
                             st.at = o259  # game.yaml:616
                             if _i34 == len(_cands3):
                                 break  # done
-                            _c91 = _cands3[_i34]
+                            _c103 = _cands3[_i34]
                         else:  # one card and no stopping yet: it is picked
-                            _c91 = _cands3[0]
-                        _picked3.append(_c91)
+                            _c103 = _cands3[0]
+                        _picked3.append(_c103)
                     env['gone'] = _picked3
                     st.at = o262  # game.yaml:617
                     for _x8 in list(env['gone']):
@@ -5080,7 +5241,7 @@ def build(num_players, files):
             _actions8 = set()  # (the ids' order is never read)
             _v27 = []
             for _col3 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                if not (_col3.props['phase1'] and majority_has(st, _L_p23, st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c93 in st.zones[(Z_area1 + (_p34 if type(_p34) is int and 0 <= _p34 < num_players else seat(st, _p34, S[0])))] if (_c93.props['colour'] == _col3)]))):
+                if not (_col3.props['phase1'] and majority_has(st, _L_p23, st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c105 in st.zones[(Z_area1 + (_p34 if type(_p34) is int and 0 <= _p34 < num_players else seat(st, _p34, S[0])))] if (_c105.props['colour'] == _col3)]))):
                     continue
                 _a27 = A_01 + _col3.type_id
                 if _a27 not in _actions8:  # an identical card: the same choice
@@ -5101,7 +5262,17 @@ def build(num_players, files):
                     _i35 = 0
                 env['col'] = _v27[_i35]
                 st.at = o37  # game.yaml:278
-                st.move(env['col'], Z_used_properties1, False)
+                _c106 = env['col']
+                if type(_c106) is Card:
+                    _from17 = st.zones[st.loc[_c106.id]]
+                    if _from17[-1] is _c106:  # the top card: no search from the bottom
+                        _from17.pop()
+                    else:
+                        _from17.remove(_c106)
+                    st.zones[Z_used_properties1].append(_c106)
+                    st.loc[_c106.id] = Z_used_properties1
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c106, Z_used_properties1, False)
                 st.at = o38  # game.yaml:278
                 _args90 = {'p': _L_p23, 'col': env['col']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -5119,7 +5290,17 @@ def build(num_players, files):
         _L_p24 = env['p']
         if pc <= 0:
             st.at = o37  # game.yaml:278
-            st.move(_L_col2, Z_used_properties1, False)
+            _c107 = _L_col2
+            if type(_c107) is Card:
+                _from18 = st.zones[st.loc[_c107.id]]
+                if _from18[-1] is _c107:  # the top card: no search from the bottom
+                    _from18.pop()
+                else:
+                    _from18.remove(_c107)
+                st.zones[Z_used_properties1].append(_c107)
+                st.loc[_c107.id] = Z_used_properties1
+            else:  # not a card: State.move raises the rules' error
+                st.move(_c107, Z_used_properties1, False)
         if pc <= 1:
             st.at = o38  # game.yaml:278
             _args91 = {'p': _L_p24, 'col': _L_col2}
@@ -5232,17 +5413,17 @@ def build(num_players, files):
         _L_c2 = env['c']
         if pc <= 0:
             st.at = o71  # game.yaml:326
-            if any((_d5.kind == 'property_cards') for _d5 in st.zones[Z_discard1]):
+            if any((_d10.kind == 'property_cards') for _d10 in st.zones[Z_discard1]):
                 st.at = o70  # game.yaml:328
                 _actions9 = set()  # (the ids' order is never read)
                 _v29 = []
-                for _d6 in st.zones[Z_discard1]:  # game.yaml:331
-                    if not ((_d6.kind == 'property_cards')):
+                for _d11 in st.zones[Z_discard1]:  # game.yaml:331
+                    if not ((_d11.kind == 'property_cards')):
                         continue
-                    _a30 = A_31 + _d6.type_id
+                    _a30 = A_31 + _d11.type_id
                     if _a30 not in _actions9:  # an identical card: the same choice
                         _actions9.add(_a30)
-                        _v29.append(_d6)
+                        _v29.append(_d11)
                 _end34 = len(_v29)
                 if not _end34:
                     raise RuleError('a choice has no legal option', S[164])
@@ -5258,9 +5439,30 @@ def build(num_players, files):
                         _i39 = 0
                     env['d'] = _v29[_i39]
                     st.at = o68  # game.yaml:332
-                    st.move(env['d'], (Z_area1 + (_L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else seat(st, _L_p28, S[75]))), False)
+                    _c108 = env['d']
+                    _d12 = (Z_area1 + (_L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else seat(st, _L_p28, S[75])))
+                    if type(_c108) is Card:
+                        _from19 = st.zones[st.loc[_c108.id]]
+                        if _from19[-1] is _c108:  # the top card: no search from the bottom
+                            _from19.pop()
+                        else:
+                            _from19.remove(_c108)
+                        st.zones[_d12].append(_c108)
+                        st.loc[_c108.id] = _d12
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c108, _d12, False)
                     st.at = o69  # game.yaml:332
-                    st.move(_L_c2, Z_discard1, False)
+                    _c109 = _L_c2
+                    if type(_c109) is Card:
+                        _from20 = st.zones[st.loc[_c109.id]]
+                        if _from20[-1] is _c109:  # the top card: no search from the bottom
+                            _from20.pop()
+                        else:
+                            _from20.remove(_c109)
+                        st.zones[Z_discard1].append(_c109)
+                        st.loc[_c109.id] = Z_discard1
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c109, Z_discard1, False)
             else:
                 st.at = o65  # game.yaml:334
                 if st.record_log:
@@ -5272,13 +5474,13 @@ def build(num_players, files):
             st.at = o70  # game.yaml:328
             _actions10 = set()  # (the ids' order is never read)
             _v30 = []
-            for _d7 in st.zones[Z_discard1]:  # game.yaml:331
-                if not ((_d7.kind == 'property_cards')):
+            for _d13 in st.zones[Z_discard1]:  # game.yaml:331
+                if not ((_d13.kind == 'property_cards')):
                     continue
-                _a31 = A_31 + _d7.type_id
+                _a31 = A_31 + _d13.type_id
                 if _a31 not in _actions10:  # an identical card: the same choice
                     _actions10.add(_a31)
-                    _v30.append(_d7)
+                    _v30.append(_d13)
             _end35 = len(_v30)
             if not _end35:
                 raise RuleError('a choice has no legal option', S[164])
@@ -5294,15 +5496,46 @@ def build(num_players, files):
                     _i40 = 0
                 env['d'] = _v30[_i40]
                 st.at = o68  # game.yaml:332
-                st.move(env['d'], (Z_area1 + (_L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else seat(st, _L_p29, S[75]))), False)
+                _c110 = env['d']
+                _d14 = (Z_area1 + (_L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else seat(st, _L_p29, S[75])))
+                if type(_c110) is Card:
+                    _from21 = st.zones[st.loc[_c110.id]]
+                    if _from21[-1] is _c110:  # the top card: no search from the bottom
+                        _from21.pop()
+                    else:
+                        _from21.remove(_c110)
+                    st.zones[_d14].append(_c110)
+                    st.loc[_c110.id] = _d14
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c110, _d14, False)
                 st.at = o69  # game.yaml:332
-                st.move(_L_c3, Z_discard1, False)
+                _c111 = _L_c3
+                if type(_c111) is Card:
+                    _from22 = st.zones[st.loc[_c111.id]]
+                    if _from22[-1] is _c111:  # the top card: no search from the bottom
+                        _from22.pop()
+                    else:
+                        _from22.remove(_c111)
+                    st.zones[Z_discard1].append(_c111)
+                    st.loc[_c111.id] = Z_discard1
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c111, Z_discard1, False)
     def c_72(st, env, pc):  # game.yaml:338
         _L_c4 = env['c']
         _L_p30 = env['p']
         if pc <= 0:
             st.at = o73  # game.yaml:338
-            st.move(_L_c4, Z_discard1, False)
+            _c112 = _L_c4
+            if type(_c112) is Card:
+                _from23 = st.zones[st.loc[_c112.id]]
+                if _from23[-1] is _c112:  # the top card: no search from the bottom
+                    _from23.pop()
+                else:
+                    _from23.remove(_c112)
+                st.zones[Z_discard1].append(_c112)
+                st.loc[_c112.id] = Z_discard1
+            else:  # not a card: State.move raises the rules' error
+                st.move(_c112, Z_discard1, False)
         if pc <= 1:
             st.at = o74  # game.yaml:338
             _args96 = {'p': _L_p30}
@@ -5342,7 +5575,17 @@ def build(num_players, files):
                     _i41 = 0
                 env['x'] = _v31[_i41]
                 st.at = o79  # game.yaml:354
-                st.move(env['x'], Z_discard1, False)
+                _c113 = env['x']
+                if type(_c113) is Card:
+                    _from24 = st.zones[st.loc[_c113.id]]
+                    if _from24[-1] is _c113:  # the top card: no search from the bottom
+                        _from24.pop()
+                    else:
+                        _from24.remove(_c113)
+                    st.zones[Z_discard1].append(_c113)
+                    st.loc[_c113.id] = Z_discard1
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c113, Z_discard1, False)
     def c_83(st, env, pc):  # game.yaml:363
         _L_p31 = env['p']
         if pc <= 0:
@@ -5522,10 +5765,20 @@ def build(num_players, files):
             _h6 = len(st.frames)
             st.at = o108  # game.yaml:397
             _dest15 = st.zone_index((st.zones[(Z_area1 + (_L_p38 if type(_L_p38) is int and 0 <= _L_p38 < num_players else seat(st, _L_p38, S[88])))] if _L_into_area3 else st.zones[Z_on_display1]))
-            _moved12 = _L_c5
-            _moved12 = cards_of(_moved12)
-            for _c94 in _moved12:
-                st.move(_c94, _dest15, False)
+            _card4 = _L_c5
+            if type(_card4) is Card:
+                _from25 = st.zones[st.loc[_card4.id]]
+                if _from25[-1] is _card4:  # the top card: no search from the bottom
+                    _from25.pop()
+                else:
+                    _from25.remove(_card4)
+                st.zones[_dest15].append(_card4)
+                st.loc[_card4.id] = _dest15
+                _moved12 = [_card4]
+            else:  # none: cards_of raises the rules' error
+                _moved12 = cards_of(_card4)
+                for _c114 in _moved12:
+                    st.move(_c114, _dest15, False)
             if _dest15 in TRIGGERS1:
                 fire(st, TRIGGERS1[_dest15], _moved12, S[87])
             if len(st.frames) > _h6:
@@ -5541,7 +5794,7 @@ def build(num_players, files):
             _picked4 = []
             while True:
                 if len(_picked4) < _hi4:
-                    _found2 = [_c96 for _c96 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c96.props['colour'] == _picked4[0].props['colour']))]
+                    _found2 = [_c116 for _c116 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c116.props['colour'] == _picked4[0].props['colour']))]
                     _cands4 = []
                     _seen3 = set()
                     for _y4 in reversed(_found2):
@@ -5569,11 +5822,18 @@ def build(num_players, files):
                     st.at = o111  # game.yaml:408
                     if _i44 == len(_cands4):
                         break  # done
-                    _c95 = _cands4[_i44]
+                    _c115 = _cands4[_i44]
                 else:  # one card and no stopping yet: it is picked
-                    _c95 = _cands4[0]
-                _picked4.append(_c95)
-                st.move(_c95, (Z_area1 + (_L_p39 if type(_L_p39) is int and 0 <= _L_p39 < num_players else seat(st, _L_p39, S[89]))), False)
+                    _c115 = _cands4[0]
+                _picked4.append(_c115)
+                _d15 = (Z_area1 + (_L_p39 if type(_L_p39) is int and 0 <= _L_p39 < num_players else seat(st, _L_p39, S[89])))
+                _from26 = st.zones[st.loc[_c115.id]]
+                if _from26[-1] is _c115:  # the top card: no search from the bottom
+                    _from26.pop()
+                else:
+                    _from26.remove(_c115)
+                st.zones[_d15].append(_c115)
+                st.loc[_c115.id] = _d15
         if pc <= 1:
             st.at = o112  # game.yaml:411
             move_cards(st, st.zones[Z_on_display1], Z_discard1, False)
@@ -5697,11 +5957,11 @@ def build(num_players, files):
             st.at = o135  # game.yaml:443
             _actions12 = set()  # (the ids' order is never read)
             _v33 = []
-            for _c97 in fn_top_cards(st, S[103], _L_p44):  # game.yaml:446
-                _a34 = A_181 + _c97.type_id
+            for _c117 in fn_top_cards(st, S[103], _L_p44):  # game.yaml:446
+                _a34 = A_181 + _c117.type_id
                 if _a34 not in _actions12:  # an identical card: the same choice
                     _actions12.add(_a34)
-                    _v33.append(_c97)
+                    _v33.append(_c117)
             _end40 = len(_v33)
             if not _end40:
                 raise RuleError('a choice has no legal option', S[178])
@@ -5739,9 +5999,31 @@ def build(num_players, files):
                         _i46 = 0
                     env['x'] = _v34[_i46]
                     st.at = o132  # game.yaml:453
-                    st.move(env['x'], (Z_area1 + (_L_p44 if type(_L_p44) is int and 0 <= _L_p44 < num_players else seat(st, _L_p44, S[100]))), False)
+                    _c118 = env['x']
+                    _d16 = (Z_area1 + (_L_p44 if type(_L_p44) is int and 0 <= _L_p44 < num_players else seat(st, _L_p44, S[100])))
+                    if type(_c118) is Card:
+                        _from27 = st.zones[st.loc[_c118.id]]
+                        if _from27[-1] is _c118:  # the top card: no search from the bottom
+                            _from27.pop()
+                        else:
+                            _from27.remove(_c118)
+                        st.zones[_d16].append(_c118)
+                        st.loc[_c118.id] = _d16
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c118, _d16, False)
                     st.at = o133  # game.yaml:453
-                    st.move(env['c'], (Z_area1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[101]))), False)
+                    _c119 = env['c']
+                    _d17 = (Z_area1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[101])))
+                    if type(_c119) is Card:
+                        _from28 = st.zones[st.loc[_c119.id]]
+                        if _from28[-1] is _c119:  # the top card: no search from the bottom
+                            _from28.pop()
+                        else:
+                            _from28.remove(_c119)
+                        st.zones[_d17].append(_c119)
+                        st.loc[_c119.id] = _d17
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c119, _d17, False)
     def c_130(st, env, pc):  # game.yaml:448
         _L_q12 = env['q']
         _L_p45 = env['p']
@@ -5770,9 +6052,31 @@ def build(num_players, files):
                     _i47 = 0
                 env['x'] = _v35[_i47]
                 st.at = o132  # game.yaml:453
-                st.move(env['x'], (Z_area1 + (_L_p45 if type(_L_p45) is int and 0 <= _L_p45 < num_players else seat(st, _L_p45, S[100]))), False)
+                _c120 = env['x']
+                _d18 = (Z_area1 + (_L_p45 if type(_L_p45) is int and 0 <= _L_p45 < num_players else seat(st, _L_p45, S[100])))
+                if type(_c120) is Card:
+                    _from29 = st.zones[st.loc[_c120.id]]
+                    if _from29[-1] is _c120:  # the top card: no search from the bottom
+                        _from29.pop()
+                    else:
+                        _from29.remove(_c120)
+                    st.zones[_d18].append(_c120)
+                    st.loc[_c120.id] = _d18
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c120, _d18, False)
                 st.at = o133  # game.yaml:453
-                st.move(_L_c6, (Z_area1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[101]))), False)
+                _c121 = _L_c6
+                _d19 = (Z_area1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[101])))
+                if type(_c121) is Card:
+                    _from30 = st.zones[st.loc[_c121.id]]
+                    if _from30[-1] is _c121:  # the top card: no search from the bottom
+                        _from30.pop()
+                    else:
+                        _from30.remove(_c121)
+                    st.zones[_d19].append(_c121)
+                    st.loc[_c121.id] = _d19
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c121, _d19, False)
     def c_137(st, env, pc):  # game.yaml:461
         _L_p46 = env['p']
         if pc <= 0:
@@ -5834,7 +6138,7 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o166  # game.yaml:500
             if st.record_log:
-                st.log_line(fmt_player1(_L_q13) + ' must give ' + fmt_int1(_L_n5) + ' power but owns ' + fmt_int1(sum([_c98.props['value'] for _c98 in st.zones[(Z_chips1 + (_L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else seat(st, _L_q13, S[8])))] if (_c98.kind == 'power_chips')])), -1)
+                st.log_line(fmt_player1(_L_q13) + ' must give ' + fmt_int1(_L_n5) + ' power but owns ' + fmt_int1(sum([_c122.props['value'] for _c122 in st.zones[(Z_chips1 + (_L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else seat(st, _L_q13, S[8])))] if (_c122.kind == 'power_chips')])), -1)
         if pc <= 1:
             st.at = o167  # game.yaml:500
             _args114 = {'q': _L_q13}
@@ -5950,7 +6254,17 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('nobody bids for ' + fmt_card1(_L_lot4), -1)
                 st.at = o224  # game.yaml:554
-                st.move(_L_lot4, Z_discard1, False)
+                _c123 = _L_lot4
+                if type(_c123) is Card:
+                    _from31 = st.zones[st.loc[_c123.id]]
+                    if _from31[-1] is _c123:  # the top card: no search from the bottom
+                        _from31.pop()
+                    else:
+                        _from31.remove(_c123)
+                    st.zones[Z_discard1].append(_c123)
+                    st.loc[_c123.id] = Z_discard1
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c123, Z_discard1, False)
             else:
                 st.at = o219  # game.yaml:552
                 _args115 = {'w': env['w'], 'price': env['price'], 'lot': _L_lot4}
@@ -5968,7 +6282,18 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(_L_lot4) + ' for ' + fmt_int1(env['price']), -1)
                 st.at = o221  # game.yaml:553
-                st.move(_L_lot4, (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111]))), False)
+                _c124 = _L_lot4
+                _d20 = (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111])))
+                if type(_c124) is Card:
+                    _from32 = st.zones[st.loc[_c124.id]]
+                    if _from32[-1] is _c124:  # the top card: no search from the bottom
+                        _from32.pop()
+                    else:
+                        _from32.remove(_c124)
+                    st.zones[_d20].append(_c124)
+                    st.loc[_c124.id] = _d20
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c124, _d20, False)
     def c_201(st, env, pc):  # game.yaml:542
         _L__auction1_order1 = env['_auction1_order']
         _L_lot5 = env['lot']
@@ -6128,7 +6453,18 @@ def build(num_players, files):
                 st.log_line(fmt_player1(_L_w2) + ' wins ' + fmt_card1(_L_lot8) + ' for ' + fmt_int1(_L_price2), -1)
         if pc <= 2:
             st.at = o221  # game.yaml:553
-            st.move(_L_lot8, (Z_auction_area1 + (_L_w2 if type(_L_w2) is int and 0 <= _L_w2 < num_players else seat(st, _L_w2, S[111]))), False)
+            _c125 = _L_lot8
+            _d21 = (Z_auction_area1 + (_L_w2 if type(_L_w2) is int and 0 <= _L_w2 < num_players else seat(st, _L_w2, S[111])))
+            if type(_c125) is Card:
+                _from33 = st.zones[st.loc[_c125.id]]
+                if _from33[-1] is _c125:  # the top card: no search from the bottom
+                    _from33.pop()
+                else:
+                    _from33.remove(_c125)
+                st.zones[_d21].append(_c125)
+                st.loc[_c125.id] = _d21
+            else:  # not a card: State.move raises the rules' error
+                st.move(_c125, _d21, False)
     def c_227(st, env, pc):  # game.yaml:562
         _L_w3 = env['w']
         _L_lot9 = env['lot']
@@ -6141,7 +6477,7 @@ def build(num_players, files):
             _picked5 = []
             while True:
                 if len(_picked5) < _hi5:
-                    _cands5 = [_c100 for _c100 in ((st.zones[(Z_chips1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[113])))] + st.zones[(Z_area1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[114])))]) + st.zones[(Z_auction_area1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[115])))]) if fn_payable(st, S[116], _c100, _L_w3) and _c100 not in _picked5]
+                    _cands5 = [_c127 for _c127 in ((st.zones[(Z_chips1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[113])))] + st.zones[(Z_area1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[114])))]) + st.zones[(Z_auction_area1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[115])))]) if fn_payable(st, S[116], _c127, _L_w3) and _c127 not in _picked5]
                     if len(_cands5) > 1:  # identical cards are one choice: the top-most of each
                         _last2 = {_y5.type_id: _j2 for _j2, _y5 in enumerate(_cands5)}
                         if len(_last2) < len(_cands5):
@@ -6165,10 +6501,10 @@ def build(num_players, files):
                     st.at = o228  # game.yaml:563
                     if _i58 == len(_cands5):
                         break  # done
-                    _c99 = _cands5[_i58]
+                    _c126 = _cands5[_i58]
                 else:  # one card and no stopping yet: it is picked
-                    _c99 = _cands5[0]
-                _picked5.append(_c99)
+                    _c126 = _cands5[0]
+                _picked5.append(_c126)
             env['got'] = _picked5
         if pc <= 1:
             st.at = o229  # game.yaml:565
@@ -6468,10 +6804,10 @@ def build(num_players, files):
                     st.at = o259  # game.yaml:616
                     if _i65 == len(_cands6):
                         break  # done
-                    _c101 = _cands6[_i65]
+                    _c128 = _cands6[_i65]
                 else:  # one card and no stopping yet: it is picked
-                    _c101 = _cands6[0]
-                _picked6.append(_c101)
+                    _c128 = _cands6[0]
+                _picked6.append(_c128)
             env['gone'] = _picked6
         if pc <= 1:
             st.at = o262  # game.yaml:617
@@ -6609,7 +6945,17 @@ def build(num_players, files):
     def c_288(st, env, pc):  # game.yaml:188
         if pc <= 0:
             st.at = o289  # game.yaml:191
-            st.move(C_ludwig1, Z_set_aside1, False)
+            _c130 = C_ludwig1
+            if type(_c130) is Card:
+                _from34 = st.zones[st.loc[_c130.id]]
+                if _from34[-1] is _c130:  # the top card: no search from the bottom
+                    _from34.pop()
+                else:
+                    _from34.remove(_c130)
+                st.zones[Z_set_aside1].append(_c130)
+                st.loc[_c130.id] = Z_set_aside1
+            else:  # not a card: State.move raises the rules' error
+                st.move(_c130, Z_set_aside1, False)
         if pc <= 1:
             st.at = o290  # game.yaml:192
             st.shuffle(Z_deck1)
@@ -6644,18 +6990,25 @@ def build(num_players, files):
                 env['p'] = _p60
                 st.at = o298  # game.yaml:197
                 _n15 = 3
-                _moved13 = take_where(st, Z_power_supply1, _n15, lambda _c103: (_c103.props['value'] == 1), S[137])
+                _moved13 = take_where(st, Z_power_supply1, _n15, lambda _c131: (_c131.props['value'] == 1), S[137])
                 _dest16 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))
-                for _c104 in _moved13:
-                    st.move(_c104, _dest16, False)
+                for _c132 in _moved13:
+                    st.move(_c132, _dest16, False)
                 st.at = o299  # game.yaml:198
                 _n16 = 3
-                _moved14 = take_where(st, Z_power_supply1, _n16, lambda _c105: (_c105.props['value'] == 2), S[139])
+                _moved14 = take_where(st, Z_power_supply1, _n16, lambda _c133: (_c133.props['value'] == 2), S[139])
                 _dest17 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[140])))
-                for _c106 in _moved14:
-                    st.move(_c106, _dest17, False)
+                for _c134 in _moved14:
+                    st.move(_c134, _dest17, False)
                 st.at = o300  # game.yaml:199
-                st.move_count(1, Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141]))), False, S[142])
+                _d22 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141])))
+                _pile1 = st.zones[Z_gold_supply1]
+                if len(_pile1) >= 1:
+                    _c135 = _pile1.pop()
+                    st.zones[_d22].append(_c135)
+                    st.loc[_c135.id] = _d22
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(1, Z_gold_supply1, _d22, False, S[142])
         if pc <= 5:
             st.at = o302  # game.yaml:200
             move_cards(st, st.zones[Z_deck1], Z_draw_pile1, False)
@@ -7096,7 +7449,7 @@ def build(num_players, files):
             st.inline -= 1
 
     def tie_0(st, env):  # game.yaml:227
-        return len([1 for _c107 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[202])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[203])))]) if (_c107.props['colour'] == C_violet1)])
+        return len([1 for _c136 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[202])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[203])))]) if (_c136.props['colour'] == C_violet1)])
     def trigger_1_when(st, env):  # game.yaml:234
         return (env['card'].key == 'mazarin')
     def trigger_2_when(st, env):  # game.yaml:237
