@@ -45,11 +45,13 @@ class DirectEmitter:
         frame-stepping function runs it whole already."""
         em = self.em
         w.line(f"def c_{em._uid(b)}(st, env, pc):  {em._where(b.span)}")
+        em.playout_only = True  # the log is off: moves are written without it (codegen/moves)
         with w.indent(), hoisted(em.ex, w, bound_names(b)) as body:  # locals read once
             for k, s in enumerate(b.stmts):
                 body.line(f"if pc <= {k}:")
                 with body.indent():
                     self.stmt(body, s)
+        em.playout_only = False
 
     # ------------------------------------------------------------------ statements
     def body(self, w: Writer, b: ir.Block) -> None:

@@ -37,6 +37,7 @@ from .exprs import ExprEmitter, Scope, action_id, function_name, split_invariant
 from .facts import SEAT_TABLES, fresh_list
 from .hoist import hoisted
 from .layout import GenLayout
+from .moves import write_move, write_moved
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
 from .writer import Names, Writer, comment_path, literal, literal_text
 
@@ -68,6 +69,8 @@ class ModuleEmitter:
         # can a seat leave the game? If not, loops over seats never skip one (ForOp's check)
         self.eliminates = eliminates(self.game)
         self._flat: dict[int, bool] = {}
+        # writing direct code (c_N), which only playouts run, the log off (codegen/moves.py)
+        self.playout_only = False
         self._flat_proc_named = {
             id(p.body): n
             for n, p in self.game.procedures.items()
@@ -223,36 +226,7 @@ class ModuleEmitter:
         if self._may_trigger(s):
             self._move_firing(w, s)
             return
-        dest = self.ex.zone_index(s.dest, Scope())
-        if s.count is not None:
-            assert s.src is not None
-            src = self.ex.zone_index(s.src, Scope())
-            w.line(
-                f"st.move_count({self._e(s.count)}, {src}, {dest}, {_flag(s.bottom)}, "
-                f"{self._span(s.span)})"
-            )
-            return
-        assert s.items is not None
-        t = self.ex.type_of(s.items)
-        if t == "card":
-            w.line(f"st.move({self._e(s.items)}, {dest}, {_flag(s.bottom)})")
-            return
-        items, d, c = self.names.fresh("items"), self.names.fresh("dest"), self.names.fresh("c")
-        w.line(f"{items} = {self._e(s.items)}")
-        w.line(f"{d} = {dest}")
-        if t == "zone" or t.startswith("list:"):
-            w.line(f"for {c} in cards_of({items}):")
-            with w.indent():
-                w.line(f"st.move({c}, {d}, {_flag(s.bottom)})")
-            return
-        w.line(f"if isinstance({items}, Card):")
-        with w.indent():
-            w.line(f"st.move({items}, {d}, {_flag(s.bottom)})")
-        w.line("else:")
-        with w.indent():
-            w.line(f"for {c} in cards_of({items}):")
-            with w.indent():
-                w.line(f"st.move({c}, {d}, {_flag(s.bottom)})")
+        write_move(self, w, s)  # codegen/moves.py
 
     def _move_where(self, w: Writer, s: ir.Move) -> None:
         """``move N where COND from SRC to DEST``, in the interpreter's order: the count, the
@@ -291,13 +265,7 @@ class ModuleEmitter:
             with w.indent():
                 w.line(f"fire_arrivals(st, {trig}[{d}], {d}, {before}, {_flag(s.bottom)}, {span})")
             return
-        assert s.items is not None
-        moved, c = self.names.fresh("moved"), self.names.fresh("c")
-        w.line(f"{moved} = {self._e(s.items)}")
-        w.line(f"{moved} = cards_of({moved})")
-        w.line(f"for {c} in {moved}:")
-        with w.indent():
-            w.line(f"st.move({c}, {d}, {_flag(s.bottom)})")
+        moved = write_moved(self, w, s, d)  # codegen/moves.py
         w.line(f"if {d} in {trig}:")
         with w.indent():
             w.line(f"fire(st, {trig}[{d}], {moved}, {span})")

@@ -23,6 +23,7 @@ from meeple.runtime.ops import PICK_UNBOUNDED
 
 from .cse import iterable, region
 from .exprs import Scope, known_seat, write_seat_check
+from .moves import write_card_move
 from .writer import Writer, literal
 
 
@@ -116,8 +117,9 @@ def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
         with w.indent():
             w.line(f"{c} = {cands}[0]")
         w.line(f"{picked}.append({c})")
-        if s.dest is not None:
-            w.line(f"st.move({c}, {em.ex.zone_index(s.dest, Scope())}, False)")
+        if s.dest is not None:  # a card from a zone (a zone holds cards only), else checked
+            d, proven = em.ex.zone_index(s.dest, Scope()), zone_name(s.src, em.layout) is not None
+            write_card_move(w, c, d, False, fresh, proven)
     if s.into:
         w.line(f"env[{literal(s.into)}] = {picked}")
 

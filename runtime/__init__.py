@@ -4,7 +4,8 @@ A generated module (codegen/) starts with ``from meeple.runtime import *``; ``__
 everything it may use: the decision ops it builds (ChooseOp, PickOp, WinnerOp, ForOp, RepeatOp,
 OptionOp, TriggerRule) and its own Block, Stmt and CompiledProgram; frames (Frame, DONE) and the
 run-loop helpers (enter_procedure, run_whole, fire, fire_arrivals, take_where, eliminate,
-cards_of, gone, live_mask, reach, Spaces); the layout specs (KindSpec, ZoneSpec, VarSpec); the
+cards_of, move_cards, gone, live_mask, reach, Spaces); the layout specs (KindSpec, ZoneSpec,
+VarSpec); the
 checked helpers its expressions call (seat, ordinal, divide, span_list, formatter, PatternTable,
 DataTableRT, majority_has, majority_holders and the seat built-ins); the errors and limits
 (RuleError, SourceSpan, MAX_CALL_DEPTH, MAX_DEPTH, MAX_PASSES, too_deep, too_long, traced).
@@ -49,6 +50,7 @@ from .helpers import (
 )
 from .layout import KindSpec, ProgramBase, VarSpec, ZoneSpec, site_size
 from .majorities import majority_has, majority_holders
+from .moves import move_cards
 from .ops import (
     DONE,
     MAX_DEPTH,
@@ -111,6 +113,7 @@ __all__ = [
     "fire_arrivals",
     "gone",
     "live_mask",
+    "move_cards",
     "ZoneSpec",
     "clockwise_from",
     "divide",

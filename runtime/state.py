@@ -498,7 +498,11 @@ class State:
             shown = "none" if card is None else repr(card)
             raise RuleError(f"only a card can be moved, not {shown}")
         src = self.loc[card.id]
-        self.zones[src].remove(card)
+        pile = self.zones[src]
+        if pile[-1] is card:  # the top card (the most moved): no search from the bottom
+            pile.pop()
+        else:
+            pile.remove(card)
         if bottom:
             self.zones[dest].insert(0, card)
         else:

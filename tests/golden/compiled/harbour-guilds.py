@@ -473,7 +473,14 @@ def build(num_players, files):
                                     else:  # one card and no stopping yet: it is picked
                                         _c5 = _cands1[0]
                                     _picked1.append(_c5)
-                                    st.move(_c5, (Z_stall1 + _p7), False)
+                                    _d1 = (Z_stall1 + _p7)
+                                    _from1 = st.zones[st.loc[_c5.id]]
+                                    if _from1[-1] is _c5:  # the top card: no search from the bottom
+                                        _from1.pop()
+                                    else:
+                                        _from1.remove(_c5)
+                                    st.zones[_d1].append(_c5)
+                                    st.loc[_c5.id] = _d1
                             else:  # game.yaml:72
                                 st.at = o22  # game.yaml:75
                                 _lo2 = 1
@@ -511,7 +518,13 @@ def build(num_players, files):
                                     else:  # one card and no stopping yet: it is picked
                                         _c7 = _cands2[0]
                                     _picked2.append(_c7)
-                                    st.move(_c7, Z_market1, False)
+                                    _from2 = st.zones[st.loc[_c7.id]]
+                                    if _from2[-1] is _c7:  # the top card: no search from the bottom
+                                        _from2.pop()
+                                    else:
+                                        _from2.remove(_c7)
+                                    st.zones[Z_market1].append(_c7)
+                                    st.loc[_c7.id] = Z_market1
                                 env['sold'] = _picked2
                                 st.at = o23  # game.yaml:81
                                 _i7 = _p7
@@ -522,7 +535,14 @@ def build(num_players, files):
                         st.at = o27  # game.yaml:82
                         if (len(st.zones[Z_draw_pile1]) > 0):
                             st.at = o26  # game.yaml:84
-                            st.move_count(1, Z_draw_pile1, (Z_hand1 + _p7), False, S[6])
+                            _d2 = (Z_hand1 + _p7)
+                            _pile1 = st.zones[Z_draw_pile1]
+                            if len(_pile1) >= 1:
+                                _c10 = _pile1.pop()
+                                st.zones[_d2].append(_c10)
+                                st.loc[_c10.id] = _d2
+                            else:  # short of cards (a refill), or no count: State's
+                                st.move_count(1, Z_draw_pile1, _d2, False, S[6])
                 st.at = o30  # game.yaml:57
                 st.vars['turn_player'] = None
                 st.at = o31  # game.yaml:57
@@ -595,11 +615,18 @@ def build(num_players, files):
                                     st.at = o20  # game.yaml:67
                                     if _i9 == len(_cands3):
                                         break  # done
-                                    _c10 = _cands3[_i9]
+                                    _c11 = _cands3[_i9]
                                 else:  # one card and no stopping yet: it is picked
-                                    _c10 = _cands3[0]
-                                _picked3.append(_c10)
-                                st.move(_c10, (Z_stall1 + _p11), False)
+                                    _c11 = _cands3[0]
+                                _picked3.append(_c11)
+                                _d3 = (Z_stall1 + _p11)
+                                _from3 = st.zones[st.loc[_c11.id]]
+                                if _from3[-1] is _c11:  # the top card: no search from the bottom
+                                    _from3.pop()
+                                else:
+                                    _from3.remove(_c11)
+                                st.zones[_d3].append(_c11)
+                                st.loc[_c11.id] = _d3
                         else:  # game.yaml:72
                             st.at = o22  # game.yaml:75
                             _lo4 = 1
@@ -633,22 +660,35 @@ def build(num_players, files):
                                     st.at = o22  # game.yaml:75
                                     if _i10 == len(_cands4):
                                         break  # done
-                                    _c12 = _cands4[_i10]
+                                    _c13 = _cands4[_i10]
                                 else:  # one card and no stopping yet: it is picked
-                                    _c12 = _cands4[0]
-                                _picked4.append(_c12)
-                                st.move(_c12, Z_market1, False)
+                                    _c13 = _cands4[0]
+                                _picked4.append(_c13)
+                                _from4 = st.zones[st.loc[_c13.id]]
+                                if _from4[-1] is _c13:  # the top card: no search from the bottom
+                                    _from4.pop()
+                                else:
+                                    _from4.remove(_c13)
+                                st.zones[Z_market1].append(_c13)
+                                st.loc[_c13.id] = Z_market1
                             env['sold'] = _picked4
                             st.at = o23  # game.yaml:81
                             _i11 = _p11
-                            _v5 = st.vars['score'][_i11] + sum([_c14.props['value'] for _c14 in env['sold']])
+                            _v5 = st.vars['score'][_i11] + sum([_c15.props['value'] for _c15 in env['sold']])
                             if _v5 < 0:
                                 raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[10])
                             st.vars['score'][_i11] = _v5
                     st.at = o27  # game.yaml:82
                     if (len(st.zones[Z_draw_pile1]) > 0):
                         st.at = o26  # game.yaml:84
-                        st.move_count(1, Z_draw_pile1, (Z_hand1 + _p11), False, S[6])
+                        _d4 = (Z_hand1 + _p11)
+                        _pile2 = st.zones[Z_draw_pile1]
+                        if len(_pile2) >= 1:
+                            _c16 = _pile2.pop()
+                            st.zones[_d4].append(_c16)
+                            st.loc[_c16.id] = _d4
+                        else:  # short of cards (a refill), or no count: State's
+                            st.move_count(1, Z_draw_pile1, _d4, False, S[6])
             st.at = o30  # game.yaml:57
             st.vars['turn_player'] = None
             st.at = o31  # game.yaml:57
@@ -714,11 +754,18 @@ def build(num_players, files):
                                     st.at = o20  # game.yaml:67
                                     if _i13 == len(_cands5):
                                         break  # done
-                                    _c15 = _cands5[_i13]
+                                    _c17 = _cands5[_i13]
                                 else:  # one card and no stopping yet: it is picked
-                                    _c15 = _cands5[0]
-                                _picked5.append(_c15)
-                                st.move(_c15, (Z_stall1 + _p15), False)
+                                    _c17 = _cands5[0]
+                                _picked5.append(_c17)
+                                _d5 = (Z_stall1 + _p15)
+                                _from5 = st.zones[st.loc[_c17.id]]
+                                if _from5[-1] is _c17:  # the top card: no search from the bottom
+                                    _from5.pop()
+                                else:
+                                    _from5.remove(_c17)
+                                st.zones[_d5].append(_c17)
+                                st.loc[_c17.id] = _d5
                         else:  # game.yaml:72
                             st.at = o22  # game.yaml:75
                             _lo6 = 1
@@ -752,22 +799,35 @@ def build(num_players, files):
                                     st.at = o22  # game.yaml:75
                                     if _i14 == len(_cands6):
                                         break  # done
-                                    _c17 = _cands6[_i14]
+                                    _c19 = _cands6[_i14]
                                 else:  # one card and no stopping yet: it is picked
-                                    _c17 = _cands6[0]
-                                _picked6.append(_c17)
-                                st.move(_c17, Z_market1, False)
+                                    _c19 = _cands6[0]
+                                _picked6.append(_c19)
+                                _from6 = st.zones[st.loc[_c19.id]]
+                                if _from6[-1] is _c19:  # the top card: no search from the bottom
+                                    _from6.pop()
+                                else:
+                                    _from6.remove(_c19)
+                                st.zones[Z_market1].append(_c19)
+                                st.loc[_c19.id] = Z_market1
                             env['sold'] = _picked6
                             st.at = o23  # game.yaml:81
                             _i15 = _p15
-                            _v6 = st.vars['score'][_i15] + sum([_c19.props['value'] for _c19 in env['sold']])
+                            _v6 = st.vars['score'][_i15] + sum([_c21.props['value'] for _c21 in env['sold']])
                             if _v6 < 0:
                                 raise RuleError("'score' would fall to " + str(_v6) + ', below its minimum 0', S[10])
                             st.vars['score'][_i15] = _v6
                     st.at = o27  # game.yaml:82
                     if (len(st.zones[Z_draw_pile1]) > 0):
                         st.at = o26  # game.yaml:84
-                        st.move_count(1, Z_draw_pile1, (Z_hand1 + _p15), False, S[6])
+                        _d6 = (Z_hand1 + _p15)
+                        _pile3 = st.zones[Z_draw_pile1]
+                        if len(_pile3) >= 1:
+                            _c22 = _pile3.pop()
+                            st.zones[_d6].append(_c22)
+                            st.loc[_c22.id] = _d6
+                        else:  # short of cards (a refill), or no count: State's
+                            st.move_count(1, Z_draw_pile1, _d6, False, S[6])
         if pc <= 2:
             st.at = o30  # game.yaml:57
             st.vars['turn_player'] = None
@@ -836,11 +896,18 @@ def build(num_players, files):
                                 st.at = o20  # game.yaml:67
                                 if _i17 == len(_cands7):
                                     break  # done
-                                _c20 = _cands7[_i17]
+                                _c23 = _cands7[_i17]
                             else:  # one card and no stopping yet: it is picked
-                                _c20 = _cands7[0]
-                            _picked7.append(_c20)
-                            st.move(_c20, (Z_stall1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[8]))), False)
+                                _c23 = _cands7[0]
+                            _picked7.append(_c23)
+                            _d7 = (Z_stall1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[8])))
+                            _from7 = st.zones[st.loc[_c23.id]]
+                            if _from7[-1] is _c23:  # the top card: no search from the bottom
+                                _from7.pop()
+                            else:
+                                _from7.remove(_c23)
+                            st.zones[_d7].append(_c23)
+                            st.loc[_c23.id] = _d7
                     else:  # game.yaml:72
                         st.at = o22  # game.yaml:75
                         _lo8 = 1
@@ -876,22 +943,35 @@ def build(num_players, files):
                                 st.at = o22  # game.yaml:75
                                 if _i18 == len(_cands8):
                                     break  # done
-                                _c22 = _cands8[_i18]
+                                _c25 = _cands8[_i18]
                             else:  # one card and no stopping yet: it is picked
-                                _c22 = _cands8[0]
-                            _picked8.append(_c22)
-                            st.move(_c22, Z_market1, False)
+                                _c25 = _cands8[0]
+                            _picked8.append(_c25)
+                            _from8 = st.zones[st.loc[_c25.id]]
+                            if _from8[-1] is _c25:  # the top card: no search from the bottom
+                                _from8.pop()
+                            else:
+                                _from8.remove(_c25)
+                            st.zones[Z_market1].append(_c25)
+                            st.loc[_c25.id] = Z_market1
                         env['sold'] = _picked8
                         st.at = o23  # game.yaml:81
                         _i19 = (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[9]))
-                        _v7 = st.vars['score'][_i19] + sum([_c24.props['value'] for _c24 in env['sold']])
+                        _v7 = st.vars['score'][_i19] + sum([_c27.props['value'] for _c27 in env['sold']])
                         if _v7 < 0:
                             raise RuleError("'score' would fall to " + str(_v7) + ', below its minimum 0', S[10])
                         st.vars['score'][_i19] = _v7
                 st.at = o27  # game.yaml:82
                 if (len(st.zones[Z_draw_pile1]) > 0):
                     st.at = o26  # game.yaml:84
-                    st.move_count(1, Z_draw_pile1, (Z_hand1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[5]))), False, S[6])
+                    _d8 = (Z_hand1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[5])))
+                    _pile4 = st.zones[Z_draw_pile1]
+                    if len(_pile4) >= 1:
+                        _c28 = _pile4.pop()
+                        st.zones[_d8].append(_c28)
+                        st.loc[_c28.id] = _d8
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(1, Z_draw_pile1, _d8, False, S[6])
     def c_18(st, env, pc):  # game.yaml:61
         _L_p2 = env['p']
         _S_p2 = _L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else None
@@ -947,11 +1027,18 @@ def build(num_players, files):
                             st.at = o20  # game.yaml:67
                             if _i21 == len(_cands9):
                                 break  # done
-                            _c25 = _cands9[_i21]
+                            _c29 = _cands9[_i21]
                         else:  # one card and no stopping yet: it is picked
-                            _c25 = _cands9[0]
-                        _picked9.append(_c25)
-                        st.move(_c25, (Z_stall1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[8]))), False)
+                            _c29 = _cands9[0]
+                        _picked9.append(_c29)
+                        _d9 = (Z_stall1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[8])))
+                        _from9 = st.zones[st.loc[_c29.id]]
+                        if _from9[-1] is _c29:  # the top card: no search from the bottom
+                            _from9.pop()
+                        else:
+                            _from9.remove(_c29)
+                        st.zones[_d9].append(_c29)
+                        st.loc[_c29.id] = _d9
                 else:  # game.yaml:72
                     st.at = o22  # game.yaml:75
                     _lo10 = 1
@@ -987,15 +1074,21 @@ def build(num_players, files):
                             st.at = o22  # game.yaml:75
                             if _i22 == len(_cands10):
                                 break  # done
-                            _c27 = _cands10[_i22]
+                            _c31 = _cands10[_i22]
                         else:  # one card and no stopping yet: it is picked
-                            _c27 = _cands10[0]
-                        _picked10.append(_c27)
-                        st.move(_c27, Z_market1, False)
+                            _c31 = _cands10[0]
+                        _picked10.append(_c31)
+                        _from10 = st.zones[st.loc[_c31.id]]
+                        if _from10[-1] is _c31:  # the top card: no search from the bottom
+                            _from10.pop()
+                        else:
+                            _from10.remove(_c31)
+                        st.zones[Z_market1].append(_c31)
+                        st.loc[_c31.id] = Z_market1
                     env['sold'] = _picked10
                     st.at = o23  # game.yaml:81
                     _i23 = (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[9]))
-                    _v8 = st.vars['score'][_i23] + sum([_c29.props['value'] for _c29 in env['sold']])
+                    _v8 = st.vars['score'][_i23] + sum([_c33.props['value'] for _c33 in env['sold']])
                     if _v8 < 0:
                         raise RuleError("'score' would fall to " + str(_v8) + ', below its minimum 0', S[10])
                     st.vars['score'][_i23] = _v8
@@ -1003,7 +1096,14 @@ def build(num_players, files):
             st.at = o27  # game.yaml:82
             if (len(st.zones[Z_draw_pile1]) > 0):
                 st.at = o26  # game.yaml:84
-                st.move_count(1, Z_draw_pile1, (Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[5]))), False, S[6])
+                _d10 = (Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[5])))
+                _pile5 = st.zones[Z_draw_pile1]
+                if len(_pile5) >= 1:
+                    _c34 = _pile5.pop()
+                    st.zones[_d10].append(_c34)
+                    st.loc[_c34.id] = _d10
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(1, Z_draw_pile1, _d10, False, S[6])
     def c_19(st, env, pc):  # game.yaml:66
         _L_p3 = env['p']
         _S_p3 = _L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else None
@@ -1042,11 +1142,18 @@ def build(num_players, files):
                     st.at = o20  # game.yaml:67
                     if _i24 == len(_cands11):
                         break  # done
-                    _c30 = _cands11[_i24]
+                    _c35 = _cands11[_i24]
                 else:  # one card and no stopping yet: it is picked
-                    _c30 = _cands11[0]
-                _picked11.append(_c30)
-                st.move(_c30, (Z_stall1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[8]))), False)
+                    _c35 = _cands11[0]
+                _picked11.append(_c35)
+                _d11 = (Z_stall1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[8])))
+                _from11 = st.zones[st.loc[_c35.id]]
+                if _from11[-1] is _c35:  # the top card: no search from the bottom
+                    _from11.pop()
+                else:
+                    _from11.remove(_c35)
+                st.zones[_d11].append(_c35)
+                st.loc[_c35.id] = _d11
     def c_21(st, env, pc):  # game.yaml:74
         _L_p4 = env['p']
         _S_p4 = _L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else None
@@ -1085,16 +1192,22 @@ def build(num_players, files):
                     st.at = o22  # game.yaml:75
                     if _i25 == len(_cands12):
                         break  # done
-                    _c32 = _cands12[_i25]
+                    _c37 = _cands12[_i25]
                 else:  # one card and no stopping yet: it is picked
-                    _c32 = _cands12[0]
-                _picked12.append(_c32)
-                st.move(_c32, Z_market1, False)
+                    _c37 = _cands12[0]
+                _picked12.append(_c37)
+                _from12 = st.zones[st.loc[_c37.id]]
+                if _from12[-1] is _c37:  # the top card: no search from the bottom
+                    _from12.pop()
+                else:
+                    _from12.remove(_c37)
+                st.zones[Z_market1].append(_c37)
+                st.loc[_c37.id] = Z_market1
             env['sold'] = _picked12
         if pc <= 1:
             st.at = o23  # game.yaml:81
             _i26 = (_S_p4 if _S_p4 is not None else seat(st, _L_p4, S[9]))
-            _v9 = st.vars['score'][_i26] + sum([_c34.props['value'] for _c34 in env['sold']])
+            _v9 = st.vars['score'][_i26] + sum([_c39.props['value'] for _c39 in env['sold']])
             if _v9 < 0:
                 raise RuleError("'score' would fall to " + str(_v9) + ', below its minimum 0', S[10])
             st.vars['score'][_i26] = _v9

@@ -1045,10 +1045,7 @@ def build(num_players, files):
 
     def proc_to_general(st, env):  # game.yaml:387
         st.at = o47  # game.yaml:389
-        _items1 = [_m7 for _m7 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[44])))] if (_m7.owner == env['p'])]
-        _dest1 = (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[43])))
-        for _c2 in cards_of(_items1):
-            st.move(_c2, _dest1, False)
+        move_cards(st, [_m7 for _m7 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[44])))] if (_m7.owner == env['p'])], (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[43]))), False)
 
     def proc_exchange_token(st, env):  # game.yaml:724
         st.at = o302  # game.yaml:726
@@ -1222,15 +1219,9 @@ def build(num_players, files):
             for _p4 in list(st.players):
                 env['p'] = _p4
                 st.at = o102  # game.yaml:446
-                _items2 = st.zones[(Z_influence_hand1 + _p4)]
-                _dest2 = Z_influence_deck1
-                for _c3 in cards_of(_items2):
-                    st.move(_c3, _dest2, False)
+                move_cards(st, st.zones[(Z_influence_hand1 + _p4)], Z_influence_deck1, False)
             st.at = o104  # game.yaml:447
-            _items3 = st.zones[Z_influence_played1]
-            _dest3 = Z_influence_deck1
-            for _c4 in cards_of(_items3):
-                st.move(_c4, _dest3, False)
+            move_cards(st, st.zones[Z_influence_played1], Z_influence_deck1, False)
             st.at = o105  # game.yaml:448
             st.shuffle(Z_influence_deck1)
             st.frames.pop()
@@ -1413,10 +1404,7 @@ def build(num_players, files):
             for _q1 in list(st.players):
                 env['q'] = _q1
                 st.at = o193  # game.yaml:588
-                _items4 = [_m9 for _m9 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[67])))] if (_m9.owner == _q1)]
-                _dest4 = (Z_personal1 + _q1)
-                for _c5 in cards_of(_items4):
-                    st.move(_c5, _dest4, False)
+                move_cards(st, [_m9 for _m9 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[67])))] if (_m9.owner == _q1)], (Z_personal1 + _q1), False)
             st.at = o197  # game.yaml:590
             if (st.vars['flip'] and (st.vars['round'] < 4)):
                 st.at = o196  # game.yaml:591
@@ -1727,10 +1715,10 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o329  # game.yaml:772
-            for _c6 in list(env['back']):
-                env['c'] = _c6
+            for _c2 in list(env['back']):
+                env['c'] = _c2
                 st.at = o328  # game.yaml:775
-                st.move(_c6, st.zone_index((st.zones[Z_light_deck1] if (_c6.kind == 'light_missions') else (st.zones[Z_blue_deck1] if (_c6.kind == 'blue_missions') else st.zones[Z_dark_deck1]))), True)
+                st.move(_c2, st.zone_index((st.zones[Z_light_deck1] if (_c2.kind == 'light_missions') else (st.zones[Z_blue_deck1] if (_c2.kind == 'blue_missions') else st.zones[Z_dark_deck1]))), True)
             fr.pc = 3
             st.at = o332  # game.yaml:777
             o332.exec(st, env)
@@ -2208,10 +2196,7 @@ def build(num_players, files):
     def step_101(st, fr):  # game.yaml:446
         env = fr.env
         st.at = o102  # game.yaml:446
-        _items5 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[104])))]
-        _dest5 = Z_influence_deck1
-        for _c7 in cards_of(_items5):
-            st.move(_c7, _dest5, False)
+        move_cards(st, st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[104])))], Z_influence_deck1, False)
         st.frames.pop()
 
     def e103_items(st, env):  # game.yaml:445
@@ -2454,30 +2439,30 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c8 in (_r7 := st.zones[(Z_influence_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[116])))]):  # game.yaml:480
-            a = A_91 + _c8.type_id
+        for _c3 in (_r7 := st.zones[(Z_influence_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[116])))]):  # game.yaml:480
+            a = A_91 + _c3.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c8)
+                values.append(_c3)
                 idx.append(0)
         if ((st.vars['pass_left'][(_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[117]))] > 0) and (st.vars['gold'][(_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[118]))] >= 2)):  # game.yaml:483
             actions.append(A_101)
             values.append(None)
             idx.append(1)
-        _items6 = _r7  # game.yaml:487
-        if _items6 and (st.vars['swap_left'][(_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[120]))] > 0):
-            for _c9 in _items6:
-                a = A_111 + _c9.type_id
+        _items1 = _r7  # game.yaml:487
+        if _items1 and (st.vars['swap_left'][(_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[120]))] > 0):
+            for _c4 in _items1:
+                a = A_111 + _c4.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_c9)
+                    values.append(_c4)
                     idx.append(2)
         return actions, values, idx
     def resolve_129(st, dec, i):  # game.yaml:477
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:480
-            _c10 = env['c'] = dec.values[i]
+            _c5 = env['c'] = dec.values[i]
             st.frames.append(Frame(o119, env))
         elif k == 1:  # game.yaml:483
             st.at = o123  # game.yaml:486
@@ -2499,7 +2484,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
         elif k == 2:  # game.yaml:487
-            _c11 = env['c'] = dec.values[i]
+            _c6 = env['c'] = dec.values[i]
             st.at = o126  # game.yaml:491
             _i14 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[112]))
             _v12 = st.vars['swap_left'][_i14] - 1
@@ -2507,7 +2492,7 @@ def build(num_players, files):
                 raise RuleError("'swap_left' would fall to " + str(_v12) + ', below its minimum 0', S[113])
             st.vars['swap_left'][_i14] = _v12
             st.at = o127  # game.yaml:491
-            st.move(_c11, Z_influence_played1, False)
+            st.move(_c6, Z_influence_played1, False)
             st.at = o128  # game.yaml:492
             st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[114]))), False, S[115])
     def step_131(st, fr):  # game.yaml:503
@@ -3077,10 +3062,7 @@ def build(num_players, files):
     def step_192(st, fr):  # game.yaml:588
         env = fr.env
         st.at = o193  # game.yaml:588
-        _items7 = [_m14 for _m14 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[67])))] if (_m14.owner == env['q'])]
-        _dest6 = (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))
-        for _c12 in cards_of(_items7):
-            st.move(_c12, _dest6, False)
+        move_cards(st, [_m14 for _m14 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[67])))] if (_m14.owner == env['q'])], (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153]))), False)
         st.frames.pop()
 
     def e194_items(st, env):  # game.yaml:587
@@ -3745,9 +3727,9 @@ def build(num_players, files):
                 actions.append(a)
                 values.append(_m17)
                 idx.append(0)
-        _items8 = st.zones[(Z_tokens_held1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p4, S[189])))]  # game.yaml:687
-        if _items8 and fn_can_exchange(st, S[190], _L_p4):
-            for _x10 in _items8:
+        _items2 = st.zones[(Z_tokens_held1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p4, S[189])))]  # game.yaml:687
+        if _items2 and fn_can_exchange(st, S[190], _L_p4):
+            for _x10 in _items2:
                 if not ((_x10.props['symbol'] != 'crown')):
                     continue
                 a = A_271 + _x10.type_id
@@ -3805,10 +3787,7 @@ def build(num_players, files):
         st.at = o287  # game.yaml:704
         env['back'] = [_y3 for _y3 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191])))] if (_y3 != env['x'])]
         st.at = o288  # game.yaml:705
-        _items9 = env['back']
-        _dest7 = Z_token_supply1
-        for _c13 in cards_of(_items9):
-            st.move(_c13, _dest7, False)
+        move_cards(st, env['back'], Z_token_supply1, False)
         st.at = o291  # game.yaml:706
         for _y4 in list(env['back']):
             env['y'] = _y4
@@ -3873,10 +3852,7 @@ def build(num_players, files):
             st.at = o287  # game.yaml:704
             env['back'] = [_y5 for _y5 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191])))] if (_y5 != _x13)]
             st.at = o288  # game.yaml:705
-            _items10 = env['back']
-            _dest8 = Z_token_supply1
-            for _c14 in cards_of(_items10):
-                st.move(_c14, _dest8, False)
+            move_cards(st, env['back'], Z_token_supply1, False)
             st.at = o291  # game.yaml:706
             for _y6 in list(env['back']):
                 env['y'] = _y6
@@ -4351,10 +4327,7 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
             st.at = o357  # game.yaml:329
-            _items11 = st.zones[Z_gold_shown1]
-            _dest9 = Z_gold_box1
-            for _c15 in cards_of(_items11):
-                st.move(_c15, _dest9, False)
+            move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
             st.at = o358  # game.yaml:330
             st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
             st.at = o359  # game.yaml:331
@@ -4691,20 +4664,11 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_player1(_p10) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * 3)) + " Louis d'or for coats of arms", -1)
             st.at = o415  # game.yaml:789
-            _items12 = st.zones[(Z_influence_hand1 + _p10)]
-            _dest10 = Z_influence_deck1
-            for _c16 in cards_of(_items12):
-                st.move(_c16, _dest10, False)
+            move_cards(st, st.zones[(Z_influence_hand1 + _p10)], Z_influence_deck1, False)
             st.at = o416  # game.yaml:790
-            _items13 = st.zones[(Z_intrigue_hand1 + _p10)]
-            _dest11 = Z_intrigue_deck1
-            for _c17 in cards_of(_items13):
-                st.move(_c17, _dest11, False)
+            move_cards(st, st.zones[(Z_intrigue_hand1 + _p10)], Z_intrigue_deck1, False)
             st.at = o417  # game.yaml:791
-            _items14 = st.zones[(Z_tokens_held1 + _p10)]
-            _dest12 = Z_token_supply1
-            for _c18 in cards_of(_items14):
-                st.move(_c18, _dest12, False)
+            move_cards(st, st.zones[(Z_tokens_held1 + _p10)], Z_token_supply1, False)
             st.at = o420  # game.yaml:792
             for _t8 in list(K_courtiers1):
                 env['t'] = _t8
@@ -4751,7 +4715,7 @@ def build(num_players, files):
         for _a3 in span_list(1, 6, S[239]):
             env['a'] = _a3
             st.at = o429  # game.yaml:797
-            for _q6 in list(majority_holders(st, (_r11 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c19 in st.zones[(Z_coats_held1 + _p11)] if (_c19.props['arms'] == _a3)]) for _p11 in _r11])):
+            for _q6 in list(majority_holders(st, (_r11 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c7 in st.zones[(Z_coats_held1 + _p11)] if (_c7.props['arms'] == _a3)]) for _p11 in _r11])):
                 env['q'] = _q6
                 st.at = o428  # game.yaml:797
                 _args99 = {'p': _q6, 'bonus': True}
@@ -4788,20 +4752,11 @@ def build(num_players, files):
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * 3)) + " Louis d'or for coats of arms", -1)
         st.at = o415  # game.yaml:789
-        _items15 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[246])))]
-        _dest13 = Z_influence_deck1
-        for _c20 in cards_of(_items15):
-            st.move(_c20, _dest13, False)
+        move_cards(st, st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[246])))], Z_influence_deck1, False)
         st.at = o416  # game.yaml:790
-        _items16 = st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[247])))]
-        _dest14 = Z_intrigue_deck1
-        for _c21 in cards_of(_items16):
-            st.move(_c21, _dest14, False)
+        move_cards(st, st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[247])))], Z_intrigue_deck1, False)
         st.at = o417  # game.yaml:791
-        _items17 = st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[248])))]
-        _dest15 = Z_token_supply1
-        for _c22 in cards_of(_items17):
-            st.move(_c22, _dest15, False)
+        move_cards(st, st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[248])))], Z_token_supply1, False)
         st.at = o420  # game.yaml:792
         for _t10 in list(K_courtiers1):
             env['t'] = _t10
@@ -4887,7 +4842,7 @@ def build(num_players, files):
     def step_426(st, fr):  # game.yaml:797
         env = fr.env
         st.at = o429  # game.yaml:797
-        for _q7 in list(majority_holders(st, (_r12 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c23 in st.zones[(Z_coats_held1 + _p13)] if (_c23.props['arms'] == env['a'])]) for _p13 in _r12])):
+        for _q7 in list(majority_holders(st, (_r12 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c8 in st.zones[(Z_coats_held1 + _p13)] if (_c8.props['arms'] == env['a'])]) for _p13 in _r12])):
             env['q'] = _q7
             st.at = o428  # game.yaml:797
             _args105 = {'p': _q7, 'bonus': True}
@@ -4920,7 +4875,7 @@ def build(num_players, files):
         st.frames.pop()
 
     def e429_items(st, env):  # game.yaml:797
-        return majority_holders(st, (_r13 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c24 in st.zones[(Z_coats_held1 + _p14)] if (_c24.props['arms'] == env['a'])]) for _p14 in _r13])
+        return majority_holders(st, (_r13 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c9 in st.zones[(Z_coats_held1 + _p14)] if (_c9.props['arms'] == env['a'])]) for _p14 in _r13])
     def e430_items(st, env):  # game.yaml:795
         return span_list(1, 6, S[239])
     def step_431(st, fr):  # game.yaml:799
@@ -5018,7 +4973,14 @@ def build(num_players, files):
             st.at = o65  # game.yaml:402
             if ((_L_m3.props['ability'] == 'intrigue1') and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o64  # game.yaml:403
-                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[58]))), False, S[59])
+                _d1 = (Z_intrigue_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[58])))
+                _pile1 = st.zones[Z_intrigue_deck1]
+                if len(_pile1) >= 1:
+                    _c10 = _pile1.pop()
+                    st.zones[_d1].append(_c10)
+                    st.loc[_c10.id] = _d1
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(1, Z_intrigue_deck1, _d1, False, S[59])
         if pc <= 6:
             st.at = o75  # game.yaml:404
             if (_L_m3.props['ability'] == 'gold_or_markers'):
@@ -5118,9 +5080,24 @@ def build(num_players, files):
                         _i30 = 0
                     if _i30 < _end4:  # game.yaml:419
                         st.at = o78  # game.yaml:420
-                        st.move_count(1, (Z_personal1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[89]))), (Z_general1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[88]))), False, S[90])
+                        _src1 = (Z_personal1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[89])))
+                        _d2 = (Z_general1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[88])))
+                        _pile2 = st.zones[_src1]
+                        if len(_pile2) >= 1:
+                            _c11 = _pile2.pop()
+                            st.zones[_d2].append(_c11)
+                            st.loc[_c11.id] = _d2
+                        else:  # short of cards (a refill), or no count: State's
+                            st.move_count(1, _src1, _d2, False, S[90])
                         st.at = o79  # game.yaml:420
-                        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[91]))), False, S[92])
+                        _d3 = (Z_influence_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[91])))
+                        _pile3 = st.zones[Z_influence_deck1]
+                        if len(_pile3) >= 1:
+                            _c12 = _pile3.pop()
+                            st.zones[_d3].append(_c12)
+                            st.loc[_c12.id] = _d3
+                        else:  # short of cards (a refill), or no count: State's
+                            st.move_count(1, Z_influence_deck1, _d3, False, S[92])
                     else:  # game.yaml:421
                         pass
     def c_8(st, env, pc):  # game.yaml:424
@@ -5210,16 +5187,10 @@ def build(num_players, files):
             for _p20 in list(st.players):
                 env['p'] = _p20
                 st.at = o102  # game.yaml:446
-                _items18 = st.zones[(Z_influence_hand1 + _p20)]
-                _dest16 = Z_influence_deck1
-                for _c25 in cards_of(_items18):
-                    st.move(_c25, _dest16, False)
+                move_cards(st, st.zones[(Z_influence_hand1 + _p20)], Z_influence_deck1, False)
         if pc <= 4:
             st.at = o104  # game.yaml:447
-            _items19 = st.zones[Z_influence_played1]
-            _dest17 = Z_influence_deck1
-            for _c26 in cards_of(_items19):
-                st.move(_c26, _dest17, False)
+            move_cards(st, st.zones[Z_influence_played1], Z_influence_deck1, False)
         if pc <= 5:
             st.at = o105  # game.yaml:448
             st.shuffle(Z_influence_deck1)
@@ -5314,24 +5285,24 @@ def build(num_players, files):
             st.at = o129  # game.yaml:477
             _actions1 = set()  # (the ids' order is never read)
             _v25 = []
-            for _c27 in st.zones[(Z_influence_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[116])))]:  # game.yaml:480
-                _a4 = A_91 + _c27.type_id
+            for _c13 in st.zones[(Z_influence_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[116])))]:  # game.yaml:480
+                _a4 = A_91 + _c13.type_id
                 if _a4 not in _actions1:  # an identical card: the same choice
                     _actions1.add(_a4)
-                    _v25.append(_c27)
+                    _v25.append(_c13)
             if ((st.vars['pass_left'][(_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[117]))] > 0) and (st.vars['gold'][(_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[118]))] >= 2)):  # game.yaml:483
                 _f4 = 1
                 _actions1.add(A_101)
             else:
                 _f4 = 0
-            _items20 = st.zones[(Z_influence_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[119])))]  # game.yaml:487
-            if _items20 and (st.vars['swap_left'][(_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[120]))] > 0):
+            _items3 = st.zones[(Z_influence_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[119])))]  # game.yaml:487
+            if _items3 and (st.vars['swap_left'][(_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[120]))] > 0):
                 _v26 = []
-                for _c28 in _items20:
-                    _a5 = A_111 + _c28.type_id
+                for _c14 in _items3:
+                    _a5 = A_111 + _c14.type_id
                     if _a5 not in _actions1:  # an identical card: the same choice
                         _actions1.add(_a5)
-                        _v26.append(_c28)
+                        _v26.append(_c14)
             else:
                 _v26 = []
             _end10 = len(_v25)
@@ -5349,11 +5320,21 @@ def build(num_players, files):
                 else:
                     _i36 = 0
                 if _i36 < _end10:  # game.yaml:480
-                    _c29 = env['c'] = _v25[_i36]
+                    _c15 = env['c'] = _v25[_i36]
                     st.at = o120  # game.yaml:482
-                    st.move(_c29, Z_influence_played1, False)
+                    _c16 = _c15
+                    if type(_c16) is Card:
+                        _from1 = st.zones[st.loc[_c16.id]]
+                        if _from1[-1] is _c16:  # the top card: no search from the bottom
+                            _from1.pop()
+                        else:
+                            _from1.remove(_c16)
+                        st.zones[Z_influence_played1].append(_c16)
+                        st.loc[_c16.id] = Z_influence_played1
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c16, Z_influence_played1, False)
                     st.at = o121  # game.yaml:482
-                    _args121 = {'p': _L_p11, 'c': _c29}
+                    _args121 = {'p': _L_p11, 'c': _c15}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[108])
                     st.inline += 1
@@ -5384,7 +5365,7 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
                 else:  # game.yaml:487
-                    _c30 = env['c'] = _v26[_i36 - _end11]
+                    _c17 = env['c'] = _v26[_i36 - _end11]
                     st.at = o126  # game.yaml:491
                     _i38 = (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[112]))
                     _v28 = st.vars['swap_left'][_i38] - 1
@@ -5392,9 +5373,26 @@ def build(num_players, files):
                         raise RuleError("'swap_left' would fall to " + str(_v28) + ', below its minimum 0', S[113])
                     st.vars['swap_left'][_i38] = _v28
                     st.at = o127  # game.yaml:491
-                    st.move(_c30, Z_influence_played1, False)
+                    _c18 = _c17
+                    if type(_c18) is Card:
+                        _from2 = st.zones[st.loc[_c18.id]]
+                        if _from2[-1] is _c18:  # the top card: no search from the bottom
+                            _from2.pop()
+                        else:
+                            _from2.remove(_c18)
+                        st.zones[Z_influence_played1].append(_c18)
+                        st.loc[_c18.id] = Z_influence_played1
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c18, Z_influence_played1, False)
                     st.at = o128  # game.yaml:492
-                    st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[114]))), False, S[115])
+                    _d4 = (Z_influence_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[114])))
+                    _pile4 = st.zones[Z_influence_deck1]
+                    if len(_pile4) >= 1:
+                        _c19 = _pile4.pop()
+                        st.zones[_d4].append(_c19)
+                        st.loc[_c19.id] = _d4
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(1, Z_influence_deck1, _d4, False, S[115])
     def c_12(st, env, pc):  # game.yaml:493
         _L_c1 = env['c']
         _L_p12 = env['p']
@@ -5575,7 +5573,16 @@ def build(num_players, files):
                     _i43 = 0
                 _k4 = env['k'] = _v32[_i43]
                 st.at = o151  # game.yaml:537
-                st.move_count(_k4, (Z_personal1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p14, S[136]))), (Z_markers_on1 + (_O_t1 if _O_t1 is not None else ordinal(_L_t3, 'courtiers', S[135]))), False, S[137])
+                _src2 = (Z_personal1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p14, S[136])))
+                _d5 = (Z_markers_on1 + (_O_t1 if _O_t1 is not None else ordinal(_L_t3, 'courtiers', S[135])))
+                _pile5 = st.zones[_src2]
+                if type(_k4) is int and 0 <= _k4 <= len(_pile5):
+                    for _ in range(_k4):
+                        _c20 = _pile5.pop()
+                        st.zones[_d5].append(_c20)
+                        st.loc[_c20.id] = _d5
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(_k4, _src2, _d5, False, S[137])
                 st.at = o157  # game.yaml:538
                 if ((env['left'] > _k4) and (_L_jumps2 > 0)):
                     st.at = o156  # game.yaml:540
@@ -5666,8 +5673,8 @@ def build(num_players, files):
             for _q10 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q10
                 st.at = o174  # game.yaml:563
-                for _c31 in [_x23 for _x23 in st.zones[(Z_intrigue_hand1 + _q10)] if ((_x23.props['courtier'] == _L_t4) and (len(st.zones[(Z_personal1 + _q10)]) > 0))]:
-                    env['c'] = _c31
+                for _c21 in [_x23 for _x23 in st.zones[(Z_intrigue_hand1 + _q10)] if ((_x23.props['courtier'] == _L_t4) and (len(st.zones[(Z_personal1 + _q10)]) > 0))]:
+                    env['c'] = _c21
                     st.at = o173  # game.yaml:565
                     # game.yaml:569: always offered
                     # game.yaml:572: always offered
@@ -5684,9 +5691,29 @@ def build(num_players, files):
                             _i46 = 0
                         if _i46 < _end21:  # game.yaml:569
                             st.at = o170  # game.yaml:570
-                            st.move(_c31, Z_intrigue_deck1, True)
+                            _c22 = _c21
+                            if type(_c22) is Card:
+                                _from3 = st.zones[st.loc[_c22.id]]
+                                if _from3[-1] is _c22:  # the top card: no search from the bottom
+                                    _from3.pop()
+                                else:
+                                    _from3.remove(_c22)
+                                st.zones[Z_intrigue_deck1].insert(0, _c22)
+                                st.loc[_c22.id] = Z_intrigue_deck1
+                            else:  # not a card: State.move raises the rules' error
+                                st.move(_c22, Z_intrigue_deck1, True)
                             st.at = o171  # game.yaml:571
-                            st.move_count(min((2, len(st.zones[(Z_personal1 + _q10)]),)), (Z_personal1 + _q10), (Z_markers_on1 + (_O_t2 if _O_t2 is not None else ordinal(_L_t4, 'courtiers', S[143]))), False, S[146])
+                            _n1 = min((2, len(st.zones[(Z_personal1 + _q10)]),))
+                            _src3 = (Z_personal1 + _q10)
+                            _d6 = (Z_markers_on1 + (_O_t2 if _O_t2 is not None else ordinal(_L_t4, 'courtiers', S[143])))
+                            _pile6 = st.zones[_src3]
+                            if type(_n1) is int and 0 <= _n1 <= len(_pile6):
+                                for _ in range(_n1):
+                                    _c23 = _pile6.pop()
+                                    st.zones[_d6].append(_c23)
+                                    st.loc[_c23.id] = _d6
+                            else:  # short of cards (a refill), or no count: State's
+                                st.move_count(_n1, _src3, _d6, False, S[146])
                         else:  # game.yaml:572
                             pass
     def c_17(st, env, pc):  # game.yaml:573
@@ -5769,15 +5796,23 @@ def build(num_players, files):
             for _q12 in list(st.players):
                 env['q'] = _q12
                 st.at = o193  # game.yaml:588
-                _items21 = [_m27 for _m27 in st.zones[(Z_markers_on1 + (_O_t3 if _O_t3 is not None else ordinal(_L_t5, 'courtiers', S[67])))] if (_m27.owner == _q12)]
-                _dest18 = (Z_personal1 + _q12)
-                for _c32 in cards_of(_items21):
-                    st.move(_c32, _dest18, False)
+                move_cards(st, [_m27 for _m27 in st.zones[(Z_markers_on1 + (_O_t3 if _O_t3 is not None else ordinal(_L_t5, 'courtiers', S[67])))] if (_m27.owner == _q12)], (Z_personal1 + _q12), False)
         if pc <= 7:
             st.at = o197  # game.yaml:590
             if (st.vars['flip'] and (st.vars['round'] < 4)):
                 st.at = o196  # game.yaml:591
-                st.move(_L_t5, st.zone_index((st.zones[Z_black_up1] if (_L_t5 in st.zones[Z_red_up1]) else st.zones[Z_red_up1])), False)
+                _c24 = _L_t5
+                _d7 = st.zone_index((st.zones[Z_black_up1] if (_L_t5 in st.zones[Z_red_up1]) else st.zones[Z_red_up1]))
+                if type(_c24) is Card:
+                    _from4 = st.zones[st.loc[_c24.id]]
+                    if _from4[-1] is _c24:  # the top card: no search from the bottom
+                        _from4.pop()
+                    else:
+                        _from4.remove(_c24)
+                    st.zones[_d7].append(_c24)
+                    st.loc[_c24.id] = _d7
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c24, _d7, False)
     def c_18(st, env, pc):  # game.yaml:593
         _L_q2 = env['q']
         _S_q2 = _L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else None
@@ -6166,7 +6201,14 @@ def build(num_players, files):
             st.at = o267  # game.yaml:666
             if (_L_t10.props['gift'] == 'mazarin'):
                 st.at = o266  # game.yaml:666
-                st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p15, S[74]))), False, S[75])
+                _d8 = (Z_influence_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p15, S[74])))
+                _pile7 = st.zones[Z_influence_deck1]
+                if len(_pile7) >= 1:
+                    _c25 = _pile7.pop()
+                    st.zones[_d8].append(_c25)
+                    st.loc[_c25.id] = _d8
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(1, Z_influence_deck1, _d8, False, S[75])
         if pc <= 6:
             st.at = o273  # game.yaml:667
             if (_L_t10.props['gift'] == 'louvois'):
@@ -6185,7 +6227,14 @@ def build(num_players, files):
                 st.at = o272  # game.yaml:670
                 if (len(st.zones[Z_intrigue_deck1]) > 0):
                     st.at = o271  # game.yaml:670
-                    st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p15, S[77]))), False, S[78])
+                    _d9 = (Z_intrigue_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p15, S[77])))
+                    _pile8 = st.zones[Z_intrigue_deck1]
+                    if len(_pile8) >= 1:
+                        _c26 = _pile8.pop()
+                        st.zones[_d9].append(_c26)
+                        st.loc[_c26.id] = _d9
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(1, Z_intrigue_deck1, _d9, False, S[78])
     def c_24(st, env, pc):  # game.yaml:673
         _L_p16 = env['p']
         _S_p16 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
@@ -6224,10 +6273,10 @@ def build(num_players, files):
                     if _a9 not in _actions3:  # an identical card: the same choice
                         _actions3.add(_a9)
                         _v36.append(_m30)
-                _items22 = st.zones[(Z_tokens_held1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[189])))]  # game.yaml:687
-                if _items22 and fn_can_exchange(st, S[190], _L_p16):
+                _items4 = st.zones[(Z_tokens_held1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[189])))]  # game.yaml:687
+                if _items4 and fn_can_exchange(st, S[190], _L_p16):
                     _v37 = []
-                    for _x25 in _items22:
+                    for _x25 in _items4:
                         if not ((_x25.props['symbol'] != 'crown')):
                             continue
                         _a10 = A_271 + _x25.type_id
@@ -6309,10 +6358,7 @@ def build(num_players, files):
                     st.at = o287  # game.yaml:704
                     env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[191])))] if (_y7 != _x28)]
                     st.at = o288  # game.yaml:705
-                    _items23 = env['back']
-                    _dest19 = Z_token_supply1
-                    for _c33 in cards_of(_items23):
-                        st.move(_c33, _dest19, False)
+                    move_cards(st, env['back'], Z_token_supply1, False)
                     st.at = o291  # game.yaml:706
                     for _y8 in list(env['back']):
                         env['y'] = _y8
@@ -6403,7 +6449,17 @@ def build(num_players, files):
                     _i53 = 0
                 _x32 = env['x'] = _v40[_i53]
                 st.at = o307  # game.yaml:734
-                st.move(_x32, Z_token_supply1, False)
+                _c27 = _x32
+                if type(_c27) is Card:
+                    _from5 = st.zones[st.loc[_c27.id]]
+                    if _from5[-1] is _c27:  # the top card: no search from the bottom
+                        _from5.pop()
+                    else:
+                        _from5.remove(_c27)
+                    st.zones[Z_token_supply1].append(_c27)
+                    st.loc[_c27.id] = Z_token_supply1
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c27, Z_token_supply1, False)
         if pc <= 1:
             st.at = o311  # game.yaml:735
             _actions7 = set()  # (the ids' order is never read)
@@ -6429,10 +6485,31 @@ def build(num_players, files):
                     _i54 = 0
                 _x34 = env['x'] = _v41[_i54]
                 st.at = o310  # game.yaml:738
-                st.move(_x34, Z_token_supply1, False)
+                _c28 = _x34
+                if type(_c28) is Card:
+                    _from6 = st.zones[st.loc[_c28.id]]
+                    if _from6[-1] is _c28:  # the top card: no search from the bottom
+                        _from6.pop()
+                    else:
+                        _from6.remove(_c28)
+                    st.zones[Z_token_supply1].append(_c28)
+                    st.loc[_c28.id] = Z_token_supply1
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c28, Z_token_supply1, False)
         if pc <= 2:
             st.at = o312  # game.yaml:739
-            st.move(_L_m4, (Z_missions_done1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p18, S[80]))), False)
+            _c29 = _L_m4
+            _d10 = (Z_missions_done1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p18, S[80])))
+            if type(_c29) is Card:
+                _from7 = st.zones[st.loc[_c29.id]]
+                if _from7[-1] is _c29:  # the top card: no search from the bottom
+                    _from7.pop()
+                else:
+                    _from7.remove(_c29)
+                st.zones[_d10].append(_c29)
+                st.loc[_c29.id] = _d10
+            else:  # not a card: State.move raises the rules' error
+                st.move(_c29, _d10, False)
         if pc <= 3:
             st.at = o313  # game.yaml:740
             _args164 = {'p': _L_p18}
@@ -6496,13 +6573,34 @@ def build(num_players, files):
                         _i55 = 0
                     if _i55 < _end35:  # game.yaml:754
                         st.at = o319  # game.yaml:755
-                        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p19, S[201]))), False, S[202])
+                        _d11 = (Z_mission_hand1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p19, S[201])))
+                        _pile9 = st.zones[Z_light_deck1]
+                        if len(_pile9) >= 1:
+                            _c30 = _pile9.pop()
+                            st.zones[_d11].append(_c30)
+                            st.loc[_c30.id] = _d11
+                        else:  # short of cards (a refill), or no count: State's
+                            st.move_count(1, Z_light_deck1, _d11, False, S[202])
                     elif _i55 < _end36:  # game.yaml:756
                         st.at = o321  # game.yaml:757
-                        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p19, S[203]))), False, S[204])
+                        _d12 = (Z_mission_hand1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p19, S[203])))
+                        _pile10 = st.zones[Z_blue_deck1]
+                        if len(_pile10) >= 1:
+                            _c31 = _pile10.pop()
+                            st.zones[_d12].append(_c31)
+                            st.loc[_c31.id] = _d12
+                        else:  # short of cards (a refill), or no count: State's
+                            st.move_count(1, Z_blue_deck1, _d12, False, S[204])
                     else:  # game.yaml:758
                         st.at = o323  # game.yaml:759
-                        st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p19, S[205]))), False, S[206])
+                        _d13 = (Z_mission_hand1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p19, S[205])))
+                        _pile11 = st.zones[Z_dark_deck1]
+                        if len(_pile11) >= 1:
+                            _c32 = _pile11.pop()
+                            st.zones[_d13].append(_c32)
+                            st.loc[_c32.id] = _d13
+                        else:  # short of cards (a refill), or no count: State's
+                            st.move_count(1, Z_dark_deck1, _d13, False, S[206])
     def c_29(st, env, pc):  # game.yaml:760
         _L_p20 = env['p']
         _S_p19 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
@@ -6534,25 +6632,42 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_L_p20, num_players), S[291])
                 if _L_p20 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n1 = len(_cands1) + _stop1
-                if _n1 > 1:
-                    _i56 = st.choose(_n1)
+                _n2 = len(_cands1) + _stop1
+                if _n2 > 1:
+                    _i56 = st.choose(_n2)
                     st.move_number += 1
                     st.at = o326  # game.yaml:764
                     if _i56 == len(_cands1):
                         break  # done
-                    _c34 = _cands1[_i56]
+                    _c33 = _cands1[_i56]
                 else:  # one card and no stopping yet: it is picked
-                    _c34 = _cands1[0]
-                _picked1.append(_c34)
-                st.move(_c34, Z_mission_swap1, False)
+                    _c33 = _cands1[0]
+                _picked1.append(_c33)
+                _from8 = st.zones[st.loc[_c33.id]]
+                if _from8[-1] is _c33:  # the top card: no search from the bottom
+                    _from8.pop()
+                else:
+                    _from8.remove(_c33)
+                st.zones[Z_mission_swap1].append(_c33)
+                st.loc[_c33.id] = Z_mission_swap1
             env['back'] = _picked1
         if pc <= 1:
             st.at = o329  # game.yaml:772
-            for _c36 in list(env['back']):
-                env['c'] = _c36
+            for _c35 in list(env['back']):
+                env['c'] = _c35
                 st.at = o328  # game.yaml:775
-                st.move(_c36, st.zone_index((st.zones[Z_light_deck1] if (_c36.kind == 'light_missions') else (st.zones[Z_blue_deck1] if (_c36.kind == 'blue_missions') else st.zones[Z_dark_deck1]))), True)
+                _c36 = _c35
+                _d14 = st.zone_index((st.zones[Z_light_deck1] if (_c35.kind == 'light_missions') else (st.zones[Z_blue_deck1] if (_c35.kind == 'blue_missions') else st.zones[Z_dark_deck1])))
+                if type(_c36) is Card:
+                    _from9 = st.zones[st.loc[_c36.id]]
+                    if _from9[-1] is _c36:  # the top card: no search from the bottom
+                        _from9.pop()
+                    else:
+                        _from9.remove(_c36)
+                    st.zones[_d14].insert(0, _c36)
+                    st.loc[_c36.id] = _d14
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c36, _d14, True)
         if pc <= 2:
             st.at = o332  # game.yaml:777
             for _c37 in list(env['back']):
@@ -6670,9 +6785,24 @@ def build(num_players, files):
                     _i58 = 0
                 if _i58 < _end41:  # game.yaml:419
                     st.at = o78  # game.yaml:420
-                    st.move_count(1, (Z_personal1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p22, S[89]))), (Z_general1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p22, S[88]))), False, S[90])
+                    _src4 = (Z_personal1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p22, S[89])))
+                    _d15 = (Z_general1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p22, S[88])))
+                    _pile12 = st.zones[_src4]
+                    if len(_pile12) >= 1:
+                        _c38 = _pile12.pop()
+                        st.zones[_d15].append(_c38)
+                        st.loc[_c38.id] = _d15
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(1, _src4, _d15, False, S[90])
                     st.at = o79  # game.yaml:420
-                    st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p22, S[91]))), False, S[92])
+                    _d16 = (Z_influence_hand1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p22, S[91])))
+                    _pile13 = st.zones[Z_influence_deck1]
+                    if len(_pile13) >= 1:
+                        _c39 = _pile13.pop()
+                        st.zones[_d16].append(_c39)
+                        st.loc[_c39.id] = _d16
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(1, Z_influence_deck1, _d16, False, S[92])
                 else:  # game.yaml:421
                     pass
     def c_83(st, env, pc):  # game.yaml:428
@@ -6880,7 +7010,17 @@ def build(num_players, files):
         _L_p30 = env['p']
         if pc <= 0:
             st.at = o120  # game.yaml:482
-            st.move(_L_c2, Z_influence_played1, False)
+            _c40 = _L_c2
+            if type(_c40) is Card:
+                _from10 = st.zones[st.loc[_c40.id]]
+                if _from10[-1] is _c40:  # the top card: no search from the bottom
+                    _from10.pop()
+                else:
+                    _from10.remove(_c40)
+                st.zones[Z_influence_played1].append(_c40)
+                st.loc[_c40.id] = Z_influence_played1
+            else:  # not a card: State.move raises the rules' error
+                st.move(_c40, Z_influence_played1, False)
         if pc <= 1:
             st.at = o121  # game.yaml:482
             _args179 = {'p': _L_p30, 'c': _L_c2}
@@ -7008,7 +7148,16 @@ def build(num_players, files):
         _S_p27 = _L_p36 if type(_L_p36) is int and 0 <= _L_p36 < num_players else None
         if pc <= 0:
             st.at = o151  # game.yaml:537
-            st.move_count(_L_k1, (Z_personal1 + (_S_p27 if _S_p27 is not None else seat(st, _L_p36, S[136]))), (Z_markers_on1 + (_O_t6 if _O_t6 is not None else ordinal(_L_t13, 'courtiers', S[135]))), False, S[137])
+            _src5 = (Z_personal1 + (_S_p27 if _S_p27 is not None else seat(st, _L_p36, S[136])))
+            _d17 = (Z_markers_on1 + (_O_t6 if _O_t6 is not None else ordinal(_L_t13, 'courtiers', S[135])))
+            _pile14 = st.zones[_src5]
+            if type(_L_k1) is int and 0 <= _L_k1 <= len(_pile14):
+                for _ in range(_L_k1):
+                    _c41 = _pile14.pop()
+                    st.zones[_d17].append(_c41)
+                    st.loc[_c41.id] = _d17
+            else:  # short of cards (a refill), or no count: State's
+                st.move_count(_L_k1, _src5, _d17, False, S[137])
         if pc <= 1:
             st.at = o157  # game.yaml:538
             if ((_L_left2 > _L_k1) and (_L_jumps4 > 0)):
@@ -7150,8 +7299,8 @@ def build(num_players, files):
         _O_t7 = _L_t16.ordinal if type(_L_t16) is Card and _L_t16.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o174  # game.yaml:563
-            for _c38 in [_x37 for _x37 in st.zones[(Z_intrigue_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[147])))] if ((_x37.props['courtier'] == _L_t16) and (len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[148])))]) > 0))]:
-                env['c'] = _c38
+            for _c42 in [_x37 for _x37 in st.zones[(Z_intrigue_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[147])))] if ((_x37.props['courtier'] == _L_t16) and (len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[148])))]) > 0))]:
+                env['c'] = _c42
                 st.at = o173  # game.yaml:565
                 # game.yaml:569: always offered
                 # game.yaml:572: always offered
@@ -7170,9 +7319,29 @@ def build(num_players, files):
                         _i67 = 0
                     if _i67 < _end51:  # game.yaml:569
                         st.at = o170  # game.yaml:570
-                        st.move(_c38, Z_intrigue_deck1, True)
+                        _c43 = _c42
+                        if type(_c43) is Card:
+                            _from11 = st.zones[st.loc[_c43.id]]
+                            if _from11[-1] is _c43:  # the top card: no search from the bottom
+                                _from11.pop()
+                            else:
+                                _from11.remove(_c43)
+                            st.zones[Z_intrigue_deck1].insert(0, _c43)
+                            st.loc[_c43.id] = Z_intrigue_deck1
+                        else:  # not a card: State.move raises the rules' error
+                            st.move(_c43, Z_intrigue_deck1, True)
                         st.at = o171  # game.yaml:571
-                        st.move_count(min((2, len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[145])))]),)), (Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[144]))), (Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t16, 'courtiers', S[143]))), False, S[146])
+                        _n3 = min((2, len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[145])))]),))
+                        _src6 = (Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[144])))
+                        _d18 = (Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t16, 'courtiers', S[143])))
+                        _pile15 = st.zones[_src6]
+                        if type(_n3) is int and 0 <= _n3 <= len(_pile15):
+                            for _ in range(_n3):
+                                _c44 = _pile15.pop()
+                                st.zones[_d18].append(_c44)
+                                st.loc[_c44.id] = _d18
+                        else:  # short of cards (a refill), or no count: State's
+                            st.move_count(_n3, _src6, _d18, False, S[146])
                     else:  # game.yaml:572
                         pass
     def c_168(st, env, pc):  # game.yaml:564
@@ -7200,9 +7369,29 @@ def build(num_players, files):
                     _i68 = 0
                 if _i68 < _end53:  # game.yaml:569
                     st.at = o170  # game.yaml:570
-                    st.move(_L_c5, Z_intrigue_deck1, True)
+                    _c45 = _L_c5
+                    if type(_c45) is Card:
+                        _from12 = st.zones[st.loc[_c45.id]]
+                        if _from12[-1] is _c45:  # the top card: no search from the bottom
+                            _from12.pop()
+                        else:
+                            _from12.remove(_c45)
+                        st.zones[Z_intrigue_deck1].insert(0, _c45)
+                        st.loc[_c45.id] = Z_intrigue_deck1
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c45, Z_intrigue_deck1, True)
                     st.at = o171  # game.yaml:571
-                    st.move_count(min((2, len(st.zones[(Z_personal1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q4, S[145])))]),)), (Z_personal1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q4, S[144]))), (Z_markers_on1 + (_O_t8 if _O_t8 is not None else ordinal(_L_t17, 'courtiers', S[143]))), False, S[146])
+                    _n4 = min((2, len(st.zones[(Z_personal1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q4, S[145])))]),))
+                    _src7 = (Z_personal1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q4, S[144])))
+                    _d19 = (Z_markers_on1 + (_O_t8 if _O_t8 is not None else ordinal(_L_t17, 'courtiers', S[143])))
+                    _pile16 = st.zones[_src7]
+                    if type(_n4) is int and 0 <= _n4 <= len(_pile16):
+                        for _ in range(_n4):
+                            _c46 = _pile16.pop()
+                            st.zones[_d19].append(_c46)
+                            st.loc[_c46.id] = _d19
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(_n4, _src7, _d19, False, S[146])
                 else:  # game.yaml:572
                     pass
     def c_179(st, env, pc):  # game.yaml:581
@@ -7795,10 +7984,10 @@ def build(num_players, files):
                 if _a21 not in _actions10:  # an identical card: the same choice
                     _actions10.add(_a21)
                     _v50.append(_m38)
-            _items24 = st.zones[(Z_tokens_held1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p41, S[189])))]  # game.yaml:687
-            if _items24 and fn_can_exchange(st, S[190], _L_p41):
+            _items5 = st.zones[(Z_tokens_held1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p41, S[189])))]  # game.yaml:687
+            if _items5 and fn_can_exchange(st, S[190], _L_p41):
                 _v51 = []
-                for _x38 in _items24:
+                for _x38 in _items5:
                     if not ((_x38.props['symbol'] != 'crown')):
                         continue
                     _a22 = A_271 + _x38.type_id
@@ -7897,10 +8086,7 @@ def build(num_players, files):
                 st.at = o287  # game.yaml:704
                 env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p43, S[191])))] if (_y10 != _x41)]
                 st.at = o288  # game.yaml:705
-                _items25 = env['back']
-                _dest20 = Z_token_supply1
-                for _c39 in cards_of(_items25):
-                    st.move(_c39, _dest20, False)
+                move_cards(st, env['back'], Z_token_supply1, False)
                 st.at = o291  # game.yaml:706
                 for _y11 in list(env['back']):
                     env['y'] = _y11
@@ -8055,13 +8241,34 @@ def build(num_players, files):
                     _i77 = 0
                 if _i77 < _end69:  # game.yaml:754
                     st.at = o319  # game.yaml:755
-                    st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p46, S[201]))), False, S[202])
+                    _d20 = (Z_mission_hand1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p46, S[201])))
+                    _pile17 = st.zones[Z_light_deck1]
+                    if len(_pile17) >= 1:
+                        _c47 = _pile17.pop()
+                        st.zones[_d20].append(_c47)
+                        st.loc[_c47.id] = _d20
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(1, Z_light_deck1, _d20, False, S[202])
                 elif _i77 < _end70:  # game.yaml:756
                     st.at = o321  # game.yaml:757
-                    st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p46, S[203]))), False, S[204])
+                    _d21 = (Z_mission_hand1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p46, S[203])))
+                    _pile18 = st.zones[Z_blue_deck1]
+                    if len(_pile18) >= 1:
+                        _c48 = _pile18.pop()
+                        st.zones[_d21].append(_c48)
+                        st.loc[_c48.id] = _d21
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(1, Z_blue_deck1, _d21, False, S[204])
                 else:  # game.yaml:758
                     st.at = o323  # game.yaml:759
-                    st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p46, S[205]))), False, S[206])
+                    _d22 = (Z_mission_hand1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p46, S[205])))
+                    _pile19 = st.zones[Z_dark_deck1]
+                    if len(_pile19) >= 1:
+                        _c49 = _pile19.pop()
+                        st.zones[_d22].append(_c49)
+                        st.loc[_c49.id] = _d22
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(1, Z_dark_deck1, _d22, False, S[206])
     def c_330(st, env, pc):  # game.yaml:777
         _L_p47 = env['p']
         if pc <= 0:
@@ -8103,12 +8310,13 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
                 st.at = o357  # game.yaml:329
-                _items26 = st.zones[Z_gold_shown1]
-                _dest21 = Z_gold_box1
-                for _c40 in cards_of(_items26):
-                    st.move(_c40, _dest21, False)
+                move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
                 st.at = o358  # game.yaml:330
-                st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
+                _z1 = st.zones[Z_gold_deck1]
+                _c50 = _z1[-1]
+                _z1.pop()
+                st.zones[Z_gold_shown1].append(_c50)
+                st.loc[_c50.id] = Z_gold_shown1
                 st.at = o359  # game.yaml:331
                 st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
                 st.at = o360  # game.yaml:332
@@ -8132,7 +8340,14 @@ def build(num_players, files):
                 st.at = o366  # game.yaml:335
                 if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                     st.at = o365  # game.yaml:336
-                    st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[220])), False, S[221])
+                    _d23 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[220]))
+                    _pile20 = st.zones[Z_intrigue_deck1]
+                    if len(_pile20) >= 1:
+                        _c51 = _pile20.pop()
+                        st.zones[_d23].append(_c51)
+                        st.loc[_c51.id] = _d23
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(1, Z_intrigue_deck1, _d23, False, S[221])
                 st.at = o371  # game.yaml:338
                 for _p57 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p57
@@ -8155,7 +8370,15 @@ def build(num_players, files):
                 for _p58 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p58
                     st.at = o373  # game.yaml:341
-                    st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + _p58), False, S[222])
+                    _d24 = (Z_influence_hand1 + _p58)
+                    _pile21 = st.zones[Z_influence_deck1]
+                    if len(_pile21) >= 5:
+                        for _ in range(5):
+                            _c52 = _pile21.pop()
+                            st.zones[_d24].append(_c52)
+                            st.loc[_c52.id] = _d24
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(5, Z_influence_deck1, _d24, False, S[222])
                 st.at = o375  # game.yaml:325
                 st.vars['phase'] = ''
                 st.at = o376  # game.yaml:342
@@ -8282,12 +8505,13 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
             st.at = o357  # game.yaml:329
-            _items27 = st.zones[Z_gold_shown1]
-            _dest22 = Z_gold_box1
-            for _c41 in cards_of(_items27):
-                st.move(_c41, _dest22, False)
+            move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
             st.at = o358  # game.yaml:330
-            st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
+            _z2 = st.zones[Z_gold_deck1]
+            _c53 = _z2[-1]
+            _z2.pop()
+            st.zones[Z_gold_shown1].append(_c53)
+            st.loc[_c53.id] = Z_gold_shown1
             st.at = o359  # game.yaml:331
             st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
             st.at = o360  # game.yaml:332
@@ -8311,7 +8535,14 @@ def build(num_players, files):
             st.at = o366  # game.yaml:335
             if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o365  # game.yaml:336
-                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[220])), False, S[221])
+                _d25 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[220]))
+                _pile22 = st.zones[Z_intrigue_deck1]
+                if len(_pile22) >= 1:
+                    _c54 = _pile22.pop()
+                    st.zones[_d25].append(_c54)
+                    st.loc[_c54.id] = _d25
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(1, Z_intrigue_deck1, _d25, False, S[221])
             st.at = o371  # game.yaml:338
             for _p63 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p63
@@ -8334,7 +8565,15 @@ def build(num_players, files):
             for _p64 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p64
                 st.at = o373  # game.yaml:341
-                st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + _p64), False, S[222])
+                _d26 = (Z_influence_hand1 + _p64)
+                _pile23 = st.zones[Z_influence_deck1]
+                if len(_pile23) >= 5:
+                    for _ in range(5):
+                        _c55 = _pile23.pop()
+                        st.zones[_d26].append(_c55)
+                        st.loc[_c55.id] = _d26
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(5, Z_influence_deck1, _d26, False, S[222])
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''
         if pc <= 3:
@@ -8459,13 +8698,14 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
         if pc <= 2:
             st.at = o357  # game.yaml:329
-            _items28 = st.zones[Z_gold_shown1]
-            _dest23 = Z_gold_box1
-            for _c42 in cards_of(_items28):
-                st.move(_c42, _dest23, False)
+            move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
         if pc <= 3:
             st.at = o358  # game.yaml:330
-            st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
+            _z3 = st.zones[Z_gold_deck1]
+            _c56 = _z3[-1]
+            _z3.pop()
+            st.zones[Z_gold_shown1].append(_c56)
+            st.loc[_c56.id] = Z_gold_shown1
         if pc <= 4:
             st.at = o359  # game.yaml:331
             st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
@@ -8493,7 +8733,14 @@ def build(num_players, files):
             st.at = o366  # game.yaml:335
             if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o365  # game.yaml:336
-                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[220])), False, S[221])
+                _d27 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[220]))
+                _pile24 = st.zones[Z_intrigue_deck1]
+                if len(_pile24) >= 1:
+                    _c57 = _pile24.pop()
+                    st.zones[_d27].append(_c57)
+                    st.loc[_c57.id] = _d27
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(1, Z_intrigue_deck1, _d27, False, S[221])
         if pc <= 8:
             st.at = o371  # game.yaml:338
             for _p69 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -8518,7 +8765,15 @@ def build(num_players, files):
             for _p70 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p70
                 st.at = o373  # game.yaml:341
-                st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + _p70), False, S[222])
+                _d28 = (Z_influence_hand1 + _p70)
+                _pile25 = st.zones[Z_influence_deck1]
+                if len(_pile25) >= 5:
+                    for _ in range(5):
+                        _c58 = _pile25.pop()
+                        st.zones[_d28].append(_c58)
+                        st.loc[_c58.id] = _d28
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(5, Z_influence_deck1, _d28, False, S[222])
         if pc <= 10:
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''

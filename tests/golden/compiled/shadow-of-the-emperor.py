@@ -1072,10 +1072,7 @@ def build(num_players, files):
         for _sp1 in [True, False]:
             env['sp'] = _sp1
             st.at = o37  # game.yaml:327
-            _items1 = [_e5 for _e5 in K_electorates1 if (_e5.props['spiritual'] == _sp1)]
-            _dest1 = Z_lots1
-            for _c3 in cards_of(_items1):
-                st.move(_c3, _dest1, False)
+            move_cards(st, [_e5 for _e5 in K_electorates1 if (_e5.props['spiritual'] == _sp1)], Z_lots1, False)
             st.at = o38  # game.yaml:328
             st.shuffle(Z_lots1)
             st.at = o39  # game.yaml:329
@@ -1085,10 +1082,7 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_card1(st.zones[Z_lots1][-1]) + ' is closed for the game', -1)
             st.at = o41  # game.yaml:331
-            _items2 = st.zones[Z_lots1]
-            _dest2 = Z_board1
-            for _c4 in cards_of(_items2):
-                st.move(_c4, _dest2, False)
+            move_cards(st, st.zones[Z_lots1], Z_board1, False)
 
     def proc_fresh(st, env):  # game.yaml:333
         st.at = o43  # game.yaml:337
@@ -1296,10 +1290,10 @@ def build(num_players, files):
             for _q1 in list(st.players):
                 env['q'] = _q1
                 st.at = o113  # game.yaml:436
-                for _c5 in list(st.zones[(Z_play_area1 + _q1)]):
-                    env['c'] = _c5
+                for _c3 in list(st.zones[(Z_play_area1 + _q1)]):
+                    env['c'] = _c3
                     st.at = o112  # game.yaml:436
-                    st.move(_c5, (Z_pile1 + _c5.props['stack'].ordinal), False)
+                    st.move(_c3, (Z_pile1 + _c3.props['stack'].ordinal), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1769,10 +1763,7 @@ def build(num_players, files):
             st.at = o326  # game.yaml:795
             env['old'] = st.vars['emperor']
             st.at = o327  # game.yaml:796
-            _items3 = st.zones[Z_throne1]
-            _dest3 = Z_aside1
-            for _c6 in cards_of(_items3):
-                st.move(_c6, _dest3, False)
+            move_cards(st, st.zones[Z_throne1], Z_aside1, False)
             st.at = o328  # game.yaml:797
             st.vars['emperor'] = env['w']
             st.at = o329  # game.yaml:798
@@ -1910,10 +1901,7 @@ def build(num_players, files):
     def step_36(st, fr):  # game.yaml:326
         env = fr.env
         st.at = o37  # game.yaml:327
-        _items4 = [_e6 for _e6 in K_electorates1 if (_e6.props['spiritual'] == env['sp'])]
-        _dest4 = Z_lots1
-        for _c7 in cards_of(_items4):
-            st.move(_c7, _dest4, False)
+        move_cards(st, [_e6 for _e6 in K_electorates1 if (_e6.props['spiritual'] == env['sp'])], Z_lots1, False)
         st.at = o38  # game.yaml:328
         st.shuffle(Z_lots1)
         st.at = o39  # game.yaml:329
@@ -1923,10 +1911,7 @@ def build(num_players, files):
         if st.record_log:
             st.log_line(fmt_card1(st.zones[Z_lots1][-1]) + ' is closed for the game', -1)
         st.at = o41  # game.yaml:331
-        _items5 = st.zones[Z_lots1]
-        _dest5 = Z_board1
-        for _c8 in cards_of(_items5):
-            st.move(_c8, _dest5, False)
+        move_cards(st, st.zones[Z_lots1], Z_board1, False)
         st.frames.pop()
 
     def e42_items(st, env):  # game.yaml:325
@@ -2256,9 +2241,9 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o102  # game.yaml:433
-            env['pink'] = len([1 for _c9 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[117])))] if (_c9.props['stack'].props['colour'] == 'pink')])
+            env['pink'] = len([1 for _c4 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[117])))] if (_c4.props['stack'].props['colour'] == 'pink')])
             st.at = o103  # game.yaml:434
-            env['blue'] = len([1 for _c10 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[118])))] if (_c10.props['stack'].props['colour'] == 'blue')])
+            env['blue'] = len([1 for _c5 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[118])))] if (_c5.props['stack'].props['colour'] == 'blue')])
             fr.pc = 3
             st.at = o108  # game.yaml:435
             if (env['blue'] > env['pink']):
@@ -2314,10 +2299,10 @@ def build(num_players, files):
     def step_110(st, fr):  # game.yaml:436
         env = fr.env
         st.at = o113  # game.yaml:436
-        for _c11 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[121])))]):
-            env['c'] = _c11
+        for _c6 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[121])))]):
+            env['c'] = _c6
             st.at = o112  # game.yaml:436
-            st.move(_c11, (Z_pile1 + _c11.props['stack'].ordinal), False)
+            st.move(_c6, (Z_pile1 + _c6.props['stack'].ordinal), False)
         st.frames.pop()
 
     def step_111(st, fr):  # game.yaml:436
@@ -3511,9 +3496,9 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        _items6 = K_spaces1  # game.yaml:635
-        if _items6 and any((_x22.kind == 'cities') for _x22 in st.zones[(Z_supply1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p9, S[8])))]):
-            for _s40 in _items6:
+        _items1 = K_spaces1  # game.yaml:635
+        if _items1 and any((_x22.kind == 'cities') for _x22 in st.zones[(Z_supply1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p9, S[8])))]):
+            for _s40 in _items1:
                 if not ((_s40.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s40.ordinal)]) == 0) and (not st.vars['closed'][_s40.props['electorate'].ordinal]))):
                     continue
                 a = A_301 + _s40.type_id
@@ -3584,9 +3569,9 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        _items7 = K_spaces1  # game.yaml:650
-        if _items7 and any((_x26.kind == 'aristocrats') for _x26 in st.zones[(Z_supply1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p10, S[8])))]):
-            for _s42 in _items7:
+        _items2 = K_spaces1  # game.yaml:650
+        if _items2 and any((_x26.kind == 'aristocrats') for _x26 in st.zones[(Z_supply1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p10, S[8])))]):
+            for _s42 in _items2:
                 if not ((_s42.props['type'] == 'aristocrat') and (len((_r71 := st.zones[(Z_at1 + _s42.ordinal)])) > 0) and ((_r72 := _r71[-1]).kind == 'knights') and (_r72.owner == _L_p10)):
                     continue
                 a = A_321 + _s42.type_id
@@ -3699,7 +3684,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o237  # game.yaml:678
-            if (any((_c12.props['stack'].key == 'gray') for _c12 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[9])))]) and any((_x27.kind == 'aristocrats') for _x27 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))])):
+            if (any((_c7.props['stack'].key == 'gray') for _c7 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[9])))]) and any((_x27.kind == 'aristocrats') for _x27 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))])):
                 st.frames.append(Frame(o235, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4083,7 +4068,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o289  # game.yaml:752
-            if any((_c13.props['stack'].key == 'church') for _c13 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[9])))]):
+            if any((_c8.props['stack'].key == 'church') for _c8 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[9])))]):
                 st.frames.append(Frame(o285, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4091,7 +4076,7 @@ def build(num_players, files):
         if pc == 1:
             fr.pc = 2
             st.at = o294  # game.yaml:760
-            if any((_c14.props['stack'].key == 'excommunication') for _c14 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[9])))]):
+            if any((_c9.props['stack'].key == 'excommunication') for _c9 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[9])))]):
                 st.frames.append(Frame(o290, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4668,12 +4653,12 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
             st.at = o376  # game.yaml:275
-            for _c15 in list(K_actions1):
-                env['c'] = _c15
+            for _c10 in list(K_actions1):
+                env['c'] = _c10
                 st.at = o375  # game.yaml:277
-                if (_c15.props['players'] <= len(st.players)):
+                if (_c10.props['players'] <= len(st.players)):
                     st.at = o374  # game.yaml:278
-                    st.move(_c15, (Z_pile1 + _c15.props['stack'].ordinal), False)
+                    st.move(_c10, (Z_pile1 + _c10.props['stack'].ordinal), False)
             st.at = o379  # game.yaml:281
             for _s56 in list(K_spaces1):
                 env['s'] = _s56
@@ -5305,7 +5290,18 @@ def build(num_players, files):
                     _i78 = 0
                 _s60 = env['s'] = _v28[_i78]
                 st.at = o49  # game.yaml:351
-                st.move(env['x'], (Z_at1 + _s60.ordinal), False)
+                _c11 = env['x']
+                _d1 = (Z_at1 + _s60.ordinal)
+                if type(_c11) is Card:
+                    _from1 = st.zones[st.loc[_c11.id]]
+                    if _from1[-1] is _c11:  # the top card: no search from the bottom
+                        _from1.pop()
+                    else:
+                        _from1.remove(_c11)
+                    st.zones[_d1].append(_c11)
+                    st.loc[_c11.id] = _d1
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c11, _d1, False)
                 st.at = o50  # game.yaml:351
                 _i79 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[103]))
                 st.vars['age'][_i79] = _L_a1
@@ -5375,7 +5371,11 @@ def build(num_players, files):
                         _i84 = 0
                     _s65 = env['s'] = _v30[_i84]
                     st.at = o78  # game.yaml:399
-                    st.move(st.zones[(Z_at1 + _s65.ordinal)][-1], Z_throne1, False)
+                    _z1 = st.zones[(Z_at1 + _s65.ordinal)]
+                    _c12 = _z1[-1]
+                    _z1.pop()
+                    st.zones[Z_throne1].append(_c12)
+                    st.loc[_c12.id] = Z_throne1
             elif any((_x29.kind == 'aristocrats') for _x29 in st.zones[(Z_supply1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p14, S[8])))]):
                 st.at = o81  # game.yaml:401
                 _args72 = {'p': _L_p14, 'a': 45, 'z': st.zones[Z_throne1]}
@@ -5441,9 +5441,9 @@ def build(num_players, files):
             for _q8 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q8
                 st.at = o102  # game.yaml:433
-                env['pink'] = len([1 for _c16 in st.zones[(Z_play_area1 + _q8)] if (_c16.props['stack'].props['colour'] == 'pink')])
+                env['pink'] = len([1 for _c13 in st.zones[(Z_play_area1 + _q8)] if (_c13.props['stack'].props['colour'] == 'pink')])
                 st.at = o103  # game.yaml:434
-                env['blue'] = len([1 for _c17 in st.zones[(Z_play_area1 + _q8)] if (_c17.props['stack'].props['colour'] == 'blue')])
+                env['blue'] = len([1 for _c14 in st.zones[(Z_play_area1 + _q8)] if (_c14.props['stack'].props['colour'] == 'blue')])
                 st.at = o108  # game.yaml:435
                 if (env['blue'] > env['pink']):
                     st.at = o105  # game.yaml:435
@@ -5476,10 +5476,21 @@ def build(num_players, files):
             for _q9 in list(st.players):
                 env['q'] = _q9
                 st.at = o113  # game.yaml:436
-                for _c18 in list(st.zones[(Z_play_area1 + _q9)]):
-                    env['c'] = _c18
+                for _c15 in list(st.zones[(Z_play_area1 + _q9)]):
+                    env['c'] = _c15
                     st.at = o112  # game.yaml:436
-                    st.move(_c18, (Z_pile1 + _c18.props['stack'].ordinal), False)
+                    _c16 = _c15
+                    _d2 = (Z_pile1 + _c15.props['stack'].ordinal)
+                    if type(_c16) is Card:
+                        _from2 = st.zones[st.loc[_c16.id]]
+                        if _from2[-1] is _c16:  # the top card: no search from the bottom
+                            _from2.pop()
+                        else:
+                            _from2.remove(_c16)
+                        st.zones[_d2].append(_c16)
+                        st.loc[_c16.id] = _d2
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c16, _d2, False)
     def c_11(st, env, pc):  # game.yaml:438
         _L_q2 = env['q']
         if pc <= 0:
@@ -5683,7 +5694,12 @@ def build(num_players, files):
                             _i92 = 0
                         _k12 = env['k'] = _v35[_i92]
                         st.at = o138  # game.yaml:491
-                        st.move(st.zones[(Z_pile1 + _k12.ordinal)][-1], (Z_play_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[135]))), False)
+                        _z2 = st.zones[(Z_pile1 + _k12.ordinal)]
+                        _c17 = _z2[-1]
+                        _d3 = (Z_play_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[135])))
+                        _z2.pop()
+                        st.zones[_d3].append(_c17)
+                        st.loc[_c17.id] = _d3
                         st.at = o139  # game.yaml:492
                         _i93 = (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[137]))
                         _v36 = st.vars['thalers'][_i93] - _k12.props['cost']
@@ -5754,7 +5770,12 @@ def build(num_players, files):
                     _i97 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[148]))
                     st.vars['privilege_used'][_i97] = True
                     st.at = o152  # game.yaml:516
-                    st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[150])))][-1], (Z_play_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[149]))), False)
+                    _z3 = st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[150])))]
+                    _c18 = _z3[-1]
+                    _d4 = (Z_play_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[149])))
+                    _z3.pop()
+                    st.zones[_d4].append(_c18)
+                    st.loc[_c18.id] = _d4
                     st.at = o153  # game.yaml:517
                     if st.record_log:
                         st.log_line(fmt_player1(_L_p15) + ' takes Gray eminence', -1)
@@ -5859,7 +5880,18 @@ def build(num_players, files):
                     _i103 = 0
                 _s72 = env['s'] = _v41[_i103]
                 st.at = o171  # game.yaml:549
-                st.move(first([_x34 for _x34 in st.zones[(Z_supply1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[174])))] if (_x34.kind == 'knights')]), (Z_at1 + _s72.ordinal), False)
+                _c19 = first([_x34 for _x34 in st.zones[(Z_supply1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[174])))] if (_x34.kind == 'knights')])
+                _d5 = (Z_at1 + _s72.ordinal)
+                if type(_c19) is Card:
+                    _from3 = st.zones[st.loc[_c19.id]]
+                    if _from3[-1] is _c19:  # the top card: no search from the bottom
+                        _from3.pop()
+                    else:
+                        _from3.remove(_c19)
+                    st.zones[_d5].append(_c19)
+                    st.loc[_c19.id] = _d5
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c19, _d5, False)
     def c_16(st, env, pc):  # game.yaml:551
         _L_p17 = env['p']
         _S_p10 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
@@ -5897,7 +5929,18 @@ def build(num_players, files):
                         _i105 = 0
                     _t23 = env['t'] = _v43[_i105]
                     st.at = o176  # game.yaml:566
-                    st.move(env['k'], (Z_at1 + _t23.ordinal), False)
+                    _c20 = env['k']
+                    _d6 = (Z_at1 + _t23.ordinal)
+                    if type(_c20) is Card:
+                        _from4 = st.zones[st.loc[_c20.id]]
+                        if _from4[-1] is _c20:  # the top card: no search from the bottom
+                            _from4.pop()
+                        else:
+                            _from4.remove(_c20)
+                        st.zones[_d6].append(_c20)
+                        st.loc[_c20.id] = _d6
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c20, _d6, False)
     def c_17(st, env, pc):  # game.yaml:568
         _L_a2 = env['a']
         _L_p18 = env['p']
@@ -6173,9 +6216,9 @@ def build(num_players, files):
         _S_p15 = _L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else None
         if pc <= 0:
             st.at = o222  # game.yaml:632
-            _items8 = K_spaces1  # game.yaml:635
-            if _items8 and any((_x35.kind == 'cities') for _x35 in st.zones[(Z_supply1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[8])))]):
-                _v50 = [_s81 for _s81 in _items8 if ((_s81.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s81.ordinal)]) == 0) and (not st.vars['closed'][_s81.props['electorate'].ordinal])))]
+            _items3 = K_spaces1  # game.yaml:635
+            if _items3 and any((_x35.kind == 'cities') for _x35 in st.zones[(Z_supply1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[8])))]):
+                _v50 = [_s81 for _s81 in _items3 if ((_s81.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s81.ordinal)]) == 0) and (not st.vars['closed'][_s81.props['electorate'].ordinal])))]
             else:
                 _v50 = []
             if (len(st.players) == 2):  # game.yaml:641
@@ -6198,7 +6241,18 @@ def build(num_players, files):
                 if _i114 < _end31:  # game.yaml:635
                     _s82 = env['s'] = _v50[_i114]
                     st.at = o219  # game.yaml:639
-                    st.move(first([_x36 for _x36 in st.zones[(Z_supply1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[206])))] if (_x36.kind == 'cities')]), (Z_at1 + _s82.ordinal), False)
+                    _c21 = first([_x36 for _x36 in st.zones[(Z_supply1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[206])))] if (_x36.kind == 'cities')])
+                    _d7 = (Z_at1 + _s82.ordinal)
+                    if type(_c21) is Card:
+                        _from5 = st.zones[st.loc[_c21.id]]
+                        if _from5[-1] is _c21:  # the top card: no search from the bottom
+                            _from5.pop()
+                        else:
+                            _from5.remove(_c21)
+                        st.zones[_d7].append(_c21)
+                        st.loc[_c21.id] = _d7
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c21, _d7, False)
                     st.at = o220  # game.yaml:640
                     _i115 = (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[207]))
                     _v51 = st.vars['score'][_i115] + (2 if (not any((_x37.kind == 'cities') for _x37 in st.zones[(Z_supply1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[8])))])) else 1)
@@ -6212,9 +6266,9 @@ def build(num_players, files):
         _S_p16 = _L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else None
         if pc <= 0:
             st.at = o227  # game.yaml:647
-            _items9 = K_spaces1  # game.yaml:650
-            if _items9 and any((_x38.kind == 'aristocrats') for _x38 in st.zones[(Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[8])))]):
-                _v52 = [_s83 for _s83 in _items9 if ((_s83.props['type'] == 'aristocrat') and (len((_r100 := st.zones[(Z_at1 + _s83.ordinal)])) > 0) and ((_r101 := _r100[-1]).kind == 'knights') and (_r101.owner == _L_p23))]
+            _items4 = K_spaces1  # game.yaml:650
+            if _items4 and any((_x38.kind == 'aristocrats') for _x38 in st.zones[(Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[8])))]):
+                _v52 = [_s83 for _s83 in _items4 if ((_s83.props['type'] == 'aristocrat') and (len((_r100 := st.zones[(Z_at1 + _s83.ordinal)])) > 0) and ((_r101 := _r100[-1]).kind == 'knights') and (_r101.owner == _L_p23))]
             else:
                 _v52 = []
             if (len(st.players) == 2):  # game.yaml:656
@@ -6237,7 +6291,12 @@ def build(num_players, files):
                 if _i116 < _end33:  # game.yaml:650
                     _s84 = env['s'] = _v52[_i116]
                     st.at = o224  # game.yaml:655
-                    st.move(st.zones[(Z_at1 + _s84.ordinal)][-1], (Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[209]))), False)
+                    _z4 = st.zones[(Z_at1 + _s84.ordinal)]
+                    _c22 = _z4[-1]
+                    _d8 = (Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[209])))
+                    _z4.pop()
+                    st.zones[_d8].append(_c22)
+                    st.loc[_c22.id] = _d8
                     st.at = o225  # game.yaml:655
                     _args96 = {'p': _L_p23, 'a': 15, 'z': st.zones[(Z_at1 + _s84.ordinal)]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6297,7 +6356,7 @@ def build(num_players, files):
             for _q10 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q10
                 st.at = o237  # game.yaml:678
-                if (any((_c19.props['stack'].key == 'gray') for _c19 in st.zones[(Z_play_area1 + _q10)]) and any((_x39.kind == 'aristocrats') for _x39 in st.zones[(Z_supply1 + _q10)])):
+                if (any((_c23.props['stack'].key == 'gray') for _c23 in st.zones[(Z_play_area1 + _q10)]) and any((_x39.kind == 'aristocrats') for _x39 in st.zones[(Z_supply1 + _q10)])):
                     st.at = o236  # game.yaml:678
                     _args97 = {'q': _q10}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6408,7 +6467,11 @@ def build(num_players, files):
             st.at = o258  # game.yaml:713
             if (len(st.zones[(Z_at1 + _L_e4.props['seat'].ordinal)]) > 0):
                 st.at = o257  # game.yaml:713
-                st.move(st.zones[(Z_at1 + _L_e4.props['seat'].ordinal)][-1], Z_aside1, False)
+                _z5 = st.zones[(Z_at1 + _L_e4.props['seat'].ordinal)]
+                _c24 = _z5[-1]
+                _z5.pop()
+                st.zones[Z_aside1].append(_c24)
+                st.loc[_c24.id] = Z_aside1
         if pc <= 1:
             st.at = o259  # game.yaml:714
             if st.record_log:
@@ -6440,7 +6503,12 @@ def build(num_players, files):
                         _i122 = 0
                     _s89 = env['s'] = _v56[_i122]
                     st.at = o264  # game.yaml:721
-                    st.move(st.zones[(Z_at1 + (_s89.ordinal if _s89.kind == 'spaces' else ordinal(_s89, 'spaces', S[227])))][-1], (Z_at1 + _L_e4.props['seat'].ordinal), False)
+                    _z6 = st.zones[(Z_at1 + (_s89.ordinal if _s89.kind == 'spaces' else ordinal(_s89, 'spaces', S[227])))]
+                    _c25 = _z6[-1]
+                    _d9 = (Z_at1 + _L_e4.props['seat'].ordinal)
+                    _z6.pop()
+                    st.zones[_d9].append(_c25)
+                    st.loc[_c25.id] = _d9
                 st.at = o266  # game.yaml:722
                 _i123 = (_S_w1 if _S_w1 is not None else seat(st, _L_w2, S[225]))
                 _v57 = st.vars['score'][_i123] + 2
@@ -6552,7 +6620,7 @@ def build(num_players, files):
             for _q11 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q11
                 st.at = o289  # game.yaml:752
-                if any((_c20.props['stack'].key == 'church') for _c20 in st.zones[(Z_play_area1 + _q11)]):
+                if any((_c26.props['stack'].key == 'church') for _c26 in st.zones[(Z_play_area1 + _q11)]):
                     st.at = o288  # game.yaml:754
                     _v59 = [_e18 for _e18 in K_electorates1 if (_e18.props['spiritual'] and (not st.vars['closed'][_e18.ordinal]) and (_e18 != st.vars['excommunicated']))]  # game.yaml:757
                     _end42 = len(_v59)
@@ -6569,7 +6637,7 @@ def build(num_players, files):
                         st.at = o287  # game.yaml:758
                         st.vars['church_on'] = _e19
                 st.at = o294  # game.yaml:760
-                if any((_c21.props['stack'].key == 'excommunication') for _c21 in st.zones[(Z_play_area1 + _q11)]):
+                if any((_c27.props['stack'].key == 'excommunication') for _c27 in st.zones[(Z_play_area1 + _q11)]):
                     st.at = o293  # game.yaml:762
                     _v60 = [_e20 for _e20 in K_electorates1 if ((not _e20.props['spiritual']) and (not st.vars['closed'][_e20.ordinal]) and (_e20 != st.vars['church_on']))]  # game.yaml:765
                     _end43 = len(_v60)
@@ -6694,10 +6762,7 @@ def build(num_players, files):
             env['old'] = st.vars['emperor']
         if pc <= 1:
             st.at = o327  # game.yaml:796
-            _items10 = st.zones[Z_throne1]
-            _dest6 = Z_aside1
-            for _c22 in cards_of(_items10):
-                st.move(_c22, _dest6, False)
+            move_cards(st, st.zones[Z_throne1], Z_aside1, False)
         if pc <= 2:
             st.at = o328  # game.yaml:797
             st.vars['emperor'] = _L_w3
@@ -6855,7 +6920,12 @@ def build(num_players, files):
                         _i137 = 0
                     _s98 = env['s'] = _v65[_i137]
                     st.at = o355  # game.yaml:836
-                    st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + _s98.ordinal), False)
+                    _z7 = st.zones[Z_empire_supply1]
+                    _c28 = _z7[-1]
+                    _d10 = (Z_at1 + _s98.ordinal)
+                    _z7.pop()
+                    st.zones[_d10].append(_c28)
+                    st.loc[_c28.id] = _d10
             else:
                 st.at = o352  # game.yaml:837
                 _args112 = {}
@@ -6908,7 +6978,18 @@ def build(num_players, files):
                             _i139 = 0
                         _t32 = env['t'] = _v67[_i139]
                         st.at = o364  # game.yaml:858
-                        st.move(env['c'], (Z_at1 + _t32.ordinal), False)
+                        _c29 = env['c']
+                        _d11 = (Z_at1 + _t32.ordinal)
+                        if type(_c29) is Card:
+                            _from6 = st.zones[st.loc[_c29.id]]
+                            if _from6[-1] is _c29:  # the top card: no search from the bottom
+                                _from6.pop()
+                            else:
+                                _from6.remove(_c29)
+                            st.zones[_d11].append(_c29)
+                            st.loc[_c29.id] = _d11
+                        else:  # not a card: State.move raises the rules' error
+                            st.move(_c29, _d11, False)
             else:
                 st.at = o359  # game.yaml:859
                 if st.record_log:
@@ -6933,7 +7014,11 @@ def build(num_players, files):
                     _i140 = 0
                 _s104 = env['s'] = _v68[_i140]
                 st.at = o78  # game.yaml:399
-                st.move(st.zones[(Z_at1 + _s104.ordinal)][-1], Z_throne1, False)
+                _z8 = st.zones[(Z_at1 + _s104.ordinal)]
+                _c30 = _z8[-1]
+                _z8.pop()
+                st.zones[Z_throne1].append(_c30)
+                st.loc[_c30.id] = Z_throne1
     def c_94(st, env, pc):  # game.yaml:422
         if pc <= 0:
             st.at = o95  # game.yaml:423
@@ -6963,10 +7048,10 @@ def build(num_players, files):
         _S_q4 = _L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else None
         if pc <= 0:
             st.at = o102  # game.yaml:433
-            env['pink'] = len([1 for _c23 in st.zones[(Z_play_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[117])))] if (_c23.props['stack'].props['colour'] == 'pink')])
+            env['pink'] = len([1 for _c31 in st.zones[(Z_play_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[117])))] if (_c31.props['stack'].props['colour'] == 'pink')])
         if pc <= 1:
             st.at = o103  # game.yaml:434
-            env['blue'] = len([1 for _c24 in st.zones[(Z_play_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[118])))] if (_c24.props['stack'].props['colour'] == 'blue')])
+            env['blue'] = len([1 for _c32 in st.zones[(Z_play_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[118])))] if (_c32.props['stack'].props['colour'] == 'blue')])
         if pc <= 2:
             st.at = o108  # game.yaml:435
             if (env['blue'] > env['pink']):
@@ -7096,7 +7181,12 @@ def build(num_players, files):
                     _i141 = 0
                 _k16 = env['k'] = _v69[_i141]
                 st.at = o138  # game.yaml:491
-                st.move(st.zones[(Z_pile1 + _k16.ordinal)][-1], (Z_play_area1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p27, S[135]))), False)
+                _z9 = st.zones[(Z_pile1 + _k16.ordinal)]
+                _c33 = _z9[-1]
+                _d12 = (Z_play_area1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p27, S[135])))
+                _z9.pop()
+                st.zones[_d12].append(_c33)
+                st.loc[_c33.id] = _d12
                 st.at = o139  # game.yaml:492
                 _i142 = (_S_p20 if _S_p20 is not None else seat(st, _L_p27, S[137]))
                 _v70 = st.vars['thalers'][_i142] - _k16.props['cost']
@@ -7127,7 +7217,12 @@ def build(num_players, files):
         _O_k1 = _L_k1.ordinal if type(_L_k1) is Card and _L_k1.kind == 'stacks' else None
         if pc <= 0:
             st.at = o138  # game.yaml:491
-            st.move(st.zones[(Z_pile1 + (_O_k1 if _O_k1 is not None else ordinal(_L_k1, 'stacks', S[136])))][-1], (Z_play_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[135]))), False)
+            _z10 = st.zones[(Z_pile1 + (_O_k1 if _O_k1 is not None else ordinal(_L_k1, 'stacks', S[136])))]
+            _c34 = _z10[-1]
+            _d13 = (Z_play_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[135])))
+            _z10.pop()
+            st.zones[_d13].append(_c34)
+            st.loc[_c34.id] = _d13
         if pc <= 1:
             st.at = o139  # game.yaml:492
             _i143 = (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[137]))
@@ -7346,7 +7441,18 @@ def build(num_players, files):
                     _i153 = 0
                 _t34 = env['t'] = _v77[_i153]
                 st.at = o176  # game.yaml:566
-                st.move(env['k'], (Z_at1 + _t34.ordinal), False)
+                _c35 = env['k']
+                _d14 = (Z_at1 + _t34.ordinal)
+                if type(_c35) is Card:
+                    _from7 = st.zones[st.loc[_c35.id]]
+                    if _from7[-1] is _c35:  # the top card: no search from the bottom
+                        _from7.pop()
+                    else:
+                        _from7.remove(_c35)
+                    st.zones[_d14].append(_c35)
+                    st.loc[_c35.id] = _d14
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c35, _d14, False)
     def c_183(st, env, pc):  # game.yaml:575
         _L_p36 = env['p']
         if pc <= 0:
@@ -7518,7 +7624,7 @@ def build(num_players, files):
         _S_q5 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
         if pc <= 0:
             st.at = o237  # game.yaml:678
-            if (any((_c25.props['stack'].key == 'gray') for _c25 in st.zones[(Z_play_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q12, S[9])))]) and any((_x41.kind == 'aristocrats') for _x41 in st.zones[(Z_supply1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q12, S[8])))])):
+            if (any((_c36.props['stack'].key == 'gray') for _c36 in st.zones[(Z_play_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q12, S[9])))]) and any((_x41.kind == 'aristocrats') for _x41 in st.zones[(Z_supply1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q12, S[8])))])):
                 st.at = o236  # game.yaml:678
                 _args138 = {'q': _L_q12}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -7625,7 +7731,12 @@ def build(num_players, files):
                     _i156 = 0
                 _s106 = env['s'] = _v80[_i156]
                 st.at = o264  # game.yaml:721
-                st.move(st.zones[(Z_at1 + (_s106.ordinal if _s106.kind == 'spaces' else ordinal(_s106, 'spaces', S[227])))][-1], (Z_at1 + _L_e9.props['seat'].ordinal), False)
+                _z11 = st.zones[(Z_at1 + (_s106.ordinal if _s106.kind == 'spaces' else ordinal(_s106, 'spaces', S[227])))]
+                _c37 = _z11[-1]
+                _d15 = (Z_at1 + _L_e9.props['seat'].ordinal)
+                _z11.pop()
+                st.zones[_d15].append(_c37)
+                st.loc[_c37.id] = _d15
         if pc <= 1:
             st.at = o266  # game.yaml:722
             _i157 = (_S_w2 if _S_w2 is not None else seat(st, _L_w5, S[225]))
@@ -7712,7 +7823,7 @@ def build(num_players, files):
         _S_q6 = _L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else None
         if pc <= 0:
             st.at = o289  # game.yaml:752
-            if any((_c26.props['stack'].key == 'church') for _c26 in st.zones[(Z_play_area1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q14, S[9])))]):
+            if any((_c38.props['stack'].key == 'church') for _c38 in st.zones[(Z_play_area1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q14, S[9])))]):
                 st.at = o288  # game.yaml:754
                 _v83 = [_e22 for _e22 in K_electorates1 if (_e22.props['spiritual'] and (not st.vars['closed'][_e22.ordinal]) and (_e22 != st.vars['excommunicated']))]  # game.yaml:757
                 _end57 = len(_v83)
@@ -7732,7 +7843,7 @@ def build(num_players, files):
                     st.vars['church_on'] = _e23
         if pc <= 1:
             st.at = o294  # game.yaml:760
-            if any((_c27.props['stack'].key == 'excommunication') for _c27 in st.zones[(Z_play_area1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q14, S[9])))]):
+            if any((_c39.props['stack'].key == 'excommunication') for _c39 in st.zones[(Z_play_area1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q14, S[9])))]):
                 st.at = o293  # game.yaml:762
                 _v84 = [_e24 for _e24 in K_electorates1 if ((not _e24.props['spiritual']) and (not st.vars['closed'][_e24.ordinal]) and (_e24 != st.vars['church_on']))]  # game.yaml:765
                 _end58 = len(_v84)
@@ -7942,7 +8053,12 @@ def build(num_players, files):
                     _i167 = 0
                 _s112 = env['s'] = _v88[_i167]
                 st.at = o355  # game.yaml:836
-                st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + _s112.ordinal), False)
+                _z12 = st.zones[Z_empire_supply1]
+                _c40 = _z12[-1]
+                _d16 = (Z_at1 + _s112.ordinal)
+                _z12.pop()
+                st.zones[_d16].append(_c40)
+                st.loc[_c40.id] = _d16
     def c_360(st, env, pc):  # game.yaml:846
         if pc <= 0:
             st.at = o366  # game.yaml:847
@@ -7980,7 +8096,18 @@ def build(num_players, files):
                         _i169 = 0
                     _t41 = env['t'] = _v90[_i169]
                     st.at = o364  # game.yaml:858
-                    st.move(env['c'], (Z_at1 + _t41.ordinal), False)
+                    _c41 = env['c']
+                    _d17 = (Z_at1 + _t41.ordinal)
+                    if type(_c41) is Card:
+                        _from8 = st.zones[st.loc[_c41.id]]
+                        if _from8[-1] is _c41:  # the top card: no search from the bottom
+                            _from8.pop()
+                        else:
+                            _from8.remove(_c41)
+                        st.zones[_d17].append(_c41)
+                        st.loc[_c41.id] = _d17
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c41, _d17, False)
     def c_361(st, env, pc):  # game.yaml:853
         _L_s5 = env['s']
         _O_s4 = _L_s5.ordinal if type(_L_s5) is Card and _L_s5.kind == 'spaces' else None
@@ -8005,7 +8132,18 @@ def build(num_players, files):
                     _i170 = 0
                 _t43 = env['t'] = _v91[_i170]
                 st.at = o364  # game.yaml:858
-                st.move(env['c'], (Z_at1 + _t43.ordinal), False)
+                _c42 = env['c']
+                _d18 = (Z_at1 + _t43.ordinal)
+                if type(_c42) is Card:
+                    _from9 = st.zones[st.loc[_c42.id]]
+                    if _from9[-1] is _c42:  # the top card: no search from the bottom
+                        _from9.pop()
+                    else:
+                        _from9.remove(_c42)
+                    st.zones[_d18].append(_c42)
+                    st.loc[_c42.id] = _d18
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c42, _d18, False)
     def c_368(st, env, pc):  # game.yaml:271
         if pc <= 0:
             st.at = o371  # game.yaml:274
@@ -8024,18 +8162,40 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 1:
             st.at = o376  # game.yaml:275
-            for _c28 in list(K_actions1):
-                env['c'] = _c28
+            for _c43 in list(K_actions1):
+                env['c'] = _c43
                 st.at = o375  # game.yaml:277
-                if (_c28.props['players'] <= len(st.players)):
+                if (_c43.props['players'] <= len(st.players)):
                     st.at = o374  # game.yaml:278
-                    st.move(_c28, (Z_pile1 + _c28.props['stack'].ordinal), False)
+                    _c44 = _c43
+                    _d19 = (Z_pile1 + _c43.props['stack'].ordinal)
+                    if type(_c44) is Card:
+                        _from10 = st.zones[st.loc[_c44.id]]
+                        if _from10[-1] is _c44:  # the top card: no search from the bottom
+                            _from10.pop()
+                        else:
+                            _from10.remove(_c44)
+                        st.zones[_d19].append(_c44)
+                        st.loc[_c44.id] = _d19
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c44, _d19, False)
         if pc <= 2:
             st.at = o379  # game.yaml:281
             for _s115 in list(K_spaces1):
                 env['s'] = _s115
                 st.at = o378  # game.yaml:281
-                st.move(_s115, (Z_area1 + _s115.props['electorate'].ordinal), False)
+                _c45 = _s115
+                _d20 = (Z_area1 + _s115.props['electorate'].ordinal)
+                if type(_c45) is Card:
+                    _from11 = st.zones[st.loc[_c45.id]]
+                    if _from11[-1] is _c45:  # the top card: no search from the bottom
+                        _from11.pop()
+                    else:
+                        _from11.remove(_c45)
+                    st.zones[_d20].append(_c45)
+                    st.loc[_c45.id] = _d20
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c45, _d20, False)
         if pc <= 3:
             st.at = o380  # game.yaml:282
             if st.record_log:
@@ -8058,7 +8218,12 @@ def build(num_players, files):
                     _i171 = 0
                 _s117 = env['s'] = _v92[_i171]
                 st.at = o382  # game.yaml:287
-                st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + _s117.ordinal), False)
+                _z13 = st.zones[Z_empire_supply1]
+                _c46 = _z13[-1]
+                _d21 = (Z_at1 + _s117.ordinal)
+                _z13.pop()
+                st.zones[_d21].append(_c46)
+                st.loc[_c46.id] = _d21
         if pc <= 5:
             st.at = o384  # game.yaml:288
             _args153 = {'p': st.vars['emperor'], 'a': 45, 'z': st.zones[Z_throne1]}

@@ -572,10 +572,7 @@ def build(num_players, files):
             for _q3 in list(env['fighters']):
                 env['q'] = _q3
                 st.at = o100  # game.yaml:291
-                _items1 = st.zones[(Z_legion1 + (_q3 if type(_q3) is int and 0 <= _q3 < num_players else seat(st, _q3, S[23])))]
-                _dest1 = Z_discard1
-                for _c3 in cards_of(_items1):
-                    st.move(_c3, _dest1, False)
+                move_cards(st, st.zones[(Z_legion1 + (_q3 if type(_q3) is int and 0 <= _q3 < num_players else seat(st, _q3, S[23])))], Z_discard1, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -592,10 +589,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o109  # game.yaml:303
-            _items2 = st.zones[Z_discard1]
-            _dest2 = Z_minion_deck1
-            for _c4 in cards_of(_items2):
-                st.move(_c4, _dest2, False)
+            move_cards(st, st.zones[Z_discard1], Z_minion_deck1, False)
             st.at = o110  # game.yaml:304
             st.shuffle(Z_minion_deck1)
             st.at = o111  # game.yaml:305
@@ -638,9 +632,9 @@ def build(num_players, files):
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        _items3 = K_districts1  # game.yaml:140
-        if _items3 and (len(st.zones[(Z_house1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[28])))]) > 0):
-            for _d1 in _items3:
+        _items1 = K_districts1  # game.yaml:140
+        if _items1 and (len(st.zones[(Z_house1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[28])))]) > 0):
+            for _d1 in _items1:
                 if not ((len([1 for _m4 in st.zones[(Z_markers_on1 + _d1.ordinal)] if (_m4.owner == _L_p1)]) == 0)):
                     continue
                 a = A_11 + _d1.type_id
@@ -674,7 +668,7 @@ def build(num_players, files):
     def e20_where(st, env):  # game.yaml:150
         return ((env['c'].name == env['minion']) or (env['c'].props['wild'] and (not any(_x1.props['wild'] for _x1 in env['picked']))))
     def cands_20(st, env, picked):  # game.yaml:150
-        return [_c5 for _c5 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29])))] if ((_c5.name == env['minion']) or (_c5.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
+        return [_c3 for _c3 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29])))] if ((_c3.name == env['minion']) or (_c3.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
     def step_21(st, fr):  # game.yaml:160
         env = fr.env
         pass
@@ -912,25 +906,25 @@ def build(num_players, files):
     def e41_label1(st, env):  # game.yaml:161
         return 'Ghouls: every other player discards a card, you draw 1'
     def e41_when1(st, env):  # game.yaml:161
-        return ((len([1 for _c6 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c6.name == 'Ghoul')]) + min((1, len([1 for _c7 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c7.props['wild']]),))) >= 2)
+        return ((len([1 for _c4 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c4.name == 'Ghoul')]) + min((1, len([1 for _c5 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c5.props['wild']]),))) >= 2)
     def e41_label2(st, env):  # game.yaml:170
         return 'Darkened: remove a marker from ' + fmt_card1(env['d'])
     def e41_items2(st, env):  # game.yaml:170
         return K_districts1
     def e41_when2(st, env):  # game.yaml:170
-        return (((len([1 for _c8 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c8.name == 'Darkened')]) + min((1, len([1 for _c9 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c9.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[43])))]) > 0))
+        return (((len([1 for _c6 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c6.name == 'Darkened')]) + min((1, len([1 for _c7 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c7.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[43])))]) > 0))
     def e41_label3(st, env):  # game.yaml:180
         return 'Alchemists: move one of your markers away from ' + fmt_card1(env['a'])
     def e41_items3(st, env):  # game.yaml:180
         return K_districts1
     def e41_when3(st, env):  # game.yaml:180
-        return (((len([1 for _c10 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c10.name == 'Alchemist')]) + min((1, len([1 for _c11 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c11.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[0])))] if (_m9.owner == env['p'])]) > 0))
+        return (((len([1 for _c8 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c8.name == 'Alchemist')]) + min((1, len([1 for _c9 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c9.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[0])))] if (_m9.owner == env['p'])]) > 0))
     def e41_label4(st, env):  # game.yaml:189
         return 'Courtesans: add a marker to ' + fmt_card1(env['d'])
     def e41_items4(st, env):  # game.yaml:189
         return K_districts1
     def e41_when4(st, env):  # game.yaml:189
-        return (((len([1 for _c12 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c12.name == 'Courtesan')]) + min((1, len([1 for _c13 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c13.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[44])))]) > 0))
+        return (((len([1 for _c10 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c10.name == 'Courtesan')]) + min((1, len([1 for _c11 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c11.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[44])))]) > 0))
     def collect_41(st, env):  # game.yaml:157
         _L_p2 = env['p']
         _S_p2 = _L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else None
@@ -941,13 +935,13 @@ def build(num_players, files):
         actions.append(A_31)
         values.append(None)
         idx.append(0)
-        if ((len([1 for _c14 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c14.name == 'Ghoul')]) + (_r1 := min((1, len([1 for _c15 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[3])))] if _c15.props['wild']]),)))) >= 2):  # game.yaml:161
+        if ((len([1 for _c12 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c12.name == 'Ghoul')]) + (_r1 := min((1, len([1 for _c13 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[3])))] if _c13.props['wild']]),)))) >= 2):  # game.yaml:161
             actions.append(A_41)
             values.append(None)
             idx.append(1)
-        _items4 = K_districts1  # game.yaml:170
-        if _items4 and ((len([1 for _c16 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c16.name == 'Darkened')]) + _r1) >= 2):
-            for _d3 in _items4:
+        _items2 = K_districts1  # game.yaml:170
+        if _items2 and ((len([1 for _c14 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c14.name == 'Darkened')]) + _r1) >= 2):
+            for _d3 in _items2:
                 if not ((len(st.zones[(Z_markers_on1 + _d3.ordinal)]) > 0)):
                     continue
                 a = A_61 + _d3.type_id
@@ -955,9 +949,9 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_d3)
                     idx.append(2)
-        _items5 = K_districts1  # game.yaml:180
-        if _items5 and ((len([1 for _c17 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c17.name == 'Alchemist')]) + _r1) >= 2):
-            for _a1 in _items5:
+        _items3 = K_districts1  # game.yaml:180
+        if _items3 and ((len([1 for _c15 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c15.name == 'Alchemist')]) + _r1) >= 2):
+            for _a1 in _items3:
                 if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + _a1.ordinal)] if (_m10.owner == _L_p2)]) > 0)):
                     continue
                 a = A_81 + _a1.type_id
@@ -965,9 +959,9 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_a1)
                     idx.append(3)
-        _items6 = K_districts1  # game.yaml:189
-        if _items6 and ((len([1 for _c18 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c18.name == 'Courtesan')]) + _r1) >= 2) and (len(st.zones[(Z_house1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[44])))]) > 0):
-            for _d4 in _items6:
+        _items4 = K_districts1  # game.yaml:189
+        if _items4 and ((len([1 for _c16 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c16.name == 'Courtesan')]) + _r1) >= 2) and (len(st.zones[(Z_house1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[44])))]) > 0):
+            for _d4 in _items4:
                 a = A_101 + _d4.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
@@ -1022,7 +1016,7 @@ def build(num_players, files):
     def e44_where(st, env):  # game.yaml:214
         return ((env['c'].name == env['d'].props['minion']) or env['c'].props['wild'])
     def cands_44(st, env, picked):  # game.yaml:214
-        return [_c19 for _c19 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[47])))] if ((_c19.name == env['d'].props['minion']) or _c19.props['wild'])]
+        return [_c17 for _c17 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[47])))] if ((_c17.name == env['d'].props['minion']) or _c17.props['wild'])]
     def step_46(st, fr):  # game.yaml:222
         env = fr.env
         pc = fr.pc
@@ -1125,7 +1119,7 @@ def build(num_players, files):
     def e53_items0(st, env):  # game.yaml:206
         return K_districts1
     def e53_when0(st, env):  # game.yaml:206
-        return ((((_r2 := len([1 for _m18 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m18.owner == env['p'])])) >= 1) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[52])))]) > 0)) and (len([1 for _c20 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[53])))] if ((_c20.name == env['d'].props['minion']) or _c20.props['wild'])]) >= (_r2 + 1)))
+        return ((((_r2 := len([1 for _m18 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m18.owner == env['p'])])) >= 1) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[52])))]) > 0)) and (len([1 for _c18 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[53])))] if ((_c18.name == env['d'].props['minion']) or _c18.props['wild'])]) >= (_r2 + 1)))
     def e53_label1(st, env):  # game.yaml:217
         return 'Usurp ' + fmt_player1(env['q'])
     def e53_items1(st, env):  # game.yaml:217
@@ -1141,16 +1135,16 @@ def build(num_players, files):
         values = []
         idx = []
         for _d10 in K_districts1:  # game.yaml:206
-            if not (((_r3 := len([1 for _m21 in st.zones[(Z_markers_on1 + _d10.ordinal)] if (_m21.owner == _L_p4)])) >= 1) and (len(st.zones[(Z_house1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[52])))]) > 0) and (len([1 for _c21 in st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[53])))] if ((_c21.name == _d10.props['minion']) or _c21.props['wild'])]) >= (_r3 + 1))):
+            if not (((_r3 := len([1 for _m21 in st.zones[(Z_markers_on1 + _d10.ordinal)] if (_m21.owner == _L_p4)])) >= 1) and (len(st.zones[(Z_house1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[52])))]) > 0) and (len([1 for _c19 in st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[53])))] if ((_c19.name == _d10.props['minion']) or _c19.props['wild'])]) >= (_r3 + 1))):
                 continue
             a = A_111 + _d10.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_d10)
                 idx.append(0)
-        _items7 = ((SEATS_others1.get(_S_p3) if len(st.players) == num_players else None) or others(st, _L_p4))  # game.yaml:217
-        if _items7 and (len(st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[54])))]) >= 2):
-            for _q6 in _items7:
+        _items5 = ((SEATS_others1.get(_S_p3) if len(st.players) == num_players else None) or others(st, _L_p4))  # game.yaml:217
+        if _items5 and (len(st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[54])))]) >= 2):
+            for _q6 in _items5:
                 if not (any(((len([1 for _m22 in st.zones[(Z_markers_on1 + _d11.ordinal)] if (_m22.owner == _L_p4)]) > 0) and (len([1 for _m23 in st.zones[(Z_markers_on1 + _d11.ordinal)] if (_m23.owner == _q6)]) > 0)) for _d11 in K_districts1)):
                     continue
                 a = A_131 + (_q6 if type(_q6) is int and 0 <= _q6 < num_players else option_seat(_q6, num_players))
@@ -1195,10 +1189,7 @@ def build(num_players, files):
     def step_59(st, fr):  # game.yaml:245
         env = fr.env
         st.at = o60  # game.yaml:245
-        _items8 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[57])))]
-        _dest3 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[56])))
-        for _c22 in cards_of(_items8):
-            st.move(_c22, _dest3, False)
+        move_cards(st, st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[57])))], (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[56]))), False)
         st.frames.pop()
 
     def step_61(st, fr):  # game.yaml:247
@@ -1250,10 +1241,7 @@ def build(num_players, files):
             for _x4 in [env['p'], env['q']]:
                 env['x'] = _x4
                 st.at = o72  # game.yaml:258
-                _items9 = st.zones[(Z_legion1 + (_x4 if type(_x4) is int and 0 <= _x4 < num_players else seat(st, _x4, S[68])))]
-                _dest4 = Z_discard1
-                for _c23 in cards_of(_items9):
-                    st.move(_c23, _dest4, False)
+                move_cards(st, st.zones[(Z_legion1 + (_x4 if type(_x4) is int and 0 <= _x4 < num_players else seat(st, _x4, S[68])))], Z_discard1, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1292,10 +1280,7 @@ def build(num_players, files):
     def step_71(st, fr):  # game.yaml:258
         env = fr.env
         st.at = o72  # game.yaml:258
-        _items10 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[68])))]
-        _dest5 = Z_discard1
-        for _c24 in cards_of(_items10):
-            st.move(_c24, _dest5, False)
+        move_cards(st, st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[68])))], Z_discard1, False)
         st.frames.pop()
 
     def e73_items(st, env):  # game.yaml:258
@@ -1326,10 +1311,7 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:245
             st.at = o60  # game.yaml:245
-            _items11 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[57])))]
-            _dest6 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[56])))
-            for _c25 in cards_of(_items11):
-                st.move(_c25, _dest6, False)
+            move_cards(st, st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[57])))], (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[56]))), False)
         elif k == 1:  # game.yaml:246
             st.frames.append(Frame(o61, env))
     def e75_player(st, env):  # game.yaml:263
@@ -1477,10 +1459,7 @@ def build(num_players, files):
     def step_99(st, fr):  # game.yaml:291
         env = fr.env
         st.at = o100  # game.yaml:291
-        _items12 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[23])))]
-        _dest7 = Z_discard1
-        for _c26 in cards_of(_items12):
-            st.move(_c26, _dest7, False)
+        move_cards(st, st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[23])))], Z_discard1, False)
         st.frames.pop()
 
     def e101_items(st, env):  # game.yaml:291
@@ -1792,7 +1771,15 @@ def build(num_players, files):
         _S_p4 = _L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else None
         if pc <= 0:
             st.at = o10  # game.yaml:123
-            st.move_count(2, Z_minion_deck1, (Z_hand1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[7]))), False, S[8])
+            _d15 = (Z_hand1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[7])))
+            _pile1 = st.zones[Z_minion_deck1]
+            if len(_pile1) >= 2:
+                for _ in range(2):
+                    _c20 = _pile1.pop()
+                    st.zones[_d15].append(_c20)
+                    st.loc[_c20.id] = _d15
+            else:  # short of cards (a refill), or no count: State's
+                st.move_count(2, Z_minion_deck1, _d15, False, S[8])
         if pc <= 1:
             st.at = o11  # game.yaml:124
             _args19 = {'p': _L_p5}
@@ -1834,16 +1821,23 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 4:
             st.at = o14  # game.yaml:127
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[12]))), False, S[13])
+            _d16 = (Z_hand1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[12])))
+            _pile2 = st.zones[Z_minion_deck1]
+            if len(_pile2) >= 1:
+                _c21 = _pile2.pop()
+                st.zones[_d16].append(_c21)
+                st.loc[_c21.id] = _d16
+            else:  # short of cards (a refill), or no count: State's
+                st.move_count(1, Z_minion_deck1, _d16, False, S[13])
     def c_1(st, env, pc):  # game.yaml:129
         _L_p6 = env['p']
         _S_p5 = _L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else None
         if pc <= 0:
             st.at = o19  # game.yaml:135
             # game.yaml:138: always offered
-            _items13 = K_districts1  # game.yaml:140
-            if _items13 and (len(st.zones[(Z_house1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[28])))]) > 0):
-                _v4 = [_d15 for _d15 in _items13 if ((len([1 for _m27 in st.zones[(Z_markers_on1 + _d15.ordinal)] if (_m27.owner == _L_p6)]) == 0))]
+            _items6 = K_districts1  # game.yaml:140
+            if _items6 and (len(st.zones[(Z_house1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[28])))]) > 0):
+                _v4 = [_d17 for _d17 in _items6 if ((len([1 for _m27 in st.zones[(Z_markers_on1 + _d17.ordinal)] if (_m27.owner == _L_p6)]) == 0))]
             else:
                 _v4 = []
             _end1 = 1
@@ -1861,11 +1855,24 @@ def build(num_players, files):
                     _i4 = 0
                 if _i4 < _end1:  # game.yaml:138
                     st.at = o16  # game.yaml:139
-                    st.move_count(2, Z_minion_deck1, (Z_hand1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[24]))), False, S[25])
+                    _d18 = (Z_hand1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[24])))
+                    _pile3 = st.zones[Z_minion_deck1]
+                    if len(_pile3) >= 2:
+                        for _ in range(2):
+                            _c22 = _pile3.pop()
+                            st.zones[_d18].append(_c22)
+                            st.loc[_c22.id] = _d18
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(2, Z_minion_deck1, _d18, False, S[25])
                 else:  # game.yaml:140
-                    _d16 = env['d'] = _v4[_i4 - _end1]
+                    _d19 = env['d'] = _v4[_i4 - _end1]
                     st.at = o18  # game.yaml:144
-                    st.move(st.zones[(Z_house1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[27])))][-1], (Z_markers_on1 + _d16.ordinal), False)
+                    _z1 = st.zones[(Z_house1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[27])))]
+                    _c23 = _z1[-1]
+                    _d20 = (Z_markers_on1 + _d19.ordinal)
+                    _z1.pop()
+                    st.zones[_d20].append(_c23)
+                    st.loc[_c23.id] = _d20
     def c_2(st, env, pc):  # game.yaml:146
         _L_p7 = env['p']
         _L_minion1 = env['minion']
@@ -1879,7 +1886,7 @@ def build(num_players, files):
             _picked1 = []
             while True:
                 if len(_picked1) < _hi1:
-                    _found1 = [_c28 for _c28 in st.zones[(Z_hand1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p7, S[29])))] if ((_c28.name == _L_minion1) or (_c28.props['wild'] and (not any(_x5.props['wild'] for _x5 in _picked1))))]
+                    _found1 = [_c25 for _c25 in st.zones[(Z_hand1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p7, S[29])))] if ((_c25.name == _L_minion1) or (_c25.props['wild'] and (not any(_x5.props['wild'] for _x5 in _picked1))))]
                     _cands1 = []
                     _seen1 = set()
                     for _y1 in reversed(_found1):
@@ -1906,34 +1913,40 @@ def build(num_players, files):
                     st.at = o20  # game.yaml:150
                     if _i5 == len(_cands1):
                         break  # done
-                    _c27 = _cands1[_i5]
+                    _c24 = _cands1[_i5]
                 else:  # one card and no stopping yet: it is picked
-                    _c27 = _cands1[0]
-                _picked1.append(_c27)
-                st.move(_c27, Z_discard1, False)
+                    _c24 = _cands1[0]
+                _picked1.append(_c24)
+                _from1 = st.zones[st.loc[_c24.id]]
+                if _from1[-1] is _c24:  # the top card: no search from the bottom
+                    _from1.pop()
+                else:
+                    _from1.remove(_c24)
+                st.zones[Z_discard1].append(_c24)
+                st.loc[_c24.id] = Z_discard1
     def c_3(st, env, pc):  # game.yaml:153
         _L_p8 = env['p']
         _S_p7 = _L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else None
         if pc <= 0:
             st.at = o41  # game.yaml:157
             # game.yaml:160: always offered
-            if ((len([1 for _c29 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c29.name == 'Ghoul')]) + (_r4 := min((1, len([1 for _c30 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[3])))] if _c30.props['wild']]),)))) >= 2):  # game.yaml:161
+            if ((len([1 for _c26 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c26.name == 'Ghoul')]) + (_r4 := min((1, len([1 for _c27 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[3])))] if _c27.props['wild']]),)))) >= 2):  # game.yaml:161
                 _f1 = 1
             else:
                 _f1 = 0
-            _items14 = K_districts1  # game.yaml:170
-            if _items14 and ((len([1 for _c31 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c31.name == 'Darkened')]) + _r4) >= 2):
-                _v5 = [_d17 for _d17 in _items14 if ((len(st.zones[(Z_markers_on1 + _d17.ordinal)]) > 0))]
+            _items7 = K_districts1  # game.yaml:170
+            if _items7 and ((len([1 for _c28 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c28.name == 'Darkened')]) + _r4) >= 2):
+                _v5 = [_d21 for _d21 in _items7 if ((len(st.zones[(Z_markers_on1 + _d21.ordinal)]) > 0))]
             else:
                 _v5 = []
-            _items15 = K_districts1  # game.yaml:180
-            if _items15 and ((len([1 for _c32 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c32.name == 'Alchemist')]) + _r4) >= 2):
-                _v6 = [_a3 for _a3 in _items15 if ((len([1 for _m28 in st.zones[(Z_markers_on1 + _a3.ordinal)] if (_m28.owner == _L_p8)]) > 0))]
+            _items8 = K_districts1  # game.yaml:180
+            if _items8 and ((len([1 for _c29 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c29.name == 'Alchemist')]) + _r4) >= 2):
+                _v6 = [_a3 for _a3 in _items8 if ((len([1 for _m28 in st.zones[(Z_markers_on1 + _a3.ordinal)] if (_m28.owner == _L_p8)]) > 0))]
             else:
                 _v6 = []
-            _items16 = K_districts1  # game.yaml:189
-            if _items16 and ((len([1 for _c33 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c33.name == 'Courtesan')]) + _r4) >= 2) and (len(st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[44])))]) > 0):
-                _v7 = _items16
+            _items9 = K_districts1  # game.yaml:189
+            if _items9 and ((len([1 for _c30 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c30.name == 'Courtesan')]) + _r4) >= 2) and (len(st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[44])))]) > 0):
+                _v7 = _items9
             else:
                 _v7 = []
             _end3 = 1
@@ -2005,15 +2018,28 @@ def build(num_players, files):
                                 st.at = o25  # game.yaml:167
                                 if _i7 == len(_cands2):
                                     break  # done
-                                _c34 = _cands2[_i7]
+                                _c31 = _cands2[_i7]
                             else:  # one card and no stopping yet: it is picked
-                                _c34 = _cands2[0]
-                            _picked2.append(_c34)
-                            st.move(_c34, Z_discard1, False)
+                                _c31 = _cands2[0]
+                            _picked2.append(_c31)
+                            _from2 = st.zones[st.loc[_c31.id]]
+                            if _from2[-1] is _c31:  # the top card: no search from the bottom
+                                _from2.pop()
+                            else:
+                                _from2.remove(_c31)
+                            st.zones[Z_discard1].append(_c31)
+                            st.loc[_c31.id] = Z_discard1
                     st.at = o27  # game.yaml:169
-                    st.move_count(1, Z_minion_deck1, (Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[31]))), False, S[32])
+                    _d23 = (Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[31])))
+                    _pile4 = st.zones[Z_minion_deck1]
+                    if len(_pile4) >= 1:
+                        _c33 = _pile4.pop()
+                        st.zones[_d23].append(_c33)
+                        st.loc[_c33.id] = _d23
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(1, Z_minion_deck1, _d23, False, S[32])
                 elif _i6 < _end5:  # game.yaml:170
-                    _d19 = env['d'] = _v5[_i6 - _end4]
+                    _d24 = env['d'] = _v5[_i6 - _end4]
                     st.at = o29  # game.yaml:175
                     _args23 = {'p': _L_p8, 'minion': 'Darkened'}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -2027,7 +2053,7 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
                     st.at = o32  # game.yaml:176
-                    _v8 = [_q9 for _q9 in st.players if ((len([1 for _m29 in st.zones[(Z_markers_on1 + _d19.ordinal)] if (_m29.owner == _q9)]) > 0))]  # game.yaml:178
+                    _v8 = [_q9 for _q9 in st.players if ((len([1 for _m29 in st.zones[(Z_markers_on1 + _d24.ordinal)] if (_m29.owner == _q9)]) > 0))]  # game.yaml:178
                     _end8 = len(_v8)
                     if not _end8:
                         raise RuleError('a choice has no legal option', S[97])
@@ -2042,7 +2068,7 @@ def build(num_players, files):
                             _i8 = 0
                         _q10 = env['q'] = _v8[_i8]
                         st.at = o31  # game.yaml:179
-                        _args24 = {'q': _q10, 'd': _d19}
+                        _args24 = {'q': _q10, 'd': _d24}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[35])
                         st.inline += 1
@@ -2083,9 +2109,20 @@ def build(num_players, files):
                             _i9 = 0
                         _b4 = env['b'] = _v9[_i9]
                         st.at = o36  # game.yaml:188
-                        st.move(first([_m30 for _m30 in st.zones[(Z_markers_on1 + _a4.ordinal)] if (_m30.owner == _L_p8)]), (Z_markers_on1 + _b4.ordinal), False)
+                        _c34 = first([_m30 for _m30 in st.zones[(Z_markers_on1 + _a4.ordinal)] if (_m30.owner == _L_p8)])
+                        _d25 = (Z_markers_on1 + _b4.ordinal)
+                        if type(_c34) is Card:
+                            _from3 = st.zones[st.loc[_c34.id]]
+                            if _from3[-1] is _c34:  # the top card: no search from the bottom
+                                _from3.pop()
+                            else:
+                                _from3.remove(_c34)
+                            st.zones[_d25].append(_c34)
+                            st.loc[_c34.id] = _d25
+                        else:  # not a card: State.move raises the rules' error
+                            st.move(_c34, _d25, False)
                 else:  # game.yaml:189
-                    _d20 = env['d'] = _v7[_i6 - _end6]
+                    _d26 = env['d'] = _v7[_i6 - _end6]
                     st.at = o39  # game.yaml:191
                     _args26 = {'p': _L_p8, 'minion': 'Courtesan'}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -2099,16 +2136,21 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
                     st.at = o40  # game.yaml:191
-                    st.move(st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[42])))][-1], (Z_markers_on1 + _d20.ordinal), False)
+                    _z2 = st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[42])))]
+                    _c35 = _z2[-1]
+                    _d27 = (Z_markers_on1 + _d26.ordinal)
+                    _z2.pop()
+                    st.zones[_d27].append(_c35)
+                    st.loc[_c35.id] = _d27
     def c_5(st, env, pc):  # game.yaml:199
         _L_p9 = env['p']
         _S_p8 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
         if pc <= 0:
             st.at = o53  # game.yaml:203
-            _v10 = [_d21 for _d21 in K_districts1 if (((_r5 := len([1 for _m31 in st.zones[(Z_markers_on1 + _d21.ordinal)] if (_m31.owner == _L_p9)])) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]) > 0) and (len([1 for _c36 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))] if ((_c36.name == _d21.props['minion']) or _c36.props['wild'])]) >= (_r5 + 1)))]  # game.yaml:206
-            _items17 = ((SEATS_others1.get(_S_p8) if len(st.players) == num_players else None) or others(st, _L_p9))  # game.yaml:217
-            if _items17 and (len(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[54])))]) >= 2):
-                _v11 = [_q11 for _q11 in _items17 if (any(((len([1 for _m32 in st.zones[(Z_markers_on1 + _d22.ordinal)] if (_m32.owner == _L_p9)]) > 0) and (len([1 for _m33 in st.zones[(Z_markers_on1 + _d22.ordinal)] if (_m33.owner == _q11)]) > 0)) for _d22 in K_districts1))]
+            _v10 = [_d28 for _d28 in K_districts1 if (((_r5 := len([1 for _m31 in st.zones[(Z_markers_on1 + _d28.ordinal)] if (_m31.owner == _L_p9)])) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]) > 0) and (len([1 for _c36 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))] if ((_c36.name == _d28.props['minion']) or _c36.props['wild'])]) >= (_r5 + 1)))]  # game.yaml:206
+            _items10 = ((SEATS_others1.get(_S_p8) if len(st.players) == num_players else None) or others(st, _L_p9))  # game.yaml:217
+            if _items10 and (len(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[54])))]) >= 2):
+                _v11 = [_q11 for _q11 in _items10 if (any(((len([1 for _m32 in st.zones[(Z_markers_on1 + _d29.ordinal)] if (_m32.owner == _L_p9)]) > 0) and (len([1 for _m33 in st.zones[(Z_markers_on1 + _d29.ordinal)] if (_m33.owner == _q11)]) > 0)) for _d29 in K_districts1))]
             else:
                 _v11 = []
             # game.yaml:227: always offered
@@ -2127,16 +2169,16 @@ def build(num_players, files):
                 else:
                     _i10 = 0
                 if _i10 < _end10:  # game.yaml:206
-                    _d23 = env['d'] = _v10[_i10]
+                    _d30 = env['d'] = _v10[_i10]
                     st.at = o44  # game.yaml:214
-                    _lo3 = ((_r6 := len([1 for _m34 in st.zones[(Z_markers_on1 + _d23.ordinal)] if (_m34.owner == _L_p9)])) + 1)
+                    _lo3 = ((_r6 := len([1 for _m34 in st.zones[(Z_markers_on1 + _d30.ordinal)] if (_m34.owner == _L_p9)])) + 1)
                     _hi3 = (_r6 + 1)
                     if _lo3 < 0 or _hi3 < _lo3:
                         raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[100])
                     _picked3 = []
                     while True:
                         if len(_picked3) < _hi3:
-                            _found2 = [_c38 for _c38 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[47])))] if ((_c38.name == _d23.props['minion']) or _c38.props['wild'])]
+                            _found2 = [_c38 for _c38 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[47])))] if ((_c38.name == _d30.props['minion']) or _c38.props['wild'])]
                             _cands3 = []
                             _seen3 = set()
                             for _y3 in reversed(_found2):
@@ -2167,13 +2209,24 @@ def build(num_players, files):
                         else:  # one card and no stopping yet: it is picked
                             _c37 = _cands3[0]
                         _picked3.append(_c37)
-                        st.move(_c37, Z_discard1, False)
+                        _from4 = st.zones[st.loc[_c37.id]]
+                        if _from4[-1] is _c37:  # the top card: no search from the bottom
+                            _from4.pop()
+                        else:
+                            _from4.remove(_c37)
+                        st.zones[Z_discard1].append(_c37)
+                        st.loc[_c37.id] = Z_discard1
                     st.at = o45  # game.yaml:216
-                    st.move(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[46])))][-1], (Z_markers_on1 + _d23.ordinal), False)
+                    _z3 = st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[46])))]
+                    _c39 = _z3[-1]
+                    _d31 = (Z_markers_on1 + _d30.ordinal)
+                    _z3.pop()
+                    st.zones[_d31].append(_c39)
+                    st.loc[_c39.id] = _d31
                 elif _i10 < _end11:  # game.yaml:217
                     _q12 = env['q'] = _v11[_i10 - _end10]
                     st.at = o49  # game.yaml:223
-                    _v12 = [_d24 for _d24 in K_districts1 if ((len([1 for _m35 in st.zones[(Z_markers_on1 + _d24.ordinal)] if (_m35.owner == _L_p9)]) > 0) and (len([1 for _m36 in st.zones[(Z_markers_on1 + _d24.ordinal)] if (_m36.owner == _q12)]) > 0))]  # game.yaml:225
+                    _v12 = [_d32 for _d32 in K_districts1 if ((len([1 for _m35 in st.zones[(Z_markers_on1 + _d32.ordinal)] if (_m35.owner == _L_p9)]) > 0) and (len([1 for _m36 in st.zones[(Z_markers_on1 + _d32.ordinal)] if (_m36.owner == _q12)]) > 0))]  # game.yaml:225
                     _end13 = len(_v12)
                     if not _end13:
                         raise RuleError('a choice has no legal option', S[101])
@@ -2186,9 +2239,9 @@ def build(num_players, files):
                             st.at = o49  # game.yaml:223
                         else:
                             _i12 = 0
-                        _d25 = env['d'] = _v12[_i12]
+                        _d33 = env['d'] = _v12[_i12]
                         st.at = o48  # game.yaml:225
-                        _args27 = {'p': _L_p9, 'q': _q12, 'd': _d25}
+                        _args27 = {'p': _L_p9, 'q': _q12, 'd': _d33}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[48])
                         st.inline += 1
@@ -2230,14 +2283,29 @@ def build(num_players, files):
                             st.at = o51  # game.yaml:231
                             if _i13 == len(_cands4):
                                 break  # done
-                            _c39 = _cands4[_i13]
+                            _c40 = _cands4[_i13]
                         else:  # one card and no stopping yet: it is picked
-                            _c39 = _cands4[0]
-                        _picked4.append(_c39)
-                        st.move(_c39, Z_discard1, False)
+                            _c40 = _cands4[0]
+                        _picked4.append(_c40)
+                        _from5 = st.zones[st.loc[_c40.id]]
+                        if _from5[-1] is _c40:  # the top card: no search from the bottom
+                            _from5.pop()
+                        else:
+                            _from5.remove(_c40)
+                        st.zones[Z_discard1].append(_c40)
+                        st.loc[_c40.id] = Z_discard1
                     env['gone'] = _picked4
                     st.at = o52  # game.yaml:232
-                    st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[49]))), False, S[50])
+                    _n5 = (len(env['gone']) + 1)
+                    _d34 = (Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[49])))
+                    _pile5 = st.zones[Z_minion_deck1]
+                    if type(_n5) is int and 0 <= _n5 <= len(_pile5):
+                        for _ in range(_n5):
+                            _c42 = _pile5.pop()
+                            st.zones[_d34].append(_c42)
+                            st.loc[_c42.id] = _d34
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(_n5, Z_minion_deck1, _d34, False, S[50])
     def c_6(st, env, pc):  # game.yaml:234
         _L_p10 = env['p']
         _L_q2 = env['q']
@@ -2251,7 +2319,14 @@ def build(num_players, files):
                 st.log_line(fmt_player1(_L_p10) + ' attempts to usurp ' + fmt_player1(_L_q2) + ' in ' + fmt_card1(_L_d2), -1)
         if pc <= 1:
             st.at = o55  # game.yaml:240
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[14]))), False, S[15])
+            _d35 = (Z_hand1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[14])))
+            _pile6 = st.zones[Z_minion_deck1]
+            if len(_pile6) >= 1:
+                _c43 = _pile6.pop()
+                st.zones[_d35].append(_c43)
+                st.loc[_c43.id] = _d35
+            else:  # short of cards (a refill), or no count: State's
+                st.move_count(1, Z_minion_deck1, _d35, False, S[15])
         if pc <= 2:
             st.at = o58  # game.yaml:241
             if (len(st.zones[(Z_hand1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[16])))]) >= 2):
@@ -2286,10 +2361,7 @@ def build(num_players, files):
                     _i14 = 0
                 if _i14 < _end14:  # game.yaml:245
                     st.at = o60  # game.yaml:245
-                    _items18 = st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[57])))]
-                    _dest8 = (Z_hand1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[56])))
-                    for _c41 in cards_of(_items18):
-                        st.move(_c41, _dest8, False)
+                    move_cards(st, st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[57])))], (Z_hand1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[56]))), False)
                 else:  # game.yaml:246
                     st.at = o62  # game.yaml:248
                     _args29 = {'p': _L_p10}
@@ -2331,15 +2403,22 @@ def build(num_players, files):
                             raise
                         st.inline -= 1
                         st.at = o69  # game.yaml:257
-                        st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[65]))), (Z_markers_on1 + (_O_d2 if _O_d2 is not None else ordinal(_L_d2, 'districts', S[64]))), False, S[67])
+                        _n6 = min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66])))]),))
+                        _src1 = (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[65])))
+                        _d36 = (Z_markers_on1 + (_O_d2 if _O_d2 is not None else ordinal(_L_d2, 'districts', S[64])))
+                        _pile7 = st.zones[_src1]
+                        if type(_n6) is int and 0 <= _n6 <= len(_pile7):
+                            for _ in range(_n6):
+                                _c44 = _pile7.pop()
+                                st.zones[_d36].append(_c44)
+                                st.loc[_c44.id] = _d36
+                        else:  # short of cards (a refill), or no count: State's
+                            st.move_count(_n6, _src1, _d36, False, S[67])
                     st.at = o73  # game.yaml:258
                     for _x7 in [_L_p10, _L_q2]:
                         env['x'] = _x7
                         st.at = o72  # game.yaml:258
-                        _items19 = st.zones[(Z_legion1 + (_x7 if type(_x7) is int and 0 <= _x7 < num_players else seat(st, _x7, S[68])))]
-                        _dest9 = Z_discard1
-                        for _c42 in cards_of(_items19):
-                            st.move(_c42, _dest9, False)
+                        move_cards(st, st.zones[(Z_legion1 + (_x7 if type(_x7) is int and 0 <= _x7 < num_players else seat(st, _x7, S[68])))], Z_discard1, False)
     def c_7(st, env, pc):  # game.yaml:260
         _L_p11 = env['p']
         _S_p10 = _L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else None
@@ -2371,18 +2450,25 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_L_p11, num_players), S[106])
                 if _L_p11 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n5 = len(_cands5) + _stop5
-                if _n5 > 1:
-                    _i15 = st.choose(_n5)
+                _n7 = len(_cands5) + _stop5
+                if _n7 > 1:
+                    _i15 = st.choose(_n7)
                     st.move_number += 1
                     st.at = o75  # game.yaml:263
                     if _i15 == len(_cands5):
                         break  # done
-                    _c43 = _cands5[_i15]
+                    _c45 = _cands5[_i15]
                 else:  # one card and no stopping yet: it is picked
-                    _c43 = _cands5[0]
-                _picked5.append(_c43)
-                st.move(_c43, (Z_legion1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[71]))), False)
+                    _c45 = _cands5[0]
+                _picked5.append(_c45)
+                _d37 = (Z_legion1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[71])))
+                _from6 = st.zones[st.loc[_c45.id]]
+                if _from6[-1] is _c45:  # the top card: no search from the bottom
+                    _from6.pop()
+                else:
+                    _from6.remove(_c45)
+                st.zones[_d37].append(_c45)
+                st.loc[_c45.id] = _d37
     def c_8(st, env, pc):  # game.yaml:266
         _L_day1 = env['day']
         if pc <= 0:
@@ -2446,16 +2532,47 @@ def build(num_players, files):
             st.at = o98  # game.yaml:283
             if (env['w'] == None):
                 st.at = o96  # game.yaml:285
-                st.move(_L_day1, Z_spent_days1, False)
+                _c47 = _L_day1
+                if type(_c47) is Card:
+                    _from7 = st.zones[st.loc[_c47.id]]
+                    if _from7[-1] is _c47:  # the top card: no search from the bottom
+                        _from7.pop()
+                    else:
+                        _from7.remove(_c47)
+                    st.zones[Z_spent_days1].append(_c47)
+                    st.loc[_c47.id] = Z_spent_days1
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c47, Z_spent_days1, False)
                 st.at = o97  # game.yaml:285
                 if st.record_log:
                     st.log_line('nobody wins the Struggle; ' + fmt_card1(_L_day1) + ' is set aside', -1)
             else:
                 st.at = o91  # game.yaml:287
-                st.move(_L_day1, (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[19]))), False)
+                _c48 = _L_day1
+                _d38 = (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[19])))
+                if type(_c48) is Card:
+                    _from8 = st.zones[st.loc[_c48.id]]
+                    if _from8[-1] is _c48:  # the top card: no search from the bottom
+                        _from8.pop()
+                    else:
+                        _from8.remove(_c48)
+                    st.zones[_d38].append(_c48)
+                    st.loc[_c48.id] = _d38
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c48, _d38, False)
                 st.at = o92  # game.yaml:288
                 st.at = o93  # game.yaml:288
-                st.move_count(min((_L_day1.props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[20]))), (Z_markers_on1 + _L_day1.props['district'].ordinal), False, S[22])
+                _n8 = min((_L_day1.props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21])))]),))
+                _src2 = (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[20])))
+                _d39 = (Z_markers_on1 + _L_day1.props['district'].ordinal)
+                _pile8 = st.zones[_src2]
+                if type(_n8) is int and 0 <= _n8 <= len(_pile8):
+                    for _ in range(_n8):
+                        _c49 = _pile8.pop()
+                        st.zones[_d39].append(_c49)
+                        st.loc[_c49.id] = _d39
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(_n8, _src2, _d39, False, S[22])
                 st.at = o94  # game.yaml:290
                 if st.record_log:
                     st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(_L_day1.props['district']), -1)
@@ -2464,10 +2581,7 @@ def build(num_players, files):
             for _q16 in list(env['fighters']):
                 env['q'] = _q16
                 st.at = o100  # game.yaml:291
-                _items20 = st.zones[(Z_legion1 + (_q16 if type(_q16) is int and 0 <= _q16 < num_players else seat(st, _q16, S[23])))]
-                _dest10 = Z_discard1
-                for _c45 in cards_of(_items20):
-                    st.move(_c45, _dest10, False)
+                move_cards(st, st.zones[(Z_legion1 + (_q16 if type(_q16) is int and 0 <= _q16 < num_players else seat(st, _q16, S[23])))], Z_discard1, False)
     def c_9(st, env, pc):  # game.yaml:293
         if pc <= 0:
             st.at = o108  # game.yaml:297
@@ -2500,27 +2614,39 @@ def build(num_players, files):
                             break
                         if _q17 not in st.players:
                             break  # the picker is out of the game: the pick ends with what was picked
-                        _n6 = len(_cands6) + _stop6
-                        if _n6 > 1:
-                            _i17 = st.choose(_n6)
+                        _n9 = len(_cands6) + _stop6
+                        if _n9 > 1:
+                            _i17 = st.choose(_n9)
                             st.move_number += 1
                             st.at = o106  # game.yaml:301
                             if _i17 == len(_cands6):
                                 break  # done
-                            _c46 = _cands6[_i17]
+                            _c50 = _cands6[_i17]
                         else:  # one card and no stopping yet: it is picked
-                            _c46 = _cands6[0]
-                        _picked6.append(_c46)
-                        st.move(_c46, Z_discard1, False)
+                            _c50 = _cands6[0]
+                        _picked6.append(_c50)
+                        _from9 = st.zones[st.loc[_c50.id]]
+                        if _from9[-1] is _c50:  # the top card: no search from the bottom
+                            _from9.pop()
+                        else:
+                            _from9.remove(_c50)
+                        st.zones[Z_discard1].append(_c50)
+                        st.loc[_c50.id] = Z_discard1
                 else:
                     st.at = o104  # game.yaml:302
-                    st.move_count((3 - len(st.zones[(Z_hand1 + _q17)])), Z_minion_deck1, (Z_hand1 + _q17), False, S[78])
+                    _n10 = (3 - len(st.zones[(Z_hand1 + _q17)]))
+                    _d40 = (Z_hand1 + _q17)
+                    _pile9 = st.zones[Z_minion_deck1]
+                    if type(_n10) is int and 0 <= _n10 <= len(_pile9):
+                        for _ in range(_n10):
+                            _c52 = _pile9.pop()
+                            st.zones[_d40].append(_c52)
+                            st.loc[_c52.id] = _d40
+                    else:  # short of cards (a refill), or no count: State's
+                        st.move_count(_n10, Z_minion_deck1, _d40, False, S[78])
         if pc <= 1:
             st.at = o109  # game.yaml:303
-            _items21 = st.zones[Z_discard1]
-            _dest11 = Z_minion_deck1
-            for _c48 in cards_of(_items21):
-                st.move(_c48, _dest11, False)
+            move_cards(st, st.zones[Z_discard1], Z_minion_deck1, False)
         if pc <= 2:
             st.at = o110  # game.yaml:304
             st.shuffle(Z_minion_deck1)
@@ -2575,21 +2701,34 @@ def build(num_players, files):
                         raise RuleError(not_a_seat(_p21, num_players), S[96])
                     if _p21 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
-                    _n7 = len(_cands7) + _stop7
-                    if _n7 > 1:
-                        _i18 = st.choose(_n7)
+                    _n11 = len(_cands7) + _stop7
+                    if _n11 > 1:
+                        _i18 = st.choose(_n11)
                         st.move_number += 1
                         st.at = o25  # game.yaml:167
                         if _i18 == len(_cands7):
                             break  # done
-                        _c49 = _cands7[_i18]
+                        _c53 = _cands7[_i18]
                     else:  # one card and no stopping yet: it is picked
-                        _c49 = _cands7[0]
-                    _picked7.append(_c49)
-                    st.move(_c49, Z_discard1, False)
+                        _c53 = _cands7[0]
+                    _picked7.append(_c53)
+                    _from10 = st.zones[st.loc[_c53.id]]
+                    if _from10[-1] is _c53:  # the top card: no search from the bottom
+                        _from10.pop()
+                    else:
+                        _from10.remove(_c53)
+                    st.zones[Z_discard1].append(_c53)
+                    st.loc[_c53.id] = Z_discard1
         if pc <= 2:
             st.at = o27  # game.yaml:169
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p12, S[31]))), False, S[32])
+            _d41 = (Z_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p12, S[31])))
+            _pile10 = st.zones[Z_minion_deck1]
+            if len(_pile10) >= 1:
+                _c55 = _pile10.pop()
+                st.zones[_d41].append(_c55)
+                st.loc[_c55.id] = _d41
+            else:  # short of cards (a refill), or no count: State's
+                st.move_count(1, Z_minion_deck1, _d41, False, S[32])
     def c_24(st, env, pc):  # game.yaml:166
         _L_q3 = env['q']
         _S_q2 = _L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else None
@@ -2621,18 +2760,24 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_L_q3, num_players), S[96])
                 if _L_q3 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n8 = len(_cands8) + _stop8
-                if _n8 > 1:
-                    _i19 = st.choose(_n8)
+                _n12 = len(_cands8) + _stop8
+                if _n12 > 1:
+                    _i19 = st.choose(_n12)
                     st.move_number += 1
                     st.at = o25  # game.yaml:167
                     if _i19 == len(_cands8):
                         break  # done
-                    _c51 = _cands8[_i19]
+                    _c56 = _cands8[_i19]
                 else:  # one card and no stopping yet: it is picked
-                    _c51 = _cands8[0]
-                _picked8.append(_c51)
-                st.move(_c51, Z_discard1, False)
+                    _c56 = _cands8[0]
+                _picked8.append(_c56)
+                _from11 = st.zones[st.loc[_c56.id]]
+                if _from11[-1] is _c56:  # the top card: no search from the bottom
+                    _from11.pop()
+                else:
+                    _from11.remove(_c56)
+                st.zones[Z_discard1].append(_c56)
+                st.loc[_c56.id] = Z_discard1
     def c_28(st, env, pc):  # game.yaml:174
         _L_p13 = env['p']
         _L_d3 = env['d']
@@ -2714,7 +2859,18 @@ def build(num_players, files):
                     _i21 = 0
                 _b6 = env['b'] = _v14[_i21]
                 st.at = o36  # game.yaml:188
-                st.move(first([_m38 for _m38 in st.zones[(Z_markers_on1 + (_O_a1 if _O_a1 is not None else ordinal(_L_a2, 'districts', S[39])))] if (_m38.owner == _L_p14)]), (Z_markers_on1 + _b6.ordinal), False)
+                _c58 = first([_m38 for _m38 in st.zones[(Z_markers_on1 + (_O_a1 if _O_a1 is not None else ordinal(_L_a2, 'districts', S[39])))] if (_m38.owner == _L_p14)])
+                _d42 = (Z_markers_on1 + _b6.ordinal)
+                if type(_c58) is Card:
+                    _from12 = st.zones[st.loc[_c58.id]]
+                    if _from12[-1] is _c58:  # the top card: no search from the bottom
+                        _from12.pop()
+                    else:
+                        _from12.remove(_c58)
+                    st.zones[_d42].append(_c58)
+                    st.loc[_c58.id] = _d42
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c58, _d42, False)
     def c_38(st, env, pc):  # game.yaml:191
         _L_p15 = env['p']
         _L_d4 = env['d']
@@ -2735,7 +2891,12 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o40  # game.yaml:191
-            st.move(st.zones[(Z_house1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p15, S[42])))][-1], (Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[41]))), False)
+            _z4 = st.zones[(Z_house1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p15, S[42])))]
+            _c59 = _z4[-1]
+            _d43 = (Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[41])))
+            _z4.pop()
+            st.zones[_d43].append(_c59)
+            st.loc[_c59.id] = _d43
     def c_43(st, env, pc):  # game.yaml:213
         _L_p16 = env['p']
         _L_d5 = env['d']
@@ -2750,7 +2911,7 @@ def build(num_players, files):
             _picked9 = []
             while True:
                 if len(_picked9) < _hi8:
-                    _found3 = [_c54 for _c54 in st.zones[(Z_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[47])))] if ((_c54.name == _L_d5.props['minion']) or _c54.props['wild'])]
+                    _found3 = [_c61 for _c61 in st.zones[(Z_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[47])))] if ((_c61.name == _L_d5.props['minion']) or _c61.props['wild'])]
                     _cands9 = []
                     _seen9 = set()
                     for _y9 in reversed(_found3):
@@ -2770,28 +2931,39 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_L_p16, num_players), S[100])
                 if _L_p16 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n9 = len(_cands9) + _stop9
-                if _n9 > 1:
-                    _i22 = st.choose(_n9)
+                _n13 = len(_cands9) + _stop9
+                if _n13 > 1:
+                    _i22 = st.choose(_n13)
                     st.move_number += 1
                     st.at = o44  # game.yaml:214
                     if _i22 == len(_cands9):
                         break  # done
-                    _c53 = _cands9[_i22]
+                    _c60 = _cands9[_i22]
                 else:  # one card and no stopping yet: it is picked
-                    _c53 = _cands9[0]
-                _picked9.append(_c53)
-                st.move(_c53, Z_discard1, False)
+                    _c60 = _cands9[0]
+                _picked9.append(_c60)
+                _from13 = st.zones[st.loc[_c60.id]]
+                if _from13[-1] is _c60:  # the top card: no search from the bottom
+                    _from13.pop()
+                else:
+                    _from13.remove(_c60)
+                st.zones[Z_discard1].append(_c60)
+                st.loc[_c60.id] = Z_discard1
         if pc <= 1:
             st.at = o45  # game.yaml:216
-            st.move(st.zones[(Z_house1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[46])))][-1], (Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[45]))), False)
+            _z5 = st.zones[(Z_house1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[46])))]
+            _c62 = _z5[-1]
+            _d44 = (Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[45])))
+            _z5.pop()
+            st.zones[_d44].append(_c62)
+            st.loc[_c62.id] = _d44
     def c_46(st, env, pc):  # game.yaml:222
         _L_p17 = env['p']
         _L_q4 = env['q']
         _S_p16 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
         if pc <= 0:
             st.at = o49  # game.yaml:223
-            _v15 = [_d26 for _d26 in K_districts1 if ((len([1 for _m40 in st.zones[(Z_markers_on1 + _d26.ordinal)] if (_m40.owner == _L_p17)]) > 0) and (len([1 for _m41 in st.zones[(Z_markers_on1 + _d26.ordinal)] if (_m41.owner == _L_q4)]) > 0))]  # game.yaml:225
+            _v15 = [_d45 for _d45 in K_districts1 if ((len([1 for _m40 in st.zones[(Z_markers_on1 + _d45.ordinal)] if (_m40.owner == _L_p17)]) > 0) and (len([1 for _m41 in st.zones[(Z_markers_on1 + _d45.ordinal)] if (_m41.owner == _L_q4)]) > 0))]  # game.yaml:225
             _end20 = len(_v15)
             if not _end20:
                 raise RuleError('a choice has no legal option', S[101])
@@ -2804,9 +2976,9 @@ def build(num_players, files):
                     st.at = o49  # game.yaml:223
                 else:
                     _i23 = 0
-                _d27 = env['d'] = _v15[_i23]
+                _d46 = env['d'] = _v15[_i23]
                 st.at = o48  # game.yaml:225
-                _args37 = {'p': _L_p17, 'q': _L_q4, 'd': _d27}
+                _args37 = {'p': _L_p17, 'q': _L_q4, 'd': _d46}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[48])
                 st.inline += 1
@@ -2861,22 +3033,37 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_L_p19, num_players), S[103])
                 if _L_p19 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n10 = len(_cands10) + _stop10
-                if _n10 > 1:
-                    _i24 = st.choose(_n10)
+                _n14 = len(_cands10) + _stop10
+                if _n14 > 1:
+                    _i24 = st.choose(_n14)
                     st.move_number += 1
                     st.at = o51  # game.yaml:231
                     if _i24 == len(_cands10):
                         break  # done
-                    _c55 = _cands10[_i24]
+                    _c63 = _cands10[_i24]
                 else:  # one card and no stopping yet: it is picked
-                    _c55 = _cands10[0]
-                _picked10.append(_c55)
-                st.move(_c55, Z_discard1, False)
+                    _c63 = _cands10[0]
+                _picked10.append(_c63)
+                _from14 = st.zones[st.loc[_c63.id]]
+                if _from14[-1] is _c63:  # the top card: no search from the bottom
+                    _from14.pop()
+                else:
+                    _from14.remove(_c63)
+                st.zones[Z_discard1].append(_c63)
+                st.loc[_c63.id] = Z_discard1
             env['gone'] = _picked10
         if pc <= 1:
             st.at = o52  # game.yaml:232
-            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p19, S[49]))), False, S[50])
+            _n15 = (len(env['gone']) + 1)
+            _d47 = (Z_hand1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p19, S[49])))
+            _pile11 = st.zones[Z_minion_deck1]
+            if type(_n15) is int and 0 <= _n15 <= len(_pile11):
+                for _ in range(_n15):
+                    _c65 = _pile11.pop()
+                    st.zones[_d47].append(_c65)
+                    st.loc[_c65.id] = _d47
+            else:  # short of cards (a refill), or no count: State's
+                st.move_count(_n15, Z_minion_deck1, _d47, False, S[50])
     def c_56(st, env, pc):  # game.yaml:241
         _L_q6 = env['q']
         if pc <= 0:
@@ -2943,16 +3130,23 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
                 st.at = o69  # game.yaml:257
-                st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[65]))), (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d7, 'districts', S[64]))), False, S[67])
+                _n16 = min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66])))]),))
+                _src3 = (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[65])))
+                _d48 = (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d7, 'districts', S[64])))
+                _pile12 = st.zones[_src3]
+                if type(_n16) is int and 0 <= _n16 <= len(_pile12):
+                    for _ in range(_n16):
+                        _c66 = _pile12.pop()
+                        st.zones[_d48].append(_c66)
+                        st.loc[_c66.id] = _d48
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(_n16, _src3, _d48, False, S[67])
         if pc <= 4:
             st.at = o73  # game.yaml:258
             for _x9 in [_L_p20, _L_q7]:
                 env['x'] = _x9
                 st.at = o72  # game.yaml:258
-                _items22 = st.zones[(Z_legion1 + (_x9 if type(_x9) is int and 0 <= _x9 < num_players else seat(st, _x9, S[68])))]
-                _dest12 = Z_discard1
-                for _c57 in cards_of(_items22):
-                    st.move(_c57, _dest12, False)
+                move_cards(st, st.zones[(Z_legion1 + (_x9 if type(_x9) is int and 0 <= _x9 < num_players else seat(st, _x9, S[68])))], Z_discard1, False)
     def c_76(st, env, pc):  # game.yaml:272
         _L_q8 = env['q']
         _S_q4 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
@@ -3073,21 +3267,36 @@ def build(num_players, files):
                         raise RuleError(not_a_seat(_L_q11, num_players), S[108])
                     if _L_q11 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
-                    _n11 = len(_cands11) + _stop11
-                    if _n11 > 1:
-                        _i27 = st.choose(_n11)
+                    _n17 = len(_cands11) + _stop11
+                    if _n17 > 1:
+                        _i27 = st.choose(_n17)
                         st.move_number += 1
                         st.at = o106  # game.yaml:301
                         if _i27 == len(_cands11):
                             break  # done
-                        _c58 = _cands11[_i27]
+                        _c67 = _cands11[_i27]
                     else:  # one card and no stopping yet: it is picked
-                        _c58 = _cands11[0]
-                    _picked11.append(_c58)
-                    st.move(_c58, Z_discard1, False)
+                        _c67 = _cands11[0]
+                    _picked11.append(_c67)
+                    _from15 = st.zones[st.loc[_c67.id]]
+                    if _from15[-1] is _c67:  # the top card: no search from the bottom
+                        _from15.pop()
+                    else:
+                        _from15.remove(_c67)
+                    st.zones[Z_discard1].append(_c67)
+                    st.loc[_c67.id] = Z_discard1
             else:
                 st.at = o104  # game.yaml:302
-                st.move_count((3 - len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[77])))])), Z_minion_deck1, (Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[76]))), False, S[78])
+                _n18 = (3 - len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[77])))]))
+                _d49 = (Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[76])))
+                _pile13 = st.zones[Z_minion_deck1]
+                if type(_n18) is int and 0 <= _n18 <= len(_pile13):
+                    for _ in range(_n18):
+                        _c69 = _pile13.pop()
+                        st.zones[_d49].append(_c69)
+                        st.loc[_c69.id] = _d49
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(_n18, Z_minion_deck1, _d49, False, S[78])
     def c_105(st, env, pc):  # game.yaml:300
         _L_q12 = env['q']
         _S_q7 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
@@ -3119,18 +3328,24 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_L_q12, num_players), S[108])
                 if _L_q12 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n12 = len(_cands12) + _stop12
-                if _n12 > 1:
-                    _i28 = st.choose(_n12)
+                _n19 = len(_cands12) + _stop12
+                if _n19 > 1:
+                    _i28 = st.choose(_n19)
                     st.move_number += 1
                     st.at = o106  # game.yaml:301
                     if _i28 == len(_cands12):
                         break  # done
-                    _c60 = _cands12[_i28]
+                    _c70 = _cands12[_i28]
                 else:  # one card and no stopping yet: it is picked
-                    _c60 = _cands12[0]
-                _picked12.append(_c60)
-                st.move(_c60, Z_discard1, False)
+                    _c70 = _cands12[0]
+                _picked12.append(_c70)
+                _from16 = st.zones[st.loc[_c70.id]]
+                if _from16[-1] is _c70:  # the top card: no search from the bottom
+                    _from16.pop()
+                else:
+                    _from16.remove(_c70)
+                st.zones[Z_discard1].append(_c70)
+                st.loc[_c70.id] = Z_discard1
     def c_118(st, env, pc):  # game.yaml:105
         if pc <= 0:
             st.at = o147  # game.yaml:105
@@ -3154,7 +3369,11 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
                 st.at = o125  # game.yaml:112
-                st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
+                _z6 = st.zones[Z_day_deck1]
+                _c72 = _z6[-1]
+                _z6.pop()
+                st.zones[Z_current_day1].append(_c72)
+                st.loc[_c72.id] = Z_current_day1
                 st.at = o126  # game.yaml:113
                 if st.record_log:
                     st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
@@ -3243,7 +3462,11 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
             st.at = o125  # game.yaml:112
-            st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
+            _z7 = st.zones[Z_day_deck1]
+            _c73 = _z7[-1]
+            _z7.pop()
+            st.zones[Z_current_day1].append(_c73)
+            st.loc[_c73.id] = Z_current_day1
             st.at = o126  # game.yaml:113
             if st.record_log:
                 st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)

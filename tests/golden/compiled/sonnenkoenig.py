@@ -718,10 +718,7 @@ def build(num_players, files):
         st.at = o32  # game.yaml:257
         st.shuffle(Z_lower_half1)
         st.at = o33  # game.yaml:258
-        _items1 = st.zones[Z_lower_half1]
-        _dest1 = Z_draw_pile1
-        for _c10 in cards_of(_items1):
-            st.move(_c10, _dest1, True)
+        move_cards(st, st.zones[Z_lower_half1], Z_draw_pile1, True)
 
     def proc_gain_gold(st, env):  # game.yaml:468
         st.at = o144  # game.yaml:472
@@ -730,10 +727,10 @@ def build(num_players, files):
     def proc_pay_gold(st, env):  # game.yaml:473
         st.at = o145  # game.yaml:476
         _n1 = env['n']
-        _moved1 = take_where(st, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[22]))), _n1, lambda _c11: (_c11.kind == 'gold_chips'), S[21])
-        _dest2 = Z_gold_supply1
-        for _c12 in _moved1:
-            st.move(_c12, _dest2, False)
+        _moved1 = take_where(st, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[22]))), _n1, lambda _c10: (_c10.kind == 'gold_chips'), S[21])
+        _dest1 = Z_gold_supply1
+        for _c11 in _moved1:
+            st.move(_c11, _dest1, False)
 
     def proc_gain_power(st, env):  # game.yaml:477
         st.at = o146  # game.yaml:482
@@ -748,21 +745,21 @@ def build(num_players, files):
             if _passes1 > MAX_PASSES:
                 raise too_long(S[23])
             st.at = o161  # game.yaml:485
-            if ((st.vars['due'] >= 2) and any(((_c13.kind == 'power_chips') and (_c13.props['value'] == 2)) for _c13 in st.zones[Z_power_supply1])):
+            if ((st.vars['due'] >= 2) and any(((_c12.kind == 'power_chips') and (_c12.props['value'] == 2)) for _c12 in st.zones[Z_power_supply1])):
                 st.at = o152  # game.yaml:486
-                st.move(first([_c14 for _c14 in st.zones[Z_power_supply1] if ((_c14.kind == 'power_chips') and (_c14.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
+                st.move(first([_c13 for _c13 in st.zones[Z_power_supply1] if ((_c13.kind == 'power_chips') and (_c13.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
                 st.at = o153  # game.yaml:486
                 st.vars['due'] -= 2
-            elif any(((_c15.kind == 'power_chips') and (_c15.props['value'] == 1)) for _c15 in st.zones[Z_power_supply1]):
+            elif any(((_c14.kind == 'power_chips') and (_c14.props['value'] == 1)) for _c14 in st.zones[Z_power_supply1]):
                 st.at = o155  # game.yaml:489
-                st.move(first([_c16 for _c16 in st.zones[Z_power_supply1] if ((_c16.kind == 'power_chips') and (_c16.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
+                st.move(first([_c15 for _c15 in st.zones[Z_power_supply1] if ((_c15.kind == 'power_chips') and (_c15.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
                 st.at = o156  # game.yaml:489
                 st.vars['due'] -= 1
-            elif (any(((_c17.kind == 'power_chips') and (_c17.props['value'] == 2)) for _c17 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26])))], 1)):
+            elif (any(((_c16.kind == 'power_chips') and (_c16.props['value'] == 2)) for _c16 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26])))], 1)):
                 st.at = o158  # game.yaml:491
                 st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1), Z_power_supply1, False)
                 st.at = o159  # game.yaml:492
-                st.move(first([_c18 for _c18 in st.zones[Z_power_supply1] if ((_c18.kind == 'power_chips') and (_c18.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
+                st.move(first([_c17 for _c17 in st.zones[Z_power_supply1] if ((_c17.kind == 'power_chips') and (_c17.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
                 st.at = o160  # game.yaml:492
                 st.vars['due'] -= 1
             else:
@@ -796,9 +793,9 @@ def build(num_players, files):
                 if _v2 < 0:
                     _v2 = 0  # the marker stops at the end; the excess is lost
                 st.vars['owed'] = _v2
-            elif ((st.vars['owed'] == 1) and any(((_c19.kind == 'power_chips') and (_c19.props['value'] == 1)) for _c19 in st.zones[Z_power_supply1])):
+            elif ((st.vars['owed'] == 1) and any(((_c18.kind == 'power_chips') and (_c18.props['value'] == 1)) for _c18 in st.zones[Z_power_supply1])):
                 st.at = o178  # game.yaml:514
-                st.move(first([_c20 for _c20 in st.zones[Z_power_supply1] if ((_c20.kind == 'power_chips') and (_c20.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
+                st.move(first([_c19 for _c19 in st.zones[Z_power_supply1] if ((_c19.kind == 'power_chips') and (_c19.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
                 st.at = o179  # game.yaml:515
                 st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35])))], 2), Z_power_supply1, False)
                 st.at = o180  # game.yaml:515
@@ -1032,13 +1029,13 @@ def build(num_players, files):
                 st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_card1(env['c']), -1)
             fr.pc = 4
             st.at = o104  # game.yaml:395
-            _dest3 = Z_revealed1
+            _dest2 = Z_revealed1
             _moved2 = env['c']
             _moved2 = cards_of(_moved2)
-            for _c21 in _moved2:
-                st.move(_c21, _dest3, False)
-            if _dest3 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest3], _moved2, S[47])
+            for _c20 in _moved2:
+                st.move(_c20, _dest2, False)
+            if _dest2 in TRIGGERS1:
+                fire(st, TRIGGERS1[_dest2], _moved2, S[47])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
@@ -1141,7 +1138,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o168  # game.yaml:499
-            if (sum([_c22.props['value'] for _c22 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c22.kind == 'power_chips')]) < env['n']):
+            if (sum([_c21.props['value'] for _c21 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c21.kind == 'power_chips')]) < env['n']):
                 st.frames.append(Frame(o165, env))
             else:
                 st.at = o164  # game.yaml:501
@@ -1171,20 +1168,11 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o183  # game.yaml:522
-            _items2 = (st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[51])))] + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[52])))])
-            _dest4 = Z_discard1
-            for _c23 in cards_of(_items2):
-                st.move(_c23, _dest4, False)
+            move_cards(st, (st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[51])))] + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[52])))]), Z_discard1, False)
             st.at = o184  # game.yaml:523
-            _items3 = [_c25 for _c25 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[53])))] if (_c25.kind == 'gold_chips')]
-            _dest5 = Z_gold_supply1
-            for _c24 in cards_of(_items3):
-                st.move(_c24, _dest5, False)
+            move_cards(st, [_c22 for _c22 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[53])))] if (_c22.kind == 'gold_chips')], Z_gold_supply1, False)
             st.at = o185  # game.yaml:524
-            _items4 = st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[54])))]
-            _dest6 = Z_power_supply1
-            for _c26 in cards_of(_items4):
-                st.move(_c26, _dest6, False)
+            move_cards(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[54])))], Z_power_supply1, False)
             st.at = o186  # game.yaml:525
             eliminate(st, env['q'], S[55])
             fr.pc = 5
@@ -1205,13 +1193,13 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o191  # game.yaml:533
-            _dest7 = st.zone_index((st.zones[Z_gold_supply1] if (env['c'].kind == 'gold_chips') else (st.zones[Z_power_supply1] if (env['c'].kind == 'power_chips') else st.zones[Z_discard1])))
+            _dest3 = st.zone_index((st.zones[Z_gold_supply1] if (env['c'].kind == 'gold_chips') else (st.zones[Z_power_supply1] if (env['c'].kind == 'power_chips') else st.zones[Z_discard1])))
             _moved3 = env['c']
             _moved3 = cards_of(_moved3)
-            for _c27 in _moved3:
-                st.move(_c27, _dest7, False)
-            if _dest7 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest7], _moved3, S[56])
+            for _c23 in _moved3:
+                st.move(_c23, _dest3, False)
+            if _dest3 in TRIGGERS1:
+                fire(st, TRIGGERS1[_dest3], _moved3, S[56])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1352,10 +1340,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
             st.at = o277  # game.yaml:630
-            _items5 = st.zones[Z_discard1]
-            _dest8 = Z_draw_pile1
-            for _c28 in cards_of(_items5):
-                st.move(_c28, _dest8, False)
+            move_cards(st, st.zones[Z_discard1], Z_draw_pile1, False)
             st.at = o278  # game.yaml:631
             st.shuffle(Z_draw_pile1)
             st.at = o279  # game.yaml:632
@@ -1380,11 +1365,11 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o28  # game.yaml:250
-            _dest9 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
-            _before1 = len(st.zones[_dest9])
-            st.move_count(1, Z_deck1, _dest9, False, S[63])
-            if _dest9 in TRIGGERS1:
-                fire_arrivals(st, TRIGGERS1[_dest9], _dest9, _before1, False, S[63])
+            _dest4 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+            _before1 = len(st.zones[_dest4])
+            st.move_count(1, Z_deck1, _dest4, False, S[63])
+            if _dest4 in TRIGGERS1:
+                fire_arrivals(st, TRIGGERS1[_dest4], _dest4, _before1, False, S[63])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1439,14 +1424,14 @@ def build(num_players, files):
     def e39_items0(st, env):  # game.yaml:273
         return st.zones[Z_unused_properties1]
     def e39_when0(st, env):  # game.yaml:273
-        return (env['col'].props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p3: len([1 for _c29 in st.zones[(Z_area1 + _p3)] if (_c29.props['colour'] == env['col'])])))
+        return (env['col'].props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p3: len([1 for _c24 in st.zones[(Z_area1 + _p3)] if (_c24.props['colour'] == env['col'])])))
     def collect_39(st, env):  # game.yaml:270
         _L_p1 = env['p']
         actions = []
         values = []
         idx = []
         for _col1 in st.zones[Z_unused_properties1]:  # game.yaml:273
-            if not (_col1.props['phase1'] and majority_has(st, _L_p1, st.players, 1, '2-3:nobody,4-6:all', lambda _p4: len([1 for _c30 in st.zones[(Z_area1 + _p4)] if (_c30.props['colour'] == _col1)]))):
+            if not (_col1.props['phase1'] and majority_has(st, _L_p1, st.players, 1, '2-3:nobody,4-6:all', lambda _p4: len([1 for _c25 in st.zones[(Z_area1 + _p4)] if (_c25.props['colour'] == _col1)]))):
                 continue
             a = A_01 + _col1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1461,7 +1446,7 @@ def build(num_players, files):
             _col2 = env['col'] = dec.values[i]
             st.frames.append(Frame(o36, env))
     def e40_cond(st, env):  # game.yaml:268
-        return any((_c31.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p5: len([1 for _c32 in st.zones[(Z_area1 + _p5)] if (_c32.props['colour'] == _c31)]))) for _c31 in st.zones[Z_unused_properties1])
+        return any((_c26.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p5: len([1 for _c27 in st.zones[(Z_area1 + _p5)] if (_c27.props['colour'] == _c26)]))) for _c26 in st.zones[Z_unused_properties1])
     def step_41(st, fr):  # game.yaml:284
         env = fr.env
         pc = fr.pc
@@ -1753,19 +1738,19 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c33 in (_r1 := fn_top_cards(st, S[76], _L_p3)):  # game.yaml:321
-            a = A_21 + _c33.type_id
+        for _c28 in (_r1 := fn_top_cards(st, S[76], _L_p3)):  # game.yaml:321
+            a = A_21 + _c28.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c33)
+                values.append(_c28)
                 idx.append(0)
-        _items6 = _r1  # game.yaml:335
-        if _items6 and any((len(st.zones[(Z_area1 + _q9)]) > 0) for _q9 in ((SEATS_others1.get(_S_p2) if len(st.players) == num_players else None) or others(st, _L_p3))):
-            for _c34 in _items6:
-                a = A_41 + _c34.type_id
+        _items1 = _r1  # game.yaml:335
+        if _items1 and any((len(st.zones[(Z_area1 + _q9)]) > 0) for _q9 in ((SEATS_others1.get(_S_p2) if len(st.players) == num_players else None) or others(st, _L_p3))):
+            for _c29 in _items1:
+                a = A_41 + _c29.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_c34)
+                    values.append(_c29)
                     idx.append(1)
         # game.yaml:339: always offered
         actions.append(A_51)
@@ -1776,10 +1761,10 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:321
-            _c35 = env['c'] = dec.values[i]
+            _c30 = env['c'] = dec.values[i]
             st.frames.append(Frame(o63, env))
         elif k == 1:  # game.yaml:335
-            _c36 = env['c'] = dec.values[i]
+            _c31 = env['c'] = dec.values[i]
             st.frames.append(Frame(o72, env))
         elif k == 2:  # game.yaml:339
             pass
@@ -2048,13 +2033,13 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o108  # game.yaml:397
-            _dest10 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[86])))] if env['into_area'] else st.zones[Z_on_display1]))
+            _dest5 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[86])))] if env['into_area'] else st.zones[Z_on_display1]))
             _moved4 = env['c']
             _moved4 = cards_of(_moved4)
-            for _c37 in _moved4:
-                st.move(_c37, _dest10, False)
-            if _dest10 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest10], _moved4, S[85])
+            for _c32 in _moved4:
+                st.move(_c32, _dest5, False)
+            if _dest5 in TRIGGERS1:
+                fire(st, TRIGGERS1[_dest5], _moved4, S[85])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2075,10 +2060,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o112  # game.yaml:411
-            _items7 = st.zones[Z_on_display1]
-            _dest11 = Z_discard1
-            for _c38 in cards_of(_items7):
-                st.move(_c38, _dest11, False)
+            move_cards(st, st.zones[Z_on_display1], Z_discard1, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -2098,7 +2080,7 @@ def build(num_players, files):
     def e111_where(st, env):  # game.yaml:408
         return ((len(env['picked']) == 0) or (env['c'].props['colour'] == env['picked'][0].props['colour']))
     def cands_111(st, env, picked):  # game.yaml:408
-        return [_c39 for _c39 in st.zones[Z_on_display1] if ((len(picked) == 0) or (_c39.props['colour'] == picked[0].props['colour']))]
+        return [_c33 for _c33 in st.zones[Z_on_display1] if ((len(picked) == 0) or (_c33.props['colour'] == picked[0].props['colour']))]
     def step_115(st, fr):  # game.yaml:421
         env = fr.env
         pass
@@ -2235,19 +2217,19 @@ def build(num_players, files):
     def e128_items1(st, env):  # game.yaml:422
         return others(st, env['p'])
     def e128_when1(st, env):  # game.yaml:422
-        return (len([1 for _c40 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c40.kind == 'gold_chips')]) >= 1)
+        return (len([1 for _c34 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c34.kind == 'gold_chips')]) >= 1)
     def e128_label2(st, env):  # game.yaml:424
         return '1 gold: exchange a property card with an opponent'
     def e128_when2(st, env):  # game.yaml:424
-        return ((len([1 for _c41 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c41.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q12)]) > 0) for _q12 in ((SEATS_others1.get(env['p']) if type(env['p']) is int and len(st.players) == num_players else None) or others(st, env['p'])))))
+        return ((len([1 for _c35 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c35.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q12)]) > 0) for _q12 in ((SEATS_others1.get(env['p']) if type(env['p']) is int and len(st.players) == num_players else None) or others(st, env['p'])))))
     def e128_label3(st, env):  # game.yaml:426
         return '2 gold: discard a property card of an opponent'
     def e128_when3(st, env):  # game.yaml:426
-        return ((len([1 for _c42 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c42.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q13)]) > 0) for _q13 in ((SEATS_others1.get(env['p']) if type(env['p']) is int and len(st.players) == num_players else None) or others(st, env['p']))))
+        return ((len([1 for _c36 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c36.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q13)]) > 0) for _q13 in ((SEATS_others1.get(env['p']) if type(env['p']) is int and len(st.players) == num_players else None) or others(st, env['p']))))
     def e128_label4(st, env):  # game.yaml:429
         return '2 gold: reveal the top card into your power area'
     def e128_when4(st, env):  # game.yaml:429
-        return (len([1 for _c43 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c43.kind == 'gold_chips')]) >= 2)
+        return (len([1 for _c37 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c37.kind == 'gold_chips')]) >= 2)
     def collect_128(st, env):  # game.yaml:418
         _L_p5 = env['p']
         _S_p4 = _L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else None
@@ -2258,15 +2240,15 @@ def build(num_players, files):
         actions.append(A_121)
         values.append(None)
         idx.append(0)
-        _items8 = (_r2 := ((SEATS_others1.get(_S_p4) if len(st.players) == num_players else None) or others(st, _L_p5)))  # game.yaml:422
-        if _items8 and (len([1 for _c44 in st.zones[(Z_chips1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[9])))] if (_c44.kind == 'gold_chips')]) >= 1):
-            for _q14 in _items8:
+        _items2 = (_r2 := ((SEATS_others1.get(_S_p4) if len(st.players) == num_players else None) or others(st, _L_p5)))  # game.yaml:422
+        if _items2 and (len([1 for _c38 in st.zones[(Z_chips1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[9])))] if (_c38.kind == 'gold_chips')]) >= 1):
+            for _q14 in _items2:
                 a = A_131 + (_q14 if type(_q14) is int and 0 <= _q14 < num_players else option_seat(_q14, num_players))
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
                     values.append(_q14)
                     idx.append(1)
-        if (((_r3 := len([1 for _c45 in st.zones[(Z_chips1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[9])))] if (_c45.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q15)]) > 0) for _q15 in ((SEATS_others1.get(_S_p4) if len(st.players) == num_players else None) or others(st, _L_p5))))):  # game.yaml:424
+        if (((_r3 := len([1 for _c39 in st.zones[(Z_chips1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[9])))] if (_c39.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q15)]) > 0) for _q15 in ((SEATS_others1.get(_S_p4) if len(st.players) == num_players else None) or others(st, _L_p5))))):  # game.yaml:424
             actions.append(A_141)
             values.append(None)
             idx.append(2)
@@ -2373,18 +2355,18 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c46 in fn_top_cards(st, S[100], _L_p6):  # game.yaml:446
-            a = A_181 + _c46.type_id
+        for _c40 in fn_top_cards(st, S[100], _L_p6):  # game.yaml:446
+            a = A_181 + _c40.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c46)
+                values.append(_c40)
                 idx.append(0)
         return actions, values, idx
     def resolve_135(st, dec, i):  # game.yaml:443
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:446
-            _c47 = env['c'] = dec.values[i]
+            _c41 = env['c'] = dec.values[i]
             st.frames.append(Frame(o130, env))
     def e136_player(st, env):  # game.yaml:436
         return env['p']
@@ -2488,21 +2470,21 @@ def build(num_players, files):
     def step_147(st, fr):  # game.yaml:484
         env = fr.env
         st.at = o161  # game.yaml:485
-        if ((st.vars['due'] >= 2) and any(((_c48.kind == 'power_chips') and (_c48.props['value'] == 2)) for _c48 in st.zones[Z_power_supply1])):
+        if ((st.vars['due'] >= 2) and any(((_c42.kind == 'power_chips') and (_c42.props['value'] == 2)) for _c42 in st.zones[Z_power_supply1])):
             st.at = o152  # game.yaml:486
-            st.move(first([_c49 for _c49 in st.zones[Z_power_supply1] if ((_c49.kind == 'power_chips') and (_c49.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
+            st.move(first([_c43 for _c43 in st.zones[Z_power_supply1] if ((_c43.kind == 'power_chips') and (_c43.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
             st.at = o153  # game.yaml:486
             st.vars['due'] -= 2
-        elif any(((_c50.kind == 'power_chips') and (_c50.props['value'] == 1)) for _c50 in st.zones[Z_power_supply1]):
+        elif any(((_c44.kind == 'power_chips') and (_c44.props['value'] == 1)) for _c44 in st.zones[Z_power_supply1]):
             st.at = o155  # game.yaml:489
-            st.move(first([_c51 for _c51 in st.zones[Z_power_supply1] if ((_c51.kind == 'power_chips') and (_c51.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
+            st.move(first([_c45 for _c45 in st.zones[Z_power_supply1] if ((_c45.kind == 'power_chips') and (_c45.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
             st.at = o156  # game.yaml:489
             st.vars['due'] -= 1
-        elif (any(((_c52.kind == 'power_chips') and (_c52.props['value'] == 2)) for _c52 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26])))], 1)):
+        elif (any(((_c46.kind == 'power_chips') and (_c46.props['value'] == 2)) for _c46 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26])))], 1)):
             st.at = o158  # game.yaml:491
             st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1), Z_power_supply1, False)
             st.at = o159  # game.yaml:492
-            st.move(first([_c53 for _c53 in st.zones[Z_power_supply1] if ((_c53.kind == 'power_chips') and (_c53.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
+            st.move(first([_c47 for _c47 in st.zones[Z_power_supply1] if ((_c47.kind == 'power_chips') and (_c47.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
             st.at = o160  # game.yaml:492
             st.vars['due'] -= 1
         else:
@@ -2525,7 +2507,7 @@ def build(num_players, files):
     def step_151(st, fr):  # game.yaml:486
         env = fr.env
         st.at = o152  # game.yaml:486
-        st.move(first([_c54 for _c54 in st.zones[Z_power_supply1] if ((_c54.kind == 'power_chips') and (_c54.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
+        st.move(first([_c48 for _c48 in st.zones[Z_power_supply1] if ((_c48.kind == 'power_chips') and (_c48.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
         st.at = o153  # game.yaml:486
         st.vars['due'] -= 2
         st.frames.pop()
@@ -2533,7 +2515,7 @@ def build(num_players, files):
     def step_154(st, fr):  # game.yaml:489
         env = fr.env
         st.at = o155  # game.yaml:489
-        st.move(first([_c55 for _c55 in st.zones[Z_power_supply1] if ((_c55.kind == 'power_chips') and (_c55.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
+        st.move(first([_c49 for _c49 in st.zones[Z_power_supply1] if ((_c49.kind == 'power_chips') and (_c49.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
         st.at = o156  # game.yaml:489
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2543,7 +2525,7 @@ def build(num_players, files):
         st.at = o158  # game.yaml:491
         st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1), Z_power_supply1, False)
         st.at = o159  # game.yaml:492
-        st.move(first([_c56 for _c56 in st.zones[Z_power_supply1] if ((_c56.kind == 'power_chips') and (_c56.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
+        st.move(first([_c50 for _c50 in st.zones[Z_power_supply1] if ((_c50.kind == 'power_chips') and (_c50.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
         st.at = o160  # game.yaml:492
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2572,7 +2554,7 @@ def build(num_players, files):
         if pc == 0:
             st.at = o166  # game.yaml:500
             if st.record_log:
-                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c57.props['value'] for _c57 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c57.kind == 'power_chips')])), -1)
+                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c51.props['value'] for _c51 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c51.kind == 'power_chips')])), -1)
             fr.pc = 2
             st.at = o167  # game.yaml:500
             _args32 = {'q': env['q']}
@@ -2598,9 +2580,9 @@ def build(num_players, files):
             if _v5 < 0:
                 _v5 = 0  # the marker stops at the end; the excess is lost
             st.vars['owed'] = _v5
-        elif ((st.vars['owed'] == 1) and any(((_c58.kind == 'power_chips') and (_c58.props['value'] == 1)) for _c58 in st.zones[Z_power_supply1])):
+        elif ((st.vars['owed'] == 1) and any(((_c52.kind == 'power_chips') and (_c52.props['value'] == 1)) for _c52 in st.zones[Z_power_supply1])):
             st.at = o178  # game.yaml:514
-            st.move(first([_c59 for _c59 in st.zones[Z_power_supply1] if ((_c59.kind == 'power_chips') and (_c59.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
+            st.move(first([_c53 for _c53 in st.zones[Z_power_supply1] if ((_c53.kind == 'power_chips') and (_c53.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
             st.at = o179  # game.yaml:515
             st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35])))], 2), Z_power_supply1, False)
             st.at = o180  # game.yaml:515
@@ -2643,7 +2625,7 @@ def build(num_players, files):
     def step_177(st, fr):  # game.yaml:514
         env = fr.env
         st.at = o178  # game.yaml:514
-        st.move(first([_c60 for _c60 in st.zones[Z_power_supply1] if ((_c60.kind == 'power_chips') and (_c60.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
+        st.move(first([_c54 for _c54 in st.zones[Z_power_supply1] if ((_c54.kind == 'power_chips') and (_c54.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
         st.at = o179  # game.yaml:515
         st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35])))], 2), Z_power_supply1, False)
         st.at = o180  # game.yaml:515
@@ -2924,7 +2906,7 @@ def build(num_players, files):
     def e228_where(st, env):  # game.yaml:563
         return fn_payable(st, S[113], env['c'], env['w'])
     def cands_228(st, env, picked):  # game.yaml:563
-        return [_c61 for _c61 in ((st.zones[(Z_chips1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[110])))] + st.zones[(Z_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111])))]) + st.zones[(Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[112])))]) if fn_payable(st, S[113], _c61, env['w'])]
+        return [_c55 for _c55 in ((st.zones[(Z_chips1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[110])))] + st.zones[(Z_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111])))]) + st.zones[(Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[112])))]) if fn_payable(st, S[113], _c55, env['w'])]
     def e231_cond(st, env):  # game.yaml:561
         return (st.vars['paid'] < env['price'])
     def step_234(st, fr):  # game.yaml:576
@@ -3260,11 +3242,11 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c62 in ((_r6 := fn_top_cards(st, S[123], _L_q3)) + (_r7 := st.zones[(Z_auction_area1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[124])))])):  # game.yaml:611
-            a = A_301 + _c62.type_id
+        for _c56 in ((_r6 := fn_top_cards(st, S[123], _L_q3)) + (_r7 := st.zones[(Z_auction_area1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[124])))])):  # game.yaml:611
+            a = A_301 + _c56.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c62)
+                values.append(_c56)
                 idx.append(0)
         if ((_r8 := len(st.zones[(Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[125])))])) >= 2):  # game.yaml:612
             actions.append(A_311)
@@ -3279,9 +3261,9 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:611
-            _c63 = env['c'] = dec.values[i]
+            _c57 = env['c'] = dec.values[i]
             st.at = o257  # game.yaml:611
-            st.move(_c63, Z_discard1, False)
+            st.move(_c57, Z_discard1, False)
         elif k == 1:  # game.yaml:612
             st.frames.append(Frame(o258, env))
         elif k == 2:  # game.yaml:618
@@ -3410,10 +3392,7 @@ def build(num_players, files):
         if pc == 3:
             st.at = o294  # game.yaml:194
             st.at = o295  # game.yaml:194
-            _items9 = st.zones[Z_returned1]
-            _dest12 = Z_deck1
-            for _c64 in cards_of(_items9):
-                st.move(_c64, _dest12, False)
+            move_cards(st, st.zones[Z_returned1], Z_deck1, False)
             st.at = o296  # game.yaml:194
             st.shuffle(Z_deck1)
             st.at = o301  # game.yaml:195
@@ -3424,23 +3403,20 @@ def build(num_players, files):
                 env['p'] = _p7
                 st.at = o298  # game.yaml:197
                 _n4 = 3
-                _moved5 = take_where(st, Z_power_supply1, _n4, lambda _c65: (_c65.props['value'] == 1), S[134])
-                _dest13 = (Z_chips1 + _p7)
-                for _c66 in _moved5:
-                    st.move(_c66, _dest13, False)
+                _moved5 = take_where(st, Z_power_supply1, _n4, lambda _c58: (_c58.props['value'] == 1), S[134])
+                _dest6 = (Z_chips1 + _p7)
+                for _c59 in _moved5:
+                    st.move(_c59, _dest6, False)
                 st.at = o299  # game.yaml:198
                 _n5 = 3
-                _moved6 = take_where(st, Z_power_supply1, _n5, lambda _c67: (_c67.props['value'] == 2), S[135])
-                _dest14 = (Z_chips1 + _p7)
-                for _c68 in _moved6:
-                    st.move(_c68, _dest14, False)
+                _moved6 = take_where(st, Z_power_supply1, _n5, lambda _c60: (_c60.props['value'] == 2), S[135])
+                _dest7 = (Z_chips1 + _p7)
+                for _c61 in _moved6:
+                    st.move(_c61, _dest7, False)
                 st.at = o300  # game.yaml:199
                 st.move_count(1, Z_gold_supply1, (Z_chips1 + _p7), False, S[136])
             st.at = o302  # game.yaml:200
-            _items10 = st.zones[Z_deck1]
-            _dest15 = Z_draw_pile1
-            for _c69 in cards_of(_items10):
-                st.move(_c69, _dest15, False)
+            move_cards(st, st.zones[Z_deck1], Z_draw_pile1, False)
             st.at = o303  # game.yaml:201
             _args48 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -3480,10 +3456,7 @@ def build(num_players, files):
     def step_294(st, fr):  # game.yaml:194
         env = fr.env
         st.at = o295  # game.yaml:194
-        _items11 = st.zones[Z_returned1]
-        _dest16 = Z_deck1
-        for _c70 in cards_of(_items11):
-            st.move(_c70, _dest16, False)
+        move_cards(st, st.zones[Z_returned1], Z_deck1, False)
         st.at = o296  # game.yaml:194
         st.shuffle(Z_deck1)
         st.frames.pop()
@@ -3492,16 +3465,16 @@ def build(num_players, files):
         env = fr.env
         st.at = o298  # game.yaml:197
         _n6 = 3
-        _moved7 = take_where(st, Z_power_supply1, _n6, lambda _c71: (_c71.props['value'] == 1), S[134])
-        _dest17 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141])))
-        for _c72 in _moved7:
-            st.move(_c72, _dest17, False)
+        _moved7 = take_where(st, Z_power_supply1, _n6, lambda _c62: (_c62.props['value'] == 1), S[134])
+        _dest8 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141])))
+        for _c63 in _moved7:
+            st.move(_c63, _dest8, False)
         st.at = o299  # game.yaml:198
         _n7 = 3
-        _moved8 = take_where(st, Z_power_supply1, _n7, lambda _c73: (_c73.props['value'] == 2), S[135])
-        _dest18 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[142])))
-        for _c74 in _moved8:
-            st.move(_c74, _dest18, False)
+        _moved8 = take_where(st, Z_power_supply1, _n7, lambda _c64: (_c64.props['value'] == 2), S[135])
+        _dest9 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[142])))
+        for _c65 in _moved8:
+            st.move(_c65, _dest9, False)
         st.at = o300  # game.yaml:199
         st.move_count(1, Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[143]))), False, S[136])
         st.frames.pop()
@@ -3609,10 +3582,7 @@ def build(num_players, files):
             st.at = o315  # game.yaml:213
             st.vars['conspiracy_used'] = False
             st.at = o316  # game.yaml:214
-            _items12 = st.zones[Z_used_properties1]
-            _dest19 = Z_unused_properties1
-            for _c75 in cards_of(_items12):
-                st.move(_c75, _dest19, False)
+            move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
             fr.pc = 5
             st.at = o317  # game.yaml:215
             _args50 = {'p': env['p']}
@@ -3663,7 +3633,7 @@ def build(num_players, files):
             env['p'] = _p8
             st.at = o328  # game.yaml:224
             _i8 = _p8
-            _v11 = ((len([1 for _c76 in st.zones[(Z_chips1 + _p8)] if (_c76.kind == 'gold_chips')]) + sum([_c77.props['value'] for _c77 in st.zones[(Z_chips1 + _p8)] if (_c77.kind == 'power_chips')])) + (2 * len([1 for _c78 in (st.zones[(Z_area1 + _p8)] + st.zones[(Z_auction_area1 + _p8)]) if (_c78.props['colour'] == C_blue1)])))
+            _v11 = ((len([1 for _c66 in st.zones[(Z_chips1 + _p8)] if (_c66.kind == 'gold_chips')]) + sum([_c67.props['value'] for _c67 in st.zones[(Z_chips1 + _p8)] if (_c67.kind == 'power_chips')])) + (2 * len([1 for _c68 in (st.zones[(Z_area1 + _p8)] + st.zones[(Z_auction_area1 + _p8)]) if (_c68.props['colour'] == C_blue1)])))
             if _v11 < 0:
                 raise RuleError("'score' would fall to " + str(_v11) + ', below its minimum 0', S[147])
             st.vars['score'][_i8] = _v11
@@ -3673,7 +3643,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o328  # game.yaml:224
         _i9 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[148]))
-        _v12 = ((len([1 for _c79 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c79.kind == 'gold_chips')]) + sum([_c80.props['value'] for _c80 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c80.kind == 'power_chips')])) + (2 * len([1 for _c81 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[149])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[150])))]) if (_c81.props['colour'] == C_blue1)])))
+        _v12 = ((len([1 for _c69 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c69.kind == 'gold_chips')]) + sum([_c70.props['value'] for _c70 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c70.kind == 'power_chips')])) + (2 * len([1 for _c71 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[149])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[150])))]) if (_c71.props['colour'] == C_blue1)])))
         if _v12 < 0:
             raise RuleError("'score' would fall to " + str(_v12) + ', below its minimum 0', S[147])
         st.vars['score'][_i9] = _v12
@@ -3697,11 +3667,11 @@ def build(num_players, files):
                     raise too_long(S[151])
                 _h1 = len(st.frames)
                 st.at = o28  # game.yaml:250
-                _dest20 = st.zone_index((st.zones[(Z_area1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p9, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
-                _before2 = len(st.zones[_dest20])
-                st.move_count(1, Z_deck1, _dest20, False, S[63])
-                if _dest20 in TRIGGERS1:
-                    fire_arrivals(st, TRIGGERS1[_dest20], _dest20, _before2, False, S[63])
+                _dest10 = st.zone_index((st.zones[(Z_area1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p9, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+                _before2 = len(st.zones[_dest10])
+                st.move_count(1, Z_deck1, _dest10, False, S[63])
+                if _dest10 in TRIGGERS1:
+                    fire_arrivals(st, TRIGGERS1[_dest10], _dest10, _before2, False, S[63])
                 if len(st.frames) > _h1:
                     run_to(st, _h1)
     def c_2(st, env, pc):  # game.yaml:261
@@ -3725,7 +3695,7 @@ def build(num_players, files):
             _passes4 = 0
             while True:
                 st.at = o40  # game.yaml:268
-                if not any((_c82.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p9: len([1 for _c83 in st.zones[(Z_area1 + _p9)] if (_c83.props['colour'] == _c82)]))) for _c82 in st.zones[Z_unused_properties1]):
+                if not any((_c72.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p9: len([1 for _c73 in st.zones[(Z_area1 + _p9)] if (_c73.props['colour'] == _c72)]))) for _c72 in st.zones[Z_unused_properties1]):
                     break
                 _passes4 += 1
                 if _passes4 > MAX_PASSES:
@@ -3734,7 +3704,7 @@ def build(num_players, files):
                 _actions1 = set()  # (the ids' order is never read)
                 _v13 = []
                 for _col3 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                    if not (_col3.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p10: len([1 for _c84 in st.zones[(Z_area1 + _p10)] if (_c84.props['colour'] == _col3)]))):
+                    if not (_col3.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p10: len([1 for _c74 in st.zones[(Z_area1 + _p10)] if (_c74.props['colour'] == _col3)]))):
                         continue
                     _a12 = A_01 + _col3.type_id
                     if _a12 not in _actions1:  # an identical card: the same choice
@@ -3754,7 +3724,17 @@ def build(num_players, files):
                         _i10 = 0
                     _col4 = env['col'] = _v13[_i10]
                     st.at = o37  # game.yaml:278
-                    st.move(_col4, Z_used_properties1, False)
+                    _c75 = _col4
+                    if type(_c75) is Card:
+                        _from1 = st.zones[st.loc[_c75.id]]
+                        if _from1[-1] is _c75:  # the top card: no search from the bottom
+                            _from1.pop()
+                        else:
+                            _from1.remove(_c75)
+                        st.zones[Z_used_properties1].append(_c75)
+                        st.loc[_c75.id] = Z_used_properties1
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c75, Z_used_properties1, False)
                     st.at = o38  # game.yaml:278
                     _args54 = {'p': _L_p10, 'col': _col4}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -3886,19 +3866,19 @@ def build(num_players, files):
             st.at = o76  # game.yaml:318
             _actions2 = set()  # (the ids' order is never read)
             _v15 = []
-            for _c85 in fn_top_cards(st, S[76], _L_p13):  # game.yaml:321
-                _a17 = A_21 + _c85.type_id
+            for _c76 in fn_top_cards(st, S[76], _L_p13):  # game.yaml:321
+                _a17 = A_21 + _c76.type_id
                 if _a17 not in _actions2:  # an identical card: the same choice
                     _actions2.add(_a17)
-                    _v15.append(_c85)
-            _items13 = fn_top_cards(st, S[77], _L_p13)  # game.yaml:335
-            if _items13 and any((len(st.zones[(Z_area1 + _q23)]) > 0) for _q23 in ((SEATS_others1.get(_S_p10) if len(st.players) == num_players else None) or others(st, _L_p13))):
+                    _v15.append(_c76)
+            _items3 = fn_top_cards(st, S[77], _L_p13)  # game.yaml:335
+            if _items3 and any((len(st.zones[(Z_area1 + _q23)]) > 0) for _q23 in ((SEATS_others1.get(_S_p10) if len(st.players) == num_players else None) or others(st, _L_p13))):
                 _v16 = []
-                for _c86 in _items13:
-                    _a18 = A_41 + _c86.type_id
+                for _c77 in _items3:
+                    _a18 = A_41 + _c77.type_id
                     if _a18 not in _actions2:  # an identical card: the same choice
                         _actions2.add(_a18)
-                        _v16.append(_c86)
+                        _v16.append(_c77)
             else:
                 _v16 = []
             # game.yaml:339: always offered
@@ -3917,7 +3897,7 @@ def build(num_players, files):
                 else:
                     _i14 = 0
                 if _i14 < _end3:  # game.yaml:321
-                    _c87 = env['c'] = _v15[_i14]
+                    _c78 = env['c'] = _v15[_i14]
                     st.at = o71  # game.yaml:326
                     if any((_d4.kind == 'property_cards') for _d4 in st.zones[Z_discard1]):
                         st.at = o70  # game.yaml:328
@@ -3944,17 +3924,48 @@ def build(num_players, files):
                                 _i15 = 0
                             _d6 = env['d'] = _v17[_i15]
                             st.at = o68  # game.yaml:332
-                            st.move(_d6, (Z_area1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p13, S[74]))), False)
+                            _c79 = _d6
+                            _d7 = (Z_area1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p13, S[74])))
+                            if type(_c79) is Card:
+                                _from2 = st.zones[st.loc[_c79.id]]
+                                if _from2[-1] is _c79:  # the top card: no search from the bottom
+                                    _from2.pop()
+                                else:
+                                    _from2.remove(_c79)
+                                st.zones[_d7].append(_c79)
+                                st.loc[_c79.id] = _d7
+                            else:  # not a card: State.move raises the rules' error
+                                st.move(_c79, _d7, False)
                             st.at = o69  # game.yaml:332
-                            st.move(_c87, Z_discard1, False)
+                            _c80 = _c78
+                            if type(_c80) is Card:
+                                _from3 = st.zones[st.loc[_c80.id]]
+                                if _from3[-1] is _c80:  # the top card: no search from the bottom
+                                    _from3.pop()
+                                else:
+                                    _from3.remove(_c80)
+                                st.zones[Z_discard1].append(_c80)
+                                st.loc[_c80.id] = Z_discard1
+                            else:  # not a card: State.move raises the rules' error
+                                st.move(_c80, Z_discard1, False)
                     else:
                         st.at = o65  # game.yaml:334
                         if st.record_log:
-                            st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p13) + ' keeps ' + fmt_card1(_c87) + ' and Etiquette is spent', -1)
+                            st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p13) + ' keeps ' + fmt_card1(_c78) + ' and Etiquette is spent', -1)
                 elif _i14 < _end4:  # game.yaml:335
-                    _c88 = env['c'] = _v16[_i14 - _end3]
+                    _c81 = env['c'] = _v16[_i14 - _end3]
                     st.at = o73  # game.yaml:338
-                    st.move(_c88, Z_discard1, False)
+                    _c82 = _c81
+                    if type(_c82) is Card:
+                        _from4 = st.zones[st.loc[_c82.id]]
+                        if _from4[-1] is _c82:  # the top card: no search from the bottom
+                            _from4.pop()
+                        else:
+                            _from4.remove(_c82)
+                        st.zones[Z_discard1].append(_c82)
+                        st.loc[_c82.id] = Z_discard1
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c82, Z_discard1, False)
                     st.at = o74  # game.yaml:338
                     _args60 = {'p': _L_p13}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4010,7 +4021,17 @@ def build(num_players, files):
                         _i17 = 0
                     _x9 = env['x'] = _v19[_i17]
                     st.at = o79  # game.yaml:354
-                    st.move(_x9, Z_discard1, False)
+                    _c83 = _x9
+                    if type(_c83) is Card:
+                        _from5 = st.zones[st.loc[_c83.id]]
+                        if _from5[-1] is _c83:  # the top card: no search from the bottom
+                            _from5.pop()
+                        else:
+                            _from5.remove(_c83)
+                        st.zones[Z_discard1].append(_c83)
+                        st.loc[_c83.id] = Z_discard1
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c83, Z_discard1, False)
     def c_7(st, env, pc):  # game.yaml:356
         _L_p15 = env['p']
         _S_p12 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
@@ -4166,13 +4187,23 @@ def build(num_players, files):
         if pc <= 3:
             _h2 = len(st.frames)
             st.at = o104  # game.yaml:395
-            _dest21 = Z_revealed1
-            _moved9 = env['c']
-            _moved9 = cards_of(_moved9)
-            for _c89 in _moved9:
-                st.move(_c89, _dest21, False)
-            if _dest21 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest21], _moved9, S[47])
+            _dest11 = Z_revealed1
+            _card1 = env['c']
+            if type(_card1) is Card:
+                _from6 = st.zones[st.loc[_card1.id]]
+                if _from6[-1] is _card1:  # the top card: no search from the bottom
+                    _from6.pop()
+                else:
+                    _from6.remove(_card1)
+                st.zones[_dest11].append(_card1)
+                st.loc[_card1.id] = _dest11
+                _moved9 = [_card1]
+            else:  # none: cards_of raises the rules' error
+                _moved9 = cards_of(_card1)
+                for _c84 in _moved9:
+                    st.move(_c84, _dest11, False)
+            if _dest11 in TRIGGERS1:
+                fire(st, TRIGGERS1[_dest11], _moved9, S[47])
             if len(st.frames) > _h2:
                 run_to(st, _h2)
         if pc <= 4:
@@ -4180,13 +4211,23 @@ def build(num_players, files):
             if (env['c'].kind == 'property_cards'):
                 _h3 = len(st.frames)
                 st.at = o108  # game.yaml:397
-                _dest22 = st.zone_index((st.zones[(Z_area1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p17, S[86])))] if _L_into_area1 else st.zones[Z_on_display1]))
-                _moved10 = env['c']
-                _moved10 = cards_of(_moved10)
-                for _c90 in _moved10:
-                    st.move(_c90, _dest22, False)
-                if _dest22 in TRIGGERS1:
-                    fire(st, TRIGGERS1[_dest22], _moved10, S[85])
+                _dest12 = st.zone_index((st.zones[(Z_area1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p17, S[86])))] if _L_into_area1 else st.zones[Z_on_display1]))
+                _card2 = env['c']
+                if type(_card2) is Card:
+                    _from7 = st.zones[st.loc[_card2.id]]
+                    if _from7[-1] is _card2:  # the top card: no search from the bottom
+                        _from7.pop()
+                    else:
+                        _from7.remove(_card2)
+                    st.zones[_dest12].append(_card2)
+                    st.loc[_card2.id] = _dest12
+                    _moved10 = [_card2]
+                else:  # none: cards_of raises the rules' error
+                    _moved10 = cards_of(_card2)
+                    for _c85 in _moved10:
+                        st.move(_c85, _dest12, False)
+                if _dest12 in TRIGGERS1:
+                    fire(st, TRIGGERS1[_dest12], _moved10, S[85])
                 if len(st.frames) > _h3:
                     run_to(st, _h3)
             else:
@@ -4216,7 +4257,7 @@ def build(num_players, files):
                 _picked1 = []
                 while True:
                     if len(_picked1) < _hi1:
-                        _found1 = [_c92 for _c92 in st.zones[Z_on_display1] if ((len(_picked1) == 0) or (_c92.props['colour'] == _picked1[0].props['colour']))]
+                        _found1 = [_c87 for _c87 in st.zones[Z_on_display1] if ((len(_picked1) == 0) or (_c87.props['colour'] == _picked1[0].props['colour']))]
                         _cands1 = []
                         _seen1 = set()
                         for _y1 in reversed(_found1):
@@ -4243,16 +4284,20 @@ def build(num_players, files):
                         st.at = o111  # game.yaml:408
                         if _i20 == len(_cands1):
                             break  # done
-                        _c91 = _cands1[_i20]
+                        _c86 = _cands1[_i20]
                     else:  # one card and no stopping yet: it is picked
-                        _c91 = _cands1[0]
-                    _picked1.append(_c91)
-                    st.move(_c91, (Z_area1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p18, S[87]))), False)
+                        _c86 = _cands1[0]
+                    _picked1.append(_c86)
+                    _d8 = (Z_area1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p18, S[87])))
+                    _from8 = st.zones[st.loc[_c86.id]]
+                    if _from8[-1] is _c86:  # the top card: no search from the bottom
+                        _from8.pop()
+                    else:
+                        _from8.remove(_c86)
+                    st.zones[_d8].append(_c86)
+                    st.loc[_c86.id] = _d8
                 st.at = o112  # game.yaml:411
-                _items14 = st.zones[Z_on_display1]
-                _dest23 = Z_discard1
-                for _c93 in cards_of(_items14):
-                    st.move(_c93, _dest23, False)
+                move_cards(st, st.zones[Z_on_display1], Z_discard1, False)
     def c_11(st, env, pc):  # game.yaml:413
         _L_p19 = env['p']
         _S_p16 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
@@ -4272,12 +4317,12 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o128  # game.yaml:418
             # game.yaml:421: always offered
-            _items15 = (_r9 := ((SEATS_others1.get(_S_p16) if len(st.players) == num_players else None) or others(st, _L_p19)))  # game.yaml:422
-            if _items15 and (len([1 for _c94 in st.zones[(Z_chips1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[9])))] if (_c94.kind == 'gold_chips')]) >= 1):
-                _v21 = _items15
+            _items4 = (_r9 := ((SEATS_others1.get(_S_p16) if len(st.players) == num_players else None) or others(st, _L_p19)))  # game.yaml:422
+            if _items4 and (len([1 for _c88 in st.zones[(Z_chips1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[9])))] if (_c88.kind == 'gold_chips')]) >= 1):
+                _v21 = _items4
             else:
                 _v21 = []
-            if (((_r10 := len([1 for _c95 in st.zones[(Z_chips1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[9])))] if (_c95.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q27)]) > 0) for _q27 in ((SEATS_others1.get(_S_p16) if len(st.players) == num_players else None) or others(st, _L_p19))))):  # game.yaml:424
+            if (((_r10 := len([1 for _c89 in st.zones[(Z_chips1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[9])))] if (_c89.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q27)]) > 0) for _q27 in ((SEATS_others1.get(_S_p16) if len(st.players) == num_players else None) or others(st, _L_p19))))):  # game.yaml:424
                 _f1 = 1
             else:
                 _f1 = 0
@@ -4430,11 +4475,11 @@ def build(num_players, files):
                 st.at = o135  # game.yaml:443
                 _actions5 = set()  # (the ids' order is never read)
                 _v23 = []
-                for _c96 in fn_top_cards(st, S[100], _L_p20):  # game.yaml:446
-                    _a23 = A_181 + _c96.type_id
+                for _c90 in fn_top_cards(st, S[100], _L_p20):  # game.yaml:446
+                    _a23 = A_181 + _c90.type_id
                     if _a23 not in _actions5:  # an identical card: the same choice
                         _actions5.add(_a23)
-                        _v23.append(_c96)
+                        _v23.append(_c90)
                 _end18 = len(_v23)
                 if not _end18:
                     raise RuleError('a choice has no legal option', S[175])
@@ -4447,7 +4492,7 @@ def build(num_players, files):
                         st.at = o135  # game.yaml:443
                     else:
                         _i23 = 0
-                    _c97 = env['c'] = _v23[_i23]
+                    _c91 = env['c'] = _v23[_i23]
                     st.at = o134  # game.yaml:449
                     _actions6 = set()  # (the ids' order is never read)
                     _v24 = []
@@ -4470,9 +4515,31 @@ def build(num_players, files):
                             _i24 = 0
                         _x11 = env['x'] = _v24[_i24]
                         st.at = o132  # game.yaml:453
-                        st.move(_x11, (Z_area1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p20, S[97]))), False)
+                        _c92 = _x11
+                        _d9 = (Z_area1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p20, S[97])))
+                        if type(_c92) is Card:
+                            _from9 = st.zones[st.loc[_c92.id]]
+                            if _from9[-1] is _c92:  # the top card: no search from the bottom
+                                _from9.pop()
+                            else:
+                                _from9.remove(_c92)
+                            st.zones[_d9].append(_c92)
+                            st.loc[_c92.id] = _d9
+                        else:  # not a card: State.move raises the rules' error
+                            st.move(_c92, _d9, False)
                         st.at = o133  # game.yaml:453
-                        st.move(_c97, (Z_area1 + _q31), False)
+                        _c93 = _c91
+                        _d10 = (Z_area1 + _q31)
+                        if type(_c93) is Card:
+                            _from10 = st.zones[st.loc[_c93.id]]
+                            if _from10[-1] is _c93:  # the top card: no search from the bottom
+                                _from10.pop()
+                            else:
+                                _from10.remove(_c93)
+                            st.zones[_d10].append(_c93)
+                            st.loc[_c93.id] = _d10
+                        else:  # not a card: State.move raises the rules' error
+                            st.move(_c93, _d10, False)
     def c_13(st, env, pc):  # game.yaml:455
         _L_p21 = env['p']
         _S_p18 = _L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else None
@@ -4518,10 +4585,10 @@ def build(num_players, files):
         _S_q2 = _L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else None
         if pc <= 0:
             st.at = o168  # game.yaml:499
-            if (sum([_c98.props['value'] for _c98 in st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[8])))] if (_c98.kind == 'power_chips')]) < _L_n2):
+            if (sum([_c94.props['value'] for _c94 in st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[8])))] if (_c94.kind == 'power_chips')]) < _L_n2):
                 st.at = o166  # game.yaml:500
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_q4) + ' must give ' + fmt_int1(_L_n2) + ' power but owns ' + fmt_int1(sum([_c99.props['value'] for _c99 in st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[8])))] if (_c99.kind == 'power_chips')])), -1)
+                    st.log_line(fmt_player1(_L_q4) + ' must give ' + fmt_int1(_L_n2) + ' power but owns ' + fmt_int1(sum([_c95.props['value'] for _c95 in st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[8])))] if (_c95.kind == 'power_chips')])), -1)
                 st.at = o167  # game.yaml:500
                 _args78 = {'q': _L_q4}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4552,22 +4619,13 @@ def build(num_players, files):
         _S_q3 = _L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else None
         if pc <= 0:
             st.at = o183  # game.yaml:522
-            _items16 = (st.zones[(Z_area1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[51])))] + st.zones[(Z_auction_area1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[52])))])
-            _dest24 = Z_discard1
-            for _c100 in cards_of(_items16):
-                st.move(_c100, _dest24, False)
+            move_cards(st, (st.zones[(Z_area1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[51])))] + st.zones[(Z_auction_area1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[52])))]), Z_discard1, False)
         if pc <= 1:
             st.at = o184  # game.yaml:523
-            _items17 = [_c102 for _c102 in st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[53])))] if (_c102.kind == 'gold_chips')]
-            _dest25 = Z_gold_supply1
-            for _c101 in cards_of(_items17):
-                st.move(_c101, _dest25, False)
+            move_cards(st, [_c96 for _c96 in st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[53])))] if (_c96.kind == 'gold_chips')], Z_gold_supply1, False)
         if pc <= 2:
             st.at = o185  # game.yaml:524
-            _items18 = st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[54])))]
-            _dest26 = Z_power_supply1
-            for _c103 in cards_of(_items18):
-                st.move(_c103, _dest26, False)
+            move_cards(st, st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[54])))], Z_power_supply1, False)
         if pc <= 3:
             st.at = o186  # game.yaml:525
             eliminate(st, _L_q5, S[55])
@@ -4584,13 +4642,23 @@ def build(num_players, files):
         if pc <= 0:
             _h4 = len(st.frames)
             st.at = o191  # game.yaml:533
-            _dest27 = st.zone_index((st.zones[Z_gold_supply1] if (_L_c1.kind == 'gold_chips') else (st.zones[Z_power_supply1] if (_L_c1.kind == 'power_chips') else st.zones[Z_discard1])))
-            _moved11 = _L_c1
-            _moved11 = cards_of(_moved11)
-            for _c104 in _moved11:
-                st.move(_c104, _dest27, False)
-            if _dest27 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest27], _moved11, S[56])
+            _dest13 = st.zone_index((st.zones[Z_gold_supply1] if (_L_c1.kind == 'gold_chips') else (st.zones[Z_power_supply1] if (_L_c1.kind == 'power_chips') else st.zones[Z_discard1])))
+            _card3 = _L_c1
+            if type(_card3) is Card:
+                _from11 = st.zones[st.loc[_card3.id]]
+                if _from11[-1] is _card3:  # the top card: no search from the bottom
+                    _from11.pop()
+                else:
+                    _from11.remove(_card3)
+                st.zones[_dest13].append(_card3)
+                st.loc[_card3.id] = _dest13
+                _moved11 = [_card3]
+            else:  # none: cards_of raises the rules' error
+                _moved11 = cards_of(_card3)
+                for _c97 in _moved11:
+                    st.move(_c97, _dest13, False)
+            if _dest13 in TRIGGERS1:
+                fire(st, TRIGGERS1[_dest13], _moved11, S[56])
             if len(st.frames) > _h4:
                 run_to(st, _h4)
     def c_21(st, env, pc):  # game.yaml:537
@@ -4685,7 +4753,17 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('nobody bids for ' + fmt_card1(_L_lot2), -1)
                 st.at = o224  # game.yaml:554
-                st.move(_L_lot2, Z_discard1, False)
+                _c98 = _L_lot2
+                if type(_c98) is Card:
+                    _from12 = st.zones[st.loc[_c98.id]]
+                    if _from12[-1] is _c98:  # the top card: no search from the bottom
+                        _from12.pop()
+                    else:
+                        _from12.remove(_c98)
+                    st.zones[Z_discard1].append(_c98)
+                    st.loc[_c98.id] = Z_discard1
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c98, Z_discard1, False)
             else:
                 st.at = o219  # game.yaml:552
                 _args80 = {'w': env['w'], 'price': env['price'], 'lot': _L_lot2}
@@ -4703,7 +4781,18 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(_L_lot2) + ' for ' + fmt_int1(env['price']), -1)
                 st.at = o221  # game.yaml:553
-                st.move(_L_lot2, (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[108]))), False)
+                _c99 = _L_lot2
+                _d11 = (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[108])))
+                if type(_c99) is Card:
+                    _from13 = st.zones[st.loc[_c99.id]]
+                    if _from13[-1] is _c99:  # the top card: no search from the bottom
+                        _from13.pop()
+                    else:
+                        _from13.remove(_c99)
+                    st.zones[_d11].append(_c99)
+                    st.loc[_c99.id] = _d11
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c99, _d11, False)
     def c_22(st, env, pc):  # game.yaml:555
         _L_price1 = env['price']
         _L_w1 = env['w']
@@ -4730,7 +4819,7 @@ def build(num_players, files):
                 _picked2 = []
                 while True:
                     if len(_picked2) < _hi2:
-                        _cands2 = [_c106 for _c106 in ((st.zones[(Z_chips1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[110])))] + st.zones[(Z_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[112])))]) if fn_payable(st, S[113], _c106, _L_w1) and _c106 not in _picked2]
+                        _cands2 = [_c101 for _c101 in ((st.zones[(Z_chips1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[110])))] + st.zones[(Z_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[112])))]) if fn_payable(st, S[113], _c101, _L_w1) and _c101 not in _picked2]
                         if len(_cands2) > 1:  # identical cards are one choice: the top-most of each
                             _last1 = {_y2.type_id: _j1 for _j1, _y2 in enumerate(_cands2)}
                             if len(_last1) < len(_cands2):
@@ -4753,10 +4842,10 @@ def build(num_players, files):
                         st.at = o228  # game.yaml:563
                         if _i29 == len(_cands2):
                             break  # done
-                        _c105 = _cands2[_i29]
+                        _c100 = _cands2[_i29]
                     else:  # one card and no stopping yet: it is picked
-                        _c105 = _cands2[0]
-                    _picked2.append(_c105)
+                        _c100 = _cands2[0]
+                    _picked2.append(_c100)
                 env['got'] = _picked2
                 st.at = o229  # game.yaml:565
                 st.vars['paid'] += fn_pay_value(st, first(env['got']), _L_lot3)
@@ -4882,7 +4971,17 @@ def build(num_players, files):
                                     pass
         if pc <= 3:
             st.at = o248  # game.yaml:593
-            st.move(_L_card1, Z_discard1, False)
+            _c102 = _L_card1
+            if type(_c102) is Card:
+                _from14 = st.zones[st.loc[_c102.id]]
+                if _from14[-1] is _c102:  # the top card: no search from the bottom
+                    _from14.pop()
+                else:
+                    _from14.remove(_c102)
+                st.zones[Z_discard1].append(_c102)
+                st.loc[_c102.id] = Z_discard1
+            else:  # not a card: State.move raises the rules' error
+                st.move(_c102, Z_discard1, False)
     def c_24(st, env, pc):  # game.yaml:594
         _L_r3 = env['r']
         _L_card2 = env['card']
@@ -4918,7 +5017,17 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 4:
             st.at = o255  # game.yaml:602
-            st.move(_L_card2, Z_discard1, False)
+            _c103 = _L_card2
+            if type(_c103) is Card:
+                _from15 = st.zones[st.loc[_c103.id]]
+                if _from15[-1] is _c103:  # the top card: no search from the bottom
+                    _from15.pop()
+                else:
+                    _from15.remove(_c103)
+                st.zones[Z_discard1].append(_c103)
+                st.loc[_c103.id] = Z_discard1
+            else:  # not a card: State.move raises the rules' error
+                st.move(_c103, Z_discard1, False)
     def c_25(st, env, pc):  # game.yaml:603
         _L_q6 = env['q']
         _S_q4 = _L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else None
@@ -4926,11 +5035,11 @@ def build(num_players, files):
             st.at = o267  # game.yaml:608
             _actions7 = set()  # (the ids' order is never read)
             _v26 = []
-            for _c107 in (fn_top_cards(st, S[123], _L_q6) + st.zones[(Z_auction_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[124])))]):  # game.yaml:611
-                _a26 = A_301 + _c107.type_id
+            for _c104 in (fn_top_cards(st, S[123], _L_q6) + st.zones[(Z_auction_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[124])))]):  # game.yaml:611
+                _a26 = A_301 + _c104.type_id
                 if _a26 not in _actions7:  # an identical card: the same choice
                     _actions7.add(_a26)
-                    _v26.append(_c107)
+                    _v26.append(_c104)
             if ((_r13 := len(st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[125])))])) >= 2):  # game.yaml:612
                 _f7 = 1
             else:
@@ -4954,9 +5063,19 @@ def build(num_players, files):
                 else:
                     _i33 = 0
                 if _i33 < _end29:  # game.yaml:611
-                    _c108 = env['c'] = _v26[_i33]
+                    _c105 = env['c'] = _v26[_i33]
                     st.at = o257  # game.yaml:611
-                    st.move(_c108, Z_discard1, False)
+                    _c106 = _c105
+                    if type(_c106) is Card:
+                        _from16 = st.zones[st.loc[_c106.id]]
+                        if _from16[-1] is _c106:  # the top card: no search from the bottom
+                            _from16.pop()
+                        else:
+                            _from16.remove(_c106)
+                        st.zones[Z_discard1].append(_c106)
+                        st.loc[_c106.id] = Z_discard1
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c106, Z_discard1, False)
                 elif _i33 < _end30:  # game.yaml:612
                     st.at = o259  # game.yaml:616
                     _lo3 = 2
@@ -4992,10 +5111,10 @@ def build(num_players, files):
                             st.at = o259  # game.yaml:616
                             if _i34 == len(_cands3):
                                 break  # done
-                            _c109 = _cands3[_i34]
+                            _c107 = _cands3[_i34]
                         else:  # one card and no stopping yet: it is picked
-                            _c109 = _cands3[0]
-                        _picked3.append(_c109)
+                            _c107 = _cands3[0]
+                        _picked3.append(_c107)
                     env['gone'] = _picked3
                     st.at = o262  # game.yaml:617
                     for _x12 in list(env['gone']):
@@ -5066,10 +5185,7 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 4:
             st.at = o277  # game.yaml:630
-            _items19 = st.zones[Z_discard1]
-            _dest28 = Z_draw_pile1
-            for _c111 in cards_of(_items19):
-                st.move(_c111, _dest28, False)
+            move_cards(st, st.zones[Z_discard1], Z_draw_pile1, False)
         if pc <= 5:
             st.at = o278  # game.yaml:631
             st.shuffle(Z_draw_pile1)
@@ -5092,11 +5208,11 @@ def build(num_players, files):
         if pc <= 0:
             _h5 = len(st.frames)
             st.at = o28  # game.yaml:250
-            _dest29 = st.zone_index((st.zones[(Z_area1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
-            _before3 = len(st.zones[_dest29])
-            st.move_count(1, Z_deck1, _dest29, False, S[63])
-            if _dest29 in TRIGGERS1:
-                fire_arrivals(st, TRIGGERS1[_dest29], _dest29, _before3, False, S[63])
+            _dest14 = st.zone_index((st.zones[(Z_area1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+            _before3 = len(st.zones[_dest14])
+            st.move_count(1, Z_deck1, _dest14, False, S[63])
+            if _dest14 in TRIGGERS1:
+                fire_arrivals(st, TRIGGERS1[_dest14], _dest14, _before3, False, S[63])
             if len(st.frames) > _h5:
                 run_to(st, _h5)
     def c_35(st, env, pc):  # game.yaml:269
@@ -5107,7 +5223,7 @@ def build(num_players, files):
             _actions8 = set()  # (the ids' order is never read)
             _v27 = []
             for _col5 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                if not (_col5.props['phase1'] and majority_has(st, _L_p23, st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c112 in st.zones[(Z_area1 + _p34)] if (_c112.props['colour'] == _col5)]))):
+                if not (_col5.props['phase1'] and majority_has(st, _L_p23, st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c109 in st.zones[(Z_area1 + _p34)] if (_c109.props['colour'] == _col5)]))):
                     continue
                 _a27 = A_01 + _col5.type_id
                 if _a27 not in _actions8:  # an identical card: the same choice
@@ -5127,7 +5243,17 @@ def build(num_players, files):
                     _i35 = 0
                 _col6 = env['col'] = _v27[_i35]
                 st.at = o37  # game.yaml:278
-                st.move(_col6, Z_used_properties1, False)
+                _c110 = _col6
+                if type(_c110) is Card:
+                    _from17 = st.zones[st.loc[_c110.id]]
+                    if _from17[-1] is _c110:  # the top card: no search from the bottom
+                        _from17.pop()
+                    else:
+                        _from17.remove(_c110)
+                    st.zones[Z_used_properties1].append(_c110)
+                    st.loc[_c110.id] = Z_used_properties1
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c110, Z_used_properties1, False)
                 st.at = o38  # game.yaml:278
                 _args90 = {'p': _L_p23, 'col': _col6}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -5145,7 +5271,17 @@ def build(num_players, files):
         _L_p24 = env['p']
         if pc <= 0:
             st.at = o37  # game.yaml:278
-            st.move(_L_col2, Z_used_properties1, False)
+            _c111 = _L_col2
+            if type(_c111) is Card:
+                _from18 = st.zones[st.loc[_c111.id]]
+                if _from18[-1] is _c111:  # the top card: no search from the bottom
+                    _from18.pop()
+                else:
+                    _from18.remove(_c111)
+                st.zones[Z_used_properties1].append(_c111)
+                st.loc[_c111.id] = Z_used_properties1
+            else:  # not a card: State.move raises the rules' error
+                st.move(_c111, Z_used_properties1, False)
         if pc <= 1:
             st.at = o38  # game.yaml:278
             _args91 = {'p': _L_p24, 'col': _L_col2}
@@ -5261,17 +5397,17 @@ def build(num_players, files):
         _S_p22 = _L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else None
         if pc <= 0:
             st.at = o71  # game.yaml:326
-            if any((_d7.kind == 'property_cards') for _d7 in st.zones[Z_discard1]):
+            if any((_d12.kind == 'property_cards') for _d12 in st.zones[Z_discard1]):
                 st.at = o70  # game.yaml:328
                 _actions9 = set()  # (the ids' order is never read)
                 _v29 = []
-                for _d8 in st.zones[Z_discard1]:  # game.yaml:331
-                    if not ((_d8.kind == 'property_cards')):
+                for _d13 in st.zones[Z_discard1]:  # game.yaml:331
+                    if not ((_d13.kind == 'property_cards')):
                         continue
-                    _a30 = A_31 + _d8.type_id
+                    _a30 = A_31 + _d13.type_id
                     if _a30 not in _actions9:  # an identical card: the same choice
                         _actions9.add(_a30)
-                        _v29.append(_d8)
+                        _v29.append(_d13)
                 _end34 = len(_v29)
                 if not _end34:
                     raise RuleError('a choice has no legal option', S[161])
@@ -5284,11 +5420,32 @@ def build(num_players, files):
                         st.at = o70  # game.yaml:328
                     else:
                         _i39 = 0
-                    _d9 = env['d'] = _v29[_i39]
+                    _d14 = env['d'] = _v29[_i39]
                     st.at = o68  # game.yaml:332
-                    st.move(_d9, (Z_area1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p28, S[74]))), False)
+                    _c112 = _d14
+                    _d15 = (Z_area1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p28, S[74])))
+                    if type(_c112) is Card:
+                        _from19 = st.zones[st.loc[_c112.id]]
+                        if _from19[-1] is _c112:  # the top card: no search from the bottom
+                            _from19.pop()
+                        else:
+                            _from19.remove(_c112)
+                        st.zones[_d15].append(_c112)
+                        st.loc[_c112.id] = _d15
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c112, _d15, False)
                     st.at = o69  # game.yaml:332
-                    st.move(_L_c2, Z_discard1, False)
+                    _c113 = _L_c2
+                    if type(_c113) is Card:
+                        _from20 = st.zones[st.loc[_c113.id]]
+                        if _from20[-1] is _c113:  # the top card: no search from the bottom
+                            _from20.pop()
+                        else:
+                            _from20.remove(_c113)
+                        st.zones[Z_discard1].append(_c113)
+                        st.loc[_c113.id] = Z_discard1
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c113, Z_discard1, False)
             else:
                 st.at = o65  # game.yaml:334
                 if st.record_log:
@@ -5301,13 +5458,13 @@ def build(num_players, files):
             st.at = o70  # game.yaml:328
             _actions10 = set()  # (the ids' order is never read)
             _v30 = []
-            for _d10 in st.zones[Z_discard1]:  # game.yaml:331
-                if not ((_d10.kind == 'property_cards')):
+            for _d16 in st.zones[Z_discard1]:  # game.yaml:331
+                if not ((_d16.kind == 'property_cards')):
                     continue
-                _a31 = A_31 + _d10.type_id
+                _a31 = A_31 + _d16.type_id
                 if _a31 not in _actions10:  # an identical card: the same choice
                     _actions10.add(_a31)
-                    _v30.append(_d10)
+                    _v30.append(_d16)
             _end35 = len(_v30)
             if not _end35:
                 raise RuleError('a choice has no legal option', S[161])
@@ -5320,17 +5477,48 @@ def build(num_players, files):
                     st.at = o70  # game.yaml:328
                 else:
                     _i40 = 0
-                _d11 = env['d'] = _v30[_i40]
+                _d17 = env['d'] = _v30[_i40]
                 st.at = o68  # game.yaml:332
-                st.move(_d11, (Z_area1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p29, S[74]))), False)
+                _c114 = _d17
+                _d18 = (Z_area1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p29, S[74])))
+                if type(_c114) is Card:
+                    _from21 = st.zones[st.loc[_c114.id]]
+                    if _from21[-1] is _c114:  # the top card: no search from the bottom
+                        _from21.pop()
+                    else:
+                        _from21.remove(_c114)
+                    st.zones[_d18].append(_c114)
+                    st.loc[_c114.id] = _d18
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c114, _d18, False)
                 st.at = o69  # game.yaml:332
-                st.move(_L_c3, Z_discard1, False)
+                _c115 = _L_c3
+                if type(_c115) is Card:
+                    _from22 = st.zones[st.loc[_c115.id]]
+                    if _from22[-1] is _c115:  # the top card: no search from the bottom
+                        _from22.pop()
+                    else:
+                        _from22.remove(_c115)
+                    st.zones[Z_discard1].append(_c115)
+                    st.loc[_c115.id] = Z_discard1
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c115, Z_discard1, False)
     def c_72(st, env, pc):  # game.yaml:338
         _L_c4 = env['c']
         _L_p30 = env['p']
         if pc <= 0:
             st.at = o73  # game.yaml:338
-            st.move(_L_c4, Z_discard1, False)
+            _c116 = _L_c4
+            if type(_c116) is Card:
+                _from23 = st.zones[st.loc[_c116.id]]
+                if _from23[-1] is _c116:  # the top card: no search from the bottom
+                    _from23.pop()
+                else:
+                    _from23.remove(_c116)
+                st.zones[Z_discard1].append(_c116)
+                st.loc[_c116.id] = Z_discard1
+            else:  # not a card: State.move raises the rules' error
+                st.move(_c116, Z_discard1, False)
         if pc <= 1:
             st.at = o74  # game.yaml:338
             _args96 = {'p': _L_p30}
@@ -5371,7 +5559,17 @@ def build(num_players, files):
                     _i41 = 0
                 _x15 = env['x'] = _v31[_i41]
                 st.at = o79  # game.yaml:354
-                st.move(_x15, Z_discard1, False)
+                _c117 = _x15
+                if type(_c117) is Card:
+                    _from24 = st.zones[st.loc[_c117.id]]
+                    if _from24[-1] is _c117:  # the top card: no search from the bottom
+                        _from24.pop()
+                    else:
+                        _from24.remove(_c117)
+                    st.zones[Z_discard1].append(_c117)
+                    st.loc[_c117.id] = Z_discard1
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c117, Z_discard1, False)
     def c_83(st, env, pc):  # game.yaml:363
         _L_p32 = env['p']
         _S_p25 = _L_p32 if type(_L_p32) is int and 0 <= _L_p32 < num_players else None
@@ -5552,13 +5750,23 @@ def build(num_players, files):
         if pc <= 0:
             _h6 = len(st.frames)
             st.at = o108  # game.yaml:397
-            _dest30 = st.zone_index((st.zones[(Z_area1 + (_S_p27 if _S_p27 is not None else seat(st, _L_p39, S[86])))] if _L_into_area3 else st.zones[Z_on_display1]))
-            _moved12 = _L_c5
-            _moved12 = cards_of(_moved12)
-            for _c113 in _moved12:
-                st.move(_c113, _dest30, False)
-            if _dest30 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest30], _moved12, S[85])
+            _dest15 = st.zone_index((st.zones[(Z_area1 + (_S_p27 if _S_p27 is not None else seat(st, _L_p39, S[86])))] if _L_into_area3 else st.zones[Z_on_display1]))
+            _card4 = _L_c5
+            if type(_card4) is Card:
+                _from25 = st.zones[st.loc[_card4.id]]
+                if _from25[-1] is _card4:  # the top card: no search from the bottom
+                    _from25.pop()
+                else:
+                    _from25.remove(_card4)
+                st.zones[_dest15].append(_card4)
+                st.loc[_card4.id] = _dest15
+                _moved12 = [_card4]
+            else:  # none: cards_of raises the rules' error
+                _moved12 = cards_of(_card4)
+                for _c118 in _moved12:
+                    st.move(_c118, _dest15, False)
+            if _dest15 in TRIGGERS1:
+                fire(st, TRIGGERS1[_dest15], _moved12, S[85])
             if len(st.frames) > _h6:
                 run_to(st, _h6)
     def c_110(st, env, pc):  # game.yaml:407
@@ -5573,7 +5781,7 @@ def build(num_players, files):
             _picked4 = []
             while True:
                 if len(_picked4) < _hi4:
-                    _found2 = [_c115 for _c115 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c115.props['colour'] == _picked4[0].props['colour']))]
+                    _found2 = [_c120 for _c120 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c120.props['colour'] == _picked4[0].props['colour']))]
                     _cands4 = []
                     _seen3 = set()
                     for _y4 in reversed(_found2):
@@ -5600,17 +5808,21 @@ def build(num_players, files):
                     st.at = o111  # game.yaml:408
                     if _i44 == len(_cands4):
                         break  # done
-                    _c114 = _cands4[_i44]
+                    _c119 = _cands4[_i44]
                 else:  # one card and no stopping yet: it is picked
-                    _c114 = _cands4[0]
-                _picked4.append(_c114)
-                st.move(_c114, (Z_area1 + (_S_p28 if _S_p28 is not None else seat(st, _L_p40, S[87]))), False)
+                    _c119 = _cands4[0]
+                _picked4.append(_c119)
+                _d19 = (Z_area1 + (_S_p28 if _S_p28 is not None else seat(st, _L_p40, S[87])))
+                _from26 = st.zones[st.loc[_c119.id]]
+                if _from26[-1] is _c119:  # the top card: no search from the bottom
+                    _from26.pop()
+                else:
+                    _from26.remove(_c119)
+                st.zones[_d19].append(_c119)
+                st.loc[_c119.id] = _d19
         if pc <= 1:
             st.at = o112  # game.yaml:411
-            _items20 = st.zones[Z_on_display1]
-            _dest31 = Z_discard1
-            for _c116 in cards_of(_items20):
-                st.move(_c116, _dest31, False)
+            move_cards(st, st.zones[Z_on_display1], Z_discard1, False)
     def c_116(st, env, pc):  # game.yaml:423
         _L_p41 = env['p']
         _L_q10 = env['q']
@@ -5733,11 +5945,11 @@ def build(num_players, files):
             st.at = o135  # game.yaml:443
             _actions12 = set()  # (the ids' order is never read)
             _v33 = []
-            for _c117 in fn_top_cards(st, S[100], _L_p45):  # game.yaml:446
-                _a34 = A_181 + _c117.type_id
+            for _c121 in fn_top_cards(st, S[100], _L_p45):  # game.yaml:446
+                _a34 = A_181 + _c121.type_id
                 if _a34 not in _actions12:  # an identical card: the same choice
                     _actions12.add(_a34)
-                    _v33.append(_c117)
+                    _v33.append(_c121)
             _end40 = len(_v33)
             if not _end40:
                 raise RuleError('a choice has no legal option', S[175])
@@ -5750,7 +5962,7 @@ def build(num_players, files):
                     st.at = o135  # game.yaml:443
                 else:
                     _i45 = 0
-                _c118 = env['c'] = _v33[_i45]
+                _c122 = env['c'] = _v33[_i45]
                 st.at = o134  # game.yaml:449
                 _actions13 = set()  # (the ids' order is never read)
                 _v34 = []
@@ -5773,9 +5985,31 @@ def build(num_players, files):
                         _i46 = 0
                     _x17 = env['x'] = _v34[_i46]
                     st.at = o132  # game.yaml:453
-                    st.move(_x17, (Z_area1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p45, S[97]))), False)
+                    _c123 = _x17
+                    _d20 = (Z_area1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p45, S[97])))
+                    if type(_c123) is Card:
+                        _from27 = st.zones[st.loc[_c123.id]]
+                        if _from27[-1] is _c123:  # the top card: no search from the bottom
+                            _from27.pop()
+                        else:
+                            _from27.remove(_c123)
+                        st.zones[_d20].append(_c123)
+                        st.loc[_c123.id] = _d20
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c123, _d20, False)
                     st.at = o133  # game.yaml:453
-                    st.move(_c118, (Z_area1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q11, S[98]))), False)
+                    _c124 = _c122
+                    _d21 = (Z_area1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q11, S[98])))
+                    if type(_c124) is Card:
+                        _from28 = st.zones[st.loc[_c124.id]]
+                        if _from28[-1] is _c124:  # the top card: no search from the bottom
+                            _from28.pop()
+                        else:
+                            _from28.remove(_c124)
+                        st.zones[_d21].append(_c124)
+                        st.loc[_c124.id] = _d21
+                    else:  # not a card: State.move raises the rules' error
+                        st.move(_c124, _d21, False)
     def c_130(st, env, pc):  # game.yaml:448
         _L_q12 = env['q']
         _L_p46 = env['p']
@@ -5805,9 +6039,31 @@ def build(num_players, files):
                     _i47 = 0
                 _x19 = env['x'] = _v35[_i47]
                 st.at = o132  # game.yaml:453
-                st.move(_x19, (Z_area1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p46, S[97]))), False)
+                _c125 = _x19
+                _d22 = (Z_area1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p46, S[97])))
+                if type(_c125) is Card:
+                    _from29 = st.zones[st.loc[_c125.id]]
+                    if _from29[-1] is _c125:  # the top card: no search from the bottom
+                        _from29.pop()
+                    else:
+                        _from29.remove(_c125)
+                    st.zones[_d22].append(_c125)
+                    st.loc[_c125.id] = _d22
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c125, _d22, False)
                 st.at = o133  # game.yaml:453
-                st.move(_L_c6, (Z_area1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[98]))), False)
+                _c126 = _L_c6
+                _d23 = (Z_area1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[98])))
+                if type(_c126) is Card:
+                    _from30 = st.zones[st.loc[_c126.id]]
+                    if _from30[-1] is _c126:  # the top card: no search from the bottom
+                        _from30.pop()
+                    else:
+                        _from30.remove(_c126)
+                    st.zones[_d23].append(_c126)
+                    st.loc[_c126.id] = _d23
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c126, _d23, False)
     def c_137(st, env, pc):  # game.yaml:461
         _L_p47 = env['p']
         _S_p31 = _L_p47 if type(_L_p47) is int and 0 <= _L_p47 < num_players else None
@@ -5870,7 +6126,7 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o166  # game.yaml:500
             if st.record_log:
-                st.log_line(fmt_player1(_L_q13) + ' must give ' + fmt_int1(_L_n5) + ' power but owns ' + fmt_int1(sum([_c119.props['value'] for _c119 in st.zones[(Z_chips1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[8])))] if (_c119.kind == 'power_chips')])), -1)
+                st.log_line(fmt_player1(_L_q13) + ' must give ' + fmt_int1(_L_n5) + ' power but owns ' + fmt_int1(sum([_c127.props['value'] for _c127 in st.zones[(Z_chips1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[8])))] if (_c127.kind == 'power_chips')])), -1)
         if pc <= 1:
             st.at = o167  # game.yaml:500
             _args114 = {'q': _L_q13}
@@ -5987,7 +6243,17 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('nobody bids for ' + fmt_card1(_L_lot4), -1)
                 st.at = o224  # game.yaml:554
-                st.move(_L_lot4, Z_discard1, False)
+                _c128 = _L_lot4
+                if type(_c128) is Card:
+                    _from31 = st.zones[st.loc[_c128.id]]
+                    if _from31[-1] is _c128:  # the top card: no search from the bottom
+                        _from31.pop()
+                    else:
+                        _from31.remove(_c128)
+                    st.zones[Z_discard1].append(_c128)
+                    st.loc[_c128.id] = Z_discard1
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c128, Z_discard1, False)
             else:
                 st.at = o219  # game.yaml:552
                 _args115 = {'w': env['w'], 'price': env['price'], 'lot': _L_lot4}
@@ -6005,7 +6271,18 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(_L_lot4) + ' for ' + fmt_int1(env['price']), -1)
                 st.at = o221  # game.yaml:553
-                st.move(_L_lot4, (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[108]))), False)
+                _c129 = _L_lot4
+                _d24 = (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[108])))
+                if type(_c129) is Card:
+                    _from32 = st.zones[st.loc[_c129.id]]
+                    if _from32[-1] is _c129:  # the top card: no search from the bottom
+                        _from32.pop()
+                    else:
+                        _from32.remove(_c129)
+                    st.zones[_d24].append(_c129)
+                    st.loc[_c129.id] = _d24
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c129, _d24, False)
     def c_201(st, env, pc):  # game.yaml:542
         _L__auction1_order1 = env['_auction1_order']
         _L_lot5 = env['lot']
@@ -6169,7 +6446,18 @@ def build(num_players, files):
                 st.log_line(fmt_player1(_L_w2) + ' wins ' + fmt_card1(_L_lot8) + ' for ' + fmt_int1(_L_price2), -1)
         if pc <= 2:
             st.at = o221  # game.yaml:553
-            st.move(_L_lot8, (Z_auction_area1 + (_S_w2 if _S_w2 is not None else seat(st, _L_w2, S[108]))), False)
+            _c130 = _L_lot8
+            _d25 = (Z_auction_area1 + (_S_w2 if _S_w2 is not None else seat(st, _L_w2, S[108])))
+            if type(_c130) is Card:
+                _from33 = st.zones[st.loc[_c130.id]]
+                if _from33[-1] is _c130:  # the top card: no search from the bottom
+                    _from33.pop()
+                else:
+                    _from33.remove(_c130)
+                st.zones[_d25].append(_c130)
+                st.loc[_c130.id] = _d25
+            else:  # not a card: State.move raises the rules' error
+                st.move(_c130, _d25, False)
     def c_227(st, env, pc):  # game.yaml:562
         _L_w3 = env['w']
         _L_lot9 = env['lot']
@@ -6183,7 +6471,7 @@ def build(num_players, files):
             _picked5 = []
             while True:
                 if len(_picked5) < _hi5:
-                    _cands5 = [_c121 for _c121 in ((st.zones[(Z_chips1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[110])))] + st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[112])))]) if fn_payable(st, S[113], _c121, _L_w3) and _c121 not in _picked5]
+                    _cands5 = [_c132 for _c132 in ((st.zones[(Z_chips1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[110])))] + st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[112])))]) if fn_payable(st, S[113], _c132, _L_w3) and _c132 not in _picked5]
                     if len(_cands5) > 1:  # identical cards are one choice: the top-most of each
                         _last2 = {_y5.type_id: _j2 for _j2, _y5 in enumerate(_cands5)}
                         if len(_last2) < len(_cands5):
@@ -6206,10 +6494,10 @@ def build(num_players, files):
                     st.at = o228  # game.yaml:563
                     if _i58 == len(_cands5):
                         break  # done
-                    _c120 = _cands5[_i58]
+                    _c131 = _cands5[_i58]
                 else:  # one card and no stopping yet: it is picked
-                    _c120 = _cands5[0]
-                _picked5.append(_c120)
+                    _c131 = _cands5[0]
+                _picked5.append(_c131)
             env['got'] = _picked5
         if pc <= 1:
             st.at = o229  # game.yaml:565
@@ -6508,10 +6796,10 @@ def build(num_players, files):
                     st.at = o259  # game.yaml:616
                     if _i65 == len(_cands6):
                         break  # done
-                    _c122 = _cands6[_i65]
+                    _c133 = _cands6[_i65]
                 else:  # one card and no stopping yet: it is picked
-                    _c122 = _cands6[0]
-                _picked6.append(_c122)
+                    _c133 = _cands6[0]
+                _picked6.append(_c133)
             env['gone'] = _picked6
         if pc <= 1:
             st.at = o262  # game.yaml:617
@@ -6650,7 +6938,17 @@ def build(num_players, files):
     def c_288(st, env, pc):  # game.yaml:188
         if pc <= 0:
             st.at = o289  # game.yaml:191
-            st.move(C_ludwig1, Z_set_aside1, False)
+            _c135 = C_ludwig1
+            if type(_c135) is Card:
+                _from34 = st.zones[st.loc[_c135.id]]
+                if _from34[-1] is _c135:  # the top card: no search from the bottom
+                    _from34.pop()
+                else:
+                    _from34.remove(_c135)
+                st.zones[Z_set_aside1].append(_c135)
+                st.loc[_c135.id] = Z_set_aside1
+            else:  # not a card: State.move raises the rules' error
+                st.move(_c135, Z_set_aside1, False)
         if pc <= 1:
             st.at = o290  # game.yaml:192
             st.shuffle(Z_deck1)
@@ -6673,10 +6971,7 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o294  # game.yaml:194
             st.at = o295  # game.yaml:194
-            _items21 = st.zones[Z_returned1]
-            _dest32 = Z_deck1
-            for _c124 in cards_of(_items21):
-                st.move(_c124, _dest32, False)
+            move_cards(st, st.zones[Z_returned1], Z_deck1, False)
             st.at = o296  # game.yaml:194
             st.shuffle(Z_deck1)
         if pc <= 4:
@@ -6688,24 +6983,28 @@ def build(num_players, files):
                 env['p'] = _p60
                 st.at = o298  # game.yaml:197
                 _n18 = 3
-                _moved13 = take_where(st, Z_power_supply1, _n18, lambda _c125: (_c125.props['value'] == 1), S[134])
-                _dest33 = (Z_chips1 + _p60)
-                for _c126 in _moved13:
-                    st.move(_c126, _dest33, False)
+                _moved13 = take_where(st, Z_power_supply1, _n18, lambda _c136: (_c136.props['value'] == 1), S[134])
+                _dest16 = (Z_chips1 + _p60)
+                for _c137 in _moved13:
+                    st.move(_c137, _dest16, False)
                 st.at = o299  # game.yaml:198
                 _n19 = 3
-                _moved14 = take_where(st, Z_power_supply1, _n19, lambda _c127: (_c127.props['value'] == 2), S[135])
-                _dest34 = (Z_chips1 + _p60)
-                for _c128 in _moved14:
-                    st.move(_c128, _dest34, False)
+                _moved14 = take_where(st, Z_power_supply1, _n19, lambda _c138: (_c138.props['value'] == 2), S[135])
+                _dest17 = (Z_chips1 + _p60)
+                for _c139 in _moved14:
+                    st.move(_c139, _dest17, False)
                 st.at = o300  # game.yaml:199
-                st.move_count(1, Z_gold_supply1, (Z_chips1 + _p60), False, S[136])
+                _d26 = (Z_chips1 + _p60)
+                _pile1 = st.zones[Z_gold_supply1]
+                if len(_pile1) >= 1:
+                    _c140 = _pile1.pop()
+                    st.zones[_d26].append(_c140)
+                    st.loc[_c140.id] = _d26
+                else:  # short of cards (a refill), or no count: State's
+                    st.move_count(1, Z_gold_supply1, _d26, False, S[136])
         if pc <= 5:
             st.at = o302  # game.yaml:200
-            _items22 = st.zones[Z_deck1]
-            _dest35 = Z_draw_pile1
-            for _c129 in cards_of(_items22):
-                st.move(_c129, _dest35, False)
+            move_cards(st, st.zones[Z_deck1], Z_draw_pile1, False)
         if pc <= 6:
             st.at = o303  # game.yaml:201
             _args136 = {}
@@ -6780,10 +7079,7 @@ def build(num_players, files):
                             st.at = o315  # game.yaml:213
                             st.vars['conspiracy_used'] = False
                             st.at = o316  # game.yaml:214
-                            _items23 = st.zones[Z_used_properties1]
-                            _dest36 = Z_unused_properties1
-                            for _c130 in cards_of(_items23):
-                                st.move(_c130, _dest36, False)
+                            move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
                             st.at = o317  # game.yaml:215
                             _args138 = {'p': _p61}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6863,10 +7159,7 @@ def build(num_players, files):
                         st.at = o315  # game.yaml:213
                         st.vars['conspiracy_used'] = False
                         st.at = o316  # game.yaml:214
-                        _items24 = st.zones[Z_used_properties1]
-                        _dest37 = Z_unused_properties1
-                        for _c131 in cards_of(_items24):
-                            st.move(_c131, _dest37, False)
+                        move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
                         st.at = o317  # game.yaml:215
                         _args141 = {'p': _p62}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6939,10 +7232,7 @@ def build(num_players, files):
                         st.at = o315  # game.yaml:213
                         st.vars['conspiracy_used'] = False
                         st.at = o316  # game.yaml:214
-                        _items25 = st.zones[Z_used_properties1]
-                        _dest38 = Z_unused_properties1
-                        for _c132 in cards_of(_items25):
-                            st.move(_c132, _dest38, False)
+                        move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
                         st.at = o317  # game.yaml:215
                         _args144 = {'p': _p63}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -7005,10 +7295,7 @@ def build(num_players, files):
                     st.at = o315  # game.yaml:213
                     st.vars['conspiracy_used'] = False
                     st.at = o316  # game.yaml:214
-                    _items26 = st.zones[Z_used_properties1]
-                    _dest39 = Z_unused_properties1
-                    for _c133 in cards_of(_items26):
-                        st.move(_c133, _dest39, False)
+                    move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
                     st.at = o317  # game.yaml:215
                     _args147 = {'p': _p64}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -7060,10 +7347,7 @@ def build(num_players, files):
                 st.at = o315  # game.yaml:213
                 st.vars['conspiracy_used'] = False
                 st.at = o316  # game.yaml:214
-                _items27 = st.zones[Z_used_properties1]
-                _dest40 = Z_unused_properties1
-                for _c134 in cards_of(_items27):
-                    st.move(_c134, _dest40, False)
+                move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
                 st.at = o317  # game.yaml:215
                 _args150 = {'p': _L_p51}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -7116,10 +7400,7 @@ def build(num_players, files):
             st.vars['conspiracy_used'] = False
         if pc <= 3:
             st.at = o316  # game.yaml:214
-            _items28 = st.zones[Z_used_properties1]
-            _dest41 = Z_unused_properties1
-            for _c135 in cards_of(_items28):
-                st.move(_c135, _dest41, False)
+            move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
         if pc <= 4:
             st.at = o317  # game.yaml:215
             _args153 = {'p': _L_p52}
@@ -7161,7 +7442,7 @@ def build(num_players, files):
             st.inline -= 1
 
     def tie_0(st, env):  # game.yaml:227
-        return len([1 for _c136 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[199])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200])))]) if (_c136.props['colour'] == C_violet1)])
+        return len([1 for _c141 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[199])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200])))]) if (_c141.props['colour'] == C_violet1)])
     def trigger_1_when(st, env):  # game.yaml:234
         return (env['card'].key == 'mazarin')
     def trigger_2_when(st, env):  # game.yaml:237

@@ -1,0 +1,206 @@
+"""The code of a ``move`` that sets off no trigger (ModuleEmitter._f_Move hands it here).
+
+``move N from SRC to DEST`` is ``st.move_count``; a move of one card (by its checked type) is
+``st.move``; a move of a zone or a list of cards, or of a value of no known type, is one call of
+``move_cards`` (runtime/moves.py), which moves a whole pile in one operation, with the same pile
+orders, ``loc`` and log lines as ``st.move`` card by card, and any other list card by card. The
+items (or the count and the source) are evaluated before the destination, as the interpreter
+does.
+
+Direct code (``c_N``, written while ``em.playout_only`` is set: codegen/direct.py) runs only in
+a playout, and a playout with the log on goes through apply_action instead (runtime/playout.py
+``run_playout``), so there ``st.record_log`` is False and a move writes no log line. There a
+move of one card and a ``move N from`` that needs no refill are written out, State.move's and
+State.move_count's own steps without the log (``write_place``): the card taken off its pile (by
+``pop`` when it is the top card, else by ``remove``), put on the destination, its ``loc`` set.
+The check that the value is a card (none is the rules' error, raised by State.move itself) is
+left out where the generator proves it: the top card of a zone named in the rules (``top``
+raises on an empty one first), a card picked from a zone (codegen/pick.py). Anything else
+(``move N from`` once the source runs short, a count that is no whole number) is State's call,
+as in the stepping code. Rule text reaches this code only through the emitter's expression
+writer.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from meeple.dsl import ir
+from meeple.dsl.errors import MeepleError
+
+from .exprs import Scope
+from .writer import Writer
+
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|[0-9]+")  # a name or a number: read twice freely
+
+
+def write_move(em: Any, w: Writer, s: ir.Move) -> None:
+    """The statement ``s`` (no ``where``, no trigger on its destination) as Python lines; ``em``
+    is the ModuleEmitter, whose helpers write every expression and span."""
+    bottom = _flag(s.bottom)
+    dest = em.ex.zone_index(s.dest, Scope())
+    if s.count is not None:
+        assert s.src is not None
+        src = em.ex.zone_index(s.src, Scope())
+        if em.playout_only:
+            _write_take(em, w, s, src, dest)
+            return
+        w.line(f"st.move_count({em._e(s.count)}, {src}, {dest}, {bottom}, {em._span(s.span)})")
+        return
+    assert s.items is not None
+    if em.ex.type_of(s.items) == "card":
+        if em.playout_only:
+            _write_card(em, w, s.items, dest, s.bottom)
+            return
+        w.line(f"st.move({em._e(s.items)}, {dest}, {bottom})")
+        return
+    w.line(f"move_cards(st, {em._e(s.items)}, {dest}, {bottom})")
+
+
+def write_moved(em: Any, w: Writer, s: ir.Move, dest: str) -> str:
+    """``move ITEMS to DEST`` into a zone that may have triggers (the emitter fires them after
+    it), the destination's index already in the Python name ``dest``: the cards moved, card by
+    card, and the name of the list of them (``cards_of``'s, for ``fire``). In direct code a
+    card (by its checked type) is moved as ``_write_card`` moves it, its list made only then."""
+    assert s.items is not None
+    moved, c = em.names.fresh("moved"), em.names.fresh("c")
+    bottom = _flag(s.bottom)
+    card = em.playout_only and em.ex.type_of(s.items) == "card"
+    if card:
+        items = em.names.fresh("card")
+        w.line(f"{items} = {em._e(s.items)}")
+        w.line(f"if type({items}) is Card:")
+        with w.indent():
+            write_place(w, items, dest, s.bottom, em.names.fresh)
+            w.line(f"{moved} = [{items}]")
+        w.line("else:  # none: cards_of raises the rules' error")
+        w.level += 1
+    else:
+        items = moved
+        w.line(f"{moved} = {em._e(s.items)}")
+    w.line(f"{moved} = cards_of({items})")
+    w.line(f"for {c} in {moved}:")
+    with w.indent():
+        w.line(f"st.move({c}, {dest}, {bottom})")
+    if card:
+        w.level -= 1
+    return moved
+
+
+def write_place(
+    w: Writer, card: str, dest: str, bottom: bool, fresh: Any, off: str | None = None
+) -> None:
+    """Direct code only (no log): State.move of the card held in the Python name ``card``, a
+    card, to the zone index ``dest`` (a name or a number). ``off``: a name holding the pile the
+    card is the top card of (popped), or "" if the card is off its pile already."""
+    if off:
+        w.line(f"{off}.pop()")
+    elif off is None:
+        z = fresh("from")
+        w.line(f"{z} = st.zones[st.loc[{card}.id]]")
+        w.line(f"if {z}[-1] is {card}:  # the top card: no search from the bottom")
+        with w.indent():
+            w.line(f"{z}.pop()")
+        w.line("else:")
+        with w.indent():
+            w.line(f"{z}.remove({card})")
+    if bottom:
+        w.line(f"st.zones[{dest}].insert(0, {card})")
+    else:
+        w.line(f"st.zones[{dest}].append({card})")
+    w.line(f"st.loc[{card}.id] = {dest}")
+
+
+def write_card_move(
+    w: Writer, card: str, dest: str, bottom: bool, fresh: Any, proven: bool = False
+) -> None:
+    """Direct code only (no log): ``move CARD to DEST`` of the value held in the Python name
+    ``card`` to the zone index ``dest`` (Python text, evaluated once, now); unless ``proven`` a
+    card, a value that is none (or no card) goes to State.move, which raises the rules' error."""
+    dest = _held(w, dest, fresh)
+    if proven:
+        write_place(w, card, dest, bottom, fresh)
+        return
+    w.line(f"if type({card}) is Card:")
+    with w.indent():
+        write_place(w, card, dest, bottom, fresh)
+    w.line("else:  # not a card: State.move raises the rules' error")
+    with w.indent():
+        w.line(f"st.move({card}, {dest}, {_flag(bottom)})")
+
+
+def _write_card(em: Any, w: Writer, items: ir.Expr, dest: str, bottom: bool) -> None:
+    fresh = em.names.fresh
+    pile = _top_of_zone(em, items)
+    c = fresh("c")
+    if pile is not None:  # top(ZONE): a card, or the IndexError top raises first
+        z = fresh("z")
+        w.line(f"{z} = {em._e(pile)}")
+        w.line(f"{c} = {z}[-1]")
+        write_place(w, c, _held(w, dest, fresh), bottom, fresh, off=z)
+        return
+    w.line(f"{c} = {em._e(items)}")
+    write_card_move(w, c, dest, bottom, fresh)
+
+
+def _write_take(em: Any, w: Writer, s: ir.Move, src: str, dest: str) -> None:
+    """``move N from SRC to DEST``: the count, the source, the destination evaluated as the
+    arguments of State.move_count; with N a whole number the source holds, its loop (the top
+    card first) written out; else State.move_count (the refill, the errors)."""
+    assert s.count is not None
+    fresh = em.names.fresh
+    n = _held(w, em._e(s.count), fresh, "n")
+    si = _held(w, src, fresh, "src")
+    d = _held(w, dest, fresh)
+    pile, c = fresh("pile"), fresh("c")
+    w.line(f"{pile} = st.zones[{si}]")
+    if n.isdigit():  # a number written in the rules (a bool is no count: it is never digits)
+        w.line(f"if len({pile}) >= {n}:")
+    else:
+        w.line(f"if type({n}) is int and 0 <= {n} <= len({pile}):")
+    with w.indent():
+        if n == "1":
+            w.line(f"{c} = {pile}.pop()")
+            write_place(w, c, d, s.bottom, fresh, off="")
+        else:
+            w.line(f"for _ in range({n}):")
+            with w.indent():
+                w.line(f"{c} = {pile}.pop()")
+                write_place(w, c, d, s.bottom, fresh, off="")
+    w.line("else:  # short of cards (a refill), or no count: State's")
+    with w.indent():
+        w.line(f"st.move_count({n}, {si}, {d}, {_flag(s.bottom)}, {em._span(s.span)})")
+
+
+def _top_of_zone(em: Any, e: ir.Expr) -> ir.Expr | None:
+    """The zone of ``top(ZONE)``, ZONE named in the rules (a zone, or one of a zone per player
+    or per component), whose value is its top card; else None."""
+    from .pick import zone_name  # (here: codegen/pick.py imports this module)
+
+    if (
+        isinstance(e, ir.Call)
+        and e.func == "top"
+        and e.func not in em.game.functions
+        and len(e.args) == 1
+        and not e.kwargs
+        and zone_name(e.args[0], em.layout) is not None
+    ):
+        return e.args[0]
+    return None
+
+
+def _held(w: Writer, value: str, fresh: Any, hint: str = "d") -> str:
+    """``value`` itself if it is a plain name or number, else a fresh name assigned it."""
+    if _PLAIN.fullmatch(value):
+        return value
+    name = fresh(hint)
+    w.line(f"{name} = {value}")
+    return name
+
+
+def _flag(value: object) -> str:
+    """A boolean of the IR as Python text (as the emitter's _flag: never written raw)."""
+    if not isinstance(value, bool):
+        raise MeepleError(f"the code generator expected a yes/no value, not {value!r:.40}")
+    return repr(value)
