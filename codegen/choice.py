@@ -30,6 +30,7 @@ from typing import Any
 from meeple.dsl import ir
 from meeple.runtime.layout import site_size
 
+from . import statics
 from .cse import branch, conjunction, iterable, region
 from .exprs import Scope, action_id, known_seat, split_invariant, write_seat_check
 from .writer import Writer, literal
@@ -156,10 +157,17 @@ def _write_items(
             with iterable(em.ex):  # (it may be a comprehension's)
                 source, loc = em.ex.items(o.iter, Scope()), f"  {em._where(o.span)}"
             known = em.ex.facts.items_of(source)
+        # a kind's cards that pass the condition's static terms, when it has some (statics)
+        moved = statics.split(em.ex, o.iter, o.var, varying, scope) if varying else None
+        if moved is not None:
+            source = moved[0]
         em.ex.facts.note(x, known)
         em.ex.facts.note_items(v, known)
         with branch(em.ex):  # (once per item)
-            cond = conjunction(em.ex, varying, scope)
+            if moved is not None:
+                cond = statics.write_rest(em.ex, moved[1], conjunction)
+            else:
+                cond = conjunction(em.ex, varying, scope)
     if not acts and not numbers:  # nothing per item but the condition
         if cond:
             w.line(f"{v} = [{x} for {x} in {source} if ({cond})]{loc}")

@@ -198,18 +198,20 @@ class Reuse:
 
     def conjunction(self, terms: list[ir.Expr], scope: Any) -> list[str]:
         """The texts of ``terms``, to be joined by ``and`` (as one ``A and B and C``): each term
-        reads the values the terms before it computed, their tails too (see ``_child``)."""
+        reads the values the terms before it computed, their tails too (see ``_child``).
+        ``scope``: the terms' scope, or a list of one per term (codegen/statics.Term)."""
         if not self.frames:
             with self.region():
                 return self.conjunction(terms, scope)
+        scopes = scope if isinstance(scope, list) else [scope] * len(terms)
         depth, texts = len(self.frames), list[str]()
         try:
-            for t in terms:
+            for t, sc in zip(terms, scopes, strict=True):
                 if texts:  # runs only where the terms before were true
                     tail = self.tails.get(id(terms[len(texts) - 1]))
                     self.frames.append(dict(tail[1]) if tail and tail[0] == "and" else {})
                 self.tails.pop(id(t), None)
-                texts.append(self._child(t, scope))
+                texts.append(self._child(t, sc))
         finally:
             del self.frames[depth:]
         return texts
@@ -325,9 +327,11 @@ def branch(ex: Any) -> Iterator[None]:
 
 def conjunction(ex: Any, terms: list[ir.Expr], scope: Any) -> str:
     """``" and ".join`` of the texts of ``terms`` written by the ExprEmitter ``ex``, each term
-    reading the values the ones before it computed (``Reuse.conjunction``)."""
+    reading the values the ones before it computed (``Reuse.conjunction``); ``scope`` as
+    there."""
     if ex.reuse is None:
-        return " and ".join(ex.emit(t, scope) for t in terms)
+        scopes = scope if isinstance(scope, list) else [scope] * len(terms)
+        return " and ".join(ex.emit(t, sc) for t, sc in zip(terms, scopes, strict=True))
     return " and ".join(ex.reuse.conjunction(terms, scope))
 
 

@@ -98,8 +98,10 @@ class ModuleEmitter:
             "site": "A",
             "triggers": "TRIGGERS",
             "seats": "SEATS",
+            "filter": "KF",
         }[kind]
-        hint = key.split("@")[0] if kind == "lookup" else key  # (a lookup: by its table's name)
+        # (a lookup: by its table's name; a kind's cards that pass a test: by the kind's)
+        hint = key.split("@")[0] if kind in ("lookup", "filter") else key
         name = self.names.fresh(f"{prefix}_{hint}" if hint else prefix)[1:]
         self.consts[(kind, key)] = name
         if kind == "zone":
@@ -122,6 +124,8 @@ class ModuleEmitter:
             value = "P.triggers_at"
         elif kind == "seats":  # others() or clockwise_from() from each seat (codegen/facts)
             value = SEAT_TABLES[key]
+        elif kind == "filter":  # the cards of a kind that pass static tests (codegen/statics)
+            value = key.split("@", 1)[1]
         else:
             t = self.game.tables[key]
             data = (t.group_by, t.patterns, t.labels)

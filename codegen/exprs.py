@@ -23,6 +23,8 @@ from meeple.dsl.majorities import HOLDERS, membership, ties_code
 from meeple.dsl.specs import leaf_functions
 from meeple.runtime.values import CARD_FIELDS
 
+from . import statics
+from .cse import branch, conjunction
 from .facts import SEAT, SEAT_TABLES, Facts, card_of, seat_list_items
 from .layout import GenLayout
 from .writer import Writer, literal
@@ -328,10 +330,28 @@ class ExprEmitter:
         py = self.fresh(c.var)
         inner = scope.bind(c.var, py)
         it = self.items(c.iter, scope)
-        self.facts.note(py, self.facts.items_of(it))
-        cond = f" if {self.emit(c.cond, inner)}" if c.cond is not None else ""
         is_var = isinstance(c.elt, ir.Name) and c.elt.id == c.var
-        elt = py if is_var else self.emit(c.elt, inner)
+        # a kind's cards that pass the condition's static terms, when it has some (statics)
+        moved = statics.split_comprehension(self, c, reducer, is_var, inner)
+        if moved is not None:
+            it = moved[0]
+        self.facts.note(py, self.facts.items_of(it))
+        if moved is not None and moved[2] == "cond":
+            with branch(self):  # (the condition's place: once per item)
+                cond = statics.write_rest(self, moved[1], conjunction)
+            cond = f" if ({cond})" if cond else ""
+            if not cond and reducer == "count":
+                return f"len({it})"
+        else:
+            cond = f" if {self.emit(c.cond, inner)}" if c.cond is not None else ""
+        if moved is not None and moved[2] == "elt":
+            with branch(self):  # (the item's place: once per item)
+                elt = statics.write_rest(self, moved[1], conjunction)
+            if not elt:  # every term static: is any card of the kind left?
+                return f"(len({it}) > 0)"
+            elt = f"({elt})"
+        else:
+            elt = py if is_var else self.emit(c.elt, inner)
         if reducer == "count" and c.cond is not None:
             return f"len([1 for {py} in {it}{cond}])"
         body = f"{elt} for {py} in {it}{cond}"

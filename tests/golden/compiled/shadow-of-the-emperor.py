@@ -856,6 +856,8 @@ def build(num_players, files):
     K_electorates1 = P.kind_cards['electorates']
     Z_pile1 = P.zone_base['pile']
     K_spaces1 = P.kind_cards['spaces']
+    KF_spaces1 = [_x for _x in K_spaces1 if (_x.props['type'] == 'aristocrat')]
+    KF_spaces2 = [_x for _x in K_spaces1 if (_x.props['type'] == 'city')]
     K_knights1 = P.kind_cards['knights']
     Z_throne1 = P.zone_base['throne']
     K_cities1 = P.kind_cards['cities']
@@ -865,6 +867,7 @@ def build(num_players, files):
     Z_board1 = P.zone_base['board']
     fmt_player1 = formatter('player')
     fmt_int1 = formatter('int')
+    KF_spaces3 = [_x for _x in K_spaces1 if ((_x.props['type'] == 'aristocrat') or (_x.props['type'] == 'beside'))]
     K_aristocrats1 = P.kind_cards['aristocrats']
     C_mainz1 = P.card_by_key('mainz')
     fmt_any1 = formatter('any')
@@ -895,6 +898,7 @@ def build(num_players, files):
     C_gray1 = P.card_by_key('gray')
     C_koeln1 = P.card_by_key('koeln')
     C_pfalz1 = P.card_by_key('pfalz')
+    KF_spaces4 = [_x for _x in K_spaces1 if ((_x.props['type'] == 'aristocrat') or (_x.props['type'] == 'castle'))]
     A_81 = site[8].base
     A_101 = site[10].base
     A_121 = site[12].base
@@ -938,6 +942,8 @@ def build(num_players, files):
     K_actions1 = P.kind_cards['actions']
     A_501 = site[50].base
     fmt_list_int1 = formatter('list:int')
+    KF_electorates1 = [_x for _x in K_electorates1 if _x.props['spiritual']]
+    KF_electorates2 = [_x for _x in K_electorates1 if (not _x.props['spiritual'])]
     SEATS_others1 = {p: tuple(range(p + 1, num_players)) + tuple(range(p)) for p in range(num_players)}
 
     def fn_ari_of(st, v_s, v_p):  # game.yaml:183
@@ -1027,7 +1033,7 @@ def build(num_players, files):
 
     def fn_can_use(st, at, v_p, v_a):  # game.yaml:241
         try:
-            return ((((((((((v_a == 'pope') or (v_a == 'church')) or (v_a == 'excommunication')) or (v_a == 'indulgence')) or ((v_a == 'doctor') and any((((len((_r22 := st.zones[(Z_at1 + _s3.ordinal)])) > 0) and ((_r23 := _r22[-1]).kind == 'aristocrats')) and ((_r23.owner != v_p) or (st.vars['age'][(_r23.ordinal if _r23.kind == 'aristocrats' else ordinal(_r23, 'aristocrats', S[24]))] > 15))) for _s3 in K_spaces1 if (len(st.zones[(Z_at1 + _s3.ordinal)]) > 0)))) or ((v_a == 'move') and any(fn_move_from(st, S[31], v_p, _s4) for _s4 in K_spaces1 if (_s4.props['type'] == 'aristocrat')))) or ((v_a == 'permit') and fn_can_place_new(st, S[32], v_p))) or (((v_a == 'ordinance') and any((_x3.kind == 'cities') for _x3 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8])))])) and any(((_s5.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s5.ordinal)]) == 0) and (not st.vars['closed'][_s5.props['electorate'].ordinal]))) for _s5 in K_spaces1))) or ((((v_a == 'promotion') and any((_x4.kind == 'aristocrats') for _x4 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8])))])) and (len([1 for _x5 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[33])))] if (_x5.kind == 'knights')]) < len([1 for _x6 in K_knights1 if (_x6.owner == v_p)]))) and any(((((_s6.props['type'] == 'aristocrat') and (len((_r24 := st.zones[(Z_at1 + _s6.ordinal)])) > 0)) and ((_r25 := _r24[-1]).kind == 'knights')) and (_r25.owner == v_p)) for _s6 in K_spaces1))) or ((v_a == 'daughter') and ((((len(st.zones[Z_throne1]) > 0) and ((_r26 := st.zones[Z_throne1][-1]).owner == v_p)) and (not st.vars['couple'][(_r26.ordinal if _r26.kind == 'aristocrats' else ordinal(_r26, 'aristocrats', S[34]))])) or any(fn_own_baron(st, S[35], v_p, _s7) for _s7 in K_spaces1 if (len(st.zones[(Z_at1 + _s7.ordinal)]) > 0)))))
+            return ((((((((((v_a == 'pope') or (v_a == 'church')) or (v_a == 'excommunication')) or (v_a == 'indulgence')) or ((v_a == 'doctor') and any((((len((_r22 := st.zones[(Z_at1 + _s3.ordinal)])) > 0) and ((_r23 := _r22[-1]).kind == 'aristocrats')) and ((_r23.owner != v_p) or (st.vars['age'][(_r23.ordinal if _r23.kind == 'aristocrats' else ordinal(_r23, 'aristocrats', S[24]))] > 15))) for _s3 in K_spaces1 if (len(st.zones[(Z_at1 + _s3.ordinal)]) > 0)))) or ((v_a == 'move') and any(fn_move_from(st, S[31], v_p, _s4) for _s4 in KF_spaces1))) or ((v_a == 'permit') and fn_can_place_new(st, S[32], v_p))) or (((v_a == 'ordinance') and any((_x3.kind == 'cities') for _x3 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8])))])) and any(((len(st.zones[(Z_at1 + _s5.ordinal)]) == 0) and (not st.vars['closed'][_s5.props['electorate'].ordinal])) for _s5 in KF_spaces2))) or ((((v_a == 'promotion') and any((_x4.kind == 'aristocrats') for _x4 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8])))])) and (len([1 for _x5 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[33])))] if (_x5.kind == 'knights')]) < len([1 for _x6 in K_knights1 if (_x6.owner == v_p)]))) and any(((len((_r24 := st.zones[(Z_at1 + _s6.ordinal)])) > 0) and ((_r25 := _r24[-1]).kind == 'knights') and (_r25.owner == v_p)) for _s6 in KF_spaces1))) or ((v_a == 'daughter') and ((((len(st.zones[Z_throne1]) > 0) and ((_r26 := st.zones[Z_throne1][-1]).owner == v_p)) and (not st.vars['couple'][(_r26.ordinal if _r26.kind == 'aristocrats' else ordinal(_r26, 'aristocrats', S[34]))])) or any(fn_own_baron(st, S[35], v_p, _s7) for _s7 in K_spaces1 if (len(st.zones[(Z_at1 + _s7.ordinal)]) > 0)))))
         except Exception as e:
             traced(e, 'function can_use (' + str(S[36]) + ')')
             raise
@@ -1219,7 +1225,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o82  # game.yaml:392
-            if any((((_s9.props['type'] == 'aristocrat') or (_s9.props['type'] == 'beside')) and (((len((_r31 := st.zones[(Z_at1 + _s9.ordinal)])) > 0) and ((_r32 := _r31[-1]).kind == 'aristocrats')) and (_r32.owner == env['p']))) for _s9 in K_spaces1):
+            if any(((len((_r31 := st.zones[(Z_at1 + _s9.ordinal)])) > 0) and ((_r32 := _r31[-1]).kind == 'aristocrats') and (_r32.owner == env['p'])) for _s9 in KF_spaces3):
                 st.frames.append(Frame(o76, env))
             elif any((_x9.kind == 'aristocrats') for _x9 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))]):
                 st.at = o81  # game.yaml:401
@@ -1808,7 +1814,7 @@ def build(num_players, files):
             env['x'] = st.zones[Z_aside1][-1]
             fr.pc = 2
             st.at = o342  # game.yaml:808
-            if any((((_s12.props['type'] == 'aristocrat') and (not st.vars['closed'][_s12.props['electorate'].ordinal])) and ((len((_r35 := st.zones[(Z_at1 + _s12.ordinal)])) == 0) or ((_r35[-1].kind == 'knights') and (not any(((_t6.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t6.ordinal if _t6.kind == 'spaces' else ordinal(_t6, 'spaces', S[7])))]) == 0)) for _t6 in st.zones[(Z_area1 + _s12.props['electorate'].ordinal)]))))) for _s12 in K_spaces1):
+            if any(((not st.vars['closed'][_s12.props['electorate'].ordinal]) and ((len((_r35 := st.zones[(Z_at1 + _s12.ordinal)])) == 0) or ((_r35[-1].kind == 'knights') and (not any(((_t6.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t6.ordinal if _t6.kind == 'spaces' else ordinal(_t6, 'spaces', S[7])))]) == 0)) for _t6 in st.zones[(Z_area1 + _s12.props['electorate'].ordinal)]))))) for _s12 in KF_spaces1):
                 st.frames.append(Frame(o338, env))
             else:
                 st.at = o336  # game.yaml:814
@@ -1875,7 +1881,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o357  # game.yaml:830
-            if ((len(st.zones[Z_empire_supply1]) > 0) and any(((_s13.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s13.ordinal)]) == 0) and (not st.vars['closed'][_s13.props['electorate'].ordinal]))) for _s13 in K_spaces1)):
+            if ((len(st.zones[Z_empire_supply1]) > 0) and any(((len(st.zones[(Z_at1 + _s13.ordinal)]) == 0) and (not st.vars['closed'][_s13.props['electorate'].ordinal])) for _s13 in KF_spaces2)):
                 st.frames.append(Frame(o353, env))
             else:
                 st.frames.append(Frame(o351, env))
@@ -1893,7 +1899,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o367  # game.yaml:843
-            if (any(((_s14.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s14.ordinal)]) == 0) and (not st.vars['closed'][_s14.props['electorate'].ordinal]))) for _s14 in K_spaces1) and any(((len((_r36 := st.zones[(Z_at1 + _s15.ordinal)])) > 0) and (_r36[-1].kind == 'empire_cities')) for _s15 in K_spaces1)):
+            if (any(((len(st.zones[(Z_at1 + _s14.ordinal)]) == 0) and (not st.vars['closed'][_s14.props['electorate'].ordinal])) for _s14 in KF_spaces2) and any(((len((_r36 := st.zones[(Z_at1 + _s15.ordinal)])) > 0) and (_r36[-1].kind == 'empire_cities')) for _s15 in K_spaces1)):
                 st.frames.append(Frame(o360, env))
             else:
                 st.at = o359  # game.yaml:859
@@ -2837,11 +2843,11 @@ def build(num_players, files):
     def e169_label5(st, env):  # game.yaml:526
         return 'place a knight from your supply (1 thaler)'
     def e169_when5(st, env):  # game.yaml:526
-        return (((st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[170]))] >= 1) and any((_x11.kind == 'knights') for _x11 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))])) and any(((((_s25.props['type'] == 'aristocrat') or (_s25.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s25.ordinal)]) == 0)) and (not st.vars['closed'][_s25.props['electorate'].ordinal])) for _s25 in K_spaces1))
+        return (((st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[170]))] >= 1) and any((_x11.kind == 'knights') for _x11 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))])) and any(((len(st.zones[(Z_at1 + _s25.ordinal)]) == 0) and (not st.vars['closed'][_s25.props['electorate'].ordinal])) for _s25 in KF_spaces4))
     def e169_label6(st, env):  # game.yaml:531
         return 'move one of your knights (1 thaler)'
     def e169_when6(st, env):  # game.yaml:531
-        return (((st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[171]))] >= 1) and (len([1 for _x12 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[172])))] if (_x12.kind == 'knights')]) < len([1 for _x13 in K_knights1 if (_x13.owner == env['p'])]))) and any(((((_s26.props['type'] == 'aristocrat') or (_s26.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s26.ordinal)]) == 0)) and (not st.vars['closed'][_s26.props['electorate'].ordinal])) for _s26 in K_spaces1))
+        return (((st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[171]))] >= 1) and (len([1 for _x12 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[172])))] if (_x12.kind == 'knights')]) < len([1 for _x13 in K_knights1 if (_x13.owner == env['p'])]))) and any(((len(st.zones[(Z_at1 + _s26.ordinal)]) == 0) and (not st.vars['closed'][_s26.props['electorate'].ordinal])) for _s26 in KF_spaces4))
     def e169_label7(st, env):  # game.yaml:539
         return 'pass'
     def collect_169(st, env):  # game.yaml:478
@@ -2870,11 +2876,11 @@ def build(num_players, files):
             actions.append(A_141)
             values.append(None)
             idx.append(4)
-        if ((((_r53 := st.vars['thalers'][(_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[170]))]) >= 1) and any((_x14.kind == 'knights') for _x14 in st.zones[(Z_supply1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[8])))])) and any(((((_s28.props['type'] == 'aristocrat') or (_s28.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s28.ordinal)]) == 0)) and (not st.vars['closed'][_s28.props['electorate'].ordinal])) for _s28 in K_spaces1)):  # game.yaml:526
+        if ((((_r53 := st.vars['thalers'][(_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[170]))]) >= 1) and any((_x14.kind == 'knights') for _x14 in st.zones[(Z_supply1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[8])))])) and any(((len(st.zones[(Z_at1 + _s28.ordinal)]) == 0) and (not st.vars['closed'][_s28.props['electorate'].ordinal])) for _s28 in KF_spaces4)):  # game.yaml:526
             actions.append(A_151)
             values.append(None)
             idx.append(5)
-        if (((_r53 >= 1) and (len([1 for _x15 in st.zones[(Z_supply1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[172])))] if (_x15.kind == 'knights')]) < len([1 for _x16 in K_knights1 if (_x16.owner == _L_p4)]))) and any(((((_s29.props['type'] == 'aristocrat') or (_s29.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s29.ordinal)]) == 0)) and (not st.vars['closed'][_s29.props['electorate'].ordinal])) for _s29 in K_spaces1)):  # game.yaml:531
+        if (((_r53 >= 1) and (len([1 for _x15 in st.zones[(Z_supply1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[172])))] if (_x15.kind == 'knights')]) < len([1 for _x16 in K_knights1 if (_x16.owner == _L_p4)]))) and any(((len(st.zones[(Z_at1 + _s29.ordinal)]) == 0) and (not st.vars['closed'][_s29.props['electorate'].ordinal])) for _s29 in KF_spaces4)):  # game.yaml:531
             actions.append(A_161)
             values.append(None)
             idx.append(6)
@@ -5321,7 +5327,7 @@ def build(num_players, files):
             env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p13, S[68])))] if (_y5.kind == 'aristocrats')])
         if pc <= 1:
             st.at = o73  # game.yaml:381
-            _v29 = [_s61 for _s61 in K_spaces1 if ((((_s61.props['type'] == 'aristocrat') and (not st.vars['closed'][_s61.props['electorate'].ordinal])) and ((len((_r81 := st.zones[(Z_at1 + _s61.ordinal)])) == 0) or ((_r81[-1].kind == 'knights') and (not any(((_t21.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t21.ordinal if _t21.kind == 'spaces' else ordinal(_t21, 'spaces', S[7])))]) == 0)) for _t21 in st.zones[(Z_area1 + _s61.props['electorate'].ordinal)]))))))]  # game.yaml:384
+            _v29 = [_s61 for _s61 in KF_spaces1 if ((not st.vars['closed'][_s61.props['electorate'].ordinal]) and ((len((_r81 := st.zones[(Z_at1 + _s61.ordinal)])) == 0) or ((_r81[-1].kind == 'knights') and (not any(((_t21.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t21.ordinal if _t21.kind == 'spaces' else ordinal(_t21, 'spaces', S[7])))]) == 0)) for _t21 in st.zones[(Z_area1 + _s61.props['electorate'].ordinal)])))))]  # game.yaml:384
             _end2 = len(_v29)
             if not _end2:
                 raise RuleError('a choice has no legal option', S[274])
@@ -5358,9 +5364,9 @@ def build(num_players, files):
         _S_p7 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
         if pc <= 0:
             st.at = o82  # game.yaml:392
-            if any((((_s63.props['type'] == 'aristocrat') or (_s63.props['type'] == 'beside')) and (((len((_r82 := st.zones[(Z_at1 + _s63.ordinal)])) > 0) and ((_r83 := _r82[-1]).kind == 'aristocrats')) and (_r83.owner == _L_p14))) for _s63 in K_spaces1):
+            if any(((len((_r82 := st.zones[(Z_at1 + _s63.ordinal)])) > 0) and ((_r83 := _r82[-1]).kind == 'aristocrats') and (_r83.owner == _L_p14)) for _s63 in KF_spaces3):
                 st.at = o79  # game.yaml:394
-                _v30 = [_s64 for _s64 in K_spaces1 if (((_s64.props['type'] == 'aristocrat') or (_s64.props['type'] == 'beside')) and (((len((_r84 := st.zones[(Z_at1 + _s64.ordinal)])) > 0) and ((_r85 := _r84[-1]).kind == 'aristocrats')) and (_r85.owner == _L_p14)))]  # game.yaml:397
+                _v30 = [_s64 for _s64 in KF_spaces3 if ((len((_r84 := st.zones[(Z_at1 + _s64.ordinal)])) > 0) and ((_r85 := _r84[-1]).kind == 'aristocrats') and (_r85.owner == _L_p14))]  # game.yaml:397
                 _end3 = len(_v30)
                 if not _end3:
                     raise RuleError('a choice has no legal option', S[275])
@@ -5638,11 +5644,11 @@ def build(num_players, files):
                 _f6 = 1
             else:
                 _f6 = 0
-            if ((((_r91 := st.vars['thalers'][(_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[170]))]) >= 1) and any((_x31.kind == 'knights') for _x31 in st.zones[(Z_supply1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[8])))])) and any(((((_s69.props['type'] == 'aristocrat') or (_s69.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s69.ordinal)]) == 0)) and (not st.vars['closed'][_s69.props['electorate'].ordinal])) for _s69 in K_spaces1)):  # game.yaml:526
+            if ((((_r91 := st.vars['thalers'][(_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[170]))]) >= 1) and any((_x31.kind == 'knights') for _x31 in st.zones[(Z_supply1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[8])))])) and any(((len(st.zones[(Z_at1 + _s69.ordinal)]) == 0) and (not st.vars['closed'][_s69.props['electorate'].ordinal])) for _s69 in KF_spaces4)):  # game.yaml:526
                 _f7 = 1
             else:
                 _f7 = 0
-            if (((_r91 >= 1) and (len([1 for _x32 in st.zones[(Z_supply1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[172])))] if (_x32.kind == 'knights')]) < len([1 for _x33 in K_knights1 if (_x33.owner == _L_p15)]))) and any(((((_s70.props['type'] == 'aristocrat') or (_s70.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s70.ordinal)]) == 0)) and (not st.vars['closed'][_s70.props['electorate'].ordinal])) for _s70 in K_spaces1)):  # game.yaml:531
+            if (((_r91 >= 1) and (len([1 for _x32 in st.zones[(Z_supply1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[172])))] if (_x32.kind == 'knights')]) < len([1 for _x33 in K_knights1 if (_x33.owner == _L_p15)]))) and any(((len(st.zones[(Z_at1 + _s70.ordinal)]) == 0) and (not st.vars['closed'][_s70.props['electorate'].ordinal])) for _s70 in KF_spaces4)):  # game.yaml:531
                 _f8 = 1
             else:
                 _f8 = 0
@@ -5844,7 +5850,7 @@ def build(num_players, files):
         _S_p9 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
         if pc <= 0:
             st.at = o172  # game.yaml:545
-            _v41 = [_s71 for _s71 in K_spaces1 if (((((_s71.props['type'] == 'aristocrat') or (_s71.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s71.ordinal)]) == 0)) and (not st.vars['closed'][_s71.props['electorate'].ordinal])))]  # game.yaml:548
+            _v41 = [_s71 for _s71 in KF_spaces4 if ((len(st.zones[(Z_at1 + _s71.ordinal)]) == 0) and (not st.vars['closed'][_s71.props['electorate'].ordinal]))]  # game.yaml:548
             _end19 = len(_v41)
             if not _end19:
                 raise RuleError('a choice has no legal option', S[290])
@@ -5882,7 +5888,7 @@ def build(num_players, files):
                 st.at = o174  # game.yaml:562
                 env['k'] = st.zones[(Z_at1 + _s74.ordinal)][-1]
                 st.at = o177  # game.yaml:563
-                _v43 = [_t22 for _t22 in K_spaces1 if (((((_t22.props['type'] == 'aristocrat') or (_t22.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _t22.ordinal)]) == 0)) and (not st.vars['closed'][_t22.props['electorate'].ordinal])))]  # game.yaml:566
+                _v43 = [_t22 for _t22 in KF_spaces4 if ((len(st.zones[(Z_at1 + _t22.ordinal)]) == 0) and (not st.vars['closed'][_t22.props['electorate'].ordinal]))]  # game.yaml:566
                 _end21 = len(_v43)
                 if not _end21:
                     raise RuleError('a choice has no legal option', S[292])
@@ -6073,7 +6079,7 @@ def build(num_players, files):
                     st.at = o205  # game.yaml:608
                     env['x'] = st.zones[(Z_at1 + _s80.ordinal)][-1]
                     st.at = o208  # game.yaml:609
-                    _v48 = [_t24 for _t24 in K_spaces1 if ((((_t24.props['type'] == 'aristocrat') and (not st.vars['closed'][_t24.props['electorate'].ordinal])) and ((len((_r98 := st.zones[(Z_at1 + _t24.ordinal)])) == 0) or ((_r98[-1].kind == 'knights') and (not any(((_t25.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t25.ordinal if _t25.kind == 'spaces' else ordinal(_t25, 'spaces', S[7])))]) == 0)) for _t25 in st.zones[(Z_area1 + _t24.props['electorate'].ordinal)]))))) and (_t24.props['electorate'] != _s80.props['electorate']))]  # game.yaml:612
+                    _v48 = [_t24 for _t24 in KF_spaces1 if ((not st.vars['closed'][_t24.props['electorate'].ordinal]) and ((len((_r98 := st.zones[(Z_at1 + _t24.ordinal)])) == 0) or ((_r98[-1].kind == 'knights') and (not any(((_t25.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t25.ordinal if _t25.kind == 'spaces' else ordinal(_t25, 'spaces', S[7])))]) == 0)) for _t25 in st.zones[(Z_area1 + _t24.props['electorate'].ordinal)])))) and (_t24.props['electorate'] != _s80.props['electorate']))]  # game.yaml:612
                     _end27 = len(_v48)
                     if not _end27:
                         raise RuleError('a choice has no legal option', S[300])
@@ -6175,7 +6181,7 @@ def build(num_players, files):
             st.at = o222  # game.yaml:632
             _items8 = K_spaces1  # game.yaml:635
             if _items8 and any((_x35.kind == 'cities') for _x35 in st.zones[(Z_supply1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[8])))]):
-                _v50 = [_s81 for _s81 in _items8 if ((_s81.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s81.ordinal)]) == 0) and (not st.vars['closed'][_s81.props['electorate'].ordinal])))]
+                _v50 = [_s81 for _s81 in KF_spaces2 if ((len(st.zones[(Z_at1 + _s81.ordinal)]) == 0) and (not st.vars['closed'][_s81.props['electorate'].ordinal]))]
             else:
                 _v50 = []
             if (len(st.players) == 2):  # game.yaml:641
@@ -6214,7 +6220,7 @@ def build(num_players, files):
             st.at = o227  # game.yaml:647
             _items9 = K_spaces1  # game.yaml:650
             if _items9 and any((_x38.kind == 'aristocrats') for _x38 in st.zones[(Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[8])))]):
-                _v52 = [_s83 for _s83 in _items9 if ((_s83.props['type'] == 'aristocrat') and (len((_r100 := st.zones[(Z_at1 + _s83.ordinal)])) > 0) and ((_r101 := _r100[-1]).kind == 'knights') and (_r101.owner == _L_p23))]
+                _v52 = [_s83 for _s83 in KF_spaces1 if ((len((_r100 := st.zones[(Z_at1 + _s83.ordinal)])) > 0) and ((_r101 := _r100[-1]).kind == 'knights') and (_r101.owner == _L_p23))]
             else:
                 _v52 = []
             if (len(st.players) == 2):  # game.yaml:656
@@ -6554,7 +6560,7 @@ def build(num_players, files):
                 st.at = o289  # game.yaml:752
                 if any((_c20.props['stack'].key == 'church') for _c20 in st.zones[(Z_play_area1 + _q11)]):
                     st.at = o288  # game.yaml:754
-                    _v59 = [_e18 for _e18 in K_electorates1 if (_e18.props['spiritual'] and (not st.vars['closed'][_e18.ordinal]) and (_e18 != st.vars['excommunicated']))]  # game.yaml:757
+                    _v59 = [_e18 for _e18 in KF_electorates1 if ((not st.vars['closed'][_e18.ordinal]) and (_e18 != st.vars['excommunicated']))]  # game.yaml:757
                     _end42 = len(_v59)
                     if not _end42:
                         raise RuleError('a choice has no legal option', S[313])
@@ -6571,7 +6577,7 @@ def build(num_players, files):
                 st.at = o294  # game.yaml:760
                 if any((_c21.props['stack'].key == 'excommunication') for _c21 in st.zones[(Z_play_area1 + _q11)]):
                     st.at = o293  # game.yaml:762
-                    _v60 = [_e20 for _e20 in K_electorates1 if ((not _e20.props['spiritual']) and (not st.vars['closed'][_e20.ordinal]) and (_e20 != st.vars['church_on']))]  # game.yaml:765
+                    _v60 = [_e20 for _e20 in KF_electorates2 if ((not st.vars['closed'][_e20.ordinal]) and (_e20 != st.vars['church_on']))]  # game.yaml:765
                     _end43 = len(_v60)
                     if not _end43:
                         raise RuleError('a choice has no legal option', S[314])
@@ -6741,9 +6747,9 @@ def build(num_players, files):
             env['x'] = st.zones[Z_aside1][-1]
         if pc <= 1:
             st.at = o342  # game.yaml:808
-            if any((((_s93.props['type'] == 'aristocrat') and (not st.vars['closed'][_s93.props['electorate'].ordinal])) and ((len((_r106 := st.zones[(Z_at1 + _s93.ordinal)])) == 0) or ((_r106[-1].kind == 'knights') and (not any(((_t29.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t29.ordinal if _t29.kind == 'spaces' else ordinal(_t29, 'spaces', S[7])))]) == 0)) for _t29 in st.zones[(Z_area1 + _s93.props['electorate'].ordinal)]))))) for _s93 in K_spaces1):
+            if any(((not st.vars['closed'][_s93.props['electorate'].ordinal]) and ((len((_r106 := st.zones[(Z_at1 + _s93.ordinal)])) == 0) or ((_r106[-1].kind == 'knights') and (not any(((_t29.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t29.ordinal if _t29.kind == 'spaces' else ordinal(_t29, 'spaces', S[7])))]) == 0)) for _t29 in st.zones[(Z_area1 + _s93.props['electorate'].ordinal)]))))) for _s93 in KF_spaces1):
                 st.at = o341  # game.yaml:810
-                _v62 = [_s94 for _s94 in K_spaces1 if ((((_s94.props['type'] == 'aristocrat') and (not st.vars['closed'][_s94.props['electorate'].ordinal])) and ((len((_r107 := st.zones[(Z_at1 + _s94.ordinal)])) == 0) or ((_r107[-1].kind == 'knights') and (not any(((_t30.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t30.ordinal if _t30.kind == 'spaces' else ordinal(_t30, 'spaces', S[7])))]) == 0)) for _t30 in st.zones[(Z_area1 + _s94.props['electorate'].ordinal)]))))))]  # game.yaml:813
+                _v62 = [_s94 for _s94 in KF_spaces1 if ((not st.vars['closed'][_s94.props['electorate'].ordinal]) and ((len((_r107 := st.zones[(Z_at1 + _s94.ordinal)])) == 0) or ((_r107[-1].kind == 'knights') and (not any(((_t30.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t30.ordinal if _t30.kind == 'spaces' else ordinal(_t30, 'spaces', S[7])))]) == 0)) for _t30 in st.zones[(Z_area1 + _s94.props['electorate'].ordinal)])))))]  # game.yaml:813
                 _end46 = len(_v62)
                 if not _end46:
                     raise RuleError('a choice has no legal option', S[318])
@@ -6837,9 +6843,9 @@ def build(num_players, files):
     def c_34(st, env, pc):  # game.yaml:826
         if pc <= 0:
             st.at = o357  # game.yaml:830
-            if ((len(st.zones[Z_empire_supply1]) > 0) and any(((_s96.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s96.ordinal)]) == 0) and (not st.vars['closed'][_s96.props['electorate'].ordinal]))) for _s96 in K_spaces1)):
+            if ((len(st.zones[Z_empire_supply1]) > 0) and any(((len(st.zones[(Z_at1 + _s96.ordinal)]) == 0) and (not st.vars['closed'][_s96.props['electorate'].ordinal])) for _s96 in KF_spaces2)):
                 st.at = o356  # game.yaml:832
-                _v65 = [_s97 for _s97 in K_spaces1 if ((_s97.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s97.ordinal)]) == 0) and (not st.vars['closed'][_s97.props['electorate'].ordinal])))]  # game.yaml:835
+                _v65 = [_s97 for _s97 in KF_spaces2 if ((len(st.zones[(Z_at1 + _s97.ordinal)]) == 0) and (not st.vars['closed'][_s97.props['electorate'].ordinal]))]  # game.yaml:835
                 _end47 = len(_v65)
                 if not _end47:
                     raise RuleError('a choice has no legal option', S[321])
@@ -6872,7 +6878,7 @@ def build(num_players, files):
     def c_35(st, env, pc):  # game.yaml:839
         if pc <= 0:
             st.at = o367  # game.yaml:843
-            if (any(((_s99.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s99.ordinal)]) == 0) and (not st.vars['closed'][_s99.props['electorate'].ordinal]))) for _s99 in K_spaces1) and any(((len((_r108 := st.zones[(Z_at1 + _s100.ordinal)])) > 0) and (_r108[-1].kind == 'empire_cities')) for _s100 in K_spaces1)):
+            if (any(((len(st.zones[(Z_at1 + _s99.ordinal)]) == 0) and (not st.vars['closed'][_s99.props['electorate'].ordinal])) for _s99 in KF_spaces2) and any(((len((_r108 := st.zones[(Z_at1 + _s100.ordinal)])) > 0) and (_r108[-1].kind == 'empire_cities')) for _s100 in K_spaces1)):
                 st.at = o366  # game.yaml:847
                 _v66 = [_s101 for _s101 in K_spaces1 if ((len((_r109 := st.zones[(Z_at1 + _s101.ordinal)])) > 0) and (_r109[-1].kind == 'empire_cities'))]  # game.yaml:850
                 _end48 = len(_v66)
@@ -6892,7 +6898,7 @@ def build(num_players, files):
                     st.at = o362  # game.yaml:854
                     env['c'] = st.zones[(Z_at1 + _s102.ordinal)][-1]
                     st.at = o365  # game.yaml:855
-                    _v67 = [_t31 for _t31 in K_spaces1 if ((_t31.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _t31.ordinal)]) == 0) and (not st.vars['closed'][_t31.props['electorate'].ordinal])))]  # game.yaml:858
+                    _v67 = [_t31 for _t31 in KF_spaces2 if ((len(st.zones[(Z_at1 + _t31.ordinal)]) == 0) and (not st.vars['closed'][_t31.props['electorate'].ordinal]))]  # game.yaml:858
                     _end49 = len(_v67)
                     if not _end49:
                         raise RuleError('a choice has no legal option', S[323])
@@ -6918,7 +6924,7 @@ def build(num_players, files):
         _S_p19 = _L_p26 if type(_L_p26) is int and 0 <= _L_p26 < num_players else None
         if pc <= 0:
             st.at = o79  # game.yaml:394
-            _v68 = [_s103 for _s103 in K_spaces1 if (((_s103.props['type'] == 'aristocrat') or (_s103.props['type'] == 'beside')) and (((len((_r110 := st.zones[(Z_at1 + _s103.ordinal)])) > 0) and ((_r111 := _r110[-1]).kind == 'aristocrats')) and (_r111.owner == _L_p26)))]  # game.yaml:397
+            _v68 = [_s103 for _s103 in KF_spaces3 if ((len((_r110 := st.zones[(Z_at1 + _s103.ordinal)])) > 0) and ((_r111 := _r110[-1]).kind == 'aristocrats') and (_r111.owner == _L_p26))]  # game.yaml:397
             _end50 = len(_v68)
             if not _end50:
                 raise RuleError('a choice has no legal option', S[275])
@@ -7331,7 +7337,7 @@ def build(num_players, files):
             env['k'] = st.zones[(Z_at1 + (_O_s2 if _O_s2 is not None else ordinal(_L_s3, 'spaces', S[175])))][-1]
         if pc <= 1:
             st.at = o177  # game.yaml:563
-            _v77 = [_t33 for _t33 in K_spaces1 if (((((_t33.props['type'] == 'aristocrat') or (_t33.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _t33.ordinal)]) == 0)) and (not st.vars['closed'][_t33.props['electorate'].ordinal])))]  # game.yaml:566
+            _v77 = [_t33 for _t33 in KF_spaces4 if ((len(st.zones[(Z_at1 + _t33.ordinal)]) == 0) and (not st.vars['closed'][_t33.props['electorate'].ordinal]))]  # game.yaml:566
             _end53 = len(_v77)
             if not _end53:
                 raise RuleError('a choice has no legal option', S[292])
@@ -7447,7 +7453,7 @@ def build(num_players, files):
             env['x'] = st.zones[(Z_at1 + (_O_s3 if _O_s3 is not None else ordinal(_L_s4, 'spaces', S[195])))][-1]
         if pc <= 1:
             st.at = o208  # game.yaml:609
-            _v78 = [_t35 for _t35 in K_spaces1 if ((((_t35.props['type'] == 'aristocrat') and (not st.vars['closed'][_t35.props['electorate'].ordinal])) and ((len((_r112 := st.zones[(Z_at1 + _t35.ordinal)])) == 0) or ((_r112[-1].kind == 'knights') and (not any(((_t36.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t36.ordinal if _t36.kind == 'spaces' else ordinal(_t36, 'spaces', S[7])))]) == 0)) for _t36 in st.zones[(Z_area1 + _t35.props['electorate'].ordinal)]))))) and (_t35.props['electorate'] != _L_s4.props['electorate']))]  # game.yaml:612
+            _v78 = [_t35 for _t35 in KF_spaces1 if ((not st.vars['closed'][_t35.props['electorate'].ordinal]) and ((len((_r112 := st.zones[(Z_at1 + _t35.ordinal)])) == 0) or ((_r112[-1].kind == 'knights') and (not any(((_t36.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t36.ordinal if _t36.kind == 'spaces' else ordinal(_t36, 'spaces', S[7])))]) == 0)) for _t36 in st.zones[(Z_area1 + _t35.props['electorate'].ordinal)])))) and (_t35.props['electorate'] != _L_s4.props['electorate']))]  # game.yaml:612
             _end54 = len(_v78)
             if not _end54:
                 raise RuleError('a choice has no legal option', S[300])
@@ -7714,7 +7720,7 @@ def build(num_players, files):
             st.at = o289  # game.yaml:752
             if any((_c26.props['stack'].key == 'church') for _c26 in st.zones[(Z_play_area1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q14, S[9])))]):
                 st.at = o288  # game.yaml:754
-                _v83 = [_e22 for _e22 in K_electorates1 if (_e22.props['spiritual'] and (not st.vars['closed'][_e22.ordinal]) and (_e22 != st.vars['excommunicated']))]  # game.yaml:757
+                _v83 = [_e22 for _e22 in KF_electorates1 if ((not st.vars['closed'][_e22.ordinal]) and (_e22 != st.vars['excommunicated']))]  # game.yaml:757
                 _end57 = len(_v83)
                 if not _end57:
                     raise RuleError('a choice has no legal option', S[313])
@@ -7734,7 +7740,7 @@ def build(num_players, files):
             st.at = o294  # game.yaml:760
             if any((_c27.props['stack'].key == 'excommunication') for _c27 in st.zones[(Z_play_area1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q14, S[9])))]):
                 st.at = o293  # game.yaml:762
-                _v84 = [_e24 for _e24 in K_electorates1 if ((not _e24.props['spiritual']) and (not st.vars['closed'][_e24.ordinal]) and (_e24 != st.vars['church_on']))]  # game.yaml:765
+                _v84 = [_e24 for _e24 in KF_electorates2 if ((not st.vars['closed'][_e24.ordinal]) and (_e24 != st.vars['church_on']))]  # game.yaml:765
                 _end58 = len(_v84)
                 if not _end58:
                     raise RuleError('a choice has no legal option', S[314])
@@ -7755,7 +7761,7 @@ def build(num_players, files):
         _S_q7 = _L_q15 if type(_L_q15) is int and 0 <= _L_q15 < num_players else None
         if pc <= 0:
             st.at = o288  # game.yaml:754
-            _v85 = [_e26 for _e26 in K_electorates1 if (_e26.props['spiritual'] and (not st.vars['closed'][_e26.ordinal]) and (_e26 != st.vars['excommunicated']))]  # game.yaml:757
+            _v85 = [_e26 for _e26 in KF_electorates1 if ((not st.vars['closed'][_e26.ordinal]) and (_e26 != st.vars['excommunicated']))]  # game.yaml:757
             _end59 = len(_v85)
             if not _end59:
                 raise RuleError('a choice has no legal option', S[313])
@@ -7776,7 +7782,7 @@ def build(num_players, files):
         _S_q8 = _L_q16 if type(_L_q16) is int and 0 <= _L_q16 < num_players else None
         if pc <= 0:
             st.at = o293  # game.yaml:762
-            _v86 = [_e28 for _e28 in K_electorates1 if ((not _e28.props['spiritual']) and (not st.vars['closed'][_e28.ordinal]) and (_e28 != st.vars['church_on']))]  # game.yaml:765
+            _v86 = [_e28 for _e28 in KF_electorates2 if ((not st.vars['closed'][_e28.ordinal]) and (_e28 != st.vars['church_on']))]  # game.yaml:765
             _end60 = len(_v86)
             if not _end60:
                 raise RuleError('a choice has no legal option', S[314])
@@ -7855,7 +7861,7 @@ def build(num_players, files):
         _S_p29 = _L_p45 if type(_L_p45) is int and 0 <= _L_p45 < num_players else None
         if pc <= 0:
             st.at = o341  # game.yaml:810
-            _v87 = [_s109 for _s109 in K_spaces1 if ((((_s109.props['type'] == 'aristocrat') and (not st.vars['closed'][_s109.props['electorate'].ordinal])) and ((len((_r114 := st.zones[(Z_at1 + _s109.ordinal)])) == 0) or ((_r114[-1].kind == 'knights') and (not any(((_t39.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t39.ordinal if _t39.kind == 'spaces' else ordinal(_t39, 'spaces', S[7])))]) == 0)) for _t39 in st.zones[(Z_area1 + _s109.props['electorate'].ordinal)]))))))]  # game.yaml:813
+            _v87 = [_s109 for _s109 in KF_spaces1 if ((not st.vars['closed'][_s109.props['electorate'].ordinal]) and ((len((_r114 := st.zones[(Z_at1 + _s109.ordinal)])) == 0) or ((_r114[-1].kind == 'knights') and (not any(((_t39.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t39.ordinal if _t39.kind == 'spaces' else ordinal(_t39, 'spaces', S[7])))]) == 0)) for _t39 in st.zones[(Z_area1 + _s109.props['electorate'].ordinal)])))))]  # game.yaml:813
             _end63 = len(_v87)
             if not _end63:
                 raise RuleError('a choice has no legal option', S[318])
@@ -7926,7 +7932,7 @@ def build(num_players, files):
     def c_353(st, env, pc):  # game.yaml:831
         if pc <= 0:
             st.at = o356  # game.yaml:832
-            _v88 = [_s111 for _s111 in K_spaces1 if ((_s111.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s111.ordinal)]) == 0) and (not st.vars['closed'][_s111.props['electorate'].ordinal])))]  # game.yaml:835
+            _v88 = [_s111 for _s111 in KF_spaces2 if ((len(st.zones[(Z_at1 + _s111.ordinal)]) == 0) and (not st.vars['closed'][_s111.props['electorate'].ordinal]))]  # game.yaml:835
             _end64 = len(_v88)
             if not _end64:
                 raise RuleError('a choice has no legal option', S[321])
@@ -7964,7 +7970,7 @@ def build(num_players, files):
                 st.at = o362  # game.yaml:854
                 env['c'] = st.zones[(Z_at1 + _s114.ordinal)][-1]
                 st.at = o365  # game.yaml:855
-                _v90 = [_t40 for _t40 in K_spaces1 if ((_t40.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _t40.ordinal)]) == 0) and (not st.vars['closed'][_t40.props['electorate'].ordinal])))]  # game.yaml:858
+                _v90 = [_t40 for _t40 in KF_spaces2 if ((len(st.zones[(Z_at1 + _t40.ordinal)]) == 0) and (not st.vars['closed'][_t40.props['electorate'].ordinal]))]  # game.yaml:858
                 _end66 = len(_v90)
                 if not _end66:
                     raise RuleError('a choice has no legal option', S[323])
@@ -7989,7 +7995,7 @@ def build(num_players, files):
             env['c'] = st.zones[(Z_at1 + (_O_s4 if _O_s4 is not None else ordinal(_L_s5, 'spaces', S[250])))][-1]
         if pc <= 1:
             st.at = o365  # game.yaml:855
-            _v91 = [_t42 for _t42 in K_spaces1 if ((_t42.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _t42.ordinal)]) == 0) and (not st.vars['closed'][_t42.props['electorate'].ordinal])))]  # game.yaml:858
+            _v91 = [_t42 for _t42 in KF_spaces2 if ((len(st.zones[(Z_at1 + _t42.ordinal)]) == 0) and (not st.vars['closed'][_t42.props['electorate'].ordinal]))]  # game.yaml:858
             _end67 = len(_v91)
             if not _end67:
                 raise RuleError('a choice has no legal option', S[323])
@@ -8042,7 +8048,7 @@ def build(num_players, files):
                 st.log_line(fmt_player1(st.vars['emperor']) + ' is the Emperor', -1)
         if pc <= 4:
             st.at = o383  # game.yaml:283
-            _v92 = [_s116 for _s116 in K_spaces1 if ((_s116.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s116.ordinal)]) == 0) and (not st.vars['closed'][_s116.props['electorate'].ordinal])))]  # game.yaml:286
+            _v92 = [_s116 for _s116 in KF_spaces2 if ((len(st.zones[(Z_at1 + _s116.ordinal)]) == 0) and (not st.vars['closed'][_s116.props['electorate'].ordinal]))]  # game.yaml:286
             _end68 = len(_v92)
             if not _end68:
                 raise RuleError('a choice has no legal option', S[324])
