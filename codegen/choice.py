@@ -163,11 +163,14 @@ def _write_items(
             source = moved[0]
         em.ex.facts.note(x, known)
         em.ex.facts.note_items(v, known)
-        with branch(em.ex):  # (once per item)
+        # (once per item; a value of an inner loop kept across this one: codegen/memo)
+        with branch(em.ex), em.ex.loops.loop(x, host=True) as loop:
             if moved is not None:
                 cond = statics.write_rest(em.ex, moved[1], conjunction)
             else:
                 cond = conjunction(em.ex, varying, scope)
+    for memo in loop.memos:
+        w.line(f"{memo} = {{}}")
     if not acts and not numbers:  # nothing per item but the condition
         if cond:
             w.line(f"{v} = [{x} for {x} in {source} if ({cond})]{loc}")

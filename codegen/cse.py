@@ -180,7 +180,9 @@ class Reuse:
                 text = getattr(self.ex, "_" + type(e).__name__)(e, scope)
             if isinstance(e, ir.BinOp) and chain:  # what its right computed (the last branch)
                 self.tails[id(e)] = (e.op, self.popped)
-            elif body is not None and id(body) in self.tails:  # (the body written inline)
+            elif body is not None and id(body) in self.tails and writer is None:
+                # (the body written inline; another writer's text, as codegen/memo's value
+                # kept per item, may not run the body each time)
                 self.tails[id(e)] = self.tails[id(body)]
         finally:
             self.nested -= k is not None
@@ -215,6 +217,13 @@ class Reuse:
         finally:
             del self.frames[depth:]
         return texts
+
+    def known(self, e: ir.Expr, scope: Any) -> bool:
+        """Is the value of ``e`` computed on every path to here, so that ``emit`` reads it?"""
+        if not self.candidate(e) or not self.frames:
+            return False
+        k = self.key(e, scope)
+        return any(k in frame for frame in self.frames)
 
     def candidate(self, e: ir.Expr) -> bool:
         """Is ``e`` worth a local when computed twice? Calls, comprehensions, indexing (a seat
