@@ -99,9 +99,10 @@ class ModuleEmitter:
             "triggers": "TRIGGERS",
             "seats": "SEATS",
             "filter": "KF",
+            "partition": "KP",
         }[kind]
         # (a lookup: by its table's name; a kind's cards that pass a test: by the kind's)
-        hint = key.split("@")[0] if kind in ("lookup", "filter") else key
+        hint = key.split("@")[0] if kind in ("lookup", "filter", "partition") else key
         name = self.names.fresh(f"{prefix}_{hint}" if hint else prefix)[1:]
         self.consts[(kind, key)] = name
         if kind == "zone":
@@ -124,7 +125,7 @@ class ModuleEmitter:
             value = "P.triggers_at"
         elif kind == "seats":  # others() or clockwise_from() from each seat (codegen/facts)
             value = SEAT_TABLES[key]
-        elif kind == "filter":  # the cards of a kind that pass static tests (codegen/statics)
+        elif kind in ("filter", "partition"):  # a kind's cards by static tests (statics)
             value = key.split("@", 1)[1]
         else:
             t = self.game.tables[key]

@@ -11,6 +11,14 @@ the same cards with the same answers in every state; here they are tested once, 
 module is built, and the loop runs over the cards that pass them (a constant ``KF_...``, in the
 kind's order), testing only the rest of the condition.
 
+A term after those that compares such a fixed value with a name, ``x.owner == p`` or
+``s.type == kind``, picks the cards of one value: the build groups the cards (that passed the
+terms before it) by the value, ``KP_...`` (a dict of lists, in the kind's order), and the loop
+runs over ``KP_....get(p, ())``. A dict finds the key equal to ``p`` exactly when ``==`` does,
+for the values it is used with (the name's checked type: an int, a bool, a string, a seat, a
+card or none; the fixed value no list); the name is read once, before the loop, where the
+interpreter reads it for each card that gets there: a read never raises.
+
 That is exact when the terms can never raise, so that leaving them out changes no error: a
 *static* term is built only of constants, the item and the fixed values read from it (a card
 field, or a property its kind declares; through a property of a kind's type, the same of that
@@ -19,11 +27,12 @@ comparing and testing the truth of ints, strings, bools, none, cards and lists o
 raises. Only the leading ``and`` terms move (a term after another runs only where that one was
 true, which may raise), and a small function's body is read where the ExprEmitter writes it
 inline (codegen/exprs.py: a function that calls no other, with names or constants passed), its
-terms in the body's own scope.
+terms in the body's own scope (a parameter given a constant is that constant).
 """
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 from typing import Any
 
@@ -169,18 +178,82 @@ def split(
     kind = kind_list(iter_expr, ex.prog)
     if kind is None:
         return None
-    all_terms = [t for c in conds for t in terms(ex, c, scope, {var: ITEM})]
+    all_terms = [t for c in conds for t in terms(ex, c, scope, _bindings(scope, var))]
     game = ex.prog.game
     k = 0
     while k < len(all_terms) and is_static(all_terms[k].expr, all_terms[k].bind, kind, game):
         k += 1
-    if k == 0:
+    part = _partition_term(ex, all_terms[k], kind) if k < len(all_terms) else None
+    if k == 0 and part is None:
         return None
     cards = ex.const("kind", kind)
-    tests = " and ".join(static_text(t.expr, t.bind, "_x", game) for t in all_terms[:k])
-    name = ex.const("filter", f"{kind}@[_x for _x in {cards} if {tests}]")
-    ex.facts.note_items(name, ex.facts.items_of(cards))
-    return name, all_terms[k:]
+    known = ex.facts.items_of(cards)
+    if k > 0:
+        tests = " and ".join(static_text(t.expr, t.bind, "_x", game) for t in all_terms[:k])
+        cards = ex.const("filter", f"{kind}@[_x for _x in {cards} if {tests}]")
+        ex.facts.note_items(cards, known)
+    if part is None:
+        return cards, all_terms[k:]
+    key, value = part
+    # the cards of each value, in the kind's order (the values in the order first met)
+    each = f"[_x for _x in {cards} if {key} == _k]"
+    groups = f"{{_k: {each} for _k in dict.fromkeys({key} for _x in {cards})}}"
+    text = f"{ex.const('partition', f'{kind}@{groups}')}.get({value}, ())"
+    ex.facts.note_items(text, known)
+    return text, all_terms[k + 1 :]
+
+
+#: the checked types of a value that is a key of a dict, equal to a key exactly when ``==`` says
+#: so (an int, a bool, a string, none, a card: no list)
+HASHABLE = ("int", "bool", "str", "player", "card")
+
+
+def _partition_term(ex: Any, t: Term, kind: str) -> tuple[str, str] | None:
+    """For a term ``S(x) == V`` (or ``V == S(x)``) of a fixed value S of the item, hashable, and
+    a name V that is not the item, of a hashable type (a read, which never raises: evaluated
+    once before the loop instead of for each item): the texts of S (the item read as ``_x``) and
+    of V; else None."""
+    e, game = t.expr, ex.prog.game
+    if not (isinstance(e, ir.BinOp) and e.op == "=="):
+        return None
+    for s, v in ((e.left, e.right), (e.right, e.left)):
+        if not isinstance(v, ir.Name) or _name_value(v, t.bind, game) is not None:
+            continue  # (a fixed value, or the item: a static term, not a key)
+        if ex.type_of(v).split(":")[0] not in HASHABLE:
+            continue
+        if _static(s, t.bind, kind, game) is None or not _hashable(s, t.bind, kind, game):
+            continue
+        return static_text(s, t.bind, "_x", game), ex.emit(v, t.scope)
+    return None
+
+
+def _hashable(e: Any, bind: Bindings, kind: str, game: ir.Game) -> bool:
+    """Is the static value ``e`` (a card's field or property, a constant) never a list?"""
+    if isinstance(e, ir.Attr):
+        obj = _static(e.obj, bind, kind, game)
+        if obj is None or not obj.startswith("card:"):
+            return False
+        props = game.kinds[obj[5:]].properties
+        return e.name in CARD_FIELDS or not props.get(e.name, "list:").startswith("list:")
+    if isinstance(e, ir.Name):
+        what = _name_value(e, bind, game)
+        return what == ITEM or (what is not None and not isinstance(what[1], list))
+    return isinstance(e, ir.Const) and not isinstance(e.value, list)
+
+
+def _bindings(scope: Any, var: str) -> Bindings:
+    """``var`` the item, and the scope's names written as a literal (a small function's
+    parameters given constants) their values."""
+    out: Bindings = {}
+    for name, text in scope.locals.items():
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            continue
+        if isinstance(value, (bool, int, str)) or value is None:
+            out[name] = ("const", value)
+    out[var] = ITEM
+    return out
 
 
 def split_comprehension(

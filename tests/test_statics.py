@@ -87,18 +87,39 @@ def test_the_fixed_terms_are_tested_once_when_the_module_is_built() -> None:
     loops = text[text.index("def c_0(") :]
     fixed = re.compile(r"props\['type'\] (==|!=|in) [\['](hill|lake|field)")
     assert not [x for x in loops.splitlines() if fixed.search(x) and "all(" not in x]
-    assert "props['big']" not in loops and "props['coastal']" not in loops
+    assert "props['coastal']" not in loops
+    big = [x for x in loops.splitlines() if "props['big']" in x]
+    assert all("< st.vars['round']" in x for x in big), big  # (that one is not fixed)
+
+
+def test_a_fixed_value_compared_with_a_name_reads_the_cards_of_that_value() -> None:
+    """``of_type(s, goal)`` (a variable) and ``x.owner == p`` (a procedure's parameter): the
+    cards grouped by their type, or owner, when the module is built; the loop runs over the
+    group of the name's value, testing the terms after it."""
+    text = _module()
+    groups = re.findall(r"\n    (KP_\w+) = \{_k: \[_x for _x in (KF?_\w+) if (.*) == _k\]", text)
+    assert sorted(g[1:] for g in groups) == [
+        ("KF_spots4", "_x.props['type']"),  # the coastal rivals' spots, by type: then a count
+        ("K_pawns1", "_x.owner"),
+        ("K_spots1", "_x.props['type']"),
+    ]
+    by_type = next(g[0] for g in groups if g[1] == "K_spots1")
+    loops = text[text.index("def c_0(") :]
+    assert re.search(rf"for _s\d+ in {by_type}\.get\(st\.vars\['goal'\], \(\)\)", loops)
+    rivals = next(g[0] for g in groups if g[1] == "KF_spots4")
+    assert f"+= len({rivals}.get(st.vars['goal'], ()))" in loops
+    found = r"for (_x\d+) in KP_pawns1\.get\(_L_p\d+, \(\)\) if \(\1\.props\['strong'\] and"
+    assert re.search(found, loops)
 
 
 def test_terms_that_are_not_fixed_stay_in_the_loop() -> None:
-    """``of_type(s, goal)`` reads a variable and ``x.owner == p`` a procedure's parameter:
-    those loops run over every card of the kind and test the term per item; so does ``all``
-    (``all(A and B for ..)`` is false for a card that fails A)."""
+    """``s.value < round`` reads a variable (and orders: no group): that loop runs over every
+    card of the kind and tests both terms per item; so does ``all`` (``all(A and B for ..)``
+    is false for a card that fails A)."""
     loops = _module()[_module().index("def c_0(") :]
     kept = (
         r"all\(\(\(_s\d+\.props\['type'\] != 'lake'\) and .* for _s\d+ in K_spots1\)",
-        r"for (_s\d+) in K_spots1 if \(\(\1\.props\['type'\] == st\.vars\['goal'\]\)",
-        r"for (_x\d+) in K_pawns1 if \(\(\(\1\.owner == _L_p\d+\) and \1\.props\['strong'\]",
+        r"for (_s\d+) in K_spots1 if \(\(\1\.props\['value'\] < st\.vars\['round'\]\) and \1\.",
     )
     for pattern in kept:
         assert re.search(pattern, loops), pattern

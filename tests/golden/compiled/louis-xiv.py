@@ -841,6 +841,7 @@ def build(num_players, files):
     Z_tokens_held1 = P.zone_base['tokens_held']
     Z_token_supply1 = P.zone_base['token_supply']
     K_courtiers1 = P.kind_cards['courtiers']
+    KP_courtiers1 = {_k: [_x for _x in K_courtiers1 if _x.props['number'] == _k] for _k in dict.fromkeys(_x.props['number'] for _x in K_courtiers1)}
     Z_general1 = P.zone_base['general']
     Z_personal1 = P.zone_base['personal']
     SEATS_clockwise_from1 = {p: tuple(range(p, num_players)) + tuple(range(p)) for p in range(num_players)}
@@ -887,6 +888,7 @@ def build(num_players, files):
     A_231 = site[23].base
     A_241 = site[24].base
     A_251 = site[25].base
+    KF_courtiers1 = [_x for _x in K_courtiers1 if (_x.props['number'] == 5)]
     Z_mission_hand1 = P.zone_base['mission_hand']
     A_261 = site[26].base
     A_271 = site[27].base
@@ -949,7 +951,7 @@ def build(num_players, files):
             raise
 
     def fn_tile_number(st, v_n):  # game.yaml:287
-        return first([_t1 for _t1 in K_courtiers1 if (_t1.props['number'] == v_n)])
+        return first([_t1 for _t1 in KP_courtiers1.get(v_n, ())])
 
     def fn_fits(st, v_x, v_s):  # game.yaml:288
         return (((v_s == 'any') or (v_x.props['symbol'] == v_s)) or (v_x.props['symbol'] == 'crown'))
@@ -3564,7 +3566,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o258  # game.yaml:664
-            _args70 = {'p': env['p'], 't': first([_t6 for _t6 in K_courtiers1 if (_t6.props['number'] == 5)]), 'x': env['t'], 'n': 2}
+            _args70 = {'p': env['p'], 't': first([_t6 for _t6 in KF_courtiers1]), 'x': env['t'], 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[181])
             st.frames.append(Frame(o9, _args70))
@@ -6112,7 +6114,7 @@ def build(num_players, files):
             st.at = o260  # game.yaml:664
             if (_L_t10.props['gift'] == 'maintenon'):
                 st.at = o258  # game.yaml:664
-                _args154 = {'p': _L_p15, 't': first([_t16 for _t16 in K_courtiers1 if (_t16.props['number'] == 5)]), 'x': _L_t10, 'n': 2}
+                _args154 = {'p': _L_p15, 't': first([_t16 for _t16 in KF_courtiers1]), 'x': _L_t10, 'n': 2}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[181])
                 st.inline += 1
@@ -7744,7 +7746,7 @@ def build(num_players, files):
         _L_t36 = env['t']
         if pc <= 0:
             st.at = o258  # game.yaml:664
-            _args221 = {'p': _L_p40, 't': first([_t20 for _t20 in K_courtiers1 if (_t20.props['number'] == 5)]), 'x': _L_t36, 'n': 2}
+            _args221 = {'p': _L_p40, 't': first([_t20 for _t20 in KF_courtiers1]), 'x': _L_t36, 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[181])
             st.inline += 1

@@ -858,10 +858,13 @@ def build(num_players, files):
     KF_spaces1 = [_x for _x in K_spaces1 if (_x.props['type'] == 'aristocrat')]
     KF_spaces2 = [_x for _x in K_spaces1 if (_x.props['type'] == 'city')]
     K_knights1 = P.kind_cards['knights']
+    KP_knights1 = {_k: [_x for _x in K_knights1 if _x.owner == _k] for _k in dict.fromkeys(_x.owner for _x in K_knights1)}
     Z_throne1 = P.zone_base['throne']
     K_cities1 = P.kind_cards['cities']
+    KP_cities1 = {_k: [_x for _x in K_cities1 if _x.owner == _k] for _k in dict.fromkeys(_x.owner for _x in K_cities1)}
     C_saxony1 = P.card_by_key('saxony')
     Z_lots1 = P.zone_base['lots']
+    KP_electorates1 = {_k: [_x for _x in K_electorates1 if _x.props['spiritual'] == _k] for _k in dict.fromkeys(_x.props['spiritual'] for _x in K_electorates1)}
     fmt_card1 = formatter('card')
     Z_board1 = P.zone_base['board']
     fmt_player1 = formatter('player')
@@ -941,6 +944,7 @@ def build(num_players, files):
     K_actions1 = P.kind_cards['actions']
     A_501 = site[50].base
     fmt_list_int1 = formatter('list:int')
+    KP_spaces1 = {_k: [_x for _x in K_spaces1 if _x.props['type'] == _k] for _k in dict.fromkeys(_x.props['type'] for _x in K_spaces1)}
     KF_electorates1 = [_x for _x in K_electorates1 if _x.props['spiritual']]
     KF_electorates2 = [_x for _x in K_electorates1 if (not _x.props['spiritual'])]
     SEATS_others1 = {p: tuple(range(p + 1, num_players)) + tuple(range(p)) for p in range(num_players)}
@@ -1032,7 +1036,7 @@ def build(num_players, files):
 
     def fn_can_use(st, at, v_p, v_a):  # game.yaml:241
         try:
-            return ((((((((((v_a == 'pope') or (v_a == 'church')) or (v_a == 'excommunication')) or (v_a == 'indulgence')) or ((v_a == 'doctor') and any((((_r24 > 0) and ((_r23 := _r25[-1]).kind == 'aristocrats')) and ((_r23.owner != v_p) or (st.vars['age'][(_r23.ordinal if _r23.kind == 'aristocrats' else ordinal(_r23, 'aristocrats', S[23]))] > 15))) for _s3 in K_spaces1 if ((_r24 := len((_r25 := st.zones[(Z_at1 + _s3.ordinal)]))) > 0)))) or ((v_a == 'move') and any(fn_move_from(st, S[30], v_p, _s4) for _s4 in KF_spaces1))) or ((v_a == 'permit') and fn_can_place_new(st, S[31], v_p))) or (((v_a == 'ordinance') and any((_x3.kind == 'cities') for _x3 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8])))])) and any(((len(st.zones[(Z_at1 + _s5.ordinal)]) == 0) and (not st.vars['closed'][_s5.props['electorate'].ordinal])) for _s5 in KF_spaces2))) or ((((v_a == 'promotion') and any((_x4.kind == 'aristocrats') for _x4 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8])))])) and (len([1 for _x5 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[32])))] if (_x5.kind == 'knights')]) < len([1 for _x6 in K_knights1 if (_x6.owner == v_p)]))) and any(((len((_r26 := st.zones[(Z_at1 + _s6.ordinal)])) > 0) and ((_r27 := _r26[-1]).kind == 'knights') and (_r27.owner == v_p)) for _s6 in KF_spaces1))) or ((v_a == 'daughter') and ((((len(st.zones[Z_throne1]) > 0) and ((_r28 := st.zones[Z_throne1][-1]).owner == v_p)) and (not st.vars['couple'][(_r28.ordinal if _r28.kind == 'aristocrats' else ordinal(_r28, 'aristocrats', S[33]))])) or any(fn_own_baron(st, S[34], v_p, _s7) for _s7 in K_spaces1 if (len(st.zones[(Z_at1 + _s7.ordinal)]) > 0)))))
+            return ((((((((((v_a == 'pope') or (v_a == 'church')) or (v_a == 'excommunication')) or (v_a == 'indulgence')) or ((v_a == 'doctor') and any((((_r24 > 0) and ((_r23 := _r25[-1]).kind == 'aristocrats')) and ((_r23.owner != v_p) or (st.vars['age'][(_r23.ordinal if _r23.kind == 'aristocrats' else ordinal(_r23, 'aristocrats', S[23]))] > 15))) for _s3 in K_spaces1 if ((_r24 := len((_r25 := st.zones[(Z_at1 + _s3.ordinal)]))) > 0)))) or ((v_a == 'move') and any(fn_move_from(st, S[30], v_p, _s4) for _s4 in KF_spaces1))) or ((v_a == 'permit') and fn_can_place_new(st, S[31], v_p))) or (((v_a == 'ordinance') and any((_x3.kind == 'cities') for _x3 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8])))])) and any(((len(st.zones[(Z_at1 + _s5.ordinal)]) == 0) and (not st.vars['closed'][_s5.props['electorate'].ordinal])) for _s5 in KF_spaces2))) or ((((v_a == 'promotion') and any((_x4.kind == 'aristocrats') for _x4 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8])))])) and (len([1 for _x5 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[32])))] if (_x5.kind == 'knights')]) < len(KP_knights1.get(v_p, ())))) and any(((len((_r26 := st.zones[(Z_at1 + _s6.ordinal)])) > 0) and ((_r27 := _r26[-1]).kind == 'knights') and (_r27.owner == v_p)) for _s6 in KF_spaces1))) or ((v_a == 'daughter') and ((((len(st.zones[Z_throne1]) > 0) and ((_r28 := st.zones[Z_throne1][-1]).owner == v_p)) and (not st.vars['couple'][(_r28.ordinal if _r28.kind == 'aristocrats' else ordinal(_r28, 'aristocrats', S[33]))])) or any(fn_own_baron(st, S[34], v_p, _s7) for _s7 in K_spaces1 if (len(st.zones[(Z_at1 + _s7.ordinal)]) > 0)))))
         except Exception as e:
             traced(e, 'function can_use (' + str(S[35]) + ')')
             raise
@@ -1060,7 +1064,7 @@ def build(num_players, files):
 
     def fn_income(st, at, v_p):  # game.yaml:265
         try:
-            return ((((6 + len([1 for _x7 in K_cities1 if (_x7.owner == v_p)])) - len([1 for _x8 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[44])))] if (_x8.kind == 'cities')])) + sum([len([1 for _s8 in st.zones[(Z_area1 + _e4.ordinal)] if (((len((_r30 := st.zones[(Z_at1 + (_s8.ordinal if _s8.kind == 'spaces' else ordinal(_s8, 'spaces', S[45])))])) > 0) and ((_r31 := _r30[-1]).kind == 'cities')) and (_r31.owner != v_p))]) for _e4 in K_electorates1 if ((_r32[-1].owner if (len((_r32 := st.zones[(Z_at1 + _e4.props['seat'].ordinal)])) > 0) else None) == v_p)])) + (2 if (fn_elector_of(st, C_saxony1) == v_p) else 0))
+            return ((((6 + len(KP_cities1.get(v_p, ()))) - len([1 for _x8 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[44])))] if (_x8.kind == 'cities')])) + sum([len([1 for _s8 in st.zones[(Z_area1 + _e4.ordinal)] if (((len((_r30 := st.zones[(Z_at1 + (_s8.ordinal if _s8.kind == 'spaces' else ordinal(_s8, 'spaces', S[45])))])) > 0) and ((_r31 := _r30[-1]).kind == 'cities')) and (_r31.owner != v_p))]) for _e4 in K_electorates1 if ((_r32[-1].owner if (len((_r32 := st.zones[(Z_at1 + _e4.props['seat'].ordinal)])) > 0) else None) == v_p)])) + (2 if (fn_elector_of(st, C_saxony1) == v_p) else 0))
         except Exception as e:
             traced(e, 'function income (' + str(S[46]) + ')')
             raise
@@ -1077,7 +1081,7 @@ def build(num_players, files):
         for _sp1 in [True, False]:
             env['sp'] = _sp1
             st.at = o37  # game.yaml:327
-            _items1 = [_e5 for _e5 in K_electorates1 if (_e5.props['spiritual'] == _sp1)]
+            _items1 = [_e5 for _e5 in KP_electorates1.get(_sp1, ())]
             _dest1 = Z_lots1
             for _c3 in cards_of(_items1):
                 st.move(_c3, _dest1, False)
@@ -1915,7 +1919,7 @@ def build(num_players, files):
     def step_36(st, fr):  # game.yaml:326
         env = fr.env
         st.at = o37  # game.yaml:327
-        _items4 = [_e6 for _e6 in K_electorates1 if (_e6.props['spiritual'] == env['sp'])]
+        _items4 = [_e6 for _e6 in KP_electorates1.get(env['sp'], ())]
         _dest4 = Z_lots1
         for _c7 in cards_of(_items4):
             st.move(_c7, _dest4, False)
@@ -2846,7 +2850,7 @@ def build(num_players, files):
     def e169_label6(st, env):  # game.yaml:531
         return 'move one of your knights (1 thaler)'
     def e169_when6(st, env):  # game.yaml:531
-        return (((st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[170]))] >= 1) and (len([1 for _x12 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[171])))] if (_x12.kind == 'knights')]) < len([1 for _x13 in K_knights1 if (_x13.owner == env['p'])]))) and any(((len(st.zones[(Z_at1 + _s26.ordinal)]) == 0) and (not st.vars['closed'][_s26.props['electorate'].ordinal])) for _s26 in KF_spaces4))
+        return (((st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[170]))] >= 1) and (len([1 for _x12 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[171])))] if (_x12.kind == 'knights')]) < len(KP_knights1.get(env['p'], ())))) and any(((len(st.zones[(Z_at1 + _s26.ordinal)]) == 0) and (not st.vars['closed'][_s26.props['electorate'].ordinal])) for _s26 in KF_spaces4))
     def e169_label7(st, env):  # game.yaml:539
         return 'pass'
     def collect_169(st, env):  # game.yaml:478
@@ -2879,7 +2883,7 @@ def build(num_players, files):
             actions.append(A_151)
             values.append(None)
             idx.append(5)
-        if (((_r55 >= 1) and (len([1 for _x15 in st.zones[(Z_supply1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[171])))] if (_x15.kind == 'knights')]) < len([1 for _x16 in K_knights1 if (_x16.owner == _L_p4)]))) and any(((len(st.zones[(Z_at1 + _s29.ordinal)]) == 0) and (not st.vars['closed'][_s29.props['electorate'].ordinal])) for _s29 in KF_spaces4)):  # game.yaml:531
+        if (((_r55 >= 1) and (len([1 for _x15 in st.zones[(Z_supply1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[171])))] if (_x15.kind == 'knights')]) < len(KP_knights1.get(_L_p4, ())))) and any(((len(st.zones[(Z_at1 + _s29.ordinal)]) == 0) and (not st.vars['closed'][_s29.props['electorate'].ordinal])) for _s29 in KF_spaces4)):  # game.yaml:531
             actions.append(A_161)
             values.append(None)
             idx.append(6)
@@ -5295,7 +5299,7 @@ def build(num_players, files):
             env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p12, S[66])))] if (_y4.kind == 'aristocrats')])
         if pc <= 1:
             st.at = o52  # game.yaml:347
-            _v28 = [_s59 for _s59 in K_spaces1 if ((_s59.props['type'] == _L_kind2) and ((len(st.zones[(Z_at1 + _s59.ordinal)]) == 0) and (not st.vars['closed'][_s59.props['electorate'].ordinal])))]  # game.yaml:350
+            _v28 = [_s59 for _s59 in KP_spaces1.get(_L_kind2, ()) if ((len(st.zones[(Z_at1 + _s59.ordinal)]) == 0) and (not st.vars['closed'][_s59.props['electorate'].ordinal]))]  # game.yaml:350
             _end1 = len(_v28)
             if not _end1:
                 raise RuleError('a choice has no legal option', S[272])
@@ -5647,7 +5651,7 @@ def build(num_players, files):
                 _f7 = 1
             else:
                 _f7 = 0
-            if (((_r93 >= 1) and (len([1 for _x32 in st.zones[(Z_supply1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[171])))] if (_x32.kind == 'knights')]) < len([1 for _x33 in K_knights1 if (_x33.owner == _L_p15)]))) and any(((len(st.zones[(Z_at1 + _s70.ordinal)]) == 0) and (not st.vars['closed'][_s70.props['electorate'].ordinal])) for _s70 in KF_spaces4)):  # game.yaml:531
+            if (((_r93 >= 1) and (len([1 for _x32 in st.zones[(Z_supply1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[171])))] if (_x32.kind == 'knights')]) < len(KP_knights1.get(_L_p15, ())))) and any(((len(st.zones[(Z_at1 + _s70.ordinal)]) == 0) and (not st.vars['closed'][_s70.props['electorate'].ordinal])) for _s70 in KF_spaces4)):  # game.yaml:531
                 _f8 = 1
             else:
                 _f8 = 0
