@@ -83,8 +83,15 @@ def write_choice(d: Any, w: Writer, s: ir.Choose) -> None:
         w.line(f"{acts} = set()  # (the ids' order is never read)")
     counts: list[str] = []  # per option: how many it offers (Python text)
     values: list[str] = []  # per option with a name: the list of its values
+    body = Writer(w.level)
     with region(em.ex):  # no statement runs: a value two conditions compute is computed once
-        _collect(em, w, opts, acts, last, tested, counts, values)
+        # (and a value of an item, kept by codegen/memo, once for the options' loops)
+        with em.ex.loops.loop("", host=True, region=True) as loop:
+            _collect(em, body, opts, acts, last, tested, counts, values)
+    mark = em.ex.loops.made(loop, line=True)
+    if mark:
+        w.line(mark)
+    w.extend(body)
     write_dispatch(d, w, s, counts, values, span, uid)
 
 
@@ -164,13 +171,11 @@ def _write_items(
         em.ex.facts.note(x, known)
         em.ex.facts.note_items(v, known)
         # (once per item; a value of an inner loop kept across this one: codegen/memo)
-        with branch(em.ex), em.ex.loops.loop(x, host=True) as loop:
+        with branch(em.ex), em.ex.loops.loop(x, host=True):
             if moved is not None:
                 cond = statics.write_rest(em.ex, moved[1], conjunction)
             else:
                 cond = conjunction(em.ex, varying, scope)
-    for memo in loop.memos:
-        w.line(f"{memo} = {{}}")
     if not acts and not numbers:  # nothing per item but the condition
         if cond:
             w.line(f"{v} = [{x} for {x} in {source} if ({cond})]{loc}")

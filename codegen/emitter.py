@@ -749,7 +749,8 @@ class ModuleEmitter:
         for uid, node in enumerate(self.numbering.nodes):
             self.op_construction(body, uid, node)
         body.line(resume_table(self, blocks))
-        return self.ex.reuse.resolve(self._assemble(body), self.names.fresh)
+        text = self.ex.reuse.resolve(self._assemble(body), self.names.fresh)
+        return self.ex.loops.resolve(text)  # (values kept per item: codegen/memo)
 
     def _function(self, w: Writer, f: ir.Function) -> None:
         """``def fn_NAME(st, ...)``. One that may call functions is counted and traced as the

@@ -27,7 +27,7 @@ from . import statics
 from .cse import branch, conjunction
 from .facts import SEAT, SEAT_TABLES, Facts, card_of, seat_list_items
 from .layout import GenLayout
-from .memo import Loops, made
+from .memo import Loops
 from .writer import Writer, literal
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=", "+", "-", "*")
@@ -349,7 +349,7 @@ class ExprEmitter:
         if cond is None or elt is None:  # every term static (statics)
             return f"len({it})" if cond is None else f"(len({it}) > 0)"
         it = f"{it}{cond}"
-        pre = made(loop.memos)  # (where a value of an inner loop is kept: memo)
+        pre = self.loops.made(loop, line=False)  # (its dicts of values kept per item: memo)
         if reducer == "count" and c.cond is not None:
             return f"len([1 {pre}for {py} in {it}])"
         body = f"{elt} {pre}for {py} in {it}"

@@ -62,27 +62,40 @@ def _playouts_code() -> str:
 
 
 def test_a_value_of_the_inner_loop_only_is_kept_per_item() -> None:
-    """In the playouts' code: ``mine(p, s)`` and ``hold(p, s)`` and ``ratio(p, s)`` are kept
+    """In the playouts' code: ``mine(p, s)``, ``hold(p, s)`` and ``ratio(p, s)`` are kept
     per spot across the seats (options and comprehensions), ``left(p)`` once for the whole
     loop (next to ``mine(p, s)``: two dicts made where one loop starts); ``mine(q, s)`` names
     the seat too, and is counted for each seat and spot."""
     code = _playouts_code()
-    kept = re.findall(
-        r"(_kept\d+)\[(_s\d+|None)\] if \2 in \1 else \1\.setdefault\(\2, (\(*\w+)", code
-    )
-    # raid, weigh and hold (options), the two counts over seats (one in a loop of statements)
+    at = r"(_kept\d+)\[(_s\d+|None)\] if \2 in \1 else \1\.setdefault\(\2, (\(*\w+)"
+    kept = re.findall(at, code)
+    # guard and raid (one dict), hold, weigh (options), the two counts over seats (one in a
+    # loop of statements)
     assert sorted(v for _, key, v in kept if key != "None") == sorted(
-        ["len", "divide", "((len", "len", "len"]
+        ["len", "len", "divide", "((len", "len", "len"]
     ), kept
     assert [v for _, key, v in kept if key == "None"] == ["len", "len"]  # left(p), twice
     # a seat's count is never kept: one per seat and spot
-    assert not re.search(
-        r"setdefault\(_s\d+, len\(\[1 for _x\d+ in [^\]]* if \(_x\d+\.owner == _q", code
-    )
-    # an option's dicts are made before its loop, a comprehension's where it starts
-    assert len(re.findall(r"\n *_kept\d+ = \{\}\n *_v\d+ = \[", code)) == 3
+    per_seat = r"setdefault\(_s\d+, len\(\[1 for _x\d+ in [^\]]* if \(_x\d+\.owner == _q"
+    assert not re.search(per_seat, code)
+    # a comprehension's dicts are made where it starts
     assert len(re.findall(r"\[1 for _kept\d+ in \[\{\}\] for ", code)) == 2
     assert len(re.findall(r"\[1 for _kept\d+, _kept\d+ in \[\(\{\}, \{\}\)\] for ", code)) == 1
+
+
+def test_the_options_of_a_choice_read_one_dict() -> None:
+    """The turn's choice makes its dicts before its options are collected: ``mine(p, s)`` of
+    the guard option's loop over the spots and of the raid option's loop inside a loop over
+    the seats is one dict; the crowd option's count is read once per spot, and not kept."""
+    code = _playouts_code()
+    made = re.search(r"\n( *)(_kept\d+) = \{\}\n\1(_kept\d+) = \{\}\n\1(_kept\d+) = \{\}\n", code)
+    assert made, "the choice's dicts are not made before its options"
+    lines = code[made.end() :].splitlines()[:12]
+    guard = next(x for x in lines if "> 1))]" in x)
+    raid = next(x for x in lines if "any(" in x and "_x" in x and "> 0) and (len(" in x)
+    assert f"{made[2]}.setdefault(" in guard and f"{made[2]}.setdefault(" in raid
+    crowd = next(x for x in lines if ".owner != _L_p" in x)
+    assert "_kept" not in crowd
 
 
 def test_what_a_kept_value_computes_is_not_read_after_it() -> None:
