@@ -124,11 +124,13 @@ def _static(e: Any, bind: Bindings, kind: str, game: ir.Game) -> str | None:
         obj = _static(e.obj, bind, kind, game)
         if obj is None or not obj.startswith("card:"):
             return None
+        if e.name in CARD_FIELDS:  # (read before the properties, as the ExprEmitter does)
+            return "value"
         k = game.kinds[obj[5:]]
         if e.name in k.properties:
             t = k.properties[e.name]
             return "card:" + t if t in game.kinds else "value"
-        return "value" if e.name in CARD_FIELDS else None
+        return None
     if isinstance(e, ir.Unary):
         return "value" if e.op == "not" and _static(e.operand, bind, kind, game) else None
     if isinstance(e, ir.BinOp):
