@@ -30,6 +30,7 @@ from typing import Any
 from meeple.dsl import ir
 from meeple.runtime.layout import site_size
 
+from . import statics
 from .cse import branch, conjunction, iterable, region
 from .exprs import Scope, action_id, known_seat, split_invariant, write_seat_check
 from .writer import Writer, literal
@@ -82,8 +83,15 @@ def write_choice(d: Any, w: Writer, s: ir.Choose) -> None:
         w.line(f"{acts} = set()  # (the ids' order is never read)")
     counts: list[str] = []  # per option: how many it offers (Python text)
     values: list[str] = []  # per option with a name: the list of its values
+    body = Writer(w.level)
     with region(em.ex):  # no statement runs: a value two conditions compute is computed once
-        _collect(em, w, opts, acts, last, tested, counts, values)
+        # (and a value of an item, kept by codegen/memo, once for the options' loops)
+        with em.ex.loops.loop("", host=True, region=True) as loop:
+            _collect(em, body, opts, acts, last, tested, counts, values)
+    mark = em.ex.loops.made(loop, line=True)
+    if mark:
+        w.line(mark)
+    w.extend(body)
     write_dispatch(d, w, s, counts, values, span, uid)
 
 
@@ -156,10 +164,18 @@ def _write_items(
             with iterable(em.ex):  # (it may be a comprehension's)
                 source, loc = em.ex.items(o.iter, Scope()), f"  {em._where(o.span)}"
             known = em.ex.facts.items_of(source)
+        # a kind's cards that pass the condition's static terms, when it has some (statics)
+        moved = statics.split(em.ex, o.iter, o.var, varying, scope) if varying else None
+        if moved is not None:
+            source = moved[0]
         em.ex.facts.note(x, known)
         em.ex.facts.note_items(v, known)
-        with branch(em.ex):  # (once per item)
-            cond = conjunction(em.ex, varying, scope)
+        # (once per item; a value of an inner loop kept across this one: codegen/memo)
+        with branch(em.ex), em.ex.loops.loop(x, host=True):
+            if moved is not None:
+                cond = statics.write_rest(em.ex, moved[1], conjunction)
+            else:
+                cond = conjunction(em.ex, varying, scope)
     if not acts and not numbers:  # nothing per item but the condition
         if cond:
             w.line(f"{v} = [{x} for {x} in {source} if ({cond})]{loc}")

@@ -21,7 +21,9 @@ evaluated again. That is exact when:
   whatever runs only on some paths (the right of ``and``/``or``, the branches of ``if``/``else``,
   a comprehension's condition and item, a key function, a majority's counts, a block of the
   region's own code under ``if`` or ``for``: ``branch``) keeps the values it computes to itself,
-  but for the rest of a chain ``A and B and C``, which runs only where B ran. So a value is never
+  but for the rest of a chain ``A and B and C``, which runs only where B ran, and for a
+  comprehension's item, which runs only where its condition ran and was true (what the right of
+  an ``and`` there computed too, not of an ``or``). So a value is never
   computed earlier, or more often, than the interpreter computes it, and a value that might
   raise raises where it did.
 
@@ -49,6 +51,8 @@ from meeple.dsl.majorities import membership
 BRANCH = "branch"  # on some paths only, or once per item: its values stay its own
 CHAIN = "chain"  # the right of `X and C` (or `or`): a branch, after B where X is `A and B`
 ITER = "iter"  # a comprehension's iterable: no ``:=`` inside (Python's rule)
+COND = "cond"  # a comprehension's condition: a branch, its values kept for the item
+ITEM = "item"  # a comprehension's item: a branch, after the condition was true for the item
 
 #: most values computed inside one another's computation: each adds a bracket ``(_rN := ...)``
 #: around the one outside it, and Python reads at most 200 nested brackets (the deepest
@@ -76,6 +80,9 @@ class Reuse:
         self.tails: dict[int, tuple[str, dict[Key, int]]] = {}
         self.popped: dict[Key, int] = {}  # the values of the last branch written
         self.left_of: dict[int, tuple[int, str]] = {}  # a CHAIN -> its left's id, its and/or
+        # a comprehension's item -> its condition's id; a condition just written -> its values
+        self.cond_of: dict[int, int] = {}
+        self.cond_values: dict[int, dict[Key, int]] = {}
         self.in_iter = 0  # > 0 inside a comprehension's iterable
         self.nested = 0  # values that may be computed, being written around the one written
         self.count = 0  # marks given
@@ -116,7 +123,7 @@ class Reuse:
 
     def _child(self, e: ir.Expr, scope: Any) -> str:
         role = self.roles.get(id(e))
-        if role == BRANCH or role == CHAIN:
+        if role in (BRANCH, CHAIN, COND, ITEM):
             start: dict[Key, int] = {}
             if role == CHAIN:  # ``X and C``: C runs only where X was true; where X is ``A and
                 # B`` (or a function whose body is), B ran: C starts with the values B computed
@@ -125,11 +132,17 @@ class Reuse:
                 tail = self.tails.get(left)
                 if tail is not None and tail[0] == op:
                     start = tail[1]
+            elif role == ITEM:  # ``[E for x in L if C]``: E runs only where C ran, and was true
+                start = self.cond_values.pop(self.cond_of.get(id(e), 0), {})
             self.frames.append(dict(start))
             try:
                 return self._value(e, scope)
             finally:
                 self.popped = self.frames.pop()
+                if role == COND:  # what it computed, and where it is `A and B`, what B did
+                    tail = self.tails.get(id(e))
+                    kept = tail[1] if tail is not None and tail[0] == "and" else {}
+                    self.cond_values[id(e)] = {**self.popped, **kept}
         if role == ITER:
             self.in_iter += 1
             try:
@@ -172,6 +185,11 @@ class Reuse:
         for child, role in children_roles(e, self.ex.prog.game, self.candidate):
             saved[id(child)] = self.roles.get(id(child))
             self.roles[id(child)] = role
+        for c in (e, *(e.args if isinstance(e, ir.Call) else ())):
+            if isinstance(c, ir.Comprehension) and c.cond is not None:
+                # (a condition written another way, as codegen/statics' terms, keeps nothing)
+                self.cond_of[id(c.elt)] = id(c.cond)
+                self.cond_values.pop(id(c.cond), None)
         self.nested += k is not None
         try:
             if writer is not None:
@@ -180,7 +198,9 @@ class Reuse:
                 text = getattr(self.ex, "_" + type(e).__name__)(e, scope)
             if isinstance(e, ir.BinOp) and chain:  # what its right computed (the last branch)
                 self.tails[id(e)] = (e.op, self.popped)
-            elif body is not None and id(body) in self.tails:  # (the body written inline)
+            elif body is not None and id(body) in self.tails and writer is None:
+                # (the body written inline; another writer's text, as codegen/memo's value
+                # kept per item, may not run the body each time)
                 self.tails[id(e)] = self.tails[id(body)]
         finally:
             self.nested -= k is not None
@@ -198,21 +218,30 @@ class Reuse:
 
     def conjunction(self, terms: list[ir.Expr], scope: Any) -> list[str]:
         """The texts of ``terms``, to be joined by ``and`` (as one ``A and B and C``): each term
-        reads the values the terms before it computed, their tails too (see ``_child``)."""
+        reads the values the terms before it computed, their tails too (see ``_child``).
+        ``scope``: the terms' scope, or a list of one per term (codegen/statics.Term)."""
         if not self.frames:
             with self.region():
                 return self.conjunction(terms, scope)
+        scopes = scope if isinstance(scope, list) else [scope] * len(terms)
         depth, texts = len(self.frames), list[str]()
         try:
-            for t in terms:
+            for t, sc in zip(terms, scopes, strict=True):
                 if texts:  # runs only where the terms before were true
                     tail = self.tails.get(id(terms[len(texts) - 1]))
                     self.frames.append(dict(tail[1]) if tail and tail[0] == "and" else {})
                 self.tails.pop(id(t), None)
-                texts.append(self._child(t, scope))
+                texts.append(self._child(t, sc))
         finally:
             del self.frames[depth:]
         return texts
+
+    def known(self, e: ir.Expr, scope: Any) -> bool:
+        """Is the value of ``e`` computed on every path to here, so that ``emit`` reads it?"""
+        if not self.candidate(e) or not self.frames:
+            return False
+        k = self.key(e, scope)
+        return any(k in frame for frame in self.frames)
 
     def candidate(self, e: ir.Expr) -> bool:
         """Is ``e`` worth a local when computed twice? Calls, comprehensions, indexing (a seat
@@ -325,9 +354,11 @@ def branch(ex: Any) -> Iterator[None]:
 
 def conjunction(ex: Any, terms: list[ir.Expr], scope: Any) -> str:
     """``" and ".join`` of the texts of ``terms`` written by the ExprEmitter ``ex``, each term
-    reading the values the ones before it computed (``Reuse.conjunction``)."""
+    reading the values the ones before it computed (``Reuse.conjunction``); ``scope`` as
+    there."""
     if ex.reuse is None:
-        return " and ".join(ex.emit(t, scope) for t in terms)
+        scopes = scope if isinstance(scope, list) else [scope] * len(terms)
+        return " and ".join(ex.emit(t, sc) for t, sc in zip(terms, scopes, strict=True))
     return " and ".join(ex.reuse.conjunction(terms, scope))
 
 
@@ -377,7 +408,8 @@ def children_roles(
 
 
 def _comprehension(c: ir.Comprehension) -> list[tuple[ir.Expr, str]]:
-    out: list[tuple[ir.Expr, str]] = [(c.iter, ITER), (c.elt, BRANCH)]
-    if c.cond is not None:
-        out.append((c.cond, BRANCH))
-    return out
+    if c.cond is None:
+        return [(c.iter, ITER), (c.elt, BRANCH)]
+    # (one object in both places: a branch that keeps nothing for the other)
+    item = BRANCH if c.elt is c.cond else ITEM
+    return [(c.iter, ITER), (c.elt, item), (c.cond, COND if item == ITEM else BRANCH)]

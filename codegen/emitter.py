@@ -101,8 +101,11 @@ class ModuleEmitter:
             "site": "A",
             "triggers": "TRIGGERS",
             "seats": "SEATS",
+            "filter": "KF",
+            "partition": "KP",
         }[kind]
-        hint = key.split("@")[0] if kind == "lookup" else key  # (a lookup: by its table's name)
+        # (a lookup: by its table's name; a kind's cards that pass a test: by the kind's)
+        hint = key.split("@")[0] if kind in ("lookup", "filter", "partition") else key
         name = self.names.fresh(f"{prefix}_{hint}" if hint else prefix)[1:]
         self.consts[(kind, key)] = name
         if kind == "zone":
@@ -125,6 +128,8 @@ class ModuleEmitter:
             value = "P.triggers_at"
         elif kind == "seats":  # others() or clockwise_from() from each seat (codegen/facts)
             value = SEAT_TABLES[key]
+        elif kind in ("filter", "partition"):  # a kind's cards by static tests (statics)
+            value = key.split("@", 1)[1]
         else:
             t = self.game.tables[key]
             data = (t.group_by, t.patterns, t.labels)
@@ -712,7 +717,8 @@ class ModuleEmitter:
         for uid, node in enumerate(self.numbering.nodes):
             self.op_construction(body, uid, node)
         body.line(resume_table(self, blocks))
-        return self.ex.reuse.resolve(self._assemble(body), self.names.fresh)
+        text = self.ex.reuse.resolve(self._assemble(body), self.names.fresh)
+        return self.ex.loops.resolve(text)  # (values kept per item: codegen/memo)
 
     def _function(self, w: Writer, f: ir.Function) -> None:
         """``def fn_NAME(st, ...)``. One that may call functions is counted and traced as the

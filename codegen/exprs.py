@@ -23,8 +23,11 @@ from meeple.dsl.majorities import HOLDERS, membership, ties_code
 from meeple.dsl.specs import leaf_functions
 from meeple.runtime.values import CARD_FIELDS
 
+from . import statics
+from .cse import branch, conjunction
 from .facts import SEAT, SEAT_TABLES, Facts, card_of, seat_list_items
 from .layout import GenLayout
+from .memo import Loops
 from .writer import Writer, literal
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=", "+", "-", "*")
@@ -68,11 +71,16 @@ class ExprEmitter:
         self.facts = Facts(prog.game)  # what is known of values by construction (codegen/facts)
         # while a module is written: values computed twice computed once (codegen/cse.Reuse)
         self.reuse: Any = None
+        self.loops = Loops()  # the loops around what is written (codegen/memo)
 
     def type_of(self, e: ir.Expr) -> str:
         return self.types.get(id(e), "any")
 
     def emit(self, e: ir.Expr, scope: Scope) -> str:
+        if self.loops.stack:  # a value of an inner loop kept across an outer one (memo)
+            kept = self.loops.memoize(self, e, scope)
+            if kept is not None:
+                return kept
         if self.reuse is not None:  # it writes e by the method below, or reads e's value
             return str(self.reuse.emit(e, scope))
         text: str = getattr(self, "_" + type(e).__name__)(e, scope)
@@ -259,7 +267,8 @@ class ExprEmitter:
         # the count is asked of among's items, and of ``who`` only when ``who in among``: an
         # item itself (a card) or equal to one (a seat; a bool would index as that seat does)
         self.facts.note(x, self.facts.items_of(among))
-        count = self.emit(m.count, inner.bind(m.var, x))
+        with self.loops.loop(x, host=False):
+            count = self.emit(m.count, inner.bind(m.var, x))
         who = self.emit(e.left, scope)
         ties = literal(ties_code(m))
         return f"majority_has(st, {who}, {among}, {at_least}, {ties}, lambda {x}: {count})"
@@ -306,7 +315,8 @@ class ExprEmitter:
             x = self.fresh(first.left.id)
             items = self.emit(first.right, scope)
             self.facts.note(x, self.facts.items_of(items))  # (the key is asked of its items)
-            key_text = self.emit(key, scope.bind(first.left.id, x))
+            with self.loops.loop(x, host=False):
+                key_text = self.emit(key, scope.bind(first.left.id, x))
             args = [items, f"lambda {x}: {key_text}"]
         elif emit is None:
             raise MeepleError(f"the code generator has no code for the built-in {e.func}()")
@@ -328,13 +338,21 @@ class ExprEmitter:
         py = self.fresh(c.var)
         inner = scope.bind(c.var, py)
         it = self.items(c.iter, scope)
-        self.facts.note(py, self.facts.items_of(it))
-        cond = f" if {self.emit(c.cond, inner)}" if c.cond is not None else ""
         is_var = isinstance(c.elt, ir.Name) and c.elt.id == c.var
-        elt = py if is_var else self.emit(c.elt, inner)
+        # a kind's cards that pass the condition's static terms, when it has some (statics)
+        moved = statics.split_comprehension(self, c, reducer, is_var, inner)
+        if moved is not None:
+            it = moved[0]
+        self.facts.note(py, self.facts.items_of(it))
+        with self.loops.loop(py, host=True) as loop:  # (memo: the first loop makes the dicts)
+            cond, elt = self._gen_parts(c, reducer, moved, py, is_var, inner)
+        if cond is None or elt is None:  # every term static (statics)
+            return f"len({it})" if cond is None else f"(len({it}) > 0)"
+        it = f"{it}{cond}"
+        pre = self.loops.made(loop, line=False)  # (its dicts of values kept per item: memo)
         if reducer == "count" and c.cond is not None:
-            return f"len([1 for {py} in {it}{cond}])"
-        body = f"{elt} for {py} in {it}{cond}"
+            return f"len([1 {pre}for {py} in {it}])"
+        body = f"{elt} {pre}for {py} in {it}"
         if reducer in ("any", "all") and not is_var:
             return f"{reducer}({body})"  # short-circuits, as the interpreter's loop does
         if reducer in ("any", "all"):
@@ -345,6 +363,27 @@ class ExprEmitter:
         elif reducer == "first":
             self.facts.note(text, self.facts.of(elt))
         return text
+
+    def _gen_parts(
+        self, c: ir.Comprehension, reducer: str, moved: Any, py: str, is_var: bool, inner: Scope
+    ) -> tuple[str | None, str | None]:
+        """The condition (`` if ...`` or "") and the item of the comprehension ``c`` (its
+        variable the local ``py``, reduced by ``reducer``), the static terms ``moved`` left out
+        (statics); None for a count's condition of static terms only, or an item of static
+        terms only."""
+        if moved is not None and moved[2] == "cond":
+            with branch(self):  # (the condition's place: once per item)
+                cond = statics.write_rest(self, moved[1], conjunction)
+            if not cond and reducer == "count":  # ``len`` of the cards
+                return None, ""
+            cond = f" if ({cond})" if cond else ""
+        else:
+            cond = f" if {self.emit(c.cond, inner)}" if c.cond is not None else ""
+        if moved is not None and moved[2] == "elt":
+            with branch(self):  # (the item's place: once per item)
+                elt = statics.write_rest(self, moved[1], conjunction)
+            return cond, (f"({elt})" if elt else None)
+        return cond, (py if is_var else self.emit(c.elt, inner))
 
 
 #: Deepest function body that is inlined. A call site may be MAX_EXPR_DEPTH deep and an inlined

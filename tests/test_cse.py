@@ -170,6 +170,28 @@ def test_the_terms_of_a_guard_read_what_a_function_before_them_computed() -> Non
         assert line.count("len(st.zones[Z_deck1])") == 1
 
 
+def test_the_item_of_a_comprehension_reads_what_its_condition_computed() -> None:
+    """``sum(top(vault[q]).points + count(hand[q]) for q in players if count(vault[q]) > 0
+    and count(hand[q]) < 9)``: the item runs only where the condition ran and was true, so it
+    reads the pile and the count the condition read; where the condition is ``A or B``, B
+    may not have run, and the item counts again."""
+    text = _module()
+    sums = re.findall(r"\+= (sum\(\[.* for _q\d+ in st\.players if .*\]\))$", text, re.M)
+    both = [x for x in sums if "< 9" in x]
+    either = [x for x in sums if "> 3) or" in x]
+    assert both and either and len(both) + len(either) == len(sums), sums
+    for line in both:
+        got = re.fullmatch(
+            r"sum\(\[\((_r\d+)\[-1\]\.props\['points'\] \+ (_r\d+)\) for (_q\d+) in "
+            r"st\.players if \(\(len\(\(\1 := st\.zones\[\(Z_vault1 \+ \3\)\]\)\) > 0\) and "
+            r"\(\(\2 := len\(st\.zones\[\(Z_hand1 \+ \3\)\]\)\) < 9\)\)\]\)",
+            line,
+        )
+        assert got, line
+    for line in either:
+        assert line.count("len(st.zones[(Z_vault1 + _q") == 2, line
+
+
 def test_a_majority_computes_its_candidates_once() -> None:
     """Louis XIV's ``most_influence`` (a majority among ``clockwise_from(start_player)``): the
     lowered majority names its candidates twice (the list, and the list its counts go over),

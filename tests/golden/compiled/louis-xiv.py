@@ -841,6 +841,7 @@ def build(num_players, files):
     Z_tokens_held1 = P.zone_base['tokens_held']
     Z_token_supply1 = P.zone_base['token_supply']
     K_courtiers1 = P.kind_cards['courtiers']
+    KP_courtiers1 = {_k: [_x for _x in K_courtiers1 if _x.props['number'] == _k] for _k in dict.fromkeys(_x.props['number'] for _x in K_courtiers1)}
     Z_general1 = P.zone_base['general']
     Z_personal1 = P.zone_base['personal']
     SEATS_clockwise_from1 = {p: tuple(range(p, num_players)) + tuple(range(p)) for p in range(num_players)}
@@ -887,6 +888,7 @@ def build(num_players, files):
     A_231 = site[23].base
     A_241 = site[24].base
     A_251 = site[25].base
+    KF_courtiers1 = [_x for _x in K_courtiers1 if (_x.props['number'] == 5)]
     Z_mission_hand1 = P.zone_base['mission_hand']
     A_261 = site[26].base
     A_271 = site[27].base
@@ -949,7 +951,7 @@ def build(num_players, files):
             raise
 
     def fn_tile_number(st, v_n):  # game.yaml:287
-        return first([_t1 for _t1 in K_courtiers1 if (_t1.props['number'] == v_n)])
+        return first([_t1 for _t1 in KP_courtiers1.get(v_n, ())])
 
     def fn_fits(st, v_x, v_s):  # game.yaml:288
         return (((v_s == 'any') or (v_x.props['symbol'] == v_s)) or (v_x.props['symbol'] == 'crown'))
@@ -3307,7 +3309,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e225_items(st, env):  # game.yaml:630
-        return [_x9 for _x9 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m16 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m16.owner == _x9)]) >= fn_need(st, S[167], env['t']))]
+        return [_x9 for _kept1 in [{}] for _x9 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m16 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m16.owner == _x9)]) >= (_kept1[None] if None in _kept1 else _kept1.setdefault(None, fn_need(st, S[167], env['t']))))]
     def step_226(st, fr):  # game.yaml:651
         env = fr.env
         pc = fr.pc
@@ -3546,7 +3548,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o258  # game.yaml:664
-            _args70 = {'p': env['p'], 't': first([_t6 for _t6 in K_courtiers1 if (_t6.props['number'] == 5)]), 'x': env['t'], 'n': 2}
+            _args70 = {'p': env['p'], 't': first([_t6 for _t6 in KF_courtiers1]), 'x': env['t'], 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[181])
             st.frames.append(Frame(o9, _args70))
@@ -5948,7 +5950,7 @@ def build(num_players, files):
         _O_t5 = _L_t8.ordinal if type(_L_t8) is Card and _L_t8.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o225  # game.yaml:630
-            for _q14 in [_x24 for _x24 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m29 in st.zones[(Z_markers_on1 + (_O_t5 if _O_t5 is not None else ordinal(_L_t8, 'courtiers', S[0])))] if (_m29.owner == _x24)]) >= fn_need(st, S[167], _L_t8))]:
+            for _q14 in [_x24 for _kept2 in [{}] for _x24 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m29 in st.zones[(Z_markers_on1 + (_O_t5 if _O_t5 is not None else ordinal(_L_t8, 'courtiers', S[0])))] if (_m29.owner == _x24)]) >= (_kept2[None] if None in _kept2 else _kept2.setdefault(None, fn_need(st, S[167], _L_t8))))]:
                 env['q'] = _q14
                 st.at = o223  # game.yaml:631
                 _args141 = {'p': _q14, 't': _L_t8}
@@ -6147,7 +6149,7 @@ def build(num_players, files):
             st.at = o260  # game.yaml:664
             if (_L_t10.props['gift'] == 'maintenon'):
                 st.at = o258  # game.yaml:664
-                _args154 = {'p': _L_p15, 't': first([_t16 for _t16 in K_courtiers1 if (_t16.props['number'] == 5)]), 'x': _L_t10, 'n': 2}
+                _args154 = {'p': _L_p15, 't': first([_t16 for _t16 in KF_courtiers1]), 'x': _L_t10, 'n': 2}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[181])
                 st.inline += 1
@@ -7933,7 +7935,7 @@ def build(num_players, files):
         _L_t36 = env['t']
         if pc <= 0:
             st.at = o258  # game.yaml:664
-            _args221 = {'p': _L_p40, 't': first([_t20 for _t20 in K_courtiers1 if (_t20.props['number'] == 5)]), 'x': _L_t36, 'n': 2}
+            _args221 = {'p': _L_p40, 't': first([_t20 for _t20 in KF_courtiers1]), 'x': _L_t36, 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[181])
             st.inline += 1

@@ -50,7 +50,6 @@ SPANS = (
     (0, 209, 18, 209, 27),
     (0, 212, 53, 212, 60),
     (0, 212, 70, 212, 75),
-    (0, 212, 36, 212, 41),
     (0, 211, 3, 211, 8),
     (0, 216, 32, 216, 50),
     (0, 213, 3, 213, 11),
@@ -856,27 +855,33 @@ def build(num_players, files):
     K_electorates1 = P.kind_cards['electorates']
     Z_pile1 = P.zone_base['pile']
     K_spaces1 = P.kind_cards['spaces']
+    KF_spaces1 = [_x for _x in K_spaces1 if (_x.props['type'] == 'aristocrat')]
+    KF_spaces2 = [_x for _x in K_spaces1 if (_x.props['type'] == 'city')]
     K_knights1 = P.kind_cards['knights']
+    KP_knights1 = {_k: [_x for _x in K_knights1 if _x.owner == _k] for _k in dict.fromkeys(_x.owner for _x in K_knights1)}
     Z_throne1 = P.zone_base['throne']
     K_cities1 = P.kind_cards['cities']
+    KP_cities1 = {_k: [_x for _x in K_cities1 if _x.owner == _k] for _k in dict.fromkeys(_x.owner for _x in K_cities1)}
     C_saxony1 = P.card_by_key('saxony')
     Z_lots1 = P.zone_base['lots']
+    KP_electorates1 = {_k: [_x for _x in K_electorates1 if _x.props['spiritual'] == _k] for _k in dict.fromkeys(_x.props['spiritual'] for _x in K_electorates1)}
     fmt_card1 = formatter('card')
     Z_board1 = P.zone_base['board']
     fmt_player1 = formatter('player')
     fmt_int1 = formatter('int')
+    KF_spaces3 = [_x for _x in K_spaces1 if ((_x.props['type'] == 'aristocrat') or (_x.props['type'] == 'beside'))]
     K_aristocrats1 = P.kind_cards['aristocrats']
     C_mainz1 = P.card_by_key('mainz')
     fmt_any1 = formatter('any')
     Z_aside1 = P.zone_base['aside']
     fmt_list_player1 = formatter('list:player')
     D_rounds1 = DataTableRT.build(('rounds', (('round', 'int'), ('vp', 'int'), ('thalers', 'int'), ('city', 'str')), ('round',), ((1, 2, 0, 'place'), (2, 2, 0, 'place'), (3, 2, 1, 'move'), (4, 1, 2, 'none'), (5, 1, 2, 'none')), ()), P.card_by_key)
-    DL_rounds1 = D_rounds1.lookup(P.cards, S[93])
-    DL_rounds2 = D_rounds1.lookup(P.cards, S[96])
-    DL_rounds3 = D_rounds1.lookup(P.cards, S[98])
-    DL_rounds4 = D_rounds1.lookup(P.cards, S[99])
-    DL_rounds5 = D_rounds1.lookup(P.cards, S[100])
-    DL_rounds6 = D_rounds1.lookup(P.cards, S[101])
+    DL_rounds1 = D_rounds1.lookup(P.cards, S[92])
+    DL_rounds2 = D_rounds1.lookup(P.cards, S[95])
+    DL_rounds3 = D_rounds1.lookup(P.cards, S[97])
+    DL_rounds4 = D_rounds1.lookup(P.cards, S[98])
+    DL_rounds5 = D_rounds1.lookup(P.cards, S[99])
+    DL_rounds6 = D_rounds1.lookup(P.cards, S[100])
     Z_empire_supply1 = P.zone_base['empire_supply']
     fmt_str1 = formatter('str')
     A_01 = site[0].base
@@ -895,6 +900,7 @@ def build(num_players, files):
     C_gray1 = P.card_by_key('gray')
     C_koeln1 = P.card_by_key('koeln')
     C_pfalz1 = P.card_by_key('pfalz')
+    KF_spaces4 = [_x for _x in K_spaces1 if ((_x.props['type'] == 'aristocrat') or (_x.props['type'] == 'castle'))]
     A_81 = site[8].base
     A_101 = site[10].base
     A_121 = site[12].base
@@ -938,6 +944,9 @@ def build(num_players, files):
     K_actions1 = P.kind_cards['actions']
     A_501 = site[50].base
     fmt_list_int1 = formatter('list:int')
+    KP_spaces1 = {_k: [_x for _x in K_spaces1 if _x.props['type'] == _k] for _k in dict.fromkeys(_x.props['type'] for _x in K_spaces1)}
+    KF_electorates1 = [_x for _x in K_electorates1 if _x.props['spiritual']]
+    KF_electorates2 = [_x for _x in K_electorates1 if (not _x.props['spiritual'])]
     SEATS_others1 = {p: tuple(range(p + 1, num_players)) + tuple(range(p)) for p in range(num_players)}
 
     def fn_ari_of(st, v_s, v_p):  # game.yaml:183
@@ -969,102 +978,102 @@ def build(num_players, files):
 
     def fn_power(st, at, v_p, v_e):  # game.yaml:211
         try:
-            return sum([fn_piece_power(st, v_p, st.zones[(Z_at1 + (_s1.ordinal if _s1.kind == 'spaces' else ordinal(_s1, 'spaces', S[13])))][-1]) for _s1 in st.zones[(Z_area1 + (v_e.ordinal if v_e.kind == 'electorates' else ordinal(v_e, 'electorates', S[11])))] if (len(st.zones[(Z_at1 + (_s1.ordinal if _s1.kind == 'spaces' else ordinal(_s1, 'spaces', S[12])))]) > 0)])
+            return sum([fn_piece_power(st, v_p, _r6[-1]) for _s1 in st.zones[(Z_area1 + (v_e.ordinal if v_e.kind == 'electorates' else ordinal(v_e, 'electorates', S[11])))] if (len((_r6 := st.zones[(Z_at1 + (_s1.ordinal if _s1.kind == 'spaces' else ordinal(_s1, 'spaces', S[12])))])) > 0)])
         except Exception as e:
-            traced(e, 'function power (' + str(S[14]) + ')')
+            traced(e, 'function power (' + str(S[13]) + ')')
             raise
 
     def fn_suitable(st, at, v_p, v_e, v_s):  # game.yaml:213
         try:
-            return ((((v_s.props['type'] == 'aristocrat') or (v_s.props['type'] == 'beside')) and (((len((_r6 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r7 := _r6[-1]).kind == 'aristocrats')) and (_r7.owner == v_p))) and (not (v_e.props['spiritual'] and st.vars['couple'][ordinal(_r6[-1], 'aristocrats', S[15])])))
+            return ((((v_s.props['type'] == 'aristocrat') or (v_s.props['type'] == 'beside')) and (((len((_r7 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r8 := _r7[-1]).kind == 'aristocrats')) and (_r8.owner == v_p))) and (not (v_e.props['spiritual'] and st.vars['couple'][ordinal(_r7[-1], 'aristocrats', S[14])])))
         except Exception as e:
-            traced(e, 'function suitable (' + str(S[16]) + ')')
+            traced(e, 'function suitable (' + str(S[15]) + ')')
             raise
 
     def fn_church_votes(st, at, v_q):  # game.yaml:217
         try:
-            return (0 if ((st.vars['church_on'] == None) or ((_r8[-1].owner if (len((_r8 := st.zones[(Z_at1 + st.vars['church_on'].props['seat'].ordinal)])) > 0) else None) != v_q)) else len([1 for _s2 in st.zones[(Z_area1 + ordinal(st.vars['church_on'], 'electorates', S[17]))] if ((((_s2.props['type'] != 'elector') and (len((_r9 := st.zones[(Z_at1 + (_s2.ordinal if _s2.kind == 'spaces' else ordinal(_s2, 'spaces', S[18])))])) > 0)) and ((_r10 := _r9[-1]).owner == v_q)) and ((_r10.kind == 'aristocrats') or (_r10.kind == 'knights')))]))
+            return (0 if ((st.vars['church_on'] == None) or ((_r9[-1].owner if (len((_r9 := st.zones[(Z_at1 + st.vars['church_on'].props['seat'].ordinal)])) > 0) else None) != v_q)) else len([1 for _s2 in st.zones[(Z_area1 + ordinal(st.vars['church_on'], 'electorates', S[16]))] if ((((_s2.props['type'] != 'elector') and (len((_r10 := st.zones[(Z_at1 + (_s2.ordinal if _s2.kind == 'spaces' else ordinal(_s2, 'spaces', S[17])))])) > 0)) and ((_r11 := _r10[-1]).owner == v_q)) and ((_r11.kind == 'aristocrats') or (_r11.kind == 'knights')))]))
         except Exception as e:
-            traced(e, 'function church_votes (' + str(S[19]) + ')')
+            traced(e, 'function church_votes (' + str(S[18]) + ')')
             raise
 
     def fn_votes(st, at, v_q):  # game.yaml:221
         try:
-            return ((sum([_e1.props['votes'] for _e1 in K_electorates1 if (((not st.vars['closed'][_e1.ordinal]) and (_e1 != st.vars['excommunicated'])) and ((_r11[-1].owner if (len((_r11 := st.zones[(Z_at1 + _e1.props['seat'].ordinal)])) > 0) else None) == v_q))]) + (1 if any((_c2.props['stack'].key == 'pope') for _c2 in st.zones[(Z_play_area1 + (v_q if type(v_q) is int and 0 <= v_q < num_players else seat(st, v_q, S[9])))]) else 0)) + fn_church_votes(st, S[20], v_q))
+            return ((sum([_e1.props['votes'] for _e1 in K_electorates1 if (((not st.vars['closed'][_e1.ordinal]) and (_e1 != st.vars['excommunicated'])) and ((_r12[-1].owner if (len((_r12 := st.zones[(Z_at1 + _e1.props['seat'].ordinal)])) > 0) else None) == v_q))]) + (1 if any((_c2.props['stack'].key == 'pope') for _c2 in st.zones[(Z_play_area1 + (v_q if type(v_q) is int and 0 <= v_q < num_players else seat(st, v_q, S[9])))]) else 0)) + fn_church_votes(st, S[19], v_q))
         except Exception as e:
-            traced(e, 'function votes (' + str(S[21]) + ')')
+            traced(e, 'function votes (' + str(S[20]) + ')')
             raise
 
     def fn_available(st, v_k):  # game.yaml:224
-        return (len(st.zones[(Z_pile1 + (v_k.ordinal if v_k.kind == 'stacks' else ordinal(v_k, 'stacks', S[22])))]) > 0)
+        return (len(st.zones[(Z_pile1 + (v_k.ordinal if v_k.kind == 'stacks' else ordinal(v_k, 'stacks', S[21])))]) > 0)
 
     def fn_doctor_target(st, v_p, v_s):  # game.yaml:226
-        return (((len((_r12 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[23])))])) > 0) and ((_r13 := _r12[-1]).kind == 'aristocrats')) and ((_r13.owner != v_p) or (st.vars['age'][(_r13.ordinal if _r13.kind == 'aristocrats' else ordinal(_r13, 'aristocrats', S[24]))] > 15)))
+        return (((len((_r13 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[22])))])) > 0) and ((_r14 := _r13[-1]).kind == 'aristocrats')) and ((_r14.owner != v_p) or (st.vars['age'][(_r14.ordinal if _r14.kind == 'aristocrats' else ordinal(_r14, 'aristocrats', S[23]))] > 15)))
 
     def fn_move_from(st, at, v_p, v_s):  # game.yaml:230
         try:
-            return (((v_s.props['type'] == 'aristocrat') and (((len((_r14 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r15 := _r14[-1]).kind == 'aristocrats')) and (_r15.owner == v_p))) and any(((_e2 != v_s.props['electorate']) and ((not st.vars['closed'][_e2.ordinal]) and any(((_t3.props['type'] == 'aristocrat') and ((len((_r16 := st.zones[(Z_at1 + (_t3.ordinal if _t3.kind == 'spaces' else ordinal(_t3, 'spaces', S[5])))])) == 0) or (_r16[-1].kind == 'knights'))) for _t3 in st.zones[(Z_area1 + _e2.ordinal)]))) for _e2 in K_electorates1))
+            return (((v_s.props['type'] == 'aristocrat') and (((len((_r15 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r16 := _r15[-1]).kind == 'aristocrats')) and (_r16.owner == v_p))) and any(((_e2 != v_s.props['electorate']) and ((not st.vars['closed'][_e2.ordinal]) and any(((_t3.props['type'] == 'aristocrat') and ((len((_r17 := st.zones[(Z_at1 + (_t3.ordinal if _t3.kind == 'spaces' else ordinal(_t3, 'spaces', S[5])))])) == 0) or (_r17[-1].kind == 'knights'))) for _t3 in st.zones[(Z_area1 + _e2.ordinal)]))) for _e2 in K_electorates1))
         except Exception as e:
-            traced(e, 'function move_from (' + str(S[25]) + ')')
+            traced(e, 'function move_from (' + str(S[24]) + ')')
             raise
 
     def fn_can_place_new(st, at, v_p):  # game.yaml:233
         try:
-            return (any((_x2.kind == 'aristocrats') for _x2 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8])))]) and any(((not st.vars['closed'][_e3.ordinal]) and any(((_t4.props['type'] == 'aristocrat') and ((len((_r17 := st.zones[(Z_at1 + (_t4.ordinal if _t4.kind == 'spaces' else ordinal(_t4, 'spaces', S[5])))])) == 0) or (_r17[-1].kind == 'knights'))) for _t4 in st.zones[(Z_area1 + _e3.ordinal)])) for _e3 in K_electorates1))
+            return (any((_x2.kind == 'aristocrats') for _x2 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8])))]) and any(((not st.vars['closed'][_e3.ordinal]) and any(((_t4.props['type'] == 'aristocrat') and ((len((_r18 := st.zones[(Z_at1 + (_t4.ordinal if _t4.kind == 'spaces' else ordinal(_t4, 'spaces', S[5])))])) == 0) or (_r18[-1].kind == 'knights'))) for _t4 in st.zones[(Z_area1 + _e3.ordinal)])) for _e3 in K_electorates1))
         except Exception as e:
-            traced(e, 'function can_place_new (' + str(S[26]) + ')')
+            traced(e, 'function can_place_new (' + str(S[25]) + ')')
             raise
 
     def fn_own_baron(st, at, v_p, v_s):  # game.yaml:235
         try:
-            return (((((len((_r18 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r19 := _r18[-1]).kind == 'aristocrats')) and (_r19.owner == v_p)) and (not st.vars['couple'][(_r19.ordinal if _r19.kind == 'aristocrats' else ordinal(_r19, 'aristocrats', S[27]))])) and (not ((v_s.props['type'] == 'elector') and v_s.props['electorate'].props['spiritual'])))
+            return (((((len((_r19 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r20 := _r19[-1]).kind == 'aristocrats')) and (_r20.owner == v_p)) and (not st.vars['couple'][(_r20.ordinal if _r20.kind == 'aristocrats' else ordinal(_r20, 'aristocrats', S[26]))])) and (not ((v_s.props['type'] == 'elector') and v_s.props['electorate'].props['spiritual'])))
         except Exception as e:
-            traced(e, 'function own_baron (' + str(S[28]) + ')')
+            traced(e, 'function own_baron (' + str(S[27]) + ')')
             raise
 
     def fn_marriageable(st, v_p, v_s):  # game.yaml:237
-        return (((((len((_r20 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[29])))])) > 0) and ((_r21 := _r20[-1]).kind == 'aristocrats')) and (_r21.owner != v_p)) and (not st.vars['couple'][(_r21.ordinal if _r21.kind == 'aristocrats' else ordinal(_r21, 'aristocrats', S[30]))])) and (not ((v_s.props['type'] == 'elector') and v_s.props['electorate'].props['spiritual'])))
+        return (((((len((_r21 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[28])))])) > 0) and ((_r22 := _r21[-1]).kind == 'aristocrats')) and (_r22.owner != v_p)) and (not st.vars['couple'][(_r22.ordinal if _r22.kind == 'aristocrats' else ordinal(_r22, 'aristocrats', S[29]))])) and (not ((v_s.props['type'] == 'elector') and v_s.props['electorate'].props['spiritual'])))
 
     def fn_can_use(st, at, v_p, v_a):  # game.yaml:241
         try:
-            return ((((((((((v_a == 'pope') or (v_a == 'church')) or (v_a == 'excommunication')) or (v_a == 'indulgence')) or ((v_a == 'doctor') and any((((len((_r22 := st.zones[(Z_at1 + _s3.ordinal)])) > 0) and ((_r23 := _r22[-1]).kind == 'aristocrats')) and ((_r23.owner != v_p) or (st.vars['age'][(_r23.ordinal if _r23.kind == 'aristocrats' else ordinal(_r23, 'aristocrats', S[24]))] > 15))) for _s3 in K_spaces1 if (len(st.zones[(Z_at1 + _s3.ordinal)]) > 0)))) or ((v_a == 'move') and any(fn_move_from(st, S[31], v_p, _s4) for _s4 in K_spaces1 if (_s4.props['type'] == 'aristocrat')))) or ((v_a == 'permit') and fn_can_place_new(st, S[32], v_p))) or (((v_a == 'ordinance') and any((_x3.kind == 'cities') for _x3 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8])))])) and any(((_s5.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s5.ordinal)]) == 0) and (not st.vars['closed'][_s5.props['electorate'].ordinal]))) for _s5 in K_spaces1))) or ((((v_a == 'promotion') and any((_x4.kind == 'aristocrats') for _x4 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8])))])) and (len([1 for _x5 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[33])))] if (_x5.kind == 'knights')]) < len([1 for _x6 in K_knights1 if (_x6.owner == v_p)]))) and any(((((_s6.props['type'] == 'aristocrat') and (len((_r24 := st.zones[(Z_at1 + _s6.ordinal)])) > 0)) and ((_r25 := _r24[-1]).kind == 'knights')) and (_r25.owner == v_p)) for _s6 in K_spaces1))) or ((v_a == 'daughter') and ((((len(st.zones[Z_throne1]) > 0) and ((_r26 := st.zones[Z_throne1][-1]).owner == v_p)) and (not st.vars['couple'][(_r26.ordinal if _r26.kind == 'aristocrats' else ordinal(_r26, 'aristocrats', S[34]))])) or any(fn_own_baron(st, S[35], v_p, _s7) for _s7 in K_spaces1 if (len(st.zones[(Z_at1 + _s7.ordinal)]) > 0)))))
+            return ((((((((((v_a == 'pope') or (v_a == 'church')) or (v_a == 'excommunication')) or (v_a == 'indulgence')) or ((v_a == 'doctor') and any((((_r24 > 0) and ((_r23 := _r25[-1]).kind == 'aristocrats')) and ((_r23.owner != v_p) or (st.vars['age'][(_r23.ordinal if _r23.kind == 'aristocrats' else ordinal(_r23, 'aristocrats', S[23]))] > 15))) for _s3 in K_spaces1 if ((_r24 := len((_r25 := st.zones[(Z_at1 + _s3.ordinal)]))) > 0)))) or ((v_a == 'move') and any(fn_move_from(st, S[30], v_p, _s4) for _s4 in KF_spaces1))) or ((v_a == 'permit') and fn_can_place_new(st, S[31], v_p))) or (((v_a == 'ordinance') and any((_x3.kind == 'cities') for _x3 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8])))])) and any(((len(st.zones[(Z_at1 + _s5.ordinal)]) == 0) and (not st.vars['closed'][_s5.props['electorate'].ordinal])) for _s5 in KF_spaces2))) or ((((v_a == 'promotion') and any((_x4.kind == 'aristocrats') for _x4 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8])))])) and (len([1 for _x5 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[32])))] if (_x5.kind == 'knights')]) < len(KP_knights1.get(v_p, ())))) and any(((len((_r26 := st.zones[(Z_at1 + _s6.ordinal)])) > 0) and ((_r27 := _r26[-1]).kind == 'knights') and (_r27.owner == v_p)) for _s6 in KF_spaces1))) or ((v_a == 'daughter') and ((((len(st.zones[Z_throne1]) > 0) and ((_r28 := st.zones[Z_throne1][-1]).owner == v_p)) and (not st.vars['couple'][(_r28.ordinal if _r28.kind == 'aristocrats' else ordinal(_r28, 'aristocrats', S[33]))])) or any(fn_own_baron(st, S[34], v_p, _s7) for _s7 in K_spaces1 if (len(st.zones[(Z_at1 + _s7.ordinal)]) > 0)))))
         except Exception as e:
-            traced(e, 'function can_use (' + str(S[36]) + ')')
+            traced(e, 'function can_use (' + str(S[35]) + ')')
             raise
 
     def fn_may_take(st, at, v_p, v_k):  # game.yaml:254
         try:
-            return ((((st.vars['thalers'][(v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[37]))] >= v_k.props['cost']) and (v_k.key != 'knight')) and (v_k.key != 'gray')) and ((v_p != st.vars['emperor']) if (v_k.key == 'rival') else ((len(st.players) == 2) or fn_can_use(st, S[38], v_p, v_k.key))))
+            return ((((st.vars['thalers'][(v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[36]))] >= v_k.props['cost']) and (v_k.key != 'knight')) and (v_k.key != 'gray')) and ((v_p != st.vars['emperor']) if (v_k.key == 'rival') else ((len(st.players) == 2) or fn_can_use(st, S[37], v_p, v_k.key))))
         except Exception as e:
-            traced(e, 'function may_take (' + str(S[39]) + ')')
+            traced(e, 'function may_take (' + str(S[38]) + ')')
             raise
 
     def fn_trier_may_use(st, at, v_p, v_k):  # game.yaml:258
         try:
-            return (((((v_k.props['phase'] == 4) and (v_k.key != 'knight')) and (not (len(st.zones[(Z_pile1 + (v_k.ordinal if v_k.kind == 'stacks' else ordinal(v_k, 'stacks', S[22])))]) > 0))) and (st.vars['thalers'][(v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[40]))] >= v_k.props['cost'])) and ((len(st.players) == 2) or fn_can_use(st, S[41], v_p, v_k.key)))
+            return (((((v_k.props['phase'] == 4) and (v_k.key != 'knight')) and (not (len(st.zones[(Z_pile1 + (v_k.ordinal if v_k.kind == 'stacks' else ordinal(v_k, 'stacks', S[21])))]) > 0))) and (st.vars['thalers'][(v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[39]))] >= v_k.props['cost'])) and ((len(st.players) == 2) or fn_can_use(st, S[40], v_p, v_k.key)))
         except Exception as e:
-            traced(e, 'function trier_may_use (' + str(S[42]) + ')')
+            traced(e, 'function trier_may_use (' + str(S[41]) + ')')
             raise
 
     def fn_own_privilege(st, at, v_p, v_e):  # game.yaml:262
         try:
-            return (((_r27[-1].owner if (len((_r27 := st.zones[(Z_at1 + v_e.props['seat'].ordinal)])) > 0) else None) == v_p) and (not st.vars['privilege_used'][(v_e.ordinal if v_e.kind == 'electorates' else ordinal(v_e, 'electorates', S[43]))]))
+            return (((_r29[-1].owner if (len((_r29 := st.zones[(Z_at1 + v_e.props['seat'].ordinal)])) > 0) else None) == v_p) and (not st.vars['privilege_used'][(v_e.ordinal if v_e.kind == 'electorates' else ordinal(v_e, 'electorates', S[42]))]))
         except Exception as e:
-            traced(e, 'function own_privilege (' + str(S[44]) + ')')
+            traced(e, 'function own_privilege (' + str(S[43]) + ')')
             raise
 
     def fn_income(st, at, v_p):  # game.yaml:265
         try:
-            return ((((6 + len([1 for _x7 in K_cities1 if (_x7.owner == v_p)])) - len([1 for _x8 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[45])))] if (_x8.kind == 'cities')])) + sum([len([1 for _s8 in st.zones[(Z_area1 + _e4.ordinal)] if (((len((_r28 := st.zones[(Z_at1 + (_s8.ordinal if _s8.kind == 'spaces' else ordinal(_s8, 'spaces', S[46])))])) > 0) and ((_r29 := _r28[-1]).kind == 'cities')) and (_r29.owner != v_p))]) for _e4 in K_electorates1 if ((_r30[-1].owner if (len((_r30 := st.zones[(Z_at1 + _e4.props['seat'].ordinal)])) > 0) else None) == v_p)])) + (2 if (fn_elector_of(st, C_saxony1) == v_p) else 0))
+            return ((((6 + len(KP_cities1.get(v_p, ()))) - len([1 for _x8 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[44])))] if (_x8.kind == 'cities')])) + sum([len([1 for _s8 in st.zones[(Z_area1 + _e4.ordinal)] if (((len((_r30 := st.zones[(Z_at1 + (_s8.ordinal if _s8.kind == 'spaces' else ordinal(_s8, 'spaces', S[45])))])) > 0) and ((_r31 := _r30[-1]).kind == 'cities')) and (_r31.owner != v_p))]) for _e4 in K_electorates1 if ((_r32[-1].owner if (len((_r32 := st.zones[(Z_at1 + _e4.props['seat'].ordinal)])) > 0) else None) == v_p)])) + (2 if (fn_elector_of(st, C_saxony1) == v_p) else 0))
         except Exception as e:
-            traced(e, 'function income (' + str(S[47]) + ')')
+            traced(e, 'function income (' + str(S[46]) + ')')
             raise
 
     def fn_most_power(st, at, v_e):  # game.yaml:862
         try:
-            return majority_holders(st, st.players, 1, '2-4:all', 1, [fn_power(st, S[48], _p1, v_e) for _p1 in st.players])
+            return majority_holders(st, st.players, 1, '2-4:all', 1, [fn_power(st, S[47], _p1, v_e) for _p1 in st.players])
         except Exception as e:
-            traced(e, 'function most_power (' + str(S[49]) + ')')
+            traced(e, 'function most_power (' + str(S[48]) + ')')
             raise
 
     def proc_close_electorates(st, env):  # game.yaml:321
@@ -1072,11 +1081,11 @@ def build(num_players, files):
         for _sp1 in [True, False]:
             env['sp'] = _sp1
             st.at = o37  # game.yaml:327
-            move_cards(st, [_e5 for _e5 in K_electorates1 if (_e5.props['spiritual'] == _sp1)], Z_lots1, False)
+            move_cards(st, [_e5 for _e5 in KP_electorates1.get(_sp1, ())], Z_lots1, False)
             st.at = o38  # game.yaml:328
             st.shuffle(Z_lots1)
             st.at = o39  # game.yaml:329
-            _i1 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[50])
+            _i1 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[49])
             st.vars['closed'][_i1] = True
             st.at = o40  # game.yaml:330
             if st.record_log:
@@ -1086,75 +1095,75 @@ def build(num_players, files):
 
     def proc_fresh(st, env):  # game.yaml:333
         st.at = o43  # game.yaml:337
-        env['x'] = first([_y1 for _y1 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[51])))] if (_y1.kind == 'aristocrats')])
+        env['x'] = first([_y1 for _y1 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[50])))] if (_y1.kind == 'aristocrats')])
         st.at = o44  # game.yaml:338
-        _i2 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[52]))
+        _i2 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[51]))
         st.vars['age'][_i2] = env['a']
         st.at = o45  # game.yaml:339
-        _i3 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[53]))
+        _i3 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[52]))
         st.vars['couple'][_i3] = False
         st.at = o46  # game.yaml:340
         st.move(env['x'], st.zone_index(env['z']), False)
 
     def proc_retire(st, env):  # game.yaml:353
         st.at = o53  # game.yaml:356
-        st.move(env['x'], (Z_supply1 + seat(st, env['x'].owner, S[54])), False)
+        st.move(env['x'], (Z_supply1 + seat(st, env['x'].owner, S[53])), False)
         st.at = o54  # game.yaml:356
-        _i4 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[55]))
+        _i4 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[54]))
         st.vars['age'][_i4] = 0
         st.at = o55  # game.yaml:356
-        _i5 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[56]))
+        _i5 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[55]))
         st.vars['couple'][_i5] = False
 
     def proc_grow_old(st, env):  # game.yaml:358
         st.at = o61  # game.yaml:362
-        if (st.vars['age'][(env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[57]))] == 45):
+        if (st.vars['age'][(env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[56]))] == 45):
             st.at = o59  # game.yaml:362
             if st.record_log:
                 st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
             st.at = o60  # game.yaml:362
             _args1 = {'x': env['x']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[58])
+                enter_procedure(st, S[57])
             st.inline += 1
             try:
                 proc_retire(st, _args1)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure retire (' + str(S[59]) + ')')
+                traced(e, 'procedure retire (' + str(S[58]) + ')')
                 raise
             st.inline -= 1
         else:
             st.at = o57  # game.yaml:362
-            _i6 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[60]))
+            _i6 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[59]))
             st.vars['age'][_i6] += 10
 
     def proc_settle(st, env):  # game.yaml:364
         st.at = o66  # game.yaml:369
-        if (len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[61])))]) > 0):
+        if (len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[60])))]) > 0):
             st.at = o63  # game.yaml:371
-            env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[62])))][-1]
+            env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[61])))][-1]
             st.at = o64  # game.yaml:372
             if st.record_log:
                 st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(env['s']) + ' is pushed away', -1)
             st.at = o65  # game.yaml:373
-            st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[63])), False)
+            st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[62])), False)
         st.at = o67  # game.yaml:374
-        st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[64]))), False)
+        st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[63]))), False)
 
     def proc_income_phase(st, env):  # game.yaml:405
         st.at = o88  # game.yaml:409
         for _p2 in list(st.players):
             env['p'] = _p2
             st.at = o84  # game.yaml:411
-            env['n'] = fn_income(st, S[65], _p2)
+            env['n'] = fn_income(st, S[64], _p2)
             st.at = o85  # game.yaml:412
             _i7 = _p2
             _v1 = st.vars['thalers'][_i7] + env['n']
             if _v1 > 12:
                 _v1 = 12  # the marker stops at the end; the excess is lost
             if _v1 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v1) + ', below its minimum 0', S[66])
+                raise RuleError("'thalers' would fall to " + str(_v1) + ', below its minimum 0', S[65])
             st.vars['thalers'][_i7] = _v1
             st.at = o86  # game.yaml:413
             _i8 = _p2
@@ -1172,7 +1181,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o47  # game.yaml:346
-            env['x'] = first([_y2 for _y2 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[67])))] if (_y2.kind == 'aristocrats')])
+            env['x'] = first([_y2 for _y2 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[66])))] if (_y2.kind == 'aristocrats')])
             fr.pc = 2
             st.at = o52  # game.yaml:347
             o52.exec(st, env)
@@ -1195,7 +1204,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o68  # game.yaml:380
-            env['x'] = first([_y3 for _y3 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[68])))] if (_y3.kind == 'aristocrats')])
+            env['x'] = first([_y3 for _y3 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[67])))] if (_y3.kind == 'aristocrats')])
             fr.pc = 2
             st.at = o73  # game.yaml:381
             o73.exec(st, env)
@@ -1213,19 +1222,19 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o82  # game.yaml:392
-            if any((((_s9.props['type'] == 'aristocrat') or (_s9.props['type'] == 'beside')) and (((len((_r31 := st.zones[(Z_at1 + _s9.ordinal)])) > 0) and ((_r32 := _r31[-1]).kind == 'aristocrats')) and (_r32.owner == env['p']))) for _s9 in K_spaces1):
+            if any(((len((_r33 := st.zones[(Z_at1 + _s9.ordinal)])) > 0) and ((_r34 := _r33[-1]).kind == 'aristocrats') and (_r34.owner == env['p'])) for _s9 in KF_spaces3):
                 st.frames.append(Frame(o76, env))
             elif any((_x9.kind == 'aristocrats') for _x9 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))]):
                 st.at = o81  # game.yaml:401
                 _args2 = {'p': env['p'], 'a': 45, 'z': st.zones[Z_throne1]}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[69])
+                    enter_procedure(st, S[68])
                 st.inline += 1
                 try:
                     proc_fresh(st, _args2)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure fresh (' + str(S[70]) + ')')
+                    traced(e, 'procedure fresh (' + str(S[69]) + ')')
                     raise
                 st.inline -= 1
             else:
@@ -1250,17 +1259,17 @@ def build(num_players, files):
             for _x10 in list(K_aristocrats1):
                 env['x'] = _x10
                 st.at = o92  # game.yaml:420
-                if (_x10 not in st.zones[(Z_supply1 + seat(st, _x10.owner, S[71]))]):
+                if (_x10 not in st.zones[(Z_supply1 + seat(st, _x10.owner, S[70]))]):
                     st.at = o91  # game.yaml:420
                     _args3 = {'x': _x10}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[72])
+                        enter_procedure(st, S[71])
                     st.inline += 1
                     try:
                         proc_grow_old(st, _args3)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure grow_old (' + str(S[73]) + ')')
+                        traced(e, 'procedure grow_old (' + str(S[72]) + ')')
                         raise
                     st.inline -= 1
             fr.pc = 2
@@ -1304,7 +1313,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o120  # game.yaml:443
-            if fn_can_place_new(st, S[74], env['q']):
+            if fn_can_place_new(st, S[73], env['q']):
                 st.frames.append(Frame(o117, env))
             else:
                 st.at = o116  # game.yaml:444
@@ -1403,7 +1412,7 @@ def build(num_players, files):
                 st.at = o180  # game.yaml:573
                 st.vars['rival'] = env['p']
                 st.at = o181  # game.yaml:573
-                _i9 = seat(st, st.vars['turn_player'], S[75])
+                _i9 = seat(st, st.vars['turn_player'], S[74])
                 st.vars['passed'][_i9] = True
                 st.at = o182  # game.yaml:573
                 if st.record_log:
@@ -1414,10 +1423,10 @@ def build(num_players, files):
                 st.frames.append(Frame(o185, env))
             elif (env['a'] == 'indulgence'):
                 st.at = o188  # game.yaml:577
-                _i10 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[76]))
+                _i10 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[75]))
                 _v2 = st.vars['score'][_i10] + 1
                 if _v2 < 0:
-                    raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[77])
+                    raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[76])
                 st.vars['score'][_i10] = _v2
             elif (env['a'] == 'permit'):
                 st.frames.append(Frame(o189, env))
@@ -1546,10 +1555,10 @@ def build(num_players, files):
             st.at = o247  # game.yaml:680
             if (fn_elector_of(st, C_mainz1) != None):
                 st.at = o245  # game.yaml:682
-                _i11 = seat(st, fn_elector_of(st, C_mainz1), S[78])
+                _i11 = seat(st, fn_elector_of(st, C_mainz1), S[77])
                 _v3 = st.vars['score'][_i11] + 1
                 if _v3 < 0:
-                    raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[79])
+                    raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[78])
                 st.vars['score'][_i11] = _v3
                 st.at = o246  # game.yaml:683
                 if st.record_log:
@@ -1586,7 +1595,7 @@ def build(num_players, files):
         if pc == 1:
             fr.pc = 2
             st.at = o255  # game.yaml:703
-            if ((env['w'] != None) and (env['w'] != (_r33[-1].owner if (len((_r33 := st.zones[(Z_at1 + env['e'].props['seat'].ordinal)])) > 0) else None))):
+            if ((env['w'] != None) and (env['w'] != (_r35[-1].owner if (len((_r35 := st.zones[(Z_at1 + env['e'].props['seat'].ordinal)])) > 0) else None))):
                 st.frames.append(Frame(o253, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1606,10 +1615,10 @@ def build(num_players, files):
                 st.move(st.zones[(Z_at1 + env['e'].props['seat'].ordinal)][-1], Z_aside1, False)
             st.at = o259  # game.yaml:714
             if st.record_log:
-                st.log_line('change of power in ' + fmt_card1(env['e']) + ', where ' + fmt_player1(env['w']) + ' has ' + fmt_int1(fn_power(st, S[80], env['w'], env['e'])) + ' power points', -1)
+                st.log_line('change of power in ' + fmt_card1(env['e']) + ', where ' + fmt_player1(env['w']) + ' has ' + fmt_int1(fn_power(st, S[79], env['w'], env['e'])) + ' power points', -1)
             fr.pc = 3
             st.at = o268  # game.yaml:715
-            if any(fn_suitable(st, S[82], env['w'], env['e'], _s10) for _s10 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[81])))]):
+            if any(fn_suitable(st, S[81], env['w'], env['e'], _s10) for _s10 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[80])))]):
                 st.frames.append(Frame(o262, env))
             else:
                 st.at = o261  # game.yaml:724
@@ -1639,7 +1648,7 @@ def build(num_players, files):
             env['x'] = st.zones[Z_aside1][-1]
             fr.pc = 2
             st.at = o280  # game.yaml:733
-            if any((((_s11.props['type'] == 'aristocrat') and (not st.vars['closed'][_s11.props['electorate'].ordinal])) and ((len((_r34 := st.zones[(Z_at1 + (_s11.ordinal if _s11.kind == 'spaces' else ordinal(_s11, 'spaces', S[6])))])) == 0) or ((_r34[-1].kind == 'knights') and (not any(((_t5.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t5.ordinal if _t5.kind == 'spaces' else ordinal(_t5, 'spaces', S[7])))]) == 0)) for _t5 in st.zones[(Z_area1 + _s11.props['electorate'].ordinal)]))))) for _s11 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[83])))]):
+            if any((((_s11.props['type'] == 'aristocrat') and (not st.vars['closed'][_s11.props['electorate'].ordinal])) and ((len((_r36 := st.zones[(Z_at1 + (_s11.ordinal if _s11.kind == 'spaces' else ordinal(_s11, 'spaces', S[6])))])) == 0) or ((_r36[-1].kind == 'knights') and (not any(((_t5.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t5.ordinal if _t5.kind == 'spaces' else ordinal(_t5, 'spaces', S[7])))]) == 0)) for _t5 in st.zones[(Z_area1 + _s11.props['electorate'].ordinal)]))))) for _s11 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[82])))]):
                 st.frames.append(Frame(o276, env))
             else:
                 st.at = o274  # game.yaml:739
@@ -1648,13 +1657,13 @@ def build(num_players, files):
                 st.at = o275  # game.yaml:739
                 _args4 = {'x': env['x']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[84])
+                    enter_procedure(st, S[83])
                 st.inline += 1
                 try:
                     proc_retire(st, _args4)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure retire (' + str(S[59]) + ')')
+                    traced(e, 'procedure retire (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1693,10 +1702,10 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o296  # game.yaml:768
-            _i12 = seat(st, st.vars['emperor'], S[85])
+            _i12 = seat(st, st.vars['emperor'], S[84])
             st.vars['vote'][_i12] = st.vars['emperor']
             st.at = o297  # game.yaml:769
-            _i13 = seat(st, st.vars['rival'], S[86])
+            _i13 = seat(st, st.vars['rival'], S[85])
             st.vars['vote'][_i13] = st.vars['rival']
             fr.pc = 4
             st.at = o304  # game.yaml:770
@@ -1706,9 +1715,9 @@ def build(num_players, files):
             pc = 4
         if pc == 4:
             st.at = o305  # game.yaml:777
-            env['for_emperor'] = sum([fn_votes(st, S[87], _q2) for _q2 in st.players if (st.vars['vote'][_q2] == st.vars['emperor'])])
+            env['for_emperor'] = sum([fn_votes(st, S[86], _q2) for _q2 in st.players if (st.vars['vote'][_q2] == st.vars['emperor'])])
             st.at = o306  # game.yaml:778
-            env['for_rival'] = sum([fn_votes(st, S[88], _q3) for _q3 in st.players if (st.vars['vote'][_q3] == st.vars['rival'])])
+            env['for_rival'] = sum([fn_votes(st, S[87], _q3) for _q3 in st.players if (st.vars['vote'][_q3] == st.vars['rival'])])
             st.at = o307  # game.yaml:779
             if st.record_log:
                 st.log_line('votes revealed, ' + fmt_list_player1([_q4 for _q4 in st.players if (st.vars['vote'][_q4] == st.vars['emperor'])]) + ' for the Emperor ' + fmt_player1(st.vars['emperor']) + ' (' + fmt_int1(env['for_emperor']) + '), ' + fmt_list_player1([_q5 for _q5 in st.players if (st.vars['vote'][_q5] == st.vars['rival'])]) + ' for the rival ' + fmt_player1(st.vars['rival']) + ' (' + fmt_int1(env['for_rival']) + ')', -1)
@@ -1723,7 +1732,7 @@ def build(num_players, files):
                     _i14 = _q6
                     _v4 = st.vars['score'][_i14] + 1
                     if _v4 < 0:
-                        raise RuleError("'score' would fall to " + str(_v4) + ', below its minimum 0', S[89])
+                        raise RuleError("'score' would fall to " + str(_v4) + ', below its minimum 0', S[88])
                     st.vars['score'][_i14] = _v4
                     st.at = o312  # game.yaml:784
                     if st.record_log:
@@ -1773,7 +1782,7 @@ def build(num_players, files):
             st.at = o330  # game.yaml:799
             _args5 = {'p': env['w']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[90])
+                enter_procedure(st, S[89])
             st.frames.append(Frame(o7, _args5))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1799,7 +1808,7 @@ def build(num_players, files):
             env['x'] = st.zones[Z_aside1][-1]
             fr.pc = 2
             st.at = o342  # game.yaml:808
-            if any((((_s12.props['type'] == 'aristocrat') and (not st.vars['closed'][_s12.props['electorate'].ordinal])) and ((len((_r35 := st.zones[(Z_at1 + _s12.ordinal)])) == 0) or ((_r35[-1].kind == 'knights') and (not any(((_t6.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t6.ordinal if _t6.kind == 'spaces' else ordinal(_t6, 'spaces', S[7])))]) == 0)) for _t6 in st.zones[(Z_area1 + _s12.props['electorate'].ordinal)]))))) for _s12 in K_spaces1):
+            if any(((not st.vars['closed'][_s12.props['electorate'].ordinal]) and ((len((_r37 := st.zones[(Z_at1 + _s12.ordinal)])) == 0) or ((_r37[-1].kind == 'knights') and (not any(((_t6.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t6.ordinal if _t6.kind == 'spaces' else ordinal(_t6, 'spaces', S[7])))]) == 0)) for _t6 in st.zones[(Z_area1 + _s12.props['electorate'].ordinal)]))))) for _s12 in KF_spaces1):
                 st.frames.append(Frame(o338, env))
             else:
                 st.at = o336  # game.yaml:814
@@ -1808,13 +1817,13 @@ def build(num_players, files):
                 st.at = o337  # game.yaml:814
                 _args6 = {'x': env['x']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[91])
+                    enter_procedure(st, S[90])
                 st.inline += 1
                 try:
                     proc_retire(st, _args6)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure retire (' + str(S[59]) + ')')
+                    traced(e, 'procedure retire (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1830,18 +1839,18 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o343  # game.yaml:820
-            _i16 = seat(st, st.vars['emperor'], S[92])
+            _i16 = seat(st, st.vars['emperor'], S[91])
             _v5 = st.vars['score'][_i16] + DL_rounds1[(st.vars['round'], )][1]
             if _v5 < 0:
-                raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[94])
+                raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[93])
             st.vars['score'][_i16] = _v5
             st.at = o344  # game.yaml:821
-            _i17 = seat(st, st.vars['emperor'], S[95])
+            _i17 = seat(st, st.vars['emperor'], S[94])
             _v6 = st.vars['thalers'][_i17] + DL_rounds2[(st.vars['round'], )][2]
             if _v6 > 12:
                 _v6 = 12  # the marker stops at the end; the excess is lost
             if _v6 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v6) + ', below its minimum 0', S[97])
+                raise RuleError("'thalers' would fall to " + str(_v6) + ', below its minimum 0', S[96])
             st.vars['thalers'][_i17] = _v6
             st.at = o345  # game.yaml:822
             if st.record_log:
@@ -1866,7 +1875,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o357  # game.yaml:830
-            if ((len(st.zones[Z_empire_supply1]) > 0) and any(((_s13.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s13.ordinal)]) == 0) and (not st.vars['closed'][_s13.props['electorate'].ordinal]))) for _s13 in K_spaces1)):
+            if ((len(st.zones[Z_empire_supply1]) > 0) and any(((len(st.zones[(Z_at1 + _s13.ordinal)]) == 0) and (not st.vars['closed'][_s13.props['electorate'].ordinal])) for _s13 in KF_spaces2)):
                 st.frames.append(Frame(o353, env))
             else:
                 st.frames.append(Frame(o351, env))
@@ -1884,7 +1893,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o367  # game.yaml:843
-            if (any(((_s14.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s14.ordinal)]) == 0) and (not st.vars['closed'][_s14.props['electorate'].ordinal]))) for _s14 in K_spaces1) and any(((len((_r36 := st.zones[(Z_at1 + _s15.ordinal)])) > 0) and (_r36[-1].kind == 'empire_cities')) for _s15 in K_spaces1)):
+            if (any(((len(st.zones[(Z_at1 + _s14.ordinal)]) == 0) and (not st.vars['closed'][_s14.props['electorate'].ordinal])) for _s14 in KF_spaces2) and any(((len((_r38 := st.zones[(Z_at1 + _s15.ordinal)])) > 0) and (_r38[-1].kind == 'empire_cities')) for _s15 in K_spaces1)):
                 st.frames.append(Frame(o360, env))
             else:
                 st.at = o359  # game.yaml:859
@@ -1901,11 +1910,11 @@ def build(num_players, files):
     def step_36(st, fr):  # game.yaml:326
         env = fr.env
         st.at = o37  # game.yaml:327
-        move_cards(st, [_e6 for _e6 in K_electorates1 if (_e6.props['spiritual'] == env['sp'])], Z_lots1, False)
+        move_cards(st, [_e6 for _e6 in KP_electorates1.get(env['sp'], ())], Z_lots1, False)
         st.at = o38  # game.yaml:328
         st.shuffle(Z_lots1)
         st.at = o39  # game.yaml:329
-        _i18 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[50])
+        _i18 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[49])
         st.vars['closed'][_i18] = True
         st.at = o40  # game.yaml:330
         if st.record_log:
@@ -1919,12 +1928,12 @@ def build(num_players, files):
     def step_48(st, fr):  # game.yaml:351
         env = fr.env
         st.at = o49  # game.yaml:351
-        st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[102]))), False)
+        st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[101]))), False)
         st.at = o50  # game.yaml:351
-        _i19 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[103]))
+        _i19 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[102]))
         st.vars['age'][_i19] = env['a']
         st.at = o51  # game.yaml:351
-        _i20 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[104]))
+        _i20 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[103]))
         st.vars['couple'][_i20] = env['side']
         st.frames.pop()
 
@@ -1958,17 +1967,17 @@ def build(num_players, files):
         if k == 0:  # game.yaml:350
             _s17 = env['s'] = dec.values[i]
             st.at = o49  # game.yaml:351
-            st.move(env['x'], (Z_at1 + (_s17.ordinal if _s17.kind == 'spaces' else ordinal(_s17, 'spaces', S[102]))), False)
+            st.move(env['x'], (Z_at1 + (_s17.ordinal if _s17.kind == 'spaces' else ordinal(_s17, 'spaces', S[101]))), False)
             st.at = o50  # game.yaml:351
-            _i21 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[103]))
+            _i21 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[102]))
             st.vars['age'][_i21] = env['a']
             st.at = o51  # game.yaml:351
-            _i22 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[104]))
+            _i22 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[103]))
             st.vars['couple'][_i22] = env['side']
     def step_56(st, fr):  # game.yaml:362
         env = fr.env
         st.at = o57  # game.yaml:362
-        _i23 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[60]))
+        _i23 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[59]))
         st.vars['age'][_i23] += 10
         st.frames.pop()
 
@@ -1980,13 +1989,13 @@ def build(num_players, files):
         st.at = o60  # game.yaml:362
         _args7 = {'x': env['x']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[58])
+            enter_procedure(st, S[57])
         st.inline += 1
         try:
             proc_retire(st, _args7)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure retire (' + str(S[59]) + ')')
+            traced(e, 'procedure retire (' + str(S[58]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -1994,12 +2003,12 @@ def build(num_players, files):
     def step_62(st, fr):  # game.yaml:370
         env = fr.env
         st.at = o63  # game.yaml:371
-        env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[62])))][-1]
+        env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[61])))][-1]
         st.at = o64  # game.yaml:372
         if st.record_log:
             st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(env['s']) + ' is pushed away', -1)
         st.at = o65  # game.yaml:373
-        st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[63])), False)
+        st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[62])), False)
         st.frames.pop()
 
     def step_69(st, fr):  # game.yaml:385
@@ -2007,20 +2016,20 @@ def build(num_players, files):
         st.at = o70  # game.yaml:385
         _args8 = {'x': env['x'], 's': env['s']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[105])
+            enter_procedure(st, S[104])
         st.inline += 1
         try:
             proc_settle(st, _args8)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[106]) + ')')
+            traced(e, 'procedure settle (' + str(S[105]) + ')')
             raise
         st.inline -= 1
         st.at = o71  # game.yaml:385
-        _i24 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[107]))
+        _i24 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[106]))
         st.vars['age'][_i24] = 15
         st.at = o72  # game.yaml:385
-        _i25 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[108]))
+        _i25 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[107]))
         st.vars['couple'][_i25] = env['side']
         st.frames.pop()
 
@@ -2033,13 +2042,13 @@ def build(num_players, files):
     def e73_items0(st, env):  # game.yaml:384
         return K_spaces1
     def e73_when0(st, env):  # game.yaml:384
-        return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][env['s'].props['electorate'].ordinal])) and ((len((_r37 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[6])))])) == 0) or ((_r37[-1].kind == 'knights') and (not any(((_t7.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t7.ordinal if _t7.kind == 'spaces' else ordinal(_t7, 'spaces', S[7])))]) == 0)) for _t7 in st.zones[(Z_area1 + env['s'].props['electorate'].ordinal)])))))
+        return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][env['s'].props['electorate'].ordinal])) and ((len((_r39 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[6])))])) == 0) or ((_r39[-1].kind == 'knights') and (not any(((_t7.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t7.ordinal if _t7.kind == 'spaces' else ordinal(_t7, 'spaces', S[7])))]) == 0)) for _t7 in st.zones[(Z_area1 + env['s'].props['electorate'].ordinal)])))))
     def collect_73(st, env):  # game.yaml:381
         actions = []
         values = []
         idx = []
         for _s18 in K_spaces1:  # game.yaml:384
-            if not ((((_s18.props['type'] == 'aristocrat') and (not st.vars['closed'][_s18.props['electorate'].ordinal])) and ((len((_r38 := st.zones[(Z_at1 + _s18.ordinal)])) == 0) or ((_r38[-1].kind == 'knights') and (not any(((_t8.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t8.ordinal if _t8.kind == 'spaces' else ordinal(_t8, 'spaces', S[7])))]) == 0)) for _t8 in st.zones[(Z_area1 + _s18.props['electorate'].ordinal)])))))):
+            if not ((((_s18.props['type'] == 'aristocrat') and (not st.vars['closed'][_s18.props['electorate'].ordinal])) and ((len((_r40 := st.zones[(Z_at1 + _s18.ordinal)])) == 0) or ((_r40[-1].kind == 'knights') and (not any(((_t8.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t8.ordinal if _t8.kind == 'spaces' else ordinal(_t8, 'spaces', S[7])))]) == 0)) for _t8 in st.zones[(Z_area1 + _s18.props['electorate'].ordinal)])))))):
                 continue
             a = A_11 + _s18.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2055,20 +2064,20 @@ def build(num_players, files):
             st.at = o70  # game.yaml:385
             _args9 = {'x': env['x'], 's': _s19}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[105])
+                enter_procedure(st, S[104])
             st.inline += 1
             try:
                 proc_settle(st, _args9)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[106]) + ')')
+                traced(e, 'procedure settle (' + str(S[105]) + ')')
                 raise
             st.inline -= 1
             st.at = o71  # game.yaml:385
-            _i26 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[107]))
+            _i26 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[106]))
             st.vars['age'][_i26] = 15
             st.at = o72  # game.yaml:385
-            _i27 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[108]))
+            _i27 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[107]))
             st.vars['couple'][_i27] = env['side']
     def step_74(st, fr):  # game.yaml:402
         env = fr.env
@@ -2095,7 +2104,7 @@ def build(num_players, files):
     def step_77(st, fr):  # game.yaml:399
         env = fr.env
         st.at = o78  # game.yaml:399
-        st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[109])))][-1], Z_throne1, False)
+        st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[108])))][-1], Z_throne1, False)
         st.frames.pop()
 
     def e79_player(st, env):  # game.yaml:394
@@ -2103,18 +2112,18 @@ def build(num_players, files):
     def e79_prompt(st, env):  # game.yaml:394
         return fmt_player1(env['p']) + ' places one of his aristocrats on the throne'
     def e79_label0(st, env):  # game.yaml:397
-        return fmt_card1(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[110])))][-1]) + ' from ' + fmt_card1(env['s'])
+        return fmt_card1(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[109])))][-1]) + ' from ' + fmt_card1(env['s'])
     def e79_items0(st, env):  # game.yaml:397
         return K_spaces1
     def e79_when0(st, env):  # game.yaml:397
-        return (((env['s'].props['type'] == 'aristocrat') or (env['s'].props['type'] == 'beside')) and (((len((_r39 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[0])))])) > 0) and ((_r40 := _r39[-1]).kind == 'aristocrats')) and (_r40.owner == env['p'])))
+        return (((env['s'].props['type'] == 'aristocrat') or (env['s'].props['type'] == 'beside')) and (((len((_r41 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[0])))])) > 0) and ((_r42 := _r41[-1]).kind == 'aristocrats')) and (_r42.owner == env['p'])))
     def collect_79(st, env):  # game.yaml:394
         _L_p1 = env['p']
         actions = []
         values = []
         idx = []
         for _s20 in K_spaces1:  # game.yaml:397
-            if not (((_s20.props['type'] == 'aristocrat') or (_s20.props['type'] == 'beside')) and (((len((_r41 := st.zones[(Z_at1 + _s20.ordinal)])) > 0) and ((_r42 := _r41[-1]).kind == 'aristocrats')) and (_r42.owner == _L_p1))):
+            if not (((_s20.props['type'] == 'aristocrat') or (_s20.props['type'] == 'beside')) and (((len((_r43 := st.zones[(Z_at1 + _s20.ordinal)])) > 0) and ((_r44 := _r43[-1]).kind == 'aristocrats')) and (_r44.owner == _L_p1))):
                 continue
             a = A_21 + _s20.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2128,19 +2137,19 @@ def build(num_players, files):
         if k == 0:  # game.yaml:397
             _s21 = env['s'] = dec.values[i]
             st.at = o78  # game.yaml:399
-            st.move(st.zones[(Z_at1 + (_s21.ordinal if _s21.kind == 'spaces' else ordinal(_s21, 'spaces', S[109])))][-1], Z_throne1, False)
+            st.move(st.zones[(Z_at1 + (_s21.ordinal if _s21.kind == 'spaces' else ordinal(_s21, 'spaces', S[108])))][-1], Z_throne1, False)
     def step_80(st, fr):  # game.yaml:401
         env = fr.env
         st.at = o81  # game.yaml:401
         _args10 = {'p': env['p'], 'a': 45, 'z': st.zones[Z_throne1]}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[69])
+            enter_procedure(st, S[68])
         st.inline += 1
         try:
             proc_fresh(st, _args10)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure fresh (' + str(S[70]) + ')')
+            traced(e, 'procedure fresh (' + str(S[69]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2148,21 +2157,21 @@ def build(num_players, files):
     def step_83(st, fr):  # game.yaml:410
         env = fr.env
         st.at = o84  # game.yaml:411
-        env['n'] = fn_income(st, S[65], env['p'])
+        env['n'] = fn_income(st, S[64], env['p'])
         st.at = o85  # game.yaml:412
-        _i28 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[111]))
+        _i28 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110]))
         _v7 = st.vars['thalers'][_i28] + env['n']
         if _v7 > 12:
             _v7 = 12  # the marker stops at the end; the excess is lost
         if _v7 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v7) + ', below its minimum 0', S[66])
+            raise RuleError("'thalers' would fall to " + str(_v7) + ', below its minimum 0', S[65])
         st.vars['thalers'][_i28] = _v7
         st.at = o86  # game.yaml:413
-        _i29 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[112]))
-        st.vars['chip'][_i29] = st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[113]))]
+        _i29 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[111]))
+        st.vars['chip'][_i29] = st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[112]))]
         st.at = o87  # game.yaml:414
         if st.record_log:
-            st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[114]))]), -1)
+            st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[113]))]), -1)
         st.frames.pop()
 
     def e88_items(st, env):  # game.yaml:409
@@ -2170,17 +2179,17 @@ def build(num_players, files):
     def step_89(st, fr):  # game.yaml:420
         env = fr.env
         st.at = o92  # game.yaml:420
-        if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[71]))]):
+        if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[70]))]):
             st.at = o91  # game.yaml:420
             _args11 = {'x': env['x']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[72])
+                enter_procedure(st, S[71])
             st.inline += 1
             try:
                 proc_grow_old(st, _args11)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure grow_old (' + str(S[73]) + ')')
+                traced(e, 'procedure grow_old (' + str(S[72]) + ')')
                 raise
             st.inline -= 1
         st.frames.pop()
@@ -2190,13 +2199,13 @@ def build(num_players, files):
         st.at = o91  # game.yaml:420
         _args12 = {'x': env['x']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[72])
+            enter_procedure(st, S[71])
         st.inline += 1
         try:
             proc_grow_old(st, _args12)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure grow_old (' + str(S[73]) + ')')
+            traced(e, 'procedure grow_old (' + str(S[72]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2214,7 +2223,7 @@ def build(num_players, files):
             st.at = o96  # game.yaml:424
             _args13 = {'p': st.vars['emperor']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[115])
+                enter_procedure(st, S[114])
             st.frames.append(Frame(o7, _args13))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2224,7 +2233,7 @@ def build(num_players, files):
             if (len(st.zones[Z_throne1]) > 0):
                 st.at = o98  # game.yaml:425
                 if st.record_log:
-                    st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[116])]) + ', is the new Emperor tile', -1)
+                    st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[115])]) + ', is the new Emperor tile', -1)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -2233,7 +2242,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o98  # game.yaml:425
         if st.record_log:
-            st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[116])]) + ', is the new Emperor tile', -1)
+            st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[115])]) + ', is the new Emperor tile', -1)
         st.frames.pop()
 
     def step_101(st, fr):  # game.yaml:432
@@ -2241,9 +2250,9 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o102  # game.yaml:433
-            env['pink'] = len([1 for _c4 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[117])))] if (_c4.props['stack'].props['colour'] == 'pink')])
+            env['pink'] = len([1 for _c4 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[116])))] if (_c4.props['stack'].props['colour'] == 'pink')])
             st.at = o103  # game.yaml:434
-            env['blue'] = len([1 for _c5 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[118])))] if (_c5.props['stack'].props['colour'] == 'blue')])
+            env['blue'] = len([1 for _c5 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[117])))] if (_c5.props['stack'].props['colour'] == 'blue')])
             fr.pc = 3
             st.at = o108  # game.yaml:435
             if (env['blue'] > env['pink']):
@@ -2266,7 +2275,7 @@ def build(num_players, files):
             st.at = o105  # game.yaml:435
             _args14 = {'q': env['q']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[119])
+                enter_procedure(st, S[118])
             st.frames.append(Frame(o11, _args14))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2284,7 +2293,7 @@ def build(num_players, files):
             st.at = o107  # game.yaml:435
             _args15 = {'q': env['q']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[120])
+                enter_procedure(st, S[119])
             st.frames.append(Frame(o12, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2299,7 +2308,7 @@ def build(num_players, files):
     def step_110(st, fr):  # game.yaml:436
         env = fr.env
         st.at = o113  # game.yaml:436
-        for _c6 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[121])))]):
+        for _c6 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[120])))]):
             env['c'] = _c6
             st.at = o112  # game.yaml:436
             st.move(_c6, (Z_pile1 + _c6.props['stack'].ordinal), False)
@@ -2312,7 +2321,7 @@ def build(num_players, files):
         st.frames.pop()
 
     def e113_items(st, env):  # game.yaml:436
-        return st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[121])))]
+        return st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[120])))]
     def e114_items(st, env):  # game.yaml:436
         return st.players
     def step_115(st, fr):  # game.yaml:444
@@ -2333,7 +2342,7 @@ def build(num_players, files):
             st.at = o119  # game.yaml:443
             _args16 = {'p': env['q'], 'side': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[122])
+                enter_procedure(st, S[121])
             st.frames.append(Frame(o6, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2349,9 +2358,9 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o122  # game.yaml:455
-            _args17 = {'q': env['q'], 'b': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[123])))][-1]}
+            _args17 = {'q': env['q'], 'b': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[122])))][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[124])
+                enter_procedure(st, S[123])
             st.frames.append(Frame(o13, _args17))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2369,7 +2378,7 @@ def build(num_players, files):
             st.at = o124  # game.yaml:458
             _args18 = {'q': env['q'], 'b': st.zones[Z_throne1][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[125])
+                enter_procedure(st, S[124])
             st.frames.append(Frame(o13, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2382,12 +2391,12 @@ def build(num_players, files):
     def step_125(st, fr):  # game.yaml:459
         env = fr.env
         st.at = o126  # game.yaml:459
-        _i30 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[126]))
+        _i30 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[125]))
         _v8 = st.vars['thalers'][_i30] + 1
         if _v8 > 12:
             _v8 = 12  # the marker stops at the end; the excess is lost
         if _v8 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v8) + ', below its minimum 0', S[127])
+            raise RuleError("'thalers' would fall to " + str(_v8) + ', below its minimum 0', S[126])
         st.vars['thalers'][_i30] = _v8
         st.frames.pop()
 
@@ -2396,15 +2405,15 @@ def build(num_players, files):
     def e127_prompt(st, env):  # game.yaml:451
         return 'A daughter is born to ' + fmt_player1(env['q'])
     def e127_label0(st, env):  # game.yaml:454
-        return 'offer her to the Baron of ' + fmt_player1(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[128])))][-1].owner) + ' on ' + fmt_card1(env['s'])
+        return 'offer her to the Baron of ' + fmt_player1(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[127])))][-1].owner) + ' on ' + fmt_card1(env['s'])
     def e127_items0(st, env):  # game.yaml:454
         return K_spaces1
     def e127_when0(st, env):  # game.yaml:454
-        return (((((len((_r43 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[29])))])) > 0) and ((_r44 := _r43[-1]).kind == 'aristocrats')) and (_r44.owner != env['q'])) and (not st.vars['couple'][(_r44.ordinal if _r44.kind == 'aristocrats' else ordinal(_r44, 'aristocrats', S[30]))])) and (not ((env['s'].props['type'] == 'elector') and env['s'].props['electorate'].props['spiritual'])))
+        return (((((len((_r45 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[28])))])) > 0) and ((_r46 := _r45[-1]).kind == 'aristocrats')) and (_r46.owner != env['q'])) and (not st.vars['couple'][(_r46.ordinal if _r46.kind == 'aristocrats' else ordinal(_r46, 'aristocrats', S[29]))])) and (not ((env['s'].props['type'] == 'elector') and env['s'].props['electorate'].props['spiritual'])))
     def e127_label1(st, env):  # game.yaml:456
         return 'offer her to the Emperor of ' + fmt_player1(st.zones[Z_throne1][-1].owner) + ' on the throne'
     def e127_when1(st, env):  # game.yaml:456
-        return (((len(st.zones[Z_throne1]) > 0) and ((_r45 := st.zones[Z_throne1][-1]).owner != env['q'])) and (not st.vars['couple'][(_r45.ordinal if _r45.kind == 'aristocrats' else ordinal(_r45, 'aristocrats', S[129]))]))
+        return (((len(st.zones[Z_throne1]) > 0) and ((_r47 := st.zones[Z_throne1][-1]).owner != env['q'])) and (not st.vars['couple'][(_r47.ordinal if _r47.kind == 'aristocrats' else ordinal(_r47, 'aristocrats', S[128]))]))
     def e127_label2(st, env):  # game.yaml:459
         return 'send her to the convent (1 thaler)'
     def collect_127(st, env):  # game.yaml:451
@@ -2413,14 +2422,14 @@ def build(num_players, files):
         values = []
         idx = []
         for _s22 in K_spaces1:  # game.yaml:454
-            if not ((((((len((_r46 := st.zones[(Z_at1 + _s22.ordinal)])) > 0) and ((_r47 := _r46[-1]).kind == 'aristocrats')) and (_r47.owner != _L_q1)) and (not st.vars['couple'][(_r47.ordinal if _r47.kind == 'aristocrats' else ordinal(_r47, 'aristocrats', S[30]))])) and (not ((_s22.props['type'] == 'elector') and _s22.props['electorate'].props['spiritual'])))):
+            if not ((((((len((_r48 := st.zones[(Z_at1 + _s22.ordinal)])) > 0) and ((_r49 := _r48[-1]).kind == 'aristocrats')) and (_r49.owner != _L_q1)) and (not st.vars['couple'][(_r49.ordinal if _r49.kind == 'aristocrats' else ordinal(_r49, 'aristocrats', S[29]))])) and (not ((_s22.props['type'] == 'elector') and _s22.props['electorate'].props['spiritual'])))):
                 continue
             a = A_31 + _s22.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_s22)
                 idx.append(0)
-        if (((len(st.zones[Z_throne1]) > 0) and ((_r48 := st.zones[Z_throne1][-1]).owner != _L_q1)) and (not st.vars['couple'][(_r48.ordinal if _r48.kind == 'aristocrats' else ordinal(_r48, 'aristocrats', S[129]))])):  # game.yaml:456
+        if (((len(st.zones[Z_throne1]) > 0) and ((_r50 := st.zones[Z_throne1][-1]).owner != _L_q1)) and (not st.vars['couple'][(_r50.ordinal if _r50.kind == 'aristocrats' else ordinal(_r50, 'aristocrats', S[128]))])):  # game.yaml:456
             actions.append(A_41)
             values.append(None)
             idx.append(1)
@@ -2439,23 +2448,23 @@ def build(num_players, files):
             st.frames.append(Frame(o123, env))
         elif k == 2:  # game.yaml:459
             st.at = o126  # game.yaml:459
-            _i31 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[126]))
+            _i31 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[125]))
             _v9 = st.vars['thalers'][_i31] + 1
             if _v9 > 12:
                 _v9 = 12  # the marker stops at the end; the excess is lost
             if _v9 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v9) + ', below its minimum 0', S[127])
+                raise RuleError("'thalers' would fall to " + str(_v9) + ', below its minimum 0', S[126])
             st.vars['thalers'][_i31] = _v9
     def step_128(st, fr):  # game.yaml:469
         env = fr.env
         st.at = o129  # game.yaml:469
-        _i32 = (env['b'].ordinal if env['b'].kind == 'aristocrats' else ordinal(env['b'], 'aristocrats', S[130]))
+        _i32 = (env['b'].ordinal if env['b'].kind == 'aristocrats' else ordinal(env['b'], 'aristocrats', S[129]))
         st.vars['couple'][_i32] = True
         st.at = o130  # game.yaml:469
-        _i33 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[131]))
+        _i33 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[130]))
         _v10 = st.vars['score'][_i33] + 1
         if _v10 < 0:
-            raise RuleError("'score' would fall to " + str(_v10) + ', below its minimum 0', S[132])
+            raise RuleError("'score' would fall to " + str(_v10) + ', below its minimum 0', S[131])
         st.vars['score'][_i33] = _v10
         st.at = o131  # game.yaml:469
         if st.record_log:
@@ -2465,12 +2474,12 @@ def build(num_players, files):
     def step_132(st, fr):  # game.yaml:471
         env = fr.env
         st.at = o133  # game.yaml:471
-        _i34 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[133]))
+        _i34 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[132]))
         _v11 = st.vars['thalers'][_i34] + 1
         if _v11 > 12:
             _v11 = 12  # the marker stops at the end; the excess is lost
         if _v11 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v11) + ', below its minimum 0', S[134])
+            raise RuleError("'thalers' would fall to " + str(_v11) + ', below its minimum 0', S[133])
         st.vars['thalers'][_i34] = _v11
         st.at = o134  # game.yaml:471
         if st.record_log:
@@ -2503,25 +2512,25 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:468
             st.at = o129  # game.yaml:469
-            _i35 = (env['b'].ordinal if env['b'].kind == 'aristocrats' else ordinal(env['b'], 'aristocrats', S[130]))
+            _i35 = (env['b'].ordinal if env['b'].kind == 'aristocrats' else ordinal(env['b'], 'aristocrats', S[129]))
             st.vars['couple'][_i35] = True
             st.at = o130  # game.yaml:469
-            _i36 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[131]))
+            _i36 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[130]))
             _v12 = st.vars['score'][_i36] + 1
             if _v12 < 0:
-                raise RuleError("'score' would fall to " + str(_v12) + ', below its minimum 0', S[132])
+                raise RuleError("'score' would fall to " + str(_v12) + ', below its minimum 0', S[131])
             st.vars['score'][_i36] = _v12
             st.at = o131  # game.yaml:469
             if st.record_log:
                 st.log_line(fmt_card1(env['b']) + ' of ' + fmt_player1(env['b'].owner) + ' marries; ' + fmt_player1(env['q']) + ' takes 1 victory point', -1)
         elif k == 1:  # game.yaml:470
             st.at = o133  # game.yaml:471
-            _i37 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[133]))
+            _i37 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[132]))
             _v13 = st.vars['thalers'][_i37] + 1
             if _v13 > 12:
                 _v13 = 12  # the marker stops at the end; the excess is lost
             if _v13 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v13) + ', below its minimum 0', S[134])
+                raise RuleError("'thalers' would fall to " + str(_v13) + ', below its minimum 0', S[133])
             st.vars['thalers'][_i37] = _v13
             st.at = o134  # game.yaml:471
             if st.record_log:
@@ -2546,23 +2555,23 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o138  # game.yaml:491
-            st.move(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[136])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[135]))), False)
+            st.move(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[135])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[134]))), False)
             st.at = o139  # game.yaml:492
-            _i38 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[137]))
+            _i38 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[136]))
             _v14 = st.vars['thalers'][_i38] - env['k'].props['cost']
             if _v14 > 12:
                 _v14 = 12  # the marker stops at the end; the excess is lost
             if _v14 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v14) + ', below its minimum 0', S[138])
+                raise RuleError("'thalers' would fall to " + str(_v14) + ', below its minimum 0', S[137])
             st.vars['thalers'][_i38] = _v14
             st.at = o140  # game.yaml:493
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[139])))][-1]), -1)
+                st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))][-1]), -1)
             fr.pc = 4
             st.at = o141  # game.yaml:494
             _args19 = {'p': env['p'], 'a': env['k'].key}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[140])
+                enter_procedure(st, S[139])
             st.frames.append(Frame(o17, _args19))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2577,18 +2586,18 @@ def build(num_players, files):
     def e142_prompt(st, env):  # game.yaml:484
         return fmt_player1(env['p']) + ' buys'
     def e142_label0(st, env):  # game.yaml:487
-        return fmt_card1(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[141])))][-1]) + ' (' + fmt_int1(env['k'].props['cost']) + ' thalers)'
+        return fmt_card1(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[140])))][-1]) + ' (' + fmt_int1(env['k'].props['cost']) + ' thalers)'
     def e142_items0(st, env):  # game.yaml:487
         return K_stacks1
     def e142_when0(st, env):  # game.yaml:487
-        return ((len(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[22])))]) > 0) and fn_may_take(st, S[142], env['p'], env['k']))
+        return ((len(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[21])))]) > 0) and fn_may_take(st, S[141], env['p'], env['k']))
     def collect_142(st, env):  # game.yaml:484
         _L_p2 = env['p']
         actions = []
         values = []
         idx = []
         for _k1 in K_stacks1:  # game.yaml:487
-            if not ((len(st.zones[(Z_pile1 + _k1.ordinal)]) > 0) and fn_may_take(st, S[142], _L_p2, _k1)):
+            if not ((len(st.zones[(Z_pile1 + _k1.ordinal)]) > 0) and fn_may_take(st, S[141], _L_p2, _k1)):
                 continue
             a = A_91 + _k1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2622,15 +2631,15 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o145  # game.yaml:507
-            _i39 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[143]))
+            _i39 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[142]))
             st.vars['privilege_used'][_i39] = True
             st.at = o146  # game.yaml:508
-            _i40 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[144]))
+            _i40 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[143]))
             _v15 = st.vars['thalers'][_i40] - env['k'].props['cost']
             if _v15 > 12:
                 _v15 = 12  # the marker stops at the end; the excess is lost
             if _v15 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v15) + ', below its minimum 0', S[145])
+                raise RuleError("'thalers' would fall to " + str(_v15) + ', below its minimum 0', S[144])
             st.vars['thalers'][_i40] = _v15
             st.at = o147  # game.yaml:509
             if st.record_log:
@@ -2639,7 +2648,7 @@ def build(num_players, files):
             st.at = o148  # game.yaml:510
             _args20 = {'p': env['p'], 'a': env['k'].key}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[146])
+                enter_procedure(st, S[145])
             st.frames.append(Frame(o17, _args20))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2658,14 +2667,14 @@ def build(num_players, files):
     def e149_items0(st, env):  # game.yaml:503
         return K_stacks1
     def e149_when0(st, env):  # game.yaml:503
-        return fn_trier_may_use(st, S[147], env['p'], env['k'])
+        return fn_trier_may_use(st, S[146], env['p'], env['k'])
     def collect_149(st, env):  # game.yaml:500
         _L_p3 = env['p']
         actions = []
         values = []
         idx = []
         for _k3 in K_stacks1:  # game.yaml:503
-            if not (fn_trier_may_use(st, S[147], _L_p3, _k3)):
+            if not (fn_trier_may_use(st, S[146], _L_p3, _k3)):
                 continue
             a = A_111 + _k3.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2682,10 +2691,10 @@ def build(num_players, files):
     def step_150(st, fr):  # game.yaml:514
         env = fr.env
         st.at = o151  # game.yaml:515
-        _i41 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[148]))
+        _i41 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[147]))
         st.vars['privilege_used'][_i41] = True
         st.at = o152  # game.yaml:516
-        st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[150])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[149]))), False)
+        st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[149])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[148]))), False)
         st.at = o153  # game.yaml:517
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
@@ -2696,13 +2705,13 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o155  # game.yaml:521
-            _i42 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[151]))
+            _i42 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[150]))
             st.vars['privilege_used'][_i42] = True
             fr.pc = 2
             st.at = o156  # game.yaml:521
             _args21 = {'p': env['p'], 'optional': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[152])
+                enter_procedure(st, S[151])
             st.frames.append(Frame(o18, _args21))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2717,13 +2726,13 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o158  # game.yaml:525
-            _i43 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[153]))
+            _i43 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[152]))
             st.vars['privilege_used'][_i43] = True
             fr.pc = 2
             st.at = o159  # game.yaml:525
             _args22 = {'p': env['p'], 'side': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[154])
+                enter_procedure(st, S[153])
             st.frames.append(Frame(o6, _args22))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2738,18 +2747,18 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o161  # game.yaml:530
-            _i44 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[155]))
+            _i44 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[154]))
             _v16 = st.vars['thalers'][_i44] - 1
             if _v16 > 12:
                 _v16 = 12  # the marker stops at the end; the excess is lost
             if _v16 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v16) + ', below its minimum 0', S[156])
+                raise RuleError("'thalers' would fall to " + str(_v16) + ', below its minimum 0', S[155])
             st.vars['thalers'][_i44] = _v16
             fr.pc = 2
             st.at = o162  # game.yaml:530
             _args23 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[157])
+                enter_procedure(st, S[156])
             st.frames.append(Frame(o15, _args23))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2764,18 +2773,18 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o164  # game.yaml:538
-            _i45 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[158]))
+            _i45 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[157]))
             _v17 = st.vars['thalers'][_i45] - 1
             if _v17 > 12:
                 _v17 = 12  # the marker stops at the end; the excess is lost
             if _v17 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v17) + ', below its minimum 0', S[159])
+                raise RuleError("'thalers' would fall to " + str(_v17) + ', below its minimum 0', S[158])
             st.vars['thalers'][_i45] = _v17
             fr.pc = 2
             st.at = o165  # game.yaml:538
             _args24 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[160])
+                enter_procedure(st, S[159])
             st.frames.append(Frame(o16, _args24))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2788,7 +2797,7 @@ def build(num_players, files):
     def step_166(st, fr):  # game.yaml:539
         env = fr.env
         st.at = o167  # game.yaml:539
-        _i46 = seat(st, st.vars['turn_player'], S[161])
+        _i46 = seat(st, st.vars['turn_player'], S[160])
         st.vars['passed'][_i46] = True
         st.at = o168  # game.yaml:539
         if st.record_log:
@@ -2798,35 +2807,35 @@ def build(num_players, files):
     def e169_player(st, env):  # game.yaml:478
         return env['p']
     def e169_prompt(st, env):  # game.yaml:478
-        return fmt_player1(env['p']) + ': your action (' + fmt_int1(st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[162]))]) + ' thalers)'
+        return fmt_player1(env['p']) + ': your action (' + fmt_int1(st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[161]))]) + ' thalers)'
     def e169_label0(st, env):  # game.yaml:481
         return 'buy an action card'
     def e169_when0(st, env):  # game.yaml:481
-        return any(((len(st.zones[(Z_pile1 + _k5.ordinal)]) > 0) and fn_may_take(st, S[163], env['p'], _k5)) for _k5 in K_stacks1)
+        return any(((len(st.zones[(Z_pile1 + _k5.ordinal)]) > 0) and fn_may_take(st, S[162], env['p'], _k5)) for _k5 in K_stacks1)
     def e169_label1(st, env):  # game.yaml:495
         return 'use an action whose stack has run out (privilege of Trier)'
     def e169_when1(st, env):  # game.yaml:495
-        return (fn_own_privilege(st, S[164], env['p'], C_trier1) and any(fn_trier_may_use(st, S[165], env['p'], _k6) for _k6 in K_stacks1))
+        return (fn_own_privilege(st, S[163], env['p'], C_trier1) and any(fn_trier_may_use(st, S[164], env['p'], _k6) for _k6 in K_stacks1))
     def e169_label2(st, env):  # game.yaml:511
         return 'take Gray eminence (privilege of Brandenburg)'
     def e169_when2(st, env):  # game.yaml:511
-        return (fn_own_privilege(st, S[166], env['p'], C_brandenburg1) and fn_available(st, C_gray1))
+        return (fn_own_privilege(st, S[165], env['p'], C_brandenburg1) and fn_available(st, C_gray1))
     def e169_label3(st, env):  # game.yaml:518
         return 'age or rejuvenate an aristocrat (privilege of Köln)'
     def e169_when3(st, env):  # game.yaml:518
-        return (fn_own_privilege(st, S[167], env['p'], C_koeln1) and any((((len((_r49 := st.zones[(Z_at1 + _s24.ordinal)])) > 0) and ((_r50 := _r49[-1]).kind == 'aristocrats')) and ((_r50.owner != env['p']) or (st.vars['age'][(_r50.ordinal if _r50.kind == 'aristocrats' else ordinal(_r50, 'aristocrats', S[24]))] > 15))) for _s24 in K_spaces1))
+        return (fn_own_privilege(st, S[166], env['p'], C_koeln1) and any((((len((_r51 := st.zones[(Z_at1 + _s24.ordinal)])) > 0) and ((_r52 := _r51[-1]).kind == 'aristocrats')) and ((_r52.owner != env['p']) or (st.vars['age'][(_r52.ordinal if _r52.kind == 'aristocrats' else ordinal(_r52, 'aristocrats', S[23]))] > 15))) for _s24 in K_spaces1))
     def e169_label4(st, env):  # game.yaml:522
         return 'place a Baron aged 15 (privilege of the Palatinate)'
     def e169_when4(st, env):  # game.yaml:522
-        return (fn_own_privilege(st, S[168], env['p'], C_pfalz1) and fn_can_place_new(st, S[169], env['p']))
+        return (fn_own_privilege(st, S[167], env['p'], C_pfalz1) and fn_can_place_new(st, S[168], env['p']))
     def e169_label5(st, env):  # game.yaml:526
         return 'place a knight from your supply (1 thaler)'
     def e169_when5(st, env):  # game.yaml:526
-        return (((st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[170]))] >= 1) and any((_x11.kind == 'knights') for _x11 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))])) and any(((((_s25.props['type'] == 'aristocrat') or (_s25.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s25.ordinal)]) == 0)) and (not st.vars['closed'][_s25.props['electorate'].ordinal])) for _s25 in K_spaces1))
+        return (((st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[169]))] >= 1) and any((_x11.kind == 'knights') for _x11 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))])) and any(((len(st.zones[(Z_at1 + _s25.ordinal)]) == 0) and (not st.vars['closed'][_s25.props['electorate'].ordinal])) for _s25 in KF_spaces4))
     def e169_label6(st, env):  # game.yaml:531
         return 'move one of your knights (1 thaler)'
     def e169_when6(st, env):  # game.yaml:531
-        return (((st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[171]))] >= 1) and (len([1 for _x12 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[172])))] if (_x12.kind == 'knights')]) < len([1 for _x13 in K_knights1 if (_x13.owner == env['p'])]))) and any(((((_s26.props['type'] == 'aristocrat') or (_s26.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s26.ordinal)]) == 0)) and (not st.vars['closed'][_s26.props['electorate'].ordinal])) for _s26 in K_spaces1))
+        return (((st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[170]))] >= 1) and (len([1 for _x12 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[171])))] if (_x12.kind == 'knights')]) < len(KP_knights1.get(env['p'], ())))) and any(((len(st.zones[(Z_at1 + _s26.ordinal)]) == 0) and (not st.vars['closed'][_s26.props['electorate'].ordinal])) for _s26 in KF_spaces4))
     def e169_label7(st, env):  # game.yaml:539
         return 'pass'
     def collect_169(st, env):  # game.yaml:478
@@ -2835,31 +2844,31 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if any(((len(st.zones[(Z_pile1 + _k7.ordinal)]) > 0) and fn_may_take(st, S[163], _L_p4, _k7)) for _k7 in K_stacks1):  # game.yaml:481
+        if any(((len(st.zones[(Z_pile1 + _k7.ordinal)]) > 0) and fn_may_take(st, S[162], _L_p4, _k7)) for _k7 in K_stacks1):  # game.yaml:481
             actions.append(A_81)
             values.append(None)
             idx.append(0)
-        if (fn_own_privilege(st, S[164], _L_p4, C_trier1) and any(fn_trier_may_use(st, S[165], _L_p4, _k8) for _k8 in K_stacks1)):  # game.yaml:495
+        if (fn_own_privilege(st, S[163], _L_p4, C_trier1) and any(fn_trier_may_use(st, S[164], _L_p4, _k8) for _k8 in K_stacks1)):  # game.yaml:495
             actions.append(A_101)
             values.append(None)
             idx.append(1)
-        if (fn_own_privilege(st, S[166], _L_p4, C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
+        if (fn_own_privilege(st, S[165], _L_p4, C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
             actions.append(A_121)
             values.append(None)
             idx.append(2)
-        if (fn_own_privilege(st, S[167], _L_p4, C_koeln1) and any((((len((_r51 := st.zones[(Z_at1 + _s27.ordinal)])) > 0) and ((_r52 := _r51[-1]).kind == 'aristocrats')) and ((_r52.owner != _L_p4) or (st.vars['age'][(_r52.ordinal if _r52.kind == 'aristocrats' else ordinal(_r52, 'aristocrats', S[24]))] > 15))) for _s27 in K_spaces1)):  # game.yaml:518
+        if (fn_own_privilege(st, S[166], _L_p4, C_koeln1) and any((((len((_r53 := st.zones[(Z_at1 + _s27.ordinal)])) > 0) and ((_r54 := _r53[-1]).kind == 'aristocrats')) and ((_r54.owner != _L_p4) or (st.vars['age'][(_r54.ordinal if _r54.kind == 'aristocrats' else ordinal(_r54, 'aristocrats', S[23]))] > 15))) for _s27 in K_spaces1)):  # game.yaml:518
             actions.append(A_131)
             values.append(None)
             idx.append(3)
-        if (fn_own_privilege(st, S[168], _L_p4, C_pfalz1) and fn_can_place_new(st, S[169], _L_p4)):  # game.yaml:522
+        if (fn_own_privilege(st, S[167], _L_p4, C_pfalz1) and fn_can_place_new(st, S[168], _L_p4)):  # game.yaml:522
             actions.append(A_141)
             values.append(None)
             idx.append(4)
-        if ((((_r53 := st.vars['thalers'][(_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[170]))]) >= 1) and any((_x14.kind == 'knights') for _x14 in st.zones[(Z_supply1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[8])))])) and any(((((_s28.props['type'] == 'aristocrat') or (_s28.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s28.ordinal)]) == 0)) and (not st.vars['closed'][_s28.props['electorate'].ordinal])) for _s28 in K_spaces1)):  # game.yaml:526
+        if ((((_r55 := st.vars['thalers'][(_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[169]))]) >= 1) and any((_x14.kind == 'knights') for _x14 in st.zones[(Z_supply1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[8])))])) and any(((len(st.zones[(Z_at1 + _s28.ordinal)]) == 0) and (not st.vars['closed'][_s28.props['electorate'].ordinal])) for _s28 in KF_spaces4)):  # game.yaml:526
             actions.append(A_151)
             values.append(None)
             idx.append(5)
-        if (((_r53 >= 1) and (len([1 for _x15 in st.zones[(Z_supply1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[172])))] if (_x15.kind == 'knights')]) < len([1 for _x16 in K_knights1 if (_x16.owner == _L_p4)]))) and any(((((_s29.props['type'] == 'aristocrat') or (_s29.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s29.ordinal)]) == 0)) and (not st.vars['closed'][_s29.props['electorate'].ordinal])) for _s29 in K_spaces1)):  # game.yaml:531
+        if (((_r55 >= 1) and (len([1 for _x15 in st.zones[(Z_supply1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[171])))] if (_x15.kind == 'knights')]) < len(KP_knights1.get(_L_p4, ())))) and any(((len(st.zones[(Z_at1 + _s29.ordinal)]) == 0) and (not st.vars['closed'][_s29.props['electorate'].ordinal])) for _s29 in KF_spaces4)):  # game.yaml:531
             actions.append(A_161)
             values.append(None)
             idx.append(6)
@@ -2877,10 +2886,10 @@ def build(num_players, files):
             st.frames.append(Frame(o143, env))
         elif k == 2:  # game.yaml:511
             st.at = o151  # game.yaml:515
-            _i47 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[148]))
+            _i47 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[147]))
             st.vars['privilege_used'][_i47] = True
             st.at = o152  # game.yaml:516
-            st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[150])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[149]))), False)
+            st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[149])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[148]))), False)
             st.at = o153  # game.yaml:517
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
@@ -2894,7 +2903,7 @@ def build(num_players, files):
             st.frames.append(Frame(o163, env))
         elif k == 7:  # game.yaml:539
             st.at = o167  # game.yaml:539
-            _i48 = seat(st, st.vars['turn_player'], S[161])
+            _i48 = seat(st, st.vars['turn_player'], S[160])
             st.vars['passed'][_i48] = True
             st.at = o168  # game.yaml:539
             if st.record_log:
@@ -2902,7 +2911,7 @@ def build(num_players, files):
     def step_170(st, fr):  # game.yaml:549
         env = fr.env
         st.at = o171  # game.yaml:549
-        st.move(first([_x17 for _x17 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[174])))] if (_x17.kind == 'knights')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[173]))), False)
+        st.move(first([_x17 for _x17 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[173])))] if (_x17.kind == 'knights')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[172]))), False)
         st.frames.pop()
 
     def e172_player(st, env):  # game.yaml:545
@@ -2934,13 +2943,13 @@ def build(num_players, files):
         if k == 0:  # game.yaml:548
             _s31 = env['s'] = dec.values[i]
             st.at = o171  # game.yaml:549
-            st.move(first([_x18 for _x18 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[174])))] if (_x18.kind == 'knights')]), (Z_at1 + (_s31.ordinal if _s31.kind == 'spaces' else ordinal(_s31, 'spaces', S[173]))), False)
+            st.move(first([_x18 for _x18 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[173])))] if (_x18.kind == 'knights')]), (Z_at1 + (_s31.ordinal if _s31.kind == 'spaces' else ordinal(_s31, 'spaces', S[172]))), False)
     def step_173(st, fr):  # game.yaml:561
         env = fr.env
         pc = fr.pc
         if pc == 0:
             st.at = o174  # game.yaml:562
-            env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[175])))][-1]
+            env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[174])))][-1]
             fr.pc = 2
             st.at = o177  # game.yaml:563
             o177.exec(st, env)
@@ -2955,7 +2964,7 @@ def build(num_players, files):
     def step_175(st, fr):  # game.yaml:566
         env = fr.env
         st.at = o176  # game.yaml:566
-        st.move(env['k'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[176]))), False)
+        st.move(env['k'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[175]))), False)
         st.frames.pop()
 
     def e177_player(st, env):  # game.yaml:563
@@ -2987,7 +2996,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:566
             _t10 = env['t'] = dec.values[i]
             st.at = o176  # game.yaml:566
-            st.move(env['k'], (Z_at1 + (_t10.ordinal if _t10.kind == 'spaces' else ordinal(_t10, 'spaces', S[176]))), False)
+            st.move(env['k'], (Z_at1 + (_t10.ordinal if _t10.kind == 'spaces' else ordinal(_t10, 'spaces', S[175]))), False)
     def e178_player(st, env):  # game.yaml:555
         return env['p']
     def e178_prompt(st, env):  # game.yaml:555
@@ -2997,14 +3006,14 @@ def build(num_players, files):
     def e178_items0(st, env):  # game.yaml:558
         return K_spaces1
     def e178_when0(st, env):  # game.yaml:558
-        return (((len((_r54 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[177])))])) > 0) and ((_r55 := _r54[-1]).kind == 'knights')) and (_r55.owner == env['p']))
+        return (((len((_r56 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[176])))])) > 0) and ((_r57 := _r56[-1]).kind == 'knights')) and (_r57.owner == env['p']))
     def collect_178(st, env):  # game.yaml:555
         _L_p5 = env['p']
         actions = []
         values = []
         idx = []
         for _s32 in K_spaces1:  # game.yaml:558
-            if not ((len((_r56 := st.zones[(Z_at1 + _s32.ordinal)])) > 0) and ((_r57 := _r56[-1]).kind == 'knights') and (_r57.owner == _L_p5)):
+            if not ((len((_r58 := st.zones[(Z_at1 + _s32.ordinal)])) > 0) and ((_r59 := _r58[-1]).kind == 'knights') and (_r59.owner == _L_p5)):
                 continue
             a = A_191 + _s32.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3023,7 +3032,7 @@ def build(num_players, files):
         st.at = o180  # game.yaml:573
         st.vars['rival'] = env['p']
         st.at = o181  # game.yaml:573
-        _i49 = seat(st, st.vars['turn_player'], S[75])
+        _i49 = seat(st, st.vars['turn_player'], S[74])
         st.vars['passed'][_i49] = True
         st.at = o182  # game.yaml:573
         if st.record_log:
@@ -3038,7 +3047,7 @@ def build(num_players, files):
             st.at = o184  # game.yaml:575
             _args25 = {'p': env['p'], 'optional': (len(st.players) == 2)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[178])
+                enter_procedure(st, S[177])
             st.frames.append(Frame(o18, _args25))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3056,7 +3065,7 @@ def build(num_players, files):
             st.at = o186  # game.yaml:576
             _args26 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[179])
+                enter_procedure(st, S[178])
             st.frames.append(Frame(o19, _args26))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3069,10 +3078,10 @@ def build(num_players, files):
     def step_187(st, fr):  # game.yaml:577
         env = fr.env
         st.at = o188  # game.yaml:577
-        _i50 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[76]))
+        _i50 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[75]))
         _v18 = st.vars['score'][_i50] + 1
         if _v18 < 0:
-            raise RuleError("'score' would fall to " + str(_v18) + ', below its minimum 0', S[77])
+            raise RuleError("'score' would fall to " + str(_v18) + ', below its minimum 0', S[76])
         st.vars['score'][_i50] = _v18
         st.frames.pop()
 
@@ -3084,7 +3093,7 @@ def build(num_players, files):
             st.at = o190  # game.yaml:578
             _args27 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[180])
+                enter_procedure(st, S[179])
             st.frames.append(Frame(o20, _args27))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3102,7 +3111,7 @@ def build(num_players, files):
             st.at = o192  # game.yaml:579
             _args28 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[181])
+                enter_procedure(st, S[180])
             st.frames.append(Frame(o21, _args28))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3120,7 +3129,7 @@ def build(num_players, files):
             st.at = o194  # game.yaml:580
             _args29 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[182])
+                enter_procedure(st, S[181])
             st.frames.append(Frame(o22, _args29))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3138,7 +3147,7 @@ def build(num_players, files):
             st.at = o196  # game.yaml:581
             _args30 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[183])
+                enter_procedure(st, S[182])
             st.frames.append(Frame(o23, _args30))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3151,22 +3160,22 @@ def build(num_players, files):
     def step_198(st, fr):  # game.yaml:592
         env = fr.env
         st.at = o199  # game.yaml:592
-        _i51 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[184])))][-1], 'aristocrats', S[185])
+        _i51 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[183])))][-1], 'aristocrats', S[184])
         st.vars['age'][_i51] -= 10
         st.frames.pop()
 
     def step_200(st, fr):  # game.yaml:594
         env = fr.env
         st.at = o201  # game.yaml:594
-        _args31 = {'x': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[186])))][-1]}
+        _args31 = {'x': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[185])))][-1]}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[187])
+            enter_procedure(st, S[186])
         st.inline += 1
         try:
             proc_grow_old(st, _args31)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure grow_old (' + str(S[73]) + ')')
+            traced(e, 'procedure grow_old (' + str(S[72]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3181,17 +3190,17 @@ def build(num_players, files):
     def e203_prompt(st, env):  # game.yaml:588
         return fmt_player1(env['p']) + ": rejuvenate one of your aristocrats or age an opponent's"
     def e203_label0(st, env):  # game.yaml:591
-        return 'rejuvenate your aristocrat on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[188])))][-1], 'aristocrats', S[189])]) + ')'
+        return 'rejuvenate your aristocrat on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[187])))][-1], 'aristocrats', S[188])]) + ')'
     def e203_items0(st, env):  # game.yaml:591
         return K_spaces1
     def e203_when0(st, env):  # game.yaml:591
-        return ((((len((_r58 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[23])))])) > 0) and ((_r59 := _r58[-1]).kind == 'aristocrats')) and ((_r59.owner != env['p']) or (st.vars['age'][(_r59.ordinal if _r59.kind == 'aristocrats' else ordinal(_r59, 'aristocrats', S[24]))] > 15))) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[190])))][-1].owner == env['p']))
+        return ((((len((_r60 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[22])))])) > 0) and ((_r61 := _r60[-1]).kind == 'aristocrats')) and ((_r61.owner != env['p']) or (st.vars['age'][(_r61.ordinal if _r61.kind == 'aristocrats' else ordinal(_r61, 'aristocrats', S[23]))] > 15))) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[189])))][-1].owner == env['p']))
     def e203_label1(st, env):  # game.yaml:593
-        return 'age the aristocrat of ' + fmt_player1(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[191])))][-1].owner) + ' on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[192])))][-1], 'aristocrats', S[193])]) + ')'
+        return 'age the aristocrat of ' + fmt_player1(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[190])))][-1].owner) + ' on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[191])))][-1], 'aristocrats', S[192])]) + ')'
     def e203_items1(st, env):  # game.yaml:593
         return K_spaces1
     def e203_when1(st, env):  # game.yaml:593
-        return ((((len((_r60 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[23])))])) > 0) and ((_r61 := _r60[-1]).kind == 'aristocrats')) and ((_r61.owner != env['p']) or (st.vars['age'][(_r61.ordinal if _r61.kind == 'aristocrats' else ordinal(_r61, 'aristocrats', S[24]))] > 15))) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[194])))][-1].owner != env['p']))
+        return ((((len((_r62 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[22])))])) > 0) and ((_r63 := _r62[-1]).kind == 'aristocrats')) and ((_r63.owner != env['p']) or (st.vars['age'][(_r63.ordinal if _r63.kind == 'aristocrats' else ordinal(_r63, 'aristocrats', S[23]))] > 15))) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[193])))][-1].owner != env['p']))
     def e203_label2(st, env):  # game.yaml:595
         return 'do not use it'
     def e203_when2(st, env):  # game.yaml:595
@@ -3203,7 +3212,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _s34 in K_spaces1:  # game.yaml:591
-            if not ((((len((_r62 := st.zones[(Z_at1 + _s34.ordinal)])) > 0) and ((_r63 := _r62[-1]).kind == 'aristocrats')) and ((_r63.owner != _L_p6) or (st.vars['age'][(_r63.ordinal if _r63.kind == 'aristocrats' else ordinal(_r63, 'aristocrats', S[24]))] > 15))) and (_r63.owner == _L_p6)):
+            if not ((((len((_r64 := st.zones[(Z_at1 + _s34.ordinal)])) > 0) and ((_r65 := _r64[-1]).kind == 'aristocrats')) and ((_r65.owner != _L_p6) or (st.vars['age'][(_r65.ordinal if _r65.kind == 'aristocrats' else ordinal(_r65, 'aristocrats', S[23]))] > 15))) and (_r65.owner == _L_p6)):
                 continue
             a = A_211 + _s34.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3211,7 +3220,7 @@ def build(num_players, files):
                 values.append(_s34)
                 idx.append(0)
         for _s35 in K_spaces1:  # game.yaml:593
-            if not ((((len((_r64 := st.zones[(Z_at1 + _s35.ordinal)])) > 0) and ((_r65 := _r64[-1]).kind == 'aristocrats')) and ((_r65.owner != _L_p6) or (st.vars['age'][(_r65.ordinal if _r65.kind == 'aristocrats' else ordinal(_r65, 'aristocrats', S[24]))] > 15))) and (_r65.owner != _L_p6)):
+            if not ((((len((_r66 := st.zones[(Z_at1 + _s35.ordinal)])) > 0) and ((_r67 := _r66[-1]).kind == 'aristocrats')) and ((_r67.owner != _L_p6) or (st.vars['age'][(_r67.ordinal if _r67.kind == 'aristocrats' else ordinal(_r67, 'aristocrats', S[23]))] > 15))) and (_r67.owner != _L_p6)):
                 continue
             a = A_221 + _s35.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3229,20 +3238,20 @@ def build(num_players, files):
         if k == 0:  # game.yaml:591
             _s36 = env['s'] = dec.values[i]
             st.at = o199  # game.yaml:592
-            _i52 = ordinal(st.zones[(Z_at1 + (_s36.ordinal if _s36.kind == 'spaces' else ordinal(_s36, 'spaces', S[184])))][-1], 'aristocrats', S[185])
+            _i52 = ordinal(st.zones[(Z_at1 + (_s36.ordinal if _s36.kind == 'spaces' else ordinal(_s36, 'spaces', S[183])))][-1], 'aristocrats', S[184])
             st.vars['age'][_i52] -= 10
         elif k == 1:  # game.yaml:593
             _s37 = env['s'] = dec.values[i]
             st.at = o201  # game.yaml:594
-            _args32 = {'x': st.zones[(Z_at1 + (_s37.ordinal if _s37.kind == 'spaces' else ordinal(_s37, 'spaces', S[186])))][-1]}
+            _args32 = {'x': st.zones[(Z_at1 + (_s37.ordinal if _s37.kind == 'spaces' else ordinal(_s37, 'spaces', S[185])))][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[187])
+                enter_procedure(st, S[186])
             st.inline += 1
             try:
                 proc_grow_old(st, _args32)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure grow_old (' + str(S[73]) + ')')
+                traced(e, 'procedure grow_old (' + str(S[72]) + ')')
                 raise
             st.inline -= 1
         elif k == 2:  # game.yaml:595
@@ -3252,7 +3261,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o205  # game.yaml:608
-            env['x'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[195])))][-1]
+            env['x'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[194])))][-1]
             fr.pc = 2
             st.at = o208  # game.yaml:609
             o208.exec(st, env)
@@ -3269,13 +3278,13 @@ def build(num_players, files):
         st.at = o207  # game.yaml:613
         _args33 = {'x': env['x'], 's': env['t']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[196])
+            enter_procedure(st, S[195])
         st.inline += 1
         try:
             proc_settle(st, _args33)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[106]) + ')')
+            traced(e, 'procedure settle (' + str(S[105]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3289,14 +3298,14 @@ def build(num_players, files):
     def e208_items0(st, env):  # game.yaml:612
         return K_spaces1
     def e208_when0(st, env):  # game.yaml:612
-        return ((((env['t'].props['type'] == 'aristocrat') and (not st.vars['closed'][env['t'].props['electorate'].ordinal])) and ((len((_r66 := st.zones[(Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[6])))])) == 0) or ((_r66[-1].kind == 'knights') and (not any(((_t11.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t11.ordinal if _t11.kind == 'spaces' else ordinal(_t11, 'spaces', S[7])))]) == 0)) for _t11 in st.zones[(Z_area1 + env['t'].props['electorate'].ordinal)]))))) and (env['t'].props['electorate'] != env['s'].props['electorate']))
+        return ((((env['t'].props['type'] == 'aristocrat') and (not st.vars['closed'][env['t'].props['electorate'].ordinal])) and ((len((_r68 := st.zones[(Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[6])))])) == 0) or ((_r68[-1].kind == 'knights') and (not any(((_t11.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t11.ordinal if _t11.kind == 'spaces' else ordinal(_t11, 'spaces', S[7])))]) == 0)) for _t11 in st.zones[(Z_area1 + env['t'].props['electorate'].ordinal)]))))) and (env['t'].props['electorate'] != env['s'].props['electorate']))
     def collect_208(st, env):  # game.yaml:609
         _L_s1 = env['s']
         actions = []
         values = []
         idx = []
         for _t12 in K_spaces1:  # game.yaml:612
-            if not ((((_t12.props['type'] == 'aristocrat') and (not st.vars['closed'][_t12.props['electorate'].ordinal])) and ((len((_r67 := st.zones[(Z_at1 + _t12.ordinal)])) == 0) or ((_r67[-1].kind == 'knights') and (not any(((_t13.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t13.ordinal if _t13.kind == 'spaces' else ordinal(_t13, 'spaces', S[7])))]) == 0)) for _t13 in st.zones[(Z_area1 + _t12.props['electorate'].ordinal)]))))) and (_t12.props['electorate'] != _L_s1.props['electorate'])):
+            if not ((((_t12.props['type'] == 'aristocrat') and (not st.vars['closed'][_t12.props['electorate'].ordinal])) and ((len((_r69 := st.zones[(Z_at1 + _t12.ordinal)])) == 0) or ((_r69[-1].kind == 'knights') and (not any(((_t13.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t13.ordinal if _t13.kind == 'spaces' else ordinal(_t13, 'spaces', S[7])))]) == 0)) for _t13 in st.zones[(Z_area1 + _t12.props['electorate'].ordinal)]))))) and (_t12.props['electorate'] != _L_s1.props['electorate'])):
                 continue
             a = A_251 + _t12.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3312,13 +3321,13 @@ def build(num_players, files):
             st.at = o207  # game.yaml:613
             _args34 = {'x': env['x'], 's': _t14}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[196])
+                enter_procedure(st, S[195])
             st.inline += 1
             try:
                 proc_settle(st, _args34)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[106]) + ')')
+                traced(e, 'procedure settle (' + str(S[105]) + ')')
                 raise
             st.inline -= 1
     def step_209(st, fr):  # game.yaml:614
@@ -3335,7 +3344,7 @@ def build(num_players, files):
     def e210_items0(st, env):  # game.yaml:604
         return K_spaces1
     def e210_when0(st, env):  # game.yaml:604
-        return fn_move_from(st, S[197], env['p'], env['s'])
+        return fn_move_from(st, S[196], env['p'], env['s'])
     def e210_label1(st, env):  # game.yaml:614
         return 'do not use it'
     def e210_when1(st, env):  # game.yaml:614
@@ -3346,7 +3355,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _s38 in K_spaces1:  # game.yaml:604
-            if not (fn_move_from(st, S[197], _L_p7, _s38)):
+            if not (fn_move_from(st, S[196], _L_p7, _s38)):
                 continue
             a = A_241 + _s38.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3374,7 +3383,7 @@ def build(num_players, files):
             st.at = o212  # game.yaml:623
             _args35 = {'p': env['p'], 'side': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[198])
+                enter_procedure(st, S[197])
             st.frames.append(Frame(o6, _args35))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3389,18 +3398,18 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o214  # game.yaml:625
-            _i53 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[199]))
+            _i53 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[198]))
             _v19 = st.vars['thalers'][_i53] - 2
             if _v19 > 12:
                 _v19 = 12  # the marker stops at the end; the excess is lost
             if _v19 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v19) + ', below its minimum 0', S[200])
+                raise RuleError("'thalers' would fall to " + str(_v19) + ', below its minimum 0', S[199])
             st.vars['thalers'][_i53] = _v19
             fr.pc = 2
             st.at = o215  # game.yaml:625
             _args36 = {'p': env['p'], 'side': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[201])
+                enter_procedure(st, S[200])
             st.frames.append(Frame(o6, _args36))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3422,11 +3431,11 @@ def build(num_players, files):
     def e217_label0(st, env):  # game.yaml:623
         return 'a Baron (3 thalers)'
     def e217_when0(st, env):  # game.yaml:623
-        return fn_can_place_new(st, S[202], env['p'])
+        return fn_can_place_new(st, S[201], env['p'])
     def e217_label1(st, env):  # game.yaml:624
         return 'a Couple (5 thalers)'
     def e217_when1(st, env):  # game.yaml:624
-        return (fn_can_place_new(st, S[203], env['p']) and (st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[204]))] >= 2))
+        return (fn_can_place_new(st, S[202], env['p']) and (st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[203]))] >= 2))
     def e217_label2(st, env):  # game.yaml:626
         return 'do not use it'
     def e217_when2(st, env):  # game.yaml:626
@@ -3437,11 +3446,11 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if (_r68 := fn_can_place_new(st, S[202], _L_p8)):  # game.yaml:623
+        if (_r70 := fn_can_place_new(st, S[201], _L_p8)):  # game.yaml:623
             actions.append(A_271)
             values.append(None)
             idx.append(0)
-        if (_r68 and (st.vars['thalers'][(_S_p2 if _S_p2 is not None else seat(st, _L_p8, S[204]))] >= 2)):  # game.yaml:624
+        if (_r70 and (st.vars['thalers'][(_S_p2 if _S_p2 is not None else seat(st, _L_p8, S[203]))] >= 2)):  # game.yaml:624
             actions.append(A_281)
             values.append(None)
             idx.append(1)
@@ -3462,12 +3471,12 @@ def build(num_players, files):
     def step_218(st, fr):  # game.yaml:638
         env = fr.env
         st.at = o219  # game.yaml:639
-        st.move(first([_x19 for _x19 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[206])))] if (_x19.kind == 'cities')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[205]))), False)
+        st.move(first([_x19 for _x19 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[205])))] if (_x19.kind == 'cities')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[204]))), False)
         st.at = o220  # game.yaml:640
-        _i54 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[207]))
+        _i54 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[206]))
         _v20 = st.vars['score'][_i54] + (2 if (not any((_x20.kind == 'cities') for _x20 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))])) else 1)
         if _v20 < 0:
-            raise RuleError("'score' would fall to " + str(_v20) + ', below its minimum 0', S[208])
+            raise RuleError("'score' would fall to " + str(_v20) + ', below its minimum 0', S[207])
         st.vars['score'][_i54] = _v20
         st.frames.pop()
 
@@ -3517,29 +3526,29 @@ def build(num_players, files):
         if k == 0:  # game.yaml:635
             _s41 = env['s'] = dec.values[i]
             st.at = o219  # game.yaml:639
-            st.move(first([_x23 for _x23 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[206])))] if (_x23.kind == 'cities')]), (Z_at1 + (_s41.ordinal if _s41.kind == 'spaces' else ordinal(_s41, 'spaces', S[205]))), False)
+            st.move(first([_x23 for _x23 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[205])))] if (_x23.kind == 'cities')]), (Z_at1 + (_s41.ordinal if _s41.kind == 'spaces' else ordinal(_s41, 'spaces', S[204]))), False)
             st.at = o220  # game.yaml:640
-            _i55 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[207]))
+            _i55 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[206]))
             _v21 = st.vars['score'][_i55] + (2 if (not any((_x24.kind == 'cities') for _x24 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))])) else 1)
             if _v21 < 0:
-                raise RuleError("'score' would fall to " + str(_v21) + ', below its minimum 0', S[208])
+                raise RuleError("'score' would fall to " + str(_v21) + ', below its minimum 0', S[207])
             st.vars['score'][_i55] = _v21
         elif k == 1:  # game.yaml:641
             pass
     def step_223(st, fr):  # game.yaml:655
         env = fr.env
         st.at = o224  # game.yaml:655
-        st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[210])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[209]))), False)
+        st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[209])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[208]))), False)
         st.at = o225  # game.yaml:655
-        _args37 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[211])))]}
+        _args37 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[210])))]}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[212])
+            enter_procedure(st, S[211])
         st.inline += 1
         try:
             proc_fresh(st, _args37)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure fresh (' + str(S[70]) + ')')
+            traced(e, 'procedure fresh (' + str(S[69]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3558,7 +3567,7 @@ def build(num_players, files):
     def e227_items0(st, env):  # game.yaml:650
         return K_spaces1
     def e227_when0(st, env):  # game.yaml:650
-        return ((((any((_x25.kind == 'aristocrats') for _x25 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))]) and (env['s'].props['type'] == 'aristocrat')) and (len((_r69 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[213])))])) > 0)) and ((_r70 := _r69[-1]).kind == 'knights')) and (_r70.owner == env['p']))
+        return ((((any((_x25.kind == 'aristocrats') for _x25 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))]) and (env['s'].props['type'] == 'aristocrat')) and (len((_r71 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[212])))])) > 0)) and ((_r72 := _r71[-1]).kind == 'knights')) and (_r72.owner == env['p']))
     def e227_label1(st, env):  # game.yaml:656
         return 'do not use it'
     def e227_when1(st, env):  # game.yaml:656
@@ -3572,7 +3581,7 @@ def build(num_players, files):
         _items2 = K_spaces1  # game.yaml:650
         if _items2 and any((_x26.kind == 'aristocrats') for _x26 in st.zones[(Z_supply1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p10, S[8])))]):
             for _s42 in _items2:
-                if not ((_s42.props['type'] == 'aristocrat') and (len((_r71 := st.zones[(Z_at1 + _s42.ordinal)])) > 0) and ((_r72 := _r71[-1]).kind == 'knights') and (_r72.owner == _L_p10)):
+                if not ((_s42.props['type'] == 'aristocrat') and (len((_r73 := st.zones[(Z_at1 + _s42.ordinal)])) > 0) and ((_r74 := _r73[-1]).kind == 'knights') and (_r74.owner == _L_p10)):
                     continue
                 a = A_321 + _s42.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -3590,17 +3599,17 @@ def build(num_players, files):
         if k == 0:  # game.yaml:650
             _s43 = env['s'] = dec.values[i]
             st.at = o224  # game.yaml:655
-            st.move(st.zones[(Z_at1 + (_s43.ordinal if _s43.kind == 'spaces' else ordinal(_s43, 'spaces', S[210])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[209]))), False)
+            st.move(st.zones[(Z_at1 + (_s43.ordinal if _s43.kind == 'spaces' else ordinal(_s43, 'spaces', S[209])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[208]))), False)
             st.at = o225  # game.yaml:655
-            _args38 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (_s43.ordinal if _s43.kind == 'spaces' else ordinal(_s43, 'spaces', S[211])))]}
+            _args38 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (_s43.ordinal if _s43.kind == 'spaces' else ordinal(_s43, 'spaces', S[210])))]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[212])
+                enter_procedure(st, S[211])
             st.inline += 1
             try:
                 proc_fresh(st, _args38)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure fresh (' + str(S[70]) + ')')
+                traced(e, 'procedure fresh (' + str(S[69]) + ')')
                 raise
             st.inline -= 1
         elif k == 1:  # game.yaml:656
@@ -3608,14 +3617,14 @@ def build(num_players, files):
     def step_228(st, fr):  # game.yaml:666
         env = fr.env
         st.at = o229  # game.yaml:666
-        _i56 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[214])))][-1], 'aristocrats', S[215])
+        _i56 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[213])))][-1], 'aristocrats', S[214])
         st.vars['couple'][_i56] = True
         st.frames.pop()
 
     def step_230(st, fr):  # game.yaml:669
         env = fr.env
         st.at = o231  # game.yaml:669
-        _i57 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[216])
+        _i57 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[215])
         st.vars['couple'][_i57] = True
         st.frames.pop()
 
@@ -3633,11 +3642,11 @@ def build(num_players, files):
     def e233_items0(st, env):  # game.yaml:666
         return K_spaces1
     def e233_when0(st, env):  # game.yaml:666
-        return fn_own_baron(st, S[217], env['p'], env['s'])
+        return fn_own_baron(st, S[216], env['p'], env['s'])
     def e233_label1(st, env):  # game.yaml:667
         return 'the Emperor on the throne'
     def e233_when1(st, env):  # game.yaml:667
-        return (((len(st.zones[Z_throne1]) > 0) and ((_r73 := st.zones[Z_throne1][-1]).owner == env['p'])) and (not st.vars['couple'][(_r73.ordinal if _r73.kind == 'aristocrats' else ordinal(_r73, 'aristocrats', S[218]))]))
+        return (((len(st.zones[Z_throne1]) > 0) and ((_r75 := st.zones[Z_throne1][-1]).owner == env['p'])) and (not st.vars['couple'][(_r75.ordinal if _r75.kind == 'aristocrats' else ordinal(_r75, 'aristocrats', S[217]))]))
     def e233_label2(st, env):  # game.yaml:670
         return 'do not use it'
     def e233_when2(st, env):  # game.yaml:670
@@ -3648,14 +3657,14 @@ def build(num_players, files):
         values = []
         idx = []
         for _s44 in K_spaces1:  # game.yaml:666
-            if not (fn_own_baron(st, S[217], _L_p11, _s44)):
+            if not (fn_own_baron(st, S[216], _L_p11, _s44)):
                 continue
             a = A_341 + _s44.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_s44)
                 idx.append(0)
-        if (((len(st.zones[Z_throne1]) > 0) and ((_r74 := st.zones[Z_throne1][-1]).owner == _L_p11)) and (not st.vars['couple'][(_r74.ordinal if _r74.kind == 'aristocrats' else ordinal(_r74, 'aristocrats', S[218]))])):  # game.yaml:667
+        if (((len(st.zones[Z_throne1]) > 0) and ((_r76 := st.zones[Z_throne1][-1]).owner == _L_p11)) and (not st.vars['couple'][(_r76.ordinal if _r76.kind == 'aristocrats' else ordinal(_r76, 'aristocrats', S[217]))])):  # game.yaml:667
             actions.append(A_351)
             values.append(None)
             idx.append(1)
@@ -3670,11 +3679,11 @@ def build(num_players, files):
         if k == 0:  # game.yaml:666
             _s45 = env['s'] = dec.values[i]
             st.at = o229  # game.yaml:666
-            _i58 = ordinal(st.zones[(Z_at1 + (_s45.ordinal if _s45.kind == 'spaces' else ordinal(_s45, 'spaces', S[214])))][-1], 'aristocrats', S[215])
+            _i58 = ordinal(st.zones[(Z_at1 + (_s45.ordinal if _s45.kind == 'spaces' else ordinal(_s45, 'spaces', S[213])))][-1], 'aristocrats', S[214])
             st.vars['couple'][_i58] = True
         elif k == 1:  # game.yaml:667
             st.at = o231  # game.yaml:669
-            _i59 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[216])
+            _i59 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[215])
             st.vars['couple'][_i59] = True
         elif k == 2:  # game.yaml:670
             pass
@@ -3702,7 +3711,7 @@ def build(num_players, files):
             st.at = o236  # game.yaml:678
             _args39 = {'q': env['q']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[219])
+                enter_procedure(st, S[218])
             st.frames.append(Frame(o25, _args39))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3720,7 +3729,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o242  # game.yaml:679
-            if (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[220]))]):
+            if (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[219]))]):
                 st.frames.append(Frame(o240, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3738,7 +3747,7 @@ def build(num_players, files):
             st.at = o241  # game.yaml:679
             _args40 = {'e': env['e']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[221])
+                enter_procedure(st, S[220])
             st.frames.append(Frame(o26, _args40))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3753,10 +3762,10 @@ def build(num_players, files):
     def step_244(st, fr):  # game.yaml:681
         env = fr.env
         st.at = o245  # game.yaml:682
-        _i60 = seat(st, fn_elector_of(st, C_mainz1), S[78])
+        _i60 = seat(st, fn_elector_of(st, C_mainz1), S[77])
         _v22 = st.vars['score'][_i60] + 1
         if _v22 < 0:
-            raise RuleError("'score' would fall to " + str(_v22) + ', below its minimum 0', S[79])
+            raise RuleError("'score' would fall to " + str(_v22) + ', below its minimum 0', S[78])
         st.vars['score'][_i60] = _v22
         st.at = o246  # game.yaml:683
         if st.record_log:
@@ -3768,13 +3777,13 @@ def build(num_players, files):
         st.at = o249  # game.yaml:695
         _args41 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + env['e'].props['beside'].ordinal)]}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[222])
+            enter_procedure(st, S[221])
         st.inline += 1
         try:
             proc_fresh(st, _args41)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure fresh (' + str(S[70]) + ')')
+            traced(e, 'procedure fresh (' + str(S[69]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3821,19 +3830,19 @@ def build(num_players, files):
             st.at = o249  # game.yaml:695
             _args42 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + _e8.props['beside'].ordinal)]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[222])
+                enter_procedure(st, S[221])
             st.inline += 1
             try:
                 proc_fresh(st, _args42)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure fresh (' + str(S[70]) + ')')
+                traced(e, 'procedure fresh (' + str(S[69]) + ')')
                 raise
             st.inline -= 1
         elif k == 1:  # game.yaml:696
             pass
     def e252_among(st, env):  # game.yaml:702
-        return fn_most_power(st, S[223], env['e'])
+        return fn_most_power(st, S[222], env['e'])
     def e252_strength(st, env):  # game.yaml:702
         return 0
     def e252_chooser(st, env):  # game.yaml:702
@@ -3848,7 +3857,7 @@ def build(num_players, files):
             st.at = o254  # game.yaml:704
             _args43 = {'e': env['e'], 'w': env['w']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[224])
+                enter_procedure(st, S[223])
             st.frames.append(Frame(o27, _args43))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3883,10 +3892,10 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o266  # game.yaml:722
-            _i61 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[225]))
+            _i61 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[224]))
             _v23 = st.vars['score'][_i61] + 2
             if _v23 < 0:
-                raise RuleError("'score' would fall to " + str(_v23) + ', below its minimum 0', S[226])
+                raise RuleError("'score' would fall to " + str(_v23) + ', below its minimum 0', S[225])
             st.vars['score'][_i61] = _v23
             st.at = o267  # game.yaml:723
             if st.record_log:
@@ -3898,7 +3907,7 @@ def build(num_players, files):
     def step_263(st, fr):  # game.yaml:721
         env = fr.env
         st.at = o264  # game.yaml:721
-        st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[227])))][-1], (Z_at1 + env['e'].props['seat'].ordinal), False)
+        st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[226])))][-1], (Z_at1 + env['e'].props['seat'].ordinal), False)
         st.frames.pop()
 
     def e265_player(st, env):  # game.yaml:717
@@ -3906,11 +3915,11 @@ def build(num_players, files):
     def e265_prompt(st, env):  # game.yaml:717
         return fmt_player1(env['w']) + ' chooses the new elector of ' + fmt_card1(env['e'])
     def e265_label0(st, env):  # game.yaml:720
-        return fmt_card1(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[228])))][-1]) + ' from ' + fmt_card1(env['s'])
+        return fmt_card1(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[227])))][-1]) + ' from ' + fmt_card1(env['s'])
     def e265_items0(st, env):  # game.yaml:720
-        return st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[229])))]
+        return st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[228])))]
     def e265_when0(st, env):  # game.yaml:720
-        return fn_suitable(st, S[230], env['w'], env['e'], env['s'])
+        return fn_suitable(st, S[229], env['w'], env['e'], env['s'])
     def collect_265(st, env):  # game.yaml:717
         _L_e1 = env['e']
         _L_w1 = env['w']
@@ -3918,8 +3927,8 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _s46 in st.zones[(Z_area1 + (_O_e1 if _O_e1 is not None else ordinal(_L_e1, 'electorates', S[229])))]:  # game.yaml:720
-            if not (fn_suitable(st, S[230], _L_w1, _L_e1, _s46)):
+        for _s46 in st.zones[(Z_area1 + (_O_e1 if _O_e1 is not None else ordinal(_L_e1, 'electorates', S[228])))]:  # game.yaml:720
+            if not (fn_suitable(st, S[229], _L_w1, _L_e1, _s46)):
                 continue
             a = A_401 + _s46.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3933,7 +3942,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:720
             _s47 = env['s'] = dec.values[i]
             st.at = o264  # game.yaml:721
-            st.move(st.zones[(Z_at1 + (_s47.ordinal if _s47.kind == 'spaces' else ordinal(_s47, 'spaces', S[227])))][-1], (Z_at1 + env['e'].props['seat'].ordinal), False)
+            st.move(st.zones[(Z_at1 + (_s47.ordinal if _s47.kind == 'spaces' else ordinal(_s47, 'spaces', S[226])))][-1], (Z_at1 + env['e'].props['seat'].ordinal), False)
     def step_269(st, fr):  # game.yaml:725
         env = fr.env
         pc = fr.pc
@@ -3942,7 +3951,7 @@ def build(num_players, files):
             st.at = o270  # game.yaml:725
             _args44 = {'e': env['e']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[231])
+                enter_procedure(st, S[230])
             st.frames.append(Frame(o28, _args44))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3960,13 +3969,13 @@ def build(num_players, files):
         st.at = o275  # game.yaml:739
         _args45 = {'x': env['x']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[84])
+            enter_procedure(st, S[83])
         st.inline += 1
         try:
             proc_retire(st, _args45)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure retire (' + str(S[59]) + ')')
+            traced(e, 'procedure retire (' + str(S[58]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3991,13 +4000,13 @@ def build(num_players, files):
         st.at = o278  # game.yaml:738
         _args46 = {'x': env['x'], 's': env['s']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[232])
+            enter_procedure(st, S[231])
         st.inline += 1
         try:
             proc_settle(st, _args46)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[106]) + ')')
+            traced(e, 'procedure settle (' + str(S[105]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -4009,17 +4018,17 @@ def build(num_players, files):
     def e279_label0(st, env):  # game.yaml:738
         return fmt_card1(env['s'])
     def e279_items0(st, env):  # game.yaml:738
-        return st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[233])))]
+        return st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[232])))]
     def e279_when0(st, env):  # game.yaml:738
-        return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][env['s'].props['electorate'].ordinal])) and ((len((_r75 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[6])))])) == 0) or ((_r75[-1].kind == 'knights') and (not any(((_t15.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t15.ordinal if _t15.kind == 'spaces' else ordinal(_t15, 'spaces', S[7])))]) == 0)) for _t15 in st.zones[(Z_area1 + env['s'].props['electorate'].ordinal)])))))
+        return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][env['s'].props['electorate'].ordinal])) and ((len((_r77 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[6])))])) == 0) or ((_r77[-1].kind == 'knights') and (not any(((_t15.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t15.ordinal if _t15.kind == 'spaces' else ordinal(_t15, 'spaces', S[7])))]) == 0)) for _t15 in st.zones[(Z_area1 + env['s'].props['electorate'].ordinal)])))))
     def collect_279(st, env):  # game.yaml:735
         _L_e2 = env['e']
         _O_e2 = _L_e2.ordinal if type(_L_e2) is Card and _L_e2.kind == 'electorates' else None
         actions = []
         values = []
         idx = []
-        for _s48 in st.zones[(Z_area1 + (_O_e2 if _O_e2 is not None else ordinal(_L_e2, 'electorates', S[233])))]:  # game.yaml:738
-            if not ((((_s48.props['type'] == 'aristocrat') and (not st.vars['closed'][_s48.props['electorate'].ordinal])) and ((len((_r76 := st.zones[(Z_at1 + (_s48.ordinal if _s48.kind == 'spaces' else ordinal(_s48, 'spaces', S[6])))])) == 0) or ((_r76[-1].kind == 'knights') and (not any(((_t16.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t16.ordinal if _t16.kind == 'spaces' else ordinal(_t16, 'spaces', S[7])))]) == 0)) for _t16 in st.zones[(Z_area1 + _s48.props['electorate'].ordinal)])))))):
+        for _s48 in st.zones[(Z_area1 + (_O_e2 if _O_e2 is not None else ordinal(_L_e2, 'electorates', S[232])))]:  # game.yaml:738
+            if not ((((_s48.props['type'] == 'aristocrat') and (not st.vars['closed'][_s48.props['electorate'].ordinal])) and ((len((_r78 := st.zones[(Z_at1 + (_s48.ordinal if _s48.kind == 'spaces' else ordinal(_s48, 'spaces', S[6])))])) == 0) or ((_r78[-1].kind == 'knights') and (not any(((_t16.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t16.ordinal if _t16.kind == 'spaces' else ordinal(_t16, 'spaces', S[7])))]) == 0)) for _t16 in st.zones[(Z_area1 + _s48.props['electorate'].ordinal)])))))):
                 continue
             a = A_411 + _s48.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4035,13 +4044,13 @@ def build(num_players, files):
             st.at = o278  # game.yaml:738
             _args47 = {'x': env['x'], 's': _s49}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[232])
+                enter_procedure(st, S[231])
             st.inline += 1
             try:
                 proc_settle(st, _args47)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[106]) + ')')
+                traced(e, 'procedure settle (' + str(S[105]) + ')')
                 raise
             st.inline -= 1
     def step_281(st, fr):  # game.yaml:744
@@ -4052,7 +4061,7 @@ def build(num_players, files):
             st.at = o282  # game.yaml:744
             _args48 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[234])
+                enter_procedure(st, S[233])
             st.frames.append(Frame(o30, _args48))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4116,7 +4125,7 @@ def build(num_players, files):
     def e288_items0(st, env):  # game.yaml:757
         return K_electorates1
     def e288_when0(st, env):  # game.yaml:757
-        return ((env['e'].props['spiritual'] and (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[235]))])) and (env['e'] != st.vars['excommunicated']))
+        return ((env['e'].props['spiritual'] and (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[234]))])) and (env['e'] != st.vars['excommunicated']))
     def collect_288(st, env):  # game.yaml:754
         actions = []
         values = []
@@ -4167,7 +4176,7 @@ def build(num_players, files):
     def e293_items0(st, env):  # game.yaml:765
         return K_electorates1
     def e293_when0(st, env):  # game.yaml:765
-        return (((not env['e'].props['spiritual']) and (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[236]))])) and (env['e'] != st.vars['church_on']))
+        return (((not env['e'].props['spiritual']) and (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[235]))])) and (env['e'] != st.vars['church_on']))
     def collect_293(st, env):  # game.yaml:762
         actions = []
         values = []
@@ -4208,21 +4217,21 @@ def build(num_players, files):
     def step_299(st, fr):  # game.yaml:775
         env = fr.env
         st.at = o300  # game.yaml:775
-        _i62 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[237]))
+        _i62 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[236]))
         st.vars['vote'][_i62] = st.vars['emperor']
         st.frames.pop()
 
     def step_301(st, fr):  # game.yaml:776
         env = fr.env
         st.at = o302  # game.yaml:776
-        _i63 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[238]))
+        _i63 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[237]))
         st.vars['vote'][_i63] = st.vars['rival']
         st.frames.pop()
 
     def e303_player(st, env):  # game.yaml:772
         return env['q']
     def e303_prompt(st, env):  # game.yaml:772
-        return fmt_player1(env['q']) + ': your vote (' + fmt_int1(fn_votes(st, S[239], env['q'])) + ' votes)'
+        return fmt_player1(env['q']) + ': your vote (' + fmt_int1(fn_votes(st, S[238], env['q'])) + ' votes)'
     def e303_label0(st, env):  # game.yaml:775
         return 'for the Emperor ' + fmt_player1(st.vars['emperor'])
     def e303_label1(st, env):  # game.yaml:776
@@ -4245,23 +4254,23 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:775
             st.at = o300  # game.yaml:775
-            _i64 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[237]))
+            _i64 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[236]))
             st.vars['vote'][_i64] = st.vars['emperor']
         elif k == 1:  # game.yaml:776
             st.at = o302  # game.yaml:776
-            _i65 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[238]))
+            _i65 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[237]))
             st.vars['vote'][_i65] = st.vars['rival']
     def e304_items(st, env):  # game.yaml:770
         return [_x28 for _x28 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])) if ((_x28 != st.vars['emperor']) and (_x28 != st.vars['rival']))]
     def step_309(st, fr):  # game.yaml:782
         env = fr.env
         st.at = o313  # game.yaml:783
-        if ((env['q'] != env['victor']) and (st.vars['vote'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[240]))] == env['victor'])):
+        if ((env['q'] != env['victor']) and (st.vars['vote'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[239]))] == env['victor'])):
             st.at = o311  # game.yaml:784
-            _i66 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[241]))
+            _i66 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[240]))
             _v24 = st.vars['score'][_i66] + 1
             if _v24 < 0:
-                raise RuleError("'score' would fall to " + str(_v24) + ', below its minimum 0', S[89])
+                raise RuleError("'score' would fall to " + str(_v24) + ', below its minimum 0', S[88])
             st.vars['score'][_i66] = _v24
             st.at = o312  # game.yaml:784
             if st.record_log:
@@ -4271,10 +4280,10 @@ def build(num_players, files):
     def step_310(st, fr):  # game.yaml:784
         env = fr.env
         st.at = o311  # game.yaml:784
-        _i67 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[241]))
+        _i67 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[240]))
         _v25 = st.vars['score'][_i67] + 1
         if _v25 < 0:
-            raise RuleError("'score' would fall to " + str(_v25) + ', below its minimum 0', S[89])
+            raise RuleError("'score' would fall to " + str(_v25) + ', below its minimum 0', S[88])
         st.vars['score'][_i67] = _v25
         st.at = o312  # game.yaml:784
         if st.record_log:
@@ -4298,7 +4307,7 @@ def build(num_players, files):
             st.at = o318  # game.yaml:785
             _args49 = {'w': st.vars['rival']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[242])
+                enter_procedure(st, S[241])
             st.frames.append(Frame(o31, _args49))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4311,7 +4320,7 @@ def build(num_players, files):
     def step_323(st, fr):  # game.yaml:789
         env = fr.env
         st.at = o324  # game.yaml:789
-        _i68 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[243]))
+        _i68 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[242]))
         st.vars['vote'][_i68] = None
         st.frames.pop()
 
@@ -4325,7 +4334,7 @@ def build(num_players, files):
             st.at = o332  # game.yaml:800
             _args50 = {'p': env['old']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[244])
+                enter_procedure(st, S[243])
             st.frames.append(Frame(o32, _args50))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4343,13 +4352,13 @@ def build(num_players, files):
         st.at = o337  # game.yaml:814
         _args51 = {'x': env['x']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[91])
+            enter_procedure(st, S[90])
         st.inline += 1
         try:
             proc_retire(st, _args51)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure retire (' + str(S[59]) + ')')
+            traced(e, 'procedure retire (' + str(S[58]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -4374,13 +4383,13 @@ def build(num_players, files):
         st.at = o340  # game.yaml:813
         _args52 = {'x': env['x'], 's': env['s']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[245])
+            enter_procedure(st, S[244])
         st.inline += 1
         try:
             proc_settle(st, _args52)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[106]) + ')')
+            traced(e, 'procedure settle (' + str(S[105]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -4394,13 +4403,13 @@ def build(num_players, files):
     def e341_items0(st, env):  # game.yaml:813
         return K_spaces1
     def e341_when0(st, env):  # game.yaml:813
-        return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][env['s'].props['electorate'].ordinal])) and ((len((_r77 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[6])))])) == 0) or ((_r77[-1].kind == 'knights') and (not any(((_t17.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t17.ordinal if _t17.kind == 'spaces' else ordinal(_t17, 'spaces', S[7])))]) == 0)) for _t17 in st.zones[(Z_area1 + env['s'].props['electorate'].ordinal)])))))
+        return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][env['s'].props['electorate'].ordinal])) and ((len((_r79 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[6])))])) == 0) or ((_r79[-1].kind == 'knights') and (not any(((_t17.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t17.ordinal if _t17.kind == 'spaces' else ordinal(_t17, 'spaces', S[7])))]) == 0)) for _t17 in st.zones[(Z_area1 + env['s'].props['electorate'].ordinal)])))))
     def collect_341(st, env):  # game.yaml:810
         actions = []
         values = []
         idx = []
         for _s50 in K_spaces1:  # game.yaml:813
-            if not ((((_s50.props['type'] == 'aristocrat') and (not st.vars['closed'][_s50.props['electorate'].ordinal])) and ((len((_r78 := st.zones[(Z_at1 + _s50.ordinal)])) == 0) or ((_r78[-1].kind == 'knights') and (not any(((_t18.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t18.ordinal if _t18.kind == 'spaces' else ordinal(_t18, 'spaces', S[7])))]) == 0)) for _t18 in st.zones[(Z_area1 + _s50.props['electorate'].ordinal)])))))):
+            if not ((((_s50.props['type'] == 'aristocrat') and (not st.vars['closed'][_s50.props['electorate'].ordinal])) and ((len((_r80 := st.zones[(Z_at1 + _s50.ordinal)])) == 0) or ((_r80[-1].kind == 'knights') and (not any(((_t18.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t18.ordinal if _t18.kind == 'spaces' else ordinal(_t18, 'spaces', S[7])))]) == 0)) for _t18 in st.zones[(Z_area1 + _s50.props['electorate'].ordinal)])))))):
                 continue
             a = A_461 + _s50.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4416,13 +4425,13 @@ def build(num_players, files):
             st.at = o340  # game.yaml:813
             _args53 = {'x': env['x'], 's': _s51}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[245])
+                enter_procedure(st, S[244])
             st.inline += 1
             try:
                 proc_settle(st, _args53)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[106]) + ')')
+                traced(e, 'procedure settle (' + str(S[105]) + ')')
                 raise
             st.inline -= 1
     def step_346(st, fr):  # game.yaml:823
@@ -4433,7 +4442,7 @@ def build(num_players, files):
             st.at = o347  # game.yaml:823
             _args54 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[246])
+                enter_procedure(st, S[245])
             st.frames.append(Frame(o34, _args54))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4451,7 +4460,7 @@ def build(num_players, files):
             st.at = o349  # game.yaml:824
             _args55 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[247])
+                enter_procedure(st, S[246])
             st.frames.append(Frame(o35, _args55))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4469,7 +4478,7 @@ def build(num_players, files):
             st.at = o352  # game.yaml:837
             _args56 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[248])
+                enter_procedure(st, S[247])
             st.frames.append(Frame(o35, _args56))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4497,7 +4506,7 @@ def build(num_players, files):
     def step_354(st, fr):  # game.yaml:836
         env = fr.env
         st.at = o355  # game.yaml:836
-        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[249]))), False)
+        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[248]))), False)
         st.frames.pop()
 
     def e356_player(st, env):  # game.yaml:832
@@ -4529,7 +4538,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:835
             _s53 = env['s'] = dec.values[i]
             st.at = o355  # game.yaml:836
-            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (_s53.ordinal if _s53.kind == 'spaces' else ordinal(_s53, 'spaces', S[249]))), False)
+            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (_s53.ordinal if _s53.kind == 'spaces' else ordinal(_s53, 'spaces', S[248]))), False)
     def step_358(st, fr):  # game.yaml:859
         env = fr.env
         st.at = o359  # game.yaml:859
@@ -4557,7 +4566,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o362  # game.yaml:854
-            env['c'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[250])))][-1]
+            env['c'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[249])))][-1]
             fr.pc = 2
             st.at = o365  # game.yaml:855
             o365.exec(st, env)
@@ -4572,7 +4581,7 @@ def build(num_players, files):
     def step_363(st, fr):  # game.yaml:858
         env = fr.env
         st.at = o364  # game.yaml:858
-        st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[251]))), False)
+        st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[250]))), False)
         st.frames.pop()
 
     def e365_player(st, env):  # game.yaml:855
@@ -4604,7 +4613,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:858
             _t20 = env['t'] = dec.values[i]
             st.at = o364  # game.yaml:858
-            st.move(env['c'], (Z_at1 + (_t20.ordinal if _t20.kind == 'spaces' else ordinal(_t20, 'spaces', S[251]))), False)
+            st.move(env['c'], (Z_at1 + (_t20.ordinal if _t20.kind == 'spaces' else ordinal(_t20, 'spaces', S[250]))), False)
     def e366_player(st, env):  # game.yaml:847
         return st.vars['emperor']
     def e366_prompt(st, env):  # game.yaml:847
@@ -4614,13 +4623,13 @@ def build(num_players, files):
     def e366_items0(st, env):  # game.yaml:850
         return K_spaces1
     def e366_when0(st, env):  # game.yaml:850
-        return ((len((_r79 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[252])))])) > 0) and (_r79[-1].kind == 'empire_cities'))
+        return ((len((_r81 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[251])))])) > 0) and (_r81[-1].kind == 'empire_cities'))
     def collect_366(st, env):  # game.yaml:847
         actions = []
         values = []
         idx = []
         for _s54 in K_spaces1:  # game.yaml:850
-            if not ((len((_r80 := st.zones[(Z_at1 + _s54.ordinal)])) > 0) and (_r80[-1].kind == 'empire_cities')):
+            if not ((len((_r82 := st.zones[(Z_at1 + _s54.ordinal)])) > 0) and (_r82[-1].kind == 'empire_cities')):
                 continue
             a = A_481 + _s54.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4643,13 +4652,13 @@ def build(num_players, files):
                 st.at = o370  # game.yaml:274
                 _args57 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[253])
+                    enter_procedure(st, S[252])
                 st.inline += 1
                 try:
                     proc_close_electorates(st, _args57)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure close_electorates (' + str(S[254]) + ')')
+                    traced(e, 'procedure close_electorates (' + str(S[253]) + ')')
                     raise
                 st.inline -= 1
             st.at = o376  # game.yaml:275
@@ -4677,13 +4686,13 @@ def build(num_players, files):
             st.at = o384  # game.yaml:288
             _args58 = {'p': st.vars['emperor'], 'a': 45, 'z': st.zones[Z_throne1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[255])
+                enter_procedure(st, S[254])
             st.inline += 1
             try:
                 proc_fresh(st, _args58)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure fresh (' + str(S[70]) + ')')
+                traced(e, 'procedure fresh (' + str(S[69]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 7
@@ -4716,7 +4725,7 @@ def build(num_players, files):
                 if _v26 > 12:
                     _v26 = 12  # the marker stops at the end; the excess is lost
                 if _v26 < 0:
-                    raise RuleError("'thalers' would fall to " + str(_v26) + ', below its minimum 0', S[256])
+                    raise RuleError("'thalers' would fall to " + str(_v26) + ', below its minimum 0', S[255])
                 st.vars['thalers'][_i69] = _v26
                 st.at = o398  # game.yaml:294
                 _i70 = _p3
@@ -4730,13 +4739,13 @@ def build(num_players, files):
         st.at = o370  # game.yaml:274
         _args59 = {}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[253])
+            enter_procedure(st, S[252])
         st.inline += 1
         try:
             proc_close_electorates(st, _args59)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure close_electorates (' + str(S[254]) + ')')
+            traced(e, 'procedure close_electorates (' + str(S[253]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -4768,7 +4777,7 @@ def build(num_players, files):
     def step_381(st, fr):  # game.yaml:287
         env = fr.env
         st.at = o382  # game.yaml:287
-        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[257]))), False)
+        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[256]))), False)
         st.frames.pop()
 
     def e383_player(st, env):  # game.yaml:283
@@ -4800,7 +4809,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:286
             _s58 = env['s'] = dec.values[i]
             st.at = o382  # game.yaml:287
-            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (_s58.ordinal if _s58.kind == 'spaces' else ordinal(_s58, 'spaces', S[257]))), False)
+            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (_s58.ordinal if _s58.kind == 'spaces' else ordinal(_s58, 'spaces', S[256]))), False)
     def step_385(st, fr):  # game.yaml:289
         env = fr.env
         pc = fr.pc
@@ -4809,7 +4818,7 @@ def build(num_players, files):
             st.at = o386  # game.yaml:289
             _args60 = {'p': env['p'], 'a': 45, 'side': False, 'kind': 'elector'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[258])
+                enter_procedure(st, S[257])
             st.frames.append(Frame(o2, _args60))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4844,7 +4853,7 @@ def build(num_players, files):
             st.at = o390  # game.yaml:292
             _args61 = {'p': env['p'], 'a': env['a'], 'side': (env['a'] != 25), 'kind': 'aristocrat'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[259])
+                enter_procedure(st, S[258])
             st.frames.append(Frame(o2, _args61))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4866,7 +4875,7 @@ def build(num_players, files):
             st.at = o394  # game.yaml:293
             _args62 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[260])
+                enter_procedure(st, S[259])
             st.frames.append(Frame(o15, _args62))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4881,15 +4890,15 @@ def build(num_players, files):
     def step_396(st, fr):  # game.yaml:294
         env = fr.env
         st.at = o397  # game.yaml:294
-        _i71 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[261]))
+        _i71 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[260]))
         _v27 = 7
         if _v27 > 12:
             _v27 = 12  # the marker stops at the end; the excess is lost
         if _v27 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v27) + ', below its minimum 0', S[256])
+            raise RuleError("'thalers' would fall to " + str(_v27) + ', below its minimum 0', S[255])
         st.vars['thalers'][_i71] = _v27
         st.at = o398  # game.yaml:294
-        _i72 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[262]))
+        _i72 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[261]))
         st.vars['chip'][_i72] = 7
         st.frames.pop()
 
@@ -4936,13 +4945,13 @@ def build(num_players, files):
                 st.at = o411  # game.yaml:303
                 _args63 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[263])
+                    enter_procedure(st, S[262])
                 st.inline += 1
                 try:
                     proc_income_phase(st, _args63)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure income_phase (' + str(S[264]) + ')')
+                    traced(e, 'procedure income_phase (' + str(S[263]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o412  # game.yaml:303
@@ -5008,7 +5017,7 @@ def build(num_players, files):
     def step_405(st, fr):  # game.yaml:300
         env = fr.env
         st.at = o406  # game.yaml:300
-        _i75 = (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[265]))
+        _i75 = (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[264]))
         st.vars['privilege_used'][_i75] = False
         st.frames.pop()
 
@@ -5024,13 +5033,13 @@ def build(num_players, files):
         st.at = o411  # game.yaml:303
         _args64 = {}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[263])
+            enter_procedure(st, S[262])
         st.inline += 1
         try:
             proc_income_phase(st, _args64)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure income_phase (' + str(S[264]) + ')')
+            traced(e, 'procedure income_phase (' + str(S[263]) + ')')
             raise
         st.inline -= 1
         st.at = o412  # game.yaml:303
@@ -5050,7 +5059,7 @@ def build(num_players, files):
             st.at = o417  # game.yaml:304
             _args65 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[266])
+                enter_procedure(st, S[265])
             st.frames.append(Frame(o9, _args65))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5075,7 +5084,7 @@ def build(num_players, files):
             st.at = o423  # game.yaml:305
             _args66 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[267])
+                enter_procedure(st, S[266])
             st.frames.append(Frame(o10, _args66))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5117,7 +5126,7 @@ def build(num_players, files):
     def step_428(st, fr):  # game.yaml:306
         env = fr.env
         st.at = o429  # game.yaml:306
-        _i77 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[268]))
+        _i77 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[267]))
         st.vars['passed'][_i77] = False
         st.frames.pop()
 
@@ -5144,7 +5153,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o436  # game.yaml:306
-            if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[268]))]):
+            if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[267]))]):
                 st.frames.append(Frame(o433, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5166,7 +5175,7 @@ def build(num_players, files):
             st.at = o435  # game.yaml:310
             _args67 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[269])
+                enter_procedure(st, S[268])
             st.frames.append(Frame(o14, _args67))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5193,7 +5202,7 @@ def build(num_players, files):
             st.at = o444  # game.yaml:311
             _args68 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[270])
+                enter_procedure(st, S[269])
             st.frames.append(Frame(o24, _args68))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5218,7 +5227,7 @@ def build(num_players, files):
             st.at = o449  # game.yaml:312
             _args69 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[271])
+                enter_procedure(st, S[270])
             st.frames.append(Frame(o29, _args69))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5243,7 +5252,7 @@ def build(num_players, files):
             st.at = o454  # game.yaml:313
             _args70 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[272])
+                enter_procedure(st, S[271])
             st.frames.append(Frame(o33, _args70))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5272,15 +5281,15 @@ def build(num_players, files):
         _S_p5 = _L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else None
         if pc <= 0:
             st.at = o47  # game.yaml:346
-            env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p12, S[67])))] if (_y4.kind == 'aristocrats')])
+            env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p12, S[66])))] if (_y4.kind == 'aristocrats')])
         if pc <= 1:
             st.at = o52  # game.yaml:347
-            _v28 = [_s59 for _s59 in K_spaces1 if ((_s59.props['type'] == _L_kind2) and ((len(st.zones[(Z_at1 + _s59.ordinal)]) == 0) and (not st.vars['closed'][_s59.props['electorate'].ordinal])))]  # game.yaml:350
+            _v28 = [_s59 for _s59 in KP_spaces1.get(_L_kind2, ()) if ((len(st.zones[(Z_at1 + _s59.ordinal)]) == 0) and (not st.vars['closed'][_s59.props['electorate'].ordinal]))]  # game.yaml:350
             _end1 = len(_v28)
             if not _end1:
-                raise RuleError('a choice has no legal option', S[273])
+                raise RuleError('a choice has no legal option', S[272])
             if _S_p5 is None:
-                raise RuleError(not_a_seat(_L_p12, num_players), S[273])
+                raise RuleError(not_a_seat(_L_p12, num_players), S[272])
             if _L_p12 in st.players:  # else out of the game: no option runs
                 if _end1 > 1:
                     _i78 = st.choose(_end1)
@@ -5303,10 +5312,10 @@ def build(num_players, files):
                 else:  # not a card: State.move raises the rules' error
                     st.move(_c11, _d1, False)
                 st.at = o50  # game.yaml:351
-                _i79 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[103]))
+                _i79 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[102]))
                 st.vars['age'][_i79] = _L_a1
                 st.at = o51  # game.yaml:351
-                _i80 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[104]))
+                _i80 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[103]))
                 st.vars['couple'][_i80] = _L_side1
     def c_6(st, env, pc):  # game.yaml:376
         _L_p13 = env['p']
@@ -5314,15 +5323,15 @@ def build(num_players, files):
         _S_p6 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
         if pc <= 0:
             st.at = o68  # game.yaml:380
-            env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p13, S[68])))] if (_y5.kind == 'aristocrats')])
+            env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p13, S[67])))] if (_y5.kind == 'aristocrats')])
         if pc <= 1:
             st.at = o73  # game.yaml:381
-            _v29 = [_s61 for _s61 in K_spaces1 if ((((_s61.props['type'] == 'aristocrat') and (not st.vars['closed'][_s61.props['electorate'].ordinal])) and ((len((_r81 := st.zones[(Z_at1 + _s61.ordinal)])) == 0) or ((_r81[-1].kind == 'knights') and (not any(((_t21.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t21.ordinal if _t21.kind == 'spaces' else ordinal(_t21, 'spaces', S[7])))]) == 0)) for _t21 in st.zones[(Z_area1 + _s61.props['electorate'].ordinal)]))))))]  # game.yaml:384
+            _v29 = [_s61 for _s61 in KF_spaces1 if ((not st.vars['closed'][_s61.props['electorate'].ordinal]) and ((len((_r83 := st.zones[(Z_at1 + _s61.ordinal)])) == 0) or ((_r83[-1].kind == 'knights') and (not any(((_t21.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t21.ordinal if _t21.kind == 'spaces' else ordinal(_t21, 'spaces', S[7])))]) == 0)) for _t21 in st.zones[(Z_area1 + _s61.props['electorate'].ordinal)])))))]  # game.yaml:384
             _end2 = len(_v29)
             if not _end2:
-                raise RuleError('a choice has no legal option', S[274])
+                raise RuleError('a choice has no legal option', S[273])
             if _S_p6 is None:
-                raise RuleError(not_a_seat(_L_p13, num_players), S[274])
+                raise RuleError(not_a_seat(_L_p13, num_players), S[273])
             if _L_p13 in st.players:  # else out of the game: no option runs
                 if _end2 > 1:
                     _i81 = st.choose(_end2)
@@ -5334,34 +5343,34 @@ def build(num_players, files):
                 st.at = o70  # game.yaml:385
                 _args71 = {'x': env['x'], 's': _s62}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[105])
+                    enter_procedure(st, S[104])
                 st.inline += 1
                 try:
                     proc_settle(st, _args71)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure settle (' + str(S[106]) + ')')
+                    traced(e, 'procedure settle (' + str(S[105]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o71  # game.yaml:385
-                _i82 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[107]))
+                _i82 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[106]))
                 st.vars['age'][_i82] = 15
                 st.at = o72  # game.yaml:385
-                _i83 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[108]))
+                _i83 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[107]))
                 st.vars['couple'][_i83] = _L_side2
     def c_7(st, env, pc):  # game.yaml:387
         _L_p14 = env['p']
         _S_p7 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
         if pc <= 0:
             st.at = o82  # game.yaml:392
-            if any((((_s63.props['type'] == 'aristocrat') or (_s63.props['type'] == 'beside')) and (((len((_r82 := st.zones[(Z_at1 + _s63.ordinal)])) > 0) and ((_r83 := _r82[-1]).kind == 'aristocrats')) and (_r83.owner == _L_p14))) for _s63 in K_spaces1):
+            if any(((len((_r84 := st.zones[(Z_at1 + _s63.ordinal)])) > 0) and ((_r85 := _r84[-1]).kind == 'aristocrats') and (_r85.owner == _L_p14)) for _s63 in KF_spaces3):
                 st.at = o79  # game.yaml:394
-                _v30 = [_s64 for _s64 in K_spaces1 if (((_s64.props['type'] == 'aristocrat') or (_s64.props['type'] == 'beside')) and (((len((_r84 := st.zones[(Z_at1 + _s64.ordinal)])) > 0) and ((_r85 := _r84[-1]).kind == 'aristocrats')) and (_r85.owner == _L_p14)))]  # game.yaml:397
+                _v30 = [_s64 for _s64 in KF_spaces3 if ((len((_r86 := st.zones[(Z_at1 + _s64.ordinal)])) > 0) and ((_r87 := _r86[-1]).kind == 'aristocrats') and (_r87.owner == _L_p14))]  # game.yaml:397
                 _end3 = len(_v30)
                 if not _end3:
-                    raise RuleError('a choice has no legal option', S[275])
+                    raise RuleError('a choice has no legal option', S[274])
                 if _S_p7 is None:
-                    raise RuleError(not_a_seat(_L_p14, num_players), S[275])
+                    raise RuleError(not_a_seat(_L_p14, num_players), S[274])
                 if _L_p14 in st.players:  # else out of the game: no option runs
                     if _end3 > 1:
                         _i84 = st.choose(_end3)
@@ -5380,13 +5389,13 @@ def build(num_players, files):
                 st.at = o81  # game.yaml:401
                 _args72 = {'p': _L_p14, 'a': 45, 'z': st.zones[Z_throne1]}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[69])
+                    enter_procedure(st, S[68])
                 st.inline += 1
                 try:
                     proc_fresh(st, _args72)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure fresh (' + str(S[70]) + ')')
+                    traced(e, 'procedure fresh (' + str(S[69]) + ')')
                     raise
                 st.inline -= 1
             else:
@@ -5399,17 +5408,17 @@ def build(num_players, files):
             for _x30 in list(K_aristocrats1):
                 env['x'] = _x30
                 st.at = o92  # game.yaml:420
-                if (_x30 not in st.zones[(Z_supply1 + seat(st, _x30.owner, S[71]))]):
+                if (_x30 not in st.zones[(Z_supply1 + seat(st, _x30.owner, S[70]))]):
                     st.at = o91  # game.yaml:420
                     _args73 = {'x': _x30}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[72])
+                        enter_procedure(st, S[71])
                     st.inline += 1
                     try:
                         proc_grow_old(st, _args73)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure grow_old (' + str(S[73]) + ')')
+                        traced(e, 'procedure grow_old (' + str(S[72]) + ')')
                         raise
                     st.inline -= 1
         if pc <= 1:
@@ -5421,20 +5430,20 @@ def build(num_players, files):
                 st.at = o96  # game.yaml:424
                 _args74 = {'p': st.vars['emperor']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[115])
+                    enter_procedure(st, S[114])
                 st.inline += 1
                 try:
                     c_7(st, _args74, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure fill_throne (' + str(S[276]) + ')')
+                    traced(e, 'procedure fill_throne (' + str(S[275]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o99  # game.yaml:425
                 if (len(st.zones[Z_throne1]) > 0):
                     st.at = o98  # game.yaml:425
                     if st.record_log:
-                        st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[116])]) + ', is the new Emperor tile', -1)
+                        st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[115])]) + ', is the new Emperor tile', -1)
     def c_10(st, env, pc):  # game.yaml:428
         if pc <= 0:
             st.at = o109  # game.yaml:431
@@ -5449,26 +5458,26 @@ def build(num_players, files):
                     st.at = o105  # game.yaml:435
                     _args75 = {'q': _q8}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[119])
+                        enter_procedure(st, S[118])
                     st.inline += 1
                     try:
                         c_11(st, _args75, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure son (' + str(S[277]) + ')')
+                        traced(e, 'procedure son (' + str(S[276]) + ')')
                         raise
                     st.inline -= 1
                 elif (env['pink'] > 0):
                     st.at = o107  # game.yaml:435
                     _args76 = {'q': _q8}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[120])
+                        enter_procedure(st, S[119])
                     st.inline += 1
                     try:
                         c_12(st, _args76, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure daughter (' + str(S[278]) + ')')
+                        traced(e, 'procedure daughter (' + str(S[277]) + ')')
                         raise
                     st.inline -= 1
         if pc <= 1:
@@ -5495,20 +5504,20 @@ def build(num_players, files):
         _L_q2 = env['q']
         if pc <= 0:
             st.at = o120  # game.yaml:443
-            if fn_can_place_new(st, S[74], _L_q2):
+            if fn_can_place_new(st, S[73], _L_q2):
                 st.at = o118  # game.yaml:443
                 if st.record_log:
                     st.log_line('a son is born to ' + fmt_player1(_L_q2), -1)
                 st.at = o119  # game.yaml:443
                 _args77 = {'p': _L_q2, 'side': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[122])
+                    enter_procedure(st, S[121])
                 st.inline += 1
                 try:
                     c_6(st, _args77, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure place_new (' + str(S[279]) + ')')
+                    traced(e, 'procedure place_new (' + str(S[278]) + ')')
                     raise
                 st.inline -= 1
             else:
@@ -5520,8 +5529,8 @@ def build(num_players, files):
         _S_q1 = _L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else None
         if pc <= 0:
             st.at = o127  # game.yaml:451
-            _v31 = [_s66 for _s66 in K_spaces1 if ((((((len((_r86 := st.zones[(Z_at1 + _s66.ordinal)])) > 0) and ((_r87 := _r86[-1]).kind == 'aristocrats')) and (_r87.owner != _L_q3)) and (not st.vars['couple'][(_r87.ordinal if _r87.kind == 'aristocrats' else ordinal(_r87, 'aristocrats', S[30]))])) and (not ((_s66.props['type'] == 'elector') and _s66.props['electorate'].props['spiritual']))))]  # game.yaml:454
-            if (((len(st.zones[Z_throne1]) > 0) and ((_r88 := st.zones[Z_throne1][-1]).owner != _L_q3)) and (not st.vars['couple'][(_r88.ordinal if _r88.kind == 'aristocrats' else ordinal(_r88, 'aristocrats', S[129]))])):  # game.yaml:456
+            _v31 = [_s66 for _s66 in K_spaces1 if ((((((len((_r88 := st.zones[(Z_at1 + _s66.ordinal)])) > 0) and ((_r89 := _r88[-1]).kind == 'aristocrats')) and (_r89.owner != _L_q3)) and (not st.vars['couple'][(_r89.ordinal if _r89.kind == 'aristocrats' else ordinal(_r89, 'aristocrats', S[29]))])) and (not ((_s66.props['type'] == 'elector') and _s66.props['electorate'].props['spiritual']))))]  # game.yaml:454
+            if (((len(st.zones[Z_throne1]) > 0) and ((_r90 := st.zones[Z_throne1][-1]).owner != _L_q3)) and (not st.vars['couple'][(_r90.ordinal if _r90.kind == 'aristocrats' else ordinal(_r90, 'aristocrats', S[128]))])):  # game.yaml:456
                 _f1 = 1
             else:
                 _f1 = 0
@@ -5530,9 +5539,9 @@ def build(num_players, files):
             _end5 = _end4 + _f1
             _end6 = _end5 + 1
             if not _end6:
-                raise RuleError('a choice has no legal option', S[280])
+                raise RuleError('a choice has no legal option', S[279])
             if _S_q1 is None:
-                raise RuleError(not_a_seat(_L_q3, num_players), S[280])
+                raise RuleError(not_a_seat(_L_q3, num_players), S[279])
             if _L_q3 in st.players:  # else out of the game: no option runs
                 if _end6 > 1:
                     _i85 = st.choose(_end6)
@@ -5545,36 +5554,36 @@ def build(num_players, files):
                     st.at = o122  # game.yaml:455
                     _args78 = {'q': _L_q3, 'b': st.zones[(Z_at1 + _s67.ordinal)][-1]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[124])
+                        enter_procedure(st, S[123])
                     st.inline += 1
                     try:
                         c_13(st, _args78, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure offer (' + str(S[281]) + ')')
+                        traced(e, 'procedure offer (' + str(S[280]) + ')')
                         raise
                     st.inline -= 1
                 elif _i85 < _end5:  # game.yaml:456
                     st.at = o124  # game.yaml:458
                     _args79 = {'q': _L_q3, 'b': st.zones[Z_throne1][-1]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[125])
+                        enter_procedure(st, S[124])
                     st.inline += 1
                     try:
                         c_13(st, _args79, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure offer (' + str(S[281]) + ')')
+                        traced(e, 'procedure offer (' + str(S[280]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:459
                     st.at = o126  # game.yaml:459
-                    _i86 = (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[126]))
+                    _i86 = (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[125]))
                     _v32 = st.vars['thalers'][_i86] + 1
                     if _v32 > 12:
                         _v32 = 12  # the marker stops at the end; the excess is lost
                     if _v32 < 0:
-                        raise RuleError("'thalers' would fall to " + str(_v32) + ', below its minimum 0', S[127])
+                        raise RuleError("'thalers' would fall to " + str(_v32) + ', below its minimum 0', S[126])
                     st.vars['thalers'][_i86] = _v32
     def c_13(st, env, pc):  # game.yaml:461
         _L_b1 = env['b']
@@ -5588,10 +5597,10 @@ def build(num_players, files):
             _end7 = 1
             _end8 = _end7 + 1
             if not _end8:
-                raise RuleError('a choice has no legal option', S[282])
+                raise RuleError('a choice has no legal option', S[281])
             _p9 = _L_b1.owner
             if type(_p9) is not int or not 0 <= _p9 < num_players:
-                raise RuleError(not_a_seat(_p9, num_players), S[282])
+                raise RuleError(not_a_seat(_p9, num_players), S[281])
             if _p9 in st.players:  # else out of the game: no option runs
                 if _end8 > 1:
                     _i87 = st.choose(_end8)
@@ -5601,25 +5610,25 @@ def build(num_players, files):
                     _i87 = 0
                 if _i87 < _end7:  # game.yaml:468
                     st.at = o129  # game.yaml:469
-                    _i88 = (_O_b1 if _O_b1 is not None else ordinal(_L_b1, 'aristocrats', S[130]))
+                    _i88 = (_O_b1 if _O_b1 is not None else ordinal(_L_b1, 'aristocrats', S[129]))
                     st.vars['couple'][_i88] = True
                     st.at = o130  # game.yaml:469
-                    _i89 = (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[131]))
+                    _i89 = (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[130]))
                     _v33 = st.vars['score'][_i89] + 1
                     if _v33 < 0:
-                        raise RuleError("'score' would fall to " + str(_v33) + ', below its minimum 0', S[132])
+                        raise RuleError("'score' would fall to " + str(_v33) + ', below its minimum 0', S[131])
                     st.vars['score'][_i89] = _v33
                     st.at = o131  # game.yaml:469
                     if st.record_log:
                         st.log_line(fmt_card1(_L_b1) + ' of ' + fmt_player1(_L_b1.owner) + ' marries; ' + fmt_player1(_L_q4) + ' takes 1 victory point', -1)
                 else:  # game.yaml:470
                     st.at = o133  # game.yaml:471
-                    _i90 = (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[133]))
+                    _i90 = (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[132]))
                     _v34 = st.vars['thalers'][_i90] + 1
                     if _v34 > 12:
                         _v34 = 12  # the marker stops at the end; the excess is lost
                     if _v34 < 0:
-                        raise RuleError("'thalers' would fall to " + str(_v34) + ', below its minimum 0', S[134])
+                        raise RuleError("'thalers' would fall to " + str(_v34) + ', below its minimum 0', S[133])
                     st.vars['thalers'][_i90] = _v34
                     st.at = o134  # game.yaml:471
                     if st.record_log:
@@ -5629,31 +5638,31 @@ def build(num_players, files):
         _S_p8 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
         if pc <= 0:
             st.at = o169  # game.yaml:478
-            if any(((len(st.zones[(Z_pile1 + _k9.ordinal)]) > 0) and fn_may_take(st, S[163], _L_p15, _k9)) for _k9 in K_stacks1):  # game.yaml:481
+            if any(((len(st.zones[(Z_pile1 + _k9.ordinal)]) > 0) and fn_may_take(st, S[162], _L_p15, _k9)) for _k9 in K_stacks1):  # game.yaml:481
                 _f2 = 1
             else:
                 _f2 = 0
-            if (fn_own_privilege(st, S[164], _L_p15, C_trier1) and any(fn_trier_may_use(st, S[165], _L_p15, _k10) for _k10 in K_stacks1)):  # game.yaml:495
+            if (fn_own_privilege(st, S[163], _L_p15, C_trier1) and any(fn_trier_may_use(st, S[164], _L_p15, _k10) for _k10 in K_stacks1)):  # game.yaml:495
                 _f3 = 1
             else:
                 _f3 = 0
-            if (fn_own_privilege(st, S[166], _L_p15, C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
+            if (fn_own_privilege(st, S[165], _L_p15, C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
                 _f4 = 1
             else:
                 _f4 = 0
-            if (fn_own_privilege(st, S[167], _L_p15, C_koeln1) and any((((len((_r89 := st.zones[(Z_at1 + _s68.ordinal)])) > 0) and ((_r90 := _r89[-1]).kind == 'aristocrats')) and ((_r90.owner != _L_p15) or (st.vars['age'][(_r90.ordinal if _r90.kind == 'aristocrats' else ordinal(_r90, 'aristocrats', S[24]))] > 15))) for _s68 in K_spaces1)):  # game.yaml:518
+            if (fn_own_privilege(st, S[166], _L_p15, C_koeln1) and any((((len((_r91 := st.zones[(Z_at1 + _s68.ordinal)])) > 0) and ((_r92 := _r91[-1]).kind == 'aristocrats')) and ((_r92.owner != _L_p15) or (st.vars['age'][(_r92.ordinal if _r92.kind == 'aristocrats' else ordinal(_r92, 'aristocrats', S[23]))] > 15))) for _s68 in K_spaces1)):  # game.yaml:518
                 _f5 = 1
             else:
                 _f5 = 0
-            if (fn_own_privilege(st, S[168], _L_p15, C_pfalz1) and fn_can_place_new(st, S[169], _L_p15)):  # game.yaml:522
+            if (fn_own_privilege(st, S[167], _L_p15, C_pfalz1) and fn_can_place_new(st, S[168], _L_p15)):  # game.yaml:522
                 _f6 = 1
             else:
                 _f6 = 0
-            if ((((_r91 := st.vars['thalers'][(_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[170]))]) >= 1) and any((_x31.kind == 'knights') for _x31 in st.zones[(Z_supply1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[8])))])) and any(((((_s69.props['type'] == 'aristocrat') or (_s69.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s69.ordinal)]) == 0)) and (not st.vars['closed'][_s69.props['electorate'].ordinal])) for _s69 in K_spaces1)):  # game.yaml:526
+            if ((((_r93 := st.vars['thalers'][(_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[169]))]) >= 1) and any((_x31.kind == 'knights') for _x31 in st.zones[(Z_supply1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[8])))])) and any(((len(st.zones[(Z_at1 + _s69.ordinal)]) == 0) and (not st.vars['closed'][_s69.props['electorate'].ordinal])) for _s69 in KF_spaces4)):  # game.yaml:526
                 _f7 = 1
             else:
                 _f7 = 0
-            if (((_r91 >= 1) and (len([1 for _x32 in st.zones[(Z_supply1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[172])))] if (_x32.kind == 'knights')]) < len([1 for _x33 in K_knights1 if (_x33.owner == _L_p15)]))) and any(((((_s70.props['type'] == 'aristocrat') or (_s70.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s70.ordinal)]) == 0)) and (not st.vars['closed'][_s70.props['electorate'].ordinal])) for _s70 in K_spaces1)):  # game.yaml:531
+            if (((_r93 >= 1) and (len([1 for _x32 in st.zones[(Z_supply1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[171])))] if (_x32.kind == 'knights')]) < len(KP_knights1.get(_L_p15, ())))) and any(((len(st.zones[(Z_at1 + _s70.ordinal)]) == 0) and (not st.vars['closed'][_s70.props['electorate'].ordinal])) for _s70 in KF_spaces4)):  # game.yaml:531
                 _f8 = 1
             else:
                 _f8 = 0
@@ -5667,9 +5676,9 @@ def build(num_players, files):
             _end15 = _end14 + _f8
             _end16 = _end15 + 1
             if not _end16:
-                raise RuleError('a choice has no legal option', S[283])
+                raise RuleError('a choice has no legal option', S[282])
             if _S_p8 is None:
-                raise RuleError(not_a_seat(_L_p15, num_players), S[283])
+                raise RuleError(not_a_seat(_L_p15, num_players), S[282])
             if _L_p15 in st.players:  # else out of the game: no option runs
                 if _end16 > 1:
                     _i91 = st.choose(_end16)
@@ -5679,12 +5688,12 @@ def build(num_players, files):
                     _i91 = 0
                 if _i91 < _end9:  # game.yaml:481
                     st.at = o142  # game.yaml:484
-                    _v35 = [_k11 for _k11 in K_stacks1 if ((len(st.zones[(Z_pile1 + _k11.ordinal)]) > 0) and fn_may_take(st, S[142], _L_p15, _k11))]  # game.yaml:487
+                    _v35 = [_k11 for _k11 in K_stacks1 if ((len(st.zones[(Z_pile1 + _k11.ordinal)]) > 0) and fn_may_take(st, S[141], _L_p15, _k11))]  # game.yaml:487
                     _end17 = len(_v35)
                     if not _end17:
-                        raise RuleError('a choice has no legal option', S[284])
+                        raise RuleError('a choice has no legal option', S[283])
                     if _S_p8 is None:
-                        raise RuleError(not_a_seat(_L_p15, num_players), S[284])
+                        raise RuleError(not_a_seat(_L_p15, num_players), S[283])
                     if _L_p15 in st.players:  # else out of the game: no option runs
                         if _end17 > 1:
                             _i92 = st.choose(_end17)
@@ -5696,41 +5705,41 @@ def build(num_players, files):
                         st.at = o138  # game.yaml:491
                         _z2 = st.zones[(Z_pile1 + _k12.ordinal)]
                         _c17 = _z2[-1]
-                        _d3 = (Z_play_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[135])))
+                        _d3 = (Z_play_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[134])))
                         _z2.pop()
                         st.zones[_d3].append(_c17)
                         st.loc[_c17.id] = _d3
                         st.at = o139  # game.yaml:492
-                        _i93 = (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[137]))
+                        _i93 = (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[136]))
                         _v36 = st.vars['thalers'][_i93] - _k12.props['cost']
                         if _v36 > 12:
                             _v36 = 12  # the marker stops at the end; the excess is lost
                         if _v36 < 0:
-                            raise RuleError("'thalers' would fall to " + str(_v36) + ', below its minimum 0', S[138])
+                            raise RuleError("'thalers' would fall to " + str(_v36) + ', below its minimum 0', S[137])
                         st.vars['thalers'][_i93] = _v36
                         st.at = o140  # game.yaml:493
                         if st.record_log:
-                            st.log_line(fmt_player1(_L_p15) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[139])))][-1]), -1)
+                            st.log_line(fmt_player1(_L_p15) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[138])))][-1]), -1)
                         st.at = o141  # game.yaml:494
                         _args80 = {'p': _L_p15, 'a': _k12.key}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[140])
+                            enter_procedure(st, S[139])
                         st.inline += 1
                         try:
                             c_17(st, _args80, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure use_card (' + str(S[285]) + ')')
+                            traced(e, 'procedure use_card (' + str(S[284]) + ')')
                             raise
                         st.inline -= 1
                 elif _i91 < _end10:  # game.yaml:495
                     st.at = o149  # game.yaml:500
-                    _v37 = [_k13 for _k13 in K_stacks1 if (fn_trier_may_use(st, S[147], _L_p15, _k13))]  # game.yaml:503
+                    _v37 = [_k13 for _k13 in K_stacks1 if (fn_trier_may_use(st, S[146], _L_p15, _k13))]  # game.yaml:503
                     _end18 = len(_v37)
                     if not _end18:
-                        raise RuleError('a choice has no legal option', S[286])
+                        raise RuleError('a choice has no legal option', S[285])
                     if _S_p8 is None:
-                        raise RuleError(not_a_seat(_L_p15, num_players), S[286])
+                        raise RuleError(not_a_seat(_L_p15, num_players), S[285])
                     if _L_p15 in st.players:  # else out of the game: no option runs
                         if _end18 > 1:
                             _i94 = st.choose(_end18)
@@ -5740,15 +5749,15 @@ def build(num_players, files):
                             _i94 = 0
                         _k14 = env['k'] = _v37[_i94]
                         st.at = o145  # game.yaml:507
-                        _i95 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[143]))
+                        _i95 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[142]))
                         st.vars['privilege_used'][_i95] = True
                         st.at = o146  # game.yaml:508
-                        _i96 = (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[144]))
+                        _i96 = (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[143]))
                         _v38 = st.vars['thalers'][_i96] - _k14.props['cost']
                         if _v38 > 12:
                             _v38 = 12  # the marker stops at the end; the excess is lost
                         if _v38 < 0:
-                            raise RuleError("'thalers' would fall to " + str(_v38) + ', below its minimum 0', S[145])
+                            raise RuleError("'thalers' would fall to " + str(_v38) + ', below its minimum 0', S[144])
                         st.vars['thalers'][_i96] = _v38
                         st.at = o147  # game.yaml:509
                         if st.record_log:
@@ -5756,23 +5765,23 @@ def build(num_players, files):
                         st.at = o148  # game.yaml:510
                         _args81 = {'p': _L_p15, 'a': _k14.key}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[146])
+                            enter_procedure(st, S[145])
                         st.inline += 1
                         try:
                             c_17(st, _args81, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure use_card (' + str(S[285]) + ')')
+                            traced(e, 'procedure use_card (' + str(S[284]) + ')')
                             raise
                         st.inline -= 1
                 elif _i91 < _end11:  # game.yaml:511
                     st.at = o151  # game.yaml:515
-                    _i97 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[148]))
+                    _i97 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[147]))
                     st.vars['privilege_used'][_i97] = True
                     st.at = o152  # game.yaml:516
-                    _z3 = st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[150])))]
+                    _z3 = st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[149])))]
                     _c18 = _z3[-1]
-                    _d4 = (Z_play_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[149])))
+                    _d4 = (Z_play_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[148])))
                     _z3.pop()
                     st.zones[_d4].append(_c18)
                     st.loc[_c18.id] = _d4
@@ -5781,81 +5790,81 @@ def build(num_players, files):
                         st.log_line(fmt_player1(_L_p15) + ' takes Gray eminence', -1)
                 elif _i91 < _end12:  # game.yaml:518
                     st.at = o155  # game.yaml:521
-                    _i98 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[151]))
+                    _i98 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[150]))
                     st.vars['privilege_used'][_i98] = True
                     st.at = o156  # game.yaml:521
                     _args82 = {'p': _L_p15, 'optional': False}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[152])
+                        enter_procedure(st, S[151])
                     st.inline += 1
                     try:
                         c_18(st, _args82, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure doctor (' + str(S[287]) + ')')
+                        traced(e, 'procedure doctor (' + str(S[286]) + ')')
                         raise
                     st.inline -= 1
                 elif _i91 < _end13:  # game.yaml:522
                     st.at = o158  # game.yaml:525
-                    _i99 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[153]))
+                    _i99 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[152]))
                     st.vars['privilege_used'][_i99] = True
                     st.at = o159  # game.yaml:525
                     _args83 = {'p': _L_p15, 'side': False}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[154])
+                        enter_procedure(st, S[153])
                     st.inline += 1
                     try:
                         c_6(st, _args83, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure place_new (' + str(S[279]) + ')')
+                        traced(e, 'procedure place_new (' + str(S[278]) + ')')
                         raise
                     st.inline -= 1
                 elif _i91 < _end14:  # game.yaml:526
                     st.at = o161  # game.yaml:530
-                    _i100 = (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[155]))
+                    _i100 = (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[154]))
                     _v39 = st.vars['thalers'][_i100] - 1
                     if _v39 > 12:
                         _v39 = 12  # the marker stops at the end; the excess is lost
                     if _v39 < 0:
-                        raise RuleError("'thalers' would fall to " + str(_v39) + ', below its minimum 0', S[156])
+                        raise RuleError("'thalers' would fall to " + str(_v39) + ', below its minimum 0', S[155])
                     st.vars['thalers'][_i100] = _v39
                     st.at = o162  # game.yaml:530
                     _args84 = {'p': _L_p15}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[157])
+                        enter_procedure(st, S[156])
                     st.inline += 1
                     try:
                         c_15(st, _args84, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure place_knight (' + str(S[288]) + ')')
+                        traced(e, 'procedure place_knight (' + str(S[287]) + ')')
                         raise
                     st.inline -= 1
                 elif _i91 < _end15:  # game.yaml:531
                     st.at = o164  # game.yaml:538
-                    _i101 = (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[158]))
+                    _i101 = (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[157]))
                     _v40 = st.vars['thalers'][_i101] - 1
                     if _v40 > 12:
                         _v40 = 12  # the marker stops at the end; the excess is lost
                     if _v40 < 0:
-                        raise RuleError("'thalers' would fall to " + str(_v40) + ', below its minimum 0', S[159])
+                        raise RuleError("'thalers' would fall to " + str(_v40) + ', below its minimum 0', S[158])
                     st.vars['thalers'][_i101] = _v40
                     st.at = o165  # game.yaml:538
                     _args85 = {'p': _L_p15}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[160])
+                        enter_procedure(st, S[159])
                     st.inline += 1
                     try:
                         c_16(st, _args85, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure move_knight (' + str(S[289]) + ')')
+                        traced(e, 'procedure move_knight (' + str(S[288]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:539
                     st.at = o167  # game.yaml:539
-                    _i102 = seat(st, st.vars['turn_player'], S[161])
+                    _i102 = seat(st, st.vars['turn_player'], S[160])
                     st.vars['passed'][_i102] = True
                     st.at = o168  # game.yaml:539
                     if st.record_log:
@@ -5865,12 +5874,12 @@ def build(num_players, files):
         _S_p9 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
         if pc <= 0:
             st.at = o172  # game.yaml:545
-            _v41 = [_s71 for _s71 in K_spaces1 if (((((_s71.props['type'] == 'aristocrat') or (_s71.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s71.ordinal)]) == 0)) and (not st.vars['closed'][_s71.props['electorate'].ordinal])))]  # game.yaml:548
+            _v41 = [_s71 for _s71 in KF_spaces4 if ((len(st.zones[(Z_at1 + _s71.ordinal)]) == 0) and (not st.vars['closed'][_s71.props['electorate'].ordinal]))]  # game.yaml:548
             _end19 = len(_v41)
             if not _end19:
-                raise RuleError('a choice has no legal option', S[290])
+                raise RuleError('a choice has no legal option', S[289])
             if _S_p9 is None:
-                raise RuleError(not_a_seat(_L_p16, num_players), S[290])
+                raise RuleError(not_a_seat(_L_p16, num_players), S[289])
             if _L_p16 in st.players:  # else out of the game: no option runs
                 if _end19 > 1:
                     _i103 = st.choose(_end19)
@@ -5880,7 +5889,7 @@ def build(num_players, files):
                     _i103 = 0
                 _s72 = env['s'] = _v41[_i103]
                 st.at = o171  # game.yaml:549
-                _c19 = first([_x34 for _x34 in st.zones[(Z_supply1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[174])))] if (_x34.kind == 'knights')])
+                _c19 = first([_x34 for _x34 in st.zones[(Z_supply1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[173])))] if (_x34.kind == 'knights')])
                 _d5 = (Z_at1 + _s72.ordinal)
                 if type(_c19) is Card:
                     _from3 = st.zones[st.loc[_c19.id]]
@@ -5897,12 +5906,12 @@ def build(num_players, files):
         _S_p10 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
         if pc <= 0:
             st.at = o178  # game.yaml:555
-            _v42 = [_s73 for _s73 in K_spaces1 if ((len((_r92 := st.zones[(Z_at1 + _s73.ordinal)])) > 0) and ((_r93 := _r92[-1]).kind == 'knights') and (_r93.owner == _L_p17))]  # game.yaml:558
+            _v42 = [_s73 for _s73 in K_spaces1 if ((len((_r94 := st.zones[(Z_at1 + _s73.ordinal)])) > 0) and ((_r95 := _r94[-1]).kind == 'knights') and (_r95.owner == _L_p17))]  # game.yaml:558
             _end20 = len(_v42)
             if not _end20:
-                raise RuleError('a choice has no legal option', S[291])
+                raise RuleError('a choice has no legal option', S[290])
             if _S_p10 is None:
-                raise RuleError(not_a_seat(_L_p17, num_players), S[291])
+                raise RuleError(not_a_seat(_L_p17, num_players), S[290])
             if _L_p17 in st.players:  # else out of the game: no option runs
                 if _end20 > 1:
                     _i104 = st.choose(_end20)
@@ -5914,12 +5923,12 @@ def build(num_players, files):
                 st.at = o174  # game.yaml:562
                 env['k'] = st.zones[(Z_at1 + _s74.ordinal)][-1]
                 st.at = o177  # game.yaml:563
-                _v43 = [_t22 for _t22 in K_spaces1 if (((((_t22.props['type'] == 'aristocrat') or (_t22.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _t22.ordinal)]) == 0)) and (not st.vars['closed'][_t22.props['electorate'].ordinal])))]  # game.yaml:566
+                _v43 = [_t22 for _t22 in KF_spaces4 if ((len(st.zones[(Z_at1 + _t22.ordinal)]) == 0) and (not st.vars['closed'][_t22.props['electorate'].ordinal]))]  # game.yaml:566
                 _end21 = len(_v43)
                 if not _end21:
-                    raise RuleError('a choice has no legal option', S[292])
+                    raise RuleError('a choice has no legal option', S[291])
                 if _S_p10 is None:
-                    raise RuleError(not_a_seat(_L_p17, num_players), S[292])
+                    raise RuleError(not_a_seat(_L_p17, num_players), S[291])
                 if _L_p17 in st.players:  # else out of the game: no option runs
                     if _end21 > 1:
                         _i105 = st.choose(_end21)
@@ -5951,7 +5960,7 @@ def build(num_players, files):
                 st.at = o180  # game.yaml:573
                 st.vars['rival'] = _L_p18
                 st.at = o181  # game.yaml:573
-                _i106 = seat(st, st.vars['turn_player'], S[75])
+                _i106 = seat(st, st.vars['turn_player'], S[74])
                 st.vars['passed'][_i106] = True
                 st.at = o182  # game.yaml:573
                 if st.record_log:
@@ -5960,85 +5969,85 @@ def build(num_players, files):
                 st.at = o184  # game.yaml:575
                 _args86 = {'p': _L_p18, 'optional': (len(st.players) == 2)}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[178])
+                    enter_procedure(st, S[177])
                 st.inline += 1
                 try:
                     c_18(st, _args86, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure doctor (' + str(S[287]) + ')')
+                    traced(e, 'procedure doctor (' + str(S[286]) + ')')
                     raise
                 st.inline -= 1
             elif (_L_a2 == 'move'):
                 st.at = o186  # game.yaml:576
                 _args87 = {'p': _L_p18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[179])
+                    enter_procedure(st, S[178])
                 st.inline += 1
                 try:
                     c_19(st, _args87, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure move_card (' + str(S[293]) + ')')
+                    traced(e, 'procedure move_card (' + str(S[292]) + ')')
                     raise
                 st.inline -= 1
             elif (_L_a2 == 'indulgence'):
                 st.at = o188  # game.yaml:577
-                _i107 = (_S_p11 if _S_p11 is not None else seat(st, _L_p18, S[76]))
+                _i107 = (_S_p11 if _S_p11 is not None else seat(st, _L_p18, S[75]))
                 _v44 = st.vars['score'][_i107] + 1
                 if _v44 < 0:
-                    raise RuleError("'score' would fall to " + str(_v44) + ', below its minimum 0', S[77])
+                    raise RuleError("'score' would fall to " + str(_v44) + ', below its minimum 0', S[76])
                 st.vars['score'][_i107] = _v44
             elif (_L_a2 == 'permit'):
                 st.at = o190  # game.yaml:578
                 _args88 = {'p': _L_p18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[180])
+                    enter_procedure(st, S[179])
                 st.inline += 1
                 try:
                     c_20(st, _args88, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure permit (' + str(S[294]) + ')')
+                    traced(e, 'procedure permit (' + str(S[293]) + ')')
                     raise
                 st.inline -= 1
             elif (_L_a2 == 'ordinance'):
                 st.at = o192  # game.yaml:579
                 _args89 = {'p': _L_p18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[181])
+                    enter_procedure(st, S[180])
                 st.inline += 1
                 try:
                     c_21(st, _args89, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure ordinance (' + str(S[295]) + ')')
+                    traced(e, 'procedure ordinance (' + str(S[294]) + ')')
                     raise
                 st.inline -= 1
             elif (_L_a2 == 'promotion'):
                 st.at = o194  # game.yaml:580
                 _args90 = {'p': _L_p18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[182])
+                    enter_procedure(st, S[181])
                 st.inline += 1
                 try:
                     c_22(st, _args90, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure promotion (' + str(S[296]) + ')')
+                    traced(e, 'procedure promotion (' + str(S[295]) + ')')
                     raise
                 st.inline -= 1
             elif (_L_a2 == 'daughter'):
                 st.at = o196  # game.yaml:581
                 _args91 = {'p': _L_p18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[183])
+                    enter_procedure(st, S[182])
                 st.inline += 1
                 try:
                     c_23(st, _args91, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure kings_daughter (' + str(S[297]) + ')')
+                    traced(e, 'procedure kings_daughter (' + str(S[296]) + ')')
                     raise
                 st.inline -= 1
     def c_18(st, env, pc):  # game.yaml:583
@@ -6047,8 +6056,8 @@ def build(num_players, files):
         _S_p12 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
         if pc <= 0:
             st.at = o203  # game.yaml:588
-            _v45 = [_s75 for _s75 in K_spaces1 if ((((len((_r94 := st.zones[(Z_at1 + _s75.ordinal)])) > 0) and ((_r95 := _r94[-1]).kind == 'aristocrats')) and ((_r95.owner != _L_p19) or (st.vars['age'][(_r95.ordinal if _r95.kind == 'aristocrats' else ordinal(_r95, 'aristocrats', S[24]))] > 15))) and (_r95.owner == _L_p19))]  # game.yaml:591
-            _v46 = [_s76 for _s76 in K_spaces1 if ((((len((_r96 := st.zones[(Z_at1 + _s76.ordinal)])) > 0) and ((_r97 := _r96[-1]).kind == 'aristocrats')) and ((_r97.owner != _L_p19) or (st.vars['age'][(_r97.ordinal if _r97.kind == 'aristocrats' else ordinal(_r97, 'aristocrats', S[24]))] > 15))) and (_r97.owner != _L_p19))]  # game.yaml:593
+            _v45 = [_s75 for _s75 in K_spaces1 if ((((len((_r96 := st.zones[(Z_at1 + _s75.ordinal)])) > 0) and ((_r97 := _r96[-1]).kind == 'aristocrats')) and ((_r97.owner != _L_p19) or (st.vars['age'][(_r97.ordinal if _r97.kind == 'aristocrats' else ordinal(_r97, 'aristocrats', S[23]))] > 15))) and (_r97.owner == _L_p19))]  # game.yaml:591
+            _v46 = [_s76 for _s76 in K_spaces1 if ((((len((_r98 := st.zones[(Z_at1 + _s76.ordinal)])) > 0) and ((_r99 := _r98[-1]).kind == 'aristocrats')) and ((_r99.owner != _L_p19) or (st.vars['age'][(_r99.ordinal if _r99.kind == 'aristocrats' else ordinal(_r99, 'aristocrats', S[23]))] > 15))) and (_r99.owner != _L_p19))]  # game.yaml:593
             if _L_optional2:  # game.yaml:595
                 _f9 = 1
             else:
@@ -6057,9 +6066,9 @@ def build(num_players, files):
             _end23 = _end22 + len(_v46)
             _end24 = _end23 + _f9
             if not _end24:
-                raise RuleError('a choice has no legal option', S[298])
+                raise RuleError('a choice has no legal option', S[297])
             if _S_p12 is None:
-                raise RuleError(not_a_seat(_L_p19, num_players), S[298])
+                raise RuleError(not_a_seat(_L_p19, num_players), S[297])
             if _L_p19 in st.players:  # else out of the game: no option runs
                 if _end24 > 1:
                     _i108 = st.choose(_end24)
@@ -6070,20 +6079,20 @@ def build(num_players, files):
                 if _i108 < _end22:  # game.yaml:591
                     _s77 = env['s'] = _v45[_i108]
                     st.at = o199  # game.yaml:592
-                    _i109 = ordinal(st.zones[(Z_at1 + _s77.ordinal)][-1], 'aristocrats', S[185])
+                    _i109 = ordinal(st.zones[(Z_at1 + _s77.ordinal)][-1], 'aristocrats', S[184])
                     st.vars['age'][_i109] -= 10
                 elif _i108 < _end23:  # game.yaml:593
                     _s78 = env['s'] = _v46[_i108 - _end22]
                     st.at = o201  # game.yaml:594
                     _args92 = {'x': st.zones[(Z_at1 + _s78.ordinal)][-1]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[187])
+                        enter_procedure(st, S[186])
                     st.inline += 1
                     try:
                         proc_grow_old(st, _args92)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure grow_old (' + str(S[73]) + ')')
+                        traced(e, 'procedure grow_old (' + str(S[72]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:595
@@ -6093,7 +6102,7 @@ def build(num_players, files):
         _S_p13 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
         if pc <= 0:
             st.at = o210  # game.yaml:601
-            _v47 = [_s79 for _s79 in K_spaces1 if (fn_move_from(st, S[197], _L_p20, _s79))]  # game.yaml:604
+            _v47 = [_s79 for _s79 in K_spaces1 if (fn_move_from(st, S[196], _L_p20, _s79))]  # game.yaml:604
             if (len(st.players) == 2):  # game.yaml:614
                 _f10 = 1
             else:
@@ -6101,9 +6110,9 @@ def build(num_players, files):
             _end25 = len(_v47)
             _end26 = _end25 + _f10
             if not _end26:
-                raise RuleError('a choice has no legal option', S[299])
+                raise RuleError('a choice has no legal option', S[298])
             if _S_p13 is None:
-                raise RuleError(not_a_seat(_L_p20, num_players), S[299])
+                raise RuleError(not_a_seat(_L_p20, num_players), S[298])
             if _L_p20 in st.players:  # else out of the game: no option runs
                 if _end26 > 1:
                     _i110 = st.choose(_end26)
@@ -6116,12 +6125,12 @@ def build(num_players, files):
                     st.at = o205  # game.yaml:608
                     env['x'] = st.zones[(Z_at1 + _s80.ordinal)][-1]
                     st.at = o208  # game.yaml:609
-                    _v48 = [_t24 for _t24 in K_spaces1 if ((((_t24.props['type'] == 'aristocrat') and (not st.vars['closed'][_t24.props['electorate'].ordinal])) and ((len((_r98 := st.zones[(Z_at1 + _t24.ordinal)])) == 0) or ((_r98[-1].kind == 'knights') and (not any(((_t25.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t25.ordinal if _t25.kind == 'spaces' else ordinal(_t25, 'spaces', S[7])))]) == 0)) for _t25 in st.zones[(Z_area1 + _t24.props['electorate'].ordinal)]))))) and (_t24.props['electorate'] != _s80.props['electorate']))]  # game.yaml:612
+                    _v48 = [_t24 for _t24 in KF_spaces1 if ((not st.vars['closed'][_t24.props['electorate'].ordinal]) and ((len((_r100 := st.zones[(Z_at1 + _t24.ordinal)])) == 0) or ((_r100[-1].kind == 'knights') and (not any(((_t25.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t25.ordinal if _t25.kind == 'spaces' else ordinal(_t25, 'spaces', S[7])))]) == 0)) for _t25 in st.zones[(Z_area1 + _t24.props['electorate'].ordinal)])))) and (_t24.props['electorate'] != _s80.props['electorate']))]  # game.yaml:612
                     _end27 = len(_v48)
                     if not _end27:
-                        raise RuleError('a choice has no legal option', S[300])
+                        raise RuleError('a choice has no legal option', S[299])
                     if _S_p13 is None:
-                        raise RuleError(not_a_seat(_L_p20, num_players), S[300])
+                        raise RuleError(not_a_seat(_L_p20, num_players), S[299])
                     if _L_p20 in st.players:  # else out of the game: no option runs
                         if _end27 > 1:
                             _i111 = st.choose(_end27)
@@ -6133,13 +6142,13 @@ def build(num_players, files):
                         st.at = o207  # game.yaml:613
                         _args93 = {'x': env['x'], 's': _t26}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[196])
+                            enter_procedure(st, S[195])
                         st.inline += 1
                         try:
                             proc_settle(st, _args93)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure settle (' + str(S[106]) + ')')
+                            traced(e, 'procedure settle (' + str(S[105]) + ')')
                             raise
                         st.inline -= 1
                 else:  # game.yaml:614
@@ -6149,11 +6158,11 @@ def build(num_players, files):
         _S_p14 = _L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else None
         if pc <= 0:
             st.at = o217  # game.yaml:620
-            if (_r99 := fn_can_place_new(st, S[202], _L_p21)):  # game.yaml:623
+            if (_r101 := fn_can_place_new(st, S[201], _L_p21)):  # game.yaml:623
                 _f11 = 1
             else:
                 _f11 = 0
-            if (_r99 and (st.vars['thalers'][(_S_p14 if _S_p14 is not None else seat(st, _L_p21, S[204]))] >= 2)):  # game.yaml:624
+            if (_r101 and (st.vars['thalers'][(_S_p14 if _S_p14 is not None else seat(st, _L_p21, S[203]))] >= 2)):  # game.yaml:624
                 _f12 = 1
             else:
                 _f12 = 0
@@ -6165,9 +6174,9 @@ def build(num_players, files):
             _end29 = _end28 + _f12
             _end30 = _end29 + _f13
             if not _end30:
-                raise RuleError('a choice has no legal option', S[301])
+                raise RuleError('a choice has no legal option', S[300])
             if _S_p14 is None:
-                raise RuleError(not_a_seat(_L_p21, num_players), S[301])
+                raise RuleError(not_a_seat(_L_p21, num_players), S[300])
             if _L_p21 in st.players:  # else out of the game: no option runs
                 if _end30 > 1:
                     _i112 = st.choose(_end30)
@@ -6179,34 +6188,34 @@ def build(num_players, files):
                     st.at = o212  # game.yaml:623
                     _args94 = {'p': _L_p21, 'side': False}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[198])
+                        enter_procedure(st, S[197])
                     st.inline += 1
                     try:
                         c_6(st, _args94, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure place_new (' + str(S[279]) + ')')
+                        traced(e, 'procedure place_new (' + str(S[278]) + ')')
                         raise
                     st.inline -= 1
                 elif _i112 < _end29:  # game.yaml:624
                     st.at = o214  # game.yaml:625
-                    _i113 = (_S_p14 if _S_p14 is not None else seat(st, _L_p21, S[199]))
+                    _i113 = (_S_p14 if _S_p14 is not None else seat(st, _L_p21, S[198]))
                     _v49 = st.vars['thalers'][_i113] - 2
                     if _v49 > 12:
                         _v49 = 12  # the marker stops at the end; the excess is lost
                     if _v49 < 0:
-                        raise RuleError("'thalers' would fall to " + str(_v49) + ', below its minimum 0', S[200])
+                        raise RuleError("'thalers' would fall to " + str(_v49) + ', below its minimum 0', S[199])
                     st.vars['thalers'][_i113] = _v49
                     st.at = o215  # game.yaml:625
                     _args95 = {'p': _L_p21, 'side': True}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[201])
+                        enter_procedure(st, S[200])
                     st.inline += 1
                     try:
                         c_6(st, _args95, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure place_new (' + str(S[279]) + ')')
+                        traced(e, 'procedure place_new (' + str(S[278]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:626
@@ -6218,7 +6227,7 @@ def build(num_players, files):
             st.at = o222  # game.yaml:632
             _items3 = K_spaces1  # game.yaml:635
             if _items3 and any((_x35.kind == 'cities') for _x35 in st.zones[(Z_supply1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[8])))]):
-                _v50 = [_s81 for _s81 in _items3 if ((_s81.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s81.ordinal)]) == 0) and (not st.vars['closed'][_s81.props['electorate'].ordinal])))]
+                _v50 = [_s81 for _s81 in KF_spaces2 if ((len(st.zones[(Z_at1 + _s81.ordinal)]) == 0) and (not st.vars['closed'][_s81.props['electorate'].ordinal]))]
             else:
                 _v50 = []
             if (len(st.players) == 2):  # game.yaml:641
@@ -6228,9 +6237,9 @@ def build(num_players, files):
             _end31 = len(_v50)
             _end32 = _end31 + _f14
             if not _end32:
-                raise RuleError('a choice has no legal option', S[302])
+                raise RuleError('a choice has no legal option', S[301])
             if _S_p15 is None:
-                raise RuleError(not_a_seat(_L_p22, num_players), S[302])
+                raise RuleError(not_a_seat(_L_p22, num_players), S[301])
             if _L_p22 in st.players:  # else out of the game: no option runs
                 if _end32 > 1:
                     _i114 = st.choose(_end32)
@@ -6241,7 +6250,7 @@ def build(num_players, files):
                 if _i114 < _end31:  # game.yaml:635
                     _s82 = env['s'] = _v50[_i114]
                     st.at = o219  # game.yaml:639
-                    _c21 = first([_x36 for _x36 in st.zones[(Z_supply1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[206])))] if (_x36.kind == 'cities')])
+                    _c21 = first([_x36 for _x36 in st.zones[(Z_supply1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[205])))] if (_x36.kind == 'cities')])
                     _d7 = (Z_at1 + _s82.ordinal)
                     if type(_c21) is Card:
                         _from5 = st.zones[st.loc[_c21.id]]
@@ -6254,10 +6263,10 @@ def build(num_players, files):
                     else:  # not a card: State.move raises the rules' error
                         st.move(_c21, _d7, False)
                     st.at = o220  # game.yaml:640
-                    _i115 = (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[207]))
+                    _i115 = (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[206]))
                     _v51 = st.vars['score'][_i115] + (2 if (not any((_x37.kind == 'cities') for _x37 in st.zones[(Z_supply1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[8])))])) else 1)
                     if _v51 < 0:
-                        raise RuleError("'score' would fall to " + str(_v51) + ', below its minimum 0', S[208])
+                        raise RuleError("'score' would fall to " + str(_v51) + ', below its minimum 0', S[207])
                     st.vars['score'][_i115] = _v51
                 else:  # game.yaml:641
                     pass
@@ -6268,7 +6277,7 @@ def build(num_players, files):
             st.at = o227  # game.yaml:647
             _items4 = K_spaces1  # game.yaml:650
             if _items4 and any((_x38.kind == 'aristocrats') for _x38 in st.zones[(Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[8])))]):
-                _v52 = [_s83 for _s83 in _items4 if ((_s83.props['type'] == 'aristocrat') and (len((_r100 := st.zones[(Z_at1 + _s83.ordinal)])) > 0) and ((_r101 := _r100[-1]).kind == 'knights') and (_r101.owner == _L_p23))]
+                _v52 = [_s83 for _s83 in KF_spaces1 if ((len((_r102 := st.zones[(Z_at1 + _s83.ordinal)])) > 0) and ((_r103 := _r102[-1]).kind == 'knights') and (_r103.owner == _L_p23))]
             else:
                 _v52 = []
             if (len(st.players) == 2):  # game.yaml:656
@@ -6278,9 +6287,9 @@ def build(num_players, files):
             _end33 = len(_v52)
             _end34 = _end33 + _f15
             if not _end34:
-                raise RuleError('a choice has no legal option', S[303])
+                raise RuleError('a choice has no legal option', S[302])
             if _S_p16 is None:
-                raise RuleError(not_a_seat(_L_p23, num_players), S[303])
+                raise RuleError(not_a_seat(_L_p23, num_players), S[302])
             if _L_p23 in st.players:  # else out of the game: no option runs
                 if _end34 > 1:
                     _i116 = st.choose(_end34)
@@ -6293,20 +6302,20 @@ def build(num_players, files):
                     st.at = o224  # game.yaml:655
                     _z4 = st.zones[(Z_at1 + _s84.ordinal)]
                     _c22 = _z4[-1]
-                    _d8 = (Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[209])))
+                    _d8 = (Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[208])))
                     _z4.pop()
                     st.zones[_d8].append(_c22)
                     st.loc[_c22.id] = _d8
                     st.at = o225  # game.yaml:655
                     _args96 = {'p': _L_p23, 'a': 15, 'z': st.zones[(Z_at1 + _s84.ordinal)]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[212])
+                        enter_procedure(st, S[211])
                     st.inline += 1
                     try:
                         proc_fresh(st, _args96)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure fresh (' + str(S[70]) + ')')
+                        traced(e, 'procedure fresh (' + str(S[69]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:656
@@ -6316,8 +6325,8 @@ def build(num_players, files):
         _S_p17 = _L_p24 if type(_L_p24) is int and 0 <= _L_p24 < num_players else None
         if pc <= 0:
             st.at = o233  # game.yaml:663
-            _v53 = [_s85 for _s85 in K_spaces1 if (fn_own_baron(st, S[217], _L_p24, _s85))]  # game.yaml:666
-            if (((len(st.zones[Z_throne1]) > 0) and ((_r102 := st.zones[Z_throne1][-1]).owner == _L_p24)) and (not st.vars['couple'][(_r102.ordinal if _r102.kind == 'aristocrats' else ordinal(_r102, 'aristocrats', S[218]))])):  # game.yaml:667
+            _v53 = [_s85 for _s85 in K_spaces1 if (fn_own_baron(st, S[216], _L_p24, _s85))]  # game.yaml:666
+            if (((len(st.zones[Z_throne1]) > 0) and ((_r104 := st.zones[Z_throne1][-1]).owner == _L_p24)) and (not st.vars['couple'][(_r104.ordinal if _r104.kind == 'aristocrats' else ordinal(_r104, 'aristocrats', S[217]))])):  # game.yaml:667
                 _f16 = 1
             else:
                 _f16 = 0
@@ -6329,9 +6338,9 @@ def build(num_players, files):
             _end36 = _end35 + _f16
             _end37 = _end36 + _f17
             if not _end37:
-                raise RuleError('a choice has no legal option', S[304])
+                raise RuleError('a choice has no legal option', S[303])
             if _S_p17 is None:
-                raise RuleError(not_a_seat(_L_p24, num_players), S[304])
+                raise RuleError(not_a_seat(_L_p24, num_players), S[303])
             if _L_p24 in st.players:  # else out of the game: no option runs
                 if _end37 > 1:
                     _i117 = st.choose(_end37)
@@ -6342,11 +6351,11 @@ def build(num_players, files):
                 if _i117 < _end35:  # game.yaml:666
                     _s86 = env['s'] = _v53[_i117]
                     st.at = o229  # game.yaml:666
-                    _i118 = ordinal(st.zones[(Z_at1 + _s86.ordinal)][-1], 'aristocrats', S[215])
+                    _i118 = ordinal(st.zones[(Z_at1 + _s86.ordinal)][-1], 'aristocrats', S[214])
                     st.vars['couple'][_i118] = True
                 elif _i117 < _end36:  # game.yaml:667
                     st.at = o231  # game.yaml:669
-                    _i119 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[216])
+                    _i119 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[215])
                     st.vars['couple'][_i119] = True
                 else:  # game.yaml:670
                     pass
@@ -6360,13 +6369,13 @@ def build(num_players, files):
                     st.at = o236  # game.yaml:678
                     _args97 = {'q': _q10}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[219])
+                        enter_procedure(st, S[218])
                     st.inline += 1
                     try:
                         c_25(st, _args97, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure gray_eminence (' + str(S[305]) + ')')
+                        traced(e, 'procedure gray_eminence (' + str(S[304]) + ')')
                         raise
                     st.inline -= 1
         if pc <= 1:
@@ -6378,23 +6387,23 @@ def build(num_players, files):
                     st.at = o241  # game.yaml:679
                     _args98 = {'e': _e15}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[221])
+                        enter_procedure(st, S[220])
                     st.inline += 1
                     try:
                         c_26(st, _args98, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure new_elector (' + str(S[306]) + ')')
+                        traced(e, 'procedure new_elector (' + str(S[305]) + ')')
                         raise
                     st.inline -= 1
         if pc <= 2:
             st.at = o247  # game.yaml:680
             if (fn_elector_of(st, C_mainz1) != None):
                 st.at = o245  # game.yaml:682
-                _i120 = seat(st, fn_elector_of(st, C_mainz1), S[78])
+                _i120 = seat(st, fn_elector_of(st, C_mainz1), S[77])
                 _v54 = st.vars['score'][_i120] + 1
                 if _v54 < 0:
-                    raise RuleError("'score' would fall to " + str(_v54) + ', below its minimum 0', S[79])
+                    raise RuleError("'score' would fall to " + str(_v54) + ', below its minimum 0', S[78])
                 st.vars['score'][_i120] = _v54
                 st.at = o246  # game.yaml:683
                 if st.record_log:
@@ -6409,9 +6418,9 @@ def build(num_players, files):
             _end38 = len(_v55)
             _end39 = _end38 + 1
             if not _end39:
-                raise RuleError('a choice has no legal option', S[307])
+                raise RuleError('a choice has no legal option', S[306])
             if _S_q3 is None:
-                raise RuleError(not_a_seat(_L_q5, num_players), S[307])
+                raise RuleError(not_a_seat(_L_q5, num_players), S[306])
             if _L_q5 in st.players:  # else out of the game: no option runs
                 if _end39 > 1:
                     _i121 = st.choose(_end39)
@@ -6424,13 +6433,13 @@ def build(num_players, files):
                     st.at = o249  # game.yaml:695
                     _args99 = {'p': _L_q5, 'a': 45, 'z': st.zones[(Z_at1 + _e17.props['beside'].ordinal)]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[222])
+                        enter_procedure(st, S[221])
                     st.inline += 1
                     try:
                         proc_fresh(st, _args99)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure fresh (' + str(S[70]) + ')')
+                        traced(e, 'procedure fresh (' + str(S[69]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:696
@@ -6445,17 +6454,17 @@ def build(num_players, files):
                 run_to(st, _h1)
         if pc <= 1:
             st.at = o255  # game.yaml:703
-            if ((env['w'] != None) and (env['w'] != (_r103[-1].owner if (len((_r103 := st.zones[(Z_at1 + _L_e3.props['seat'].ordinal)])) > 0) else None))):
+            if ((env['w'] != None) and (env['w'] != (_r105[-1].owner if (len((_r105 := st.zones[(Z_at1 + _L_e3.props['seat'].ordinal)])) > 0) else None))):
                 st.at = o254  # game.yaml:704
                 _args100 = {'e': _L_e3, 'w': env['w']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[224])
+                    enter_procedure(st, S[223])
                 st.inline += 1
                 try:
                     c_27(st, _args100, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure change_of_power (' + str(S[308]) + ')')
+                    traced(e, 'procedure change_of_power (' + str(S[307]) + ')')
                     raise
                 st.inline -= 1
     def c_27(st, env, pc):  # game.yaml:708
@@ -6475,15 +6484,15 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o259  # game.yaml:714
             if st.record_log:
-                st.log_line('change of power in ' + fmt_card1(_L_e4) + ', where ' + fmt_player1(_L_w2) + ' has ' + fmt_int1(fn_power(st, S[80], _L_w2, _L_e4)) + ' power points', -1)
+                st.log_line('change of power in ' + fmt_card1(_L_e4) + ', where ' + fmt_player1(_L_w2) + ' has ' + fmt_int1(fn_power(st, S[79], _L_w2, _L_e4)) + ' power points', -1)
         if pc <= 2:
             st.at = o268  # game.yaml:715
-            if any(fn_suitable(st, S[82], _L_w2, _L_e4, _s87) for _s87 in st.zones[(Z_area1 + (_O_e3 if _O_e3 is not None else ordinal(_L_e4, 'electorates', S[81])))]):
+            if any(fn_suitable(st, S[81], _L_w2, _L_e4, _s87) for _s87 in st.zones[(Z_area1 + (_O_e3 if _O_e3 is not None else ordinal(_L_e4, 'electorates', S[80])))]):
                 st.at = o265  # game.yaml:717
                 _actions1 = set()  # (the ids' order is never read)
                 _v56 = []
-                for _s88 in st.zones[(Z_area1 + (_O_e3 if _O_e3 is not None else ordinal(_L_e4, 'electorates', S[229])))]:  # game.yaml:720
-                    if not (fn_suitable(st, S[230], _L_w2, _L_e4, _s88)):
+                for _s88 in st.zones[(Z_area1 + (_O_e3 if _O_e3 is not None else ordinal(_L_e4, 'electorates', S[228])))]:  # game.yaml:720
+                    if not (fn_suitable(st, S[229], _L_w2, _L_e4, _s88)):
                         continue
                     _a1 = A_401 + _s88.type_id
                     if _a1 not in _actions1:  # an identical card: the same choice
@@ -6491,9 +6500,9 @@ def build(num_players, files):
                         _v56.append(_s88)
                 _end40 = len(_v56)
                 if not _end40:
-                    raise RuleError('a choice has no legal option', S[309])
+                    raise RuleError('a choice has no legal option', S[308])
                 if _S_w1 is None:
-                    raise RuleError(not_a_seat(_L_w2, num_players), S[309])
+                    raise RuleError(not_a_seat(_L_w2, num_players), S[308])
                 if _L_w2 in st.players:  # else out of the game: no option runs
                     if _end40 > 1:
                         _i122 = st.choose(_end40)
@@ -6503,17 +6512,17 @@ def build(num_players, files):
                         _i122 = 0
                     _s89 = env['s'] = _v56[_i122]
                     st.at = o264  # game.yaml:721
-                    _z6 = st.zones[(Z_at1 + (_s89.ordinal if _s89.kind == 'spaces' else ordinal(_s89, 'spaces', S[227])))]
+                    _z6 = st.zones[(Z_at1 + (_s89.ordinal if _s89.kind == 'spaces' else ordinal(_s89, 'spaces', S[226])))]
                     _c25 = _z6[-1]
                     _d9 = (Z_at1 + _L_e4.props['seat'].ordinal)
                     _z6.pop()
                     st.zones[_d9].append(_c25)
                     st.loc[_c25.id] = _d9
                 st.at = o266  # game.yaml:722
-                _i123 = (_S_w1 if _S_w1 is not None else seat(st, _L_w2, S[225]))
+                _i123 = (_S_w1 if _S_w1 is not None else seat(st, _L_w2, S[224]))
                 _v57 = st.vars['score'][_i123] + 2
                 if _v57 < 0:
-                    raise RuleError("'score' would fall to " + str(_v57) + ', below its minimum 0', S[226])
+                    raise RuleError("'score' would fall to " + str(_v57) + ', below its minimum 0', S[225])
                 st.vars['score'][_i123] = _v57
                 st.at = o267  # game.yaml:723
                 if st.record_log:
@@ -6528,13 +6537,13 @@ def build(num_players, files):
                 st.at = o270  # game.yaml:725
                 _args101 = {'e': _L_e4}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[231])
+                    enter_procedure(st, S[230])
                 st.inline += 1
                 try:
                     c_28(st, _args101, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure displaced (' + str(S[310]) + ')')
+                    traced(e, 'procedure displaced (' + str(S[309]) + ')')
                     raise
                 st.inline -= 1
     def c_28(st, env, pc):  # game.yaml:727
@@ -6545,12 +6554,12 @@ def build(num_players, files):
             env['x'] = st.zones[Z_aside1][-1]
         if pc <= 1:
             st.at = o280  # game.yaml:733
-            if any((((_s90.props['type'] == 'aristocrat') and (not st.vars['closed'][_s90.props['electorate'].ordinal])) and ((len((_r104 := st.zones[(Z_at1 + (_s90.ordinal if _s90.kind == 'spaces' else ordinal(_s90, 'spaces', S[6])))])) == 0) or ((_r104[-1].kind == 'knights') and (not any(((_t27.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t27.ordinal if _t27.kind == 'spaces' else ordinal(_t27, 'spaces', S[7])))]) == 0)) for _t27 in st.zones[(Z_area1 + _s90.props['electorate'].ordinal)]))))) for _s90 in st.zones[(Z_area1 + (_O_e4 if _O_e4 is not None else ordinal(_L_e5, 'electorates', S[83])))]):
+            if any((((_s90.props['type'] == 'aristocrat') and (not st.vars['closed'][_s90.props['electorate'].ordinal])) and ((len((_r106 := st.zones[(Z_at1 + (_s90.ordinal if _s90.kind == 'spaces' else ordinal(_s90, 'spaces', S[6])))])) == 0) or ((_r106[-1].kind == 'knights') and (not any(((_t27.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t27.ordinal if _t27.kind == 'spaces' else ordinal(_t27, 'spaces', S[7])))]) == 0)) for _t27 in st.zones[(Z_area1 + _s90.props['electorate'].ordinal)]))))) for _s90 in st.zones[(Z_area1 + (_O_e4 if _O_e4 is not None else ordinal(_L_e5, 'electorates', S[82])))]):
                 st.at = o279  # game.yaml:735
                 _actions2 = set()  # (the ids' order is never read)
                 _v58 = []
-                for _s91 in st.zones[(Z_area1 + (_O_e4 if _O_e4 is not None else ordinal(_L_e5, 'electorates', S[233])))]:  # game.yaml:738
-                    if not ((((_s91.props['type'] == 'aristocrat') and (not st.vars['closed'][_s91.props['electorate'].ordinal])) and ((len((_r105 := st.zones[(Z_at1 + (_s91.ordinal if _s91.kind == 'spaces' else ordinal(_s91, 'spaces', S[6])))])) == 0) or ((_r105[-1].kind == 'knights') and (not any(((_t28.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t28.ordinal if _t28.kind == 'spaces' else ordinal(_t28, 'spaces', S[7])))]) == 0)) for _t28 in st.zones[(Z_area1 + _s91.props['electorate'].ordinal)])))))):
+                for _s91 in st.zones[(Z_area1 + (_O_e4 if _O_e4 is not None else ordinal(_L_e5, 'electorates', S[232])))]:  # game.yaml:738
+                    if not ((((_s91.props['type'] == 'aristocrat') and (not st.vars['closed'][_s91.props['electorate'].ordinal])) and ((len((_r107 := st.zones[(Z_at1 + (_s91.ordinal if _s91.kind == 'spaces' else ordinal(_s91, 'spaces', S[6])))])) == 0) or ((_r107[-1].kind == 'knights') and (not any(((_t28.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t28.ordinal if _t28.kind == 'spaces' else ordinal(_t28, 'spaces', S[7])))]) == 0)) for _t28 in st.zones[(Z_area1 + _s91.props['electorate'].ordinal)])))))):
                         continue
                     _a2 = A_411 + _s91.type_id
                     if _a2 not in _actions2:  # an identical card: the same choice
@@ -6558,10 +6567,10 @@ def build(num_players, files):
                         _v58.append(_s91)
                 _end41 = len(_v58)
                 if not _end41:
-                    raise RuleError('a choice has no legal option', S[311])
+                    raise RuleError('a choice has no legal option', S[310])
                 _p25 = env['x'].owner
                 if type(_p25) is not int or not 0 <= _p25 < num_players:
-                    raise RuleError(not_a_seat(_p25, num_players), S[311])
+                    raise RuleError(not_a_seat(_p25, num_players), S[310])
                 if _p25 in st.players:  # else out of the game: no option runs
                     if _end41 > 1:
                         _i124 = st.choose(_end41)
@@ -6573,13 +6582,13 @@ def build(num_players, files):
                     st.at = o278  # game.yaml:738
                     _args102 = {'x': env['x'], 's': _s92}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[232])
+                        enter_procedure(st, S[231])
                     st.inline += 1
                     try:
                         proc_settle(st, _args102)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure settle (' + str(S[106]) + ')')
+                        traced(e, 'procedure settle (' + str(S[105]) + ')')
                         raise
                     st.inline -= 1
             else:
@@ -6589,13 +6598,13 @@ def build(num_players, files):
                 st.at = o275  # game.yaml:739
                 _args103 = {'x': env['x']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[84])
+                    enter_procedure(st, S[83])
                 st.inline += 1
                 try:
                     proc_retire(st, _args103)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure retire (' + str(S[59]) + ')')
+                    traced(e, 'procedure retire (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
     def c_29(st, env, pc):  # game.yaml:742
@@ -6605,13 +6614,13 @@ def build(num_players, files):
                 st.at = o282  # game.yaml:744
                 _args104 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[234])
+                    enter_procedure(st, S[233])
                 st.inline += 1
                 try:
                     c_30(st, _args104, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure election (' + str(S[312]) + ')')
+                    traced(e, 'procedure election (' + str(S[311]) + ')')
                     raise
                 st.inline -= 1
     def c_30(st, env, pc):  # game.yaml:746
@@ -6622,10 +6631,10 @@ def build(num_players, files):
                 st.at = o289  # game.yaml:752
                 if any((_c26.props['stack'].key == 'church') for _c26 in st.zones[(Z_play_area1 + _q11)]):
                     st.at = o288  # game.yaml:754
-                    _v59 = [_e18 for _e18 in K_electorates1 if (_e18.props['spiritual'] and (not st.vars['closed'][_e18.ordinal]) and (_e18 != st.vars['excommunicated']))]  # game.yaml:757
+                    _v59 = [_e18 for _e18 in KF_electorates1 if ((not st.vars['closed'][_e18.ordinal]) and (_e18 != st.vars['excommunicated']))]  # game.yaml:757
                     _end42 = len(_v59)
                     if not _end42:
-                        raise RuleError('a choice has no legal option', S[313])
+                        raise RuleError('a choice has no legal option', S[312])
                     if _q11 in st.players:  # else out of the game: no option runs
                         if _end42 > 1:
                             _i125 = st.choose(_end42)
@@ -6639,10 +6648,10 @@ def build(num_players, files):
                 st.at = o294  # game.yaml:760
                 if any((_c27.props['stack'].key == 'excommunication') for _c27 in st.zones[(Z_play_area1 + _q11)]):
                     st.at = o293  # game.yaml:762
-                    _v60 = [_e20 for _e20 in K_electorates1 if ((not _e20.props['spiritual']) and (not st.vars['closed'][_e20.ordinal]) and (_e20 != st.vars['church_on']))]  # game.yaml:765
+                    _v60 = [_e20 for _e20 in KF_electorates2 if ((not st.vars['closed'][_e20.ordinal]) and (_e20 != st.vars['church_on']))]  # game.yaml:765
                     _end43 = len(_v60)
                     if not _end43:
-                        raise RuleError('a choice has no legal option', S[314])
+                        raise RuleError('a choice has no legal option', S[313])
                     if _q11 in st.players:  # else out of the game: no option runs
                         if _end43 > 1:
                             _i126 = st.choose(_end43)
@@ -6655,11 +6664,11 @@ def build(num_players, files):
                         st.vars['excommunicated'] = _e21
         if pc <= 1:
             st.at = o296  # game.yaml:768
-            _i127 = seat(st, st.vars['emperor'], S[85])
+            _i127 = seat(st, st.vars['emperor'], S[84])
             st.vars['vote'][_i127] = st.vars['emperor']
         if pc <= 2:
             st.at = o297  # game.yaml:769
-            _i128 = seat(st, st.vars['rival'], S[86])
+            _i128 = seat(st, st.vars['rival'], S[85])
             st.vars['vote'][_i128] = st.vars['rival']
         if pc <= 3:
             st.at = o304  # game.yaml:770
@@ -6672,10 +6681,10 @@ def build(num_players, files):
                 _end44 = 1
                 _end45 = _end44 + 1
                 if not _end45:
-                    raise RuleError('a choice has no legal option', S[315])
+                    raise RuleError('a choice has no legal option', S[314])
                 _p28 = _q12
                 if type(_p28) is not int or not 0 <= _p28 < num_players:
-                    raise RuleError(not_a_seat(_p28, num_players), S[315])
+                    raise RuleError(not_a_seat(_p28, num_players), S[314])
                 if _p28 in st.players:  # else out of the game: no option runs
                     if _end45 > 1:
                         _i129 = st.choose(_end45)
@@ -6685,19 +6694,19 @@ def build(num_players, files):
                         _i129 = 0
                     if _i129 < _end44:  # game.yaml:775
                         st.at = o300  # game.yaml:775
-                        _i130 = (_q12 if type(_q12) is int and 0 <= _q12 < num_players else seat(st, _q12, S[237]))
+                        _i130 = (_q12 if type(_q12) is int and 0 <= _q12 < num_players else seat(st, _q12, S[236]))
                         st.vars['vote'][_i130] = st.vars['emperor']
                     else:  # game.yaml:776
                         st.at = o302  # game.yaml:776
-                        _i131 = (_q12 if type(_q12) is int and 0 <= _q12 < num_players else seat(st, _q12, S[238]))
+                        _i131 = (_q12 if type(_q12) is int and 0 <= _q12 < num_players else seat(st, _q12, S[237]))
                         st.vars['vote'][_i131] = st.vars['rival']
             st.secret -= 1
         if pc <= 4:
             st.at = o305  # game.yaml:777
-            env['for_emperor'] = sum([fn_votes(st, S[87], _q13) for _q13 in st.players if (st.vars['vote'][_q13] == st.vars['emperor'])])
+            env['for_emperor'] = sum([fn_votes(st, S[86], _q13) for _q13 in st.players if (st.vars['vote'][_q13] == st.vars['emperor'])])
         if pc <= 5:
             st.at = o306  # game.yaml:778
-            env['for_rival'] = sum([fn_votes(st, S[88], _q14) for _q14 in st.players if (st.vars['vote'][_q14] == st.vars['rival'])])
+            env['for_rival'] = sum([fn_votes(st, S[87], _q14) for _q14 in st.players if (st.vars['vote'][_q14] == st.vars['rival'])])
         if pc <= 6:
             st.at = o307  # game.yaml:779
             if st.record_log:
@@ -6715,7 +6724,7 @@ def build(num_players, files):
                     _i132 = _q17
                     _v61 = st.vars['score'][_i132] + 1
                     if _v61 < 0:
-                        raise RuleError("'score' would fall to " + str(_v61) + ', below its minimum 0', S[89])
+                        raise RuleError("'score' would fall to " + str(_v61) + ', below its minimum 0', S[88])
                     st.vars['score'][_i132] = _v61
                     st.at = o312  # game.yaml:784
                     if st.record_log:
@@ -6726,13 +6735,13 @@ def build(num_players, files):
                 st.at = o318  # game.yaml:785
                 _args105 = {'w': st.vars['rival']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[242])
+                    enter_procedure(st, S[241])
                 st.inline += 1
                 try:
                     c_31(st, _args105, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure crown (' + str(S[316]) + ')')
+                    traced(e, 'procedure crown (' + str(S[315]) + ')')
                     raise
                 st.inline -= 1
             else:
@@ -6774,13 +6783,13 @@ def build(num_players, files):
             st.at = o330  # game.yaml:799
             _args106 = {'p': _L_w3}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[90])
+                enter_procedure(st, S[89])
             st.inline += 1
             try:
                 c_7(st, _args106, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure fill_throne (' + str(S[276]) + ')')
+                traced(e, 'procedure fill_throne (' + str(S[275]) + ')')
                 raise
             st.inline -= 1
         if pc <= 5:
@@ -6789,13 +6798,13 @@ def build(num_players, files):
                 st.at = o332  # game.yaml:800
                 _args107 = {'p': env['old']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[244])
+                    enter_procedure(st, S[243])
                 st.inline += 1
                 try:
                     c_32(st, _args107, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure deposed (' + str(S[317]) + ')')
+                    traced(e, 'procedure deposed (' + str(S[316]) + ')')
                     raise
                 st.inline -= 1
     def c_32(st, env, pc):  # game.yaml:802
@@ -6806,14 +6815,14 @@ def build(num_players, files):
             env['x'] = st.zones[Z_aside1][-1]
         if pc <= 1:
             st.at = o342  # game.yaml:808
-            if any((((_s93.props['type'] == 'aristocrat') and (not st.vars['closed'][_s93.props['electorate'].ordinal])) and ((len((_r106 := st.zones[(Z_at1 + _s93.ordinal)])) == 0) or ((_r106[-1].kind == 'knights') and (not any(((_t29.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t29.ordinal if _t29.kind == 'spaces' else ordinal(_t29, 'spaces', S[7])))]) == 0)) for _t29 in st.zones[(Z_area1 + _s93.props['electorate'].ordinal)]))))) for _s93 in K_spaces1):
+            if any(((not st.vars['closed'][_s93.props['electorate'].ordinal]) and ((len((_r108 := st.zones[(Z_at1 + _s93.ordinal)])) == 0) or ((_r108[-1].kind == 'knights') and (not any(((_t29.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t29.ordinal if _t29.kind == 'spaces' else ordinal(_t29, 'spaces', S[7])))]) == 0)) for _t29 in st.zones[(Z_area1 + _s93.props['electorate'].ordinal)]))))) for _s93 in KF_spaces1):
                 st.at = o341  # game.yaml:810
-                _v62 = [_s94 for _s94 in K_spaces1 if ((((_s94.props['type'] == 'aristocrat') and (not st.vars['closed'][_s94.props['electorate'].ordinal])) and ((len((_r107 := st.zones[(Z_at1 + _s94.ordinal)])) == 0) or ((_r107[-1].kind == 'knights') and (not any(((_t30.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t30.ordinal if _t30.kind == 'spaces' else ordinal(_t30, 'spaces', S[7])))]) == 0)) for _t30 in st.zones[(Z_area1 + _s94.props['electorate'].ordinal)]))))))]  # game.yaml:813
+                _v62 = [_s94 for _s94 in KF_spaces1 if ((not st.vars['closed'][_s94.props['electorate'].ordinal]) and ((len((_r109 := st.zones[(Z_at1 + _s94.ordinal)])) == 0) or ((_r109[-1].kind == 'knights') and (not any(((_t30.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t30.ordinal if _t30.kind == 'spaces' else ordinal(_t30, 'spaces', S[7])))]) == 0)) for _t30 in st.zones[(Z_area1 + _s94.props['electorate'].ordinal)])))))]  # game.yaml:813
                 _end46 = len(_v62)
                 if not _end46:
-                    raise RuleError('a choice has no legal option', S[318])
+                    raise RuleError('a choice has no legal option', S[317])
                 if _S_p18 is None:
-                    raise RuleError(not_a_seat(_L_p25, num_players), S[318])
+                    raise RuleError(not_a_seat(_L_p25, num_players), S[317])
                 if _L_p25 in st.players:  # else out of the game: no option runs
                     if _end46 > 1:
                         _i134 = st.choose(_end46)
@@ -6825,13 +6834,13 @@ def build(num_players, files):
                     st.at = o340  # game.yaml:813
                     _args108 = {'x': env['x'], 's': _s95}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[245])
+                        enter_procedure(st, S[244])
                     st.inline += 1
                     try:
                         proc_settle(st, _args108)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure settle (' + str(S[106]) + ')')
+                        traced(e, 'procedure settle (' + str(S[105]) + ')')
                         raise
                     st.inline -= 1
             else:
@@ -6841,31 +6850,31 @@ def build(num_players, files):
                 st.at = o337  # game.yaml:814
                 _args109 = {'x': env['x']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[91])
+                    enter_procedure(st, S[90])
                 st.inline += 1
                 try:
                     proc_retire(st, _args109)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure retire (' + str(S[59]) + ')')
+                    traced(e, 'procedure retire (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
     def c_33(st, env, pc):  # game.yaml:817
         if pc <= 0:
             st.at = o343  # game.yaml:820
-            _i135 = seat(st, st.vars['emperor'], S[92])
+            _i135 = seat(st, st.vars['emperor'], S[91])
             _v63 = st.vars['score'][_i135] + DL_rounds1[(st.vars['round'], )][1]
             if _v63 < 0:
-                raise RuleError("'score' would fall to " + str(_v63) + ', below its minimum 0', S[94])
+                raise RuleError("'score' would fall to " + str(_v63) + ', below its minimum 0', S[93])
             st.vars['score'][_i135] = _v63
         if pc <= 1:
             st.at = o344  # game.yaml:821
-            _i136 = seat(st, st.vars['emperor'], S[95])
+            _i136 = seat(st, st.vars['emperor'], S[94])
             _v64 = st.vars['thalers'][_i136] + DL_rounds2[(st.vars['round'], )][2]
             if _v64 > 12:
                 _v64 = 12  # the marker stops at the end; the excess is lost
             if _v64 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v64) + ', below its minimum 0', S[97])
+                raise RuleError("'thalers' would fall to " + str(_v64) + ', below its minimum 0', S[96])
             st.vars['thalers'][_i136] = _v64
         if pc <= 2:
             st.at = o345  # game.yaml:822
@@ -6877,40 +6886,40 @@ def build(num_players, files):
                 st.at = o347  # game.yaml:823
                 _args110 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[246])
+                    enter_procedure(st, S[245])
                 st.inline += 1
                 try:
                     c_34(st, _args110, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure place_empire_city (' + str(S[319]) + ')')
+                    traced(e, 'procedure place_empire_city (' + str(S[318]) + ')')
                     raise
                 st.inline -= 1
             elif (DL_rounds6[(st.vars['round'], )][3] == 'move'):
                 st.at = o349  # game.yaml:824
                 _args111 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[247])
+                    enter_procedure(st, S[246])
                 st.inline += 1
                 try:
                     c_35(st, _args111, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure move_empire_city (' + str(S[320]) + ')')
+                    traced(e, 'procedure move_empire_city (' + str(S[319]) + ')')
                     raise
                 st.inline -= 1
     def c_34(st, env, pc):  # game.yaml:826
         if pc <= 0:
             st.at = o357  # game.yaml:830
-            if ((len(st.zones[Z_empire_supply1]) > 0) and any(((_s96.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s96.ordinal)]) == 0) and (not st.vars['closed'][_s96.props['electorate'].ordinal]))) for _s96 in K_spaces1)):
+            if ((len(st.zones[Z_empire_supply1]) > 0) and any(((len(st.zones[(Z_at1 + _s96.ordinal)]) == 0) and (not st.vars['closed'][_s96.props['electorate'].ordinal])) for _s96 in KF_spaces2)):
                 st.at = o356  # game.yaml:832
-                _v65 = [_s97 for _s97 in K_spaces1 if ((_s97.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s97.ordinal)]) == 0) and (not st.vars['closed'][_s97.props['electorate'].ordinal])))]  # game.yaml:835
+                _v65 = [_s97 for _s97 in KF_spaces2 if ((len(st.zones[(Z_at1 + _s97.ordinal)]) == 0) and (not st.vars['closed'][_s97.props['electorate'].ordinal]))]  # game.yaml:835
                 _end47 = len(_v65)
                 if not _end47:
-                    raise RuleError('a choice has no legal option', S[321])
+                    raise RuleError('a choice has no legal option', S[320])
                 _p30 = st.vars['emperor']
                 if type(_p30) is not int or not 0 <= _p30 < num_players:
-                    raise RuleError(not_a_seat(_p30, num_players), S[321])
+                    raise RuleError(not_a_seat(_p30, num_players), S[320])
                 if _p30 in st.players:  # else out of the game: no option runs
                     if _end47 > 1:
                         _i137 = st.choose(_end47)
@@ -6930,27 +6939,27 @@ def build(num_players, files):
                 st.at = o352  # game.yaml:837
                 _args112 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[248])
+                    enter_procedure(st, S[247])
                 st.inline += 1
                 try:
                     c_35(st, _args112, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure move_empire_city (' + str(S[320]) + ')')
+                    traced(e, 'procedure move_empire_city (' + str(S[319]) + ')')
                     raise
                 st.inline -= 1
     def c_35(st, env, pc):  # game.yaml:839
         if pc <= 0:
             st.at = o367  # game.yaml:843
-            if (any(((_s99.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s99.ordinal)]) == 0) and (not st.vars['closed'][_s99.props['electorate'].ordinal]))) for _s99 in K_spaces1) and any(((len((_r108 := st.zones[(Z_at1 + _s100.ordinal)])) > 0) and (_r108[-1].kind == 'empire_cities')) for _s100 in K_spaces1)):
+            if (any(((len(st.zones[(Z_at1 + _s99.ordinal)]) == 0) and (not st.vars['closed'][_s99.props['electorate'].ordinal])) for _s99 in KF_spaces2) and any(((len((_r110 := st.zones[(Z_at1 + _s100.ordinal)])) > 0) and (_r110[-1].kind == 'empire_cities')) for _s100 in K_spaces1)):
                 st.at = o366  # game.yaml:847
-                _v66 = [_s101 for _s101 in K_spaces1 if ((len((_r109 := st.zones[(Z_at1 + _s101.ordinal)])) > 0) and (_r109[-1].kind == 'empire_cities'))]  # game.yaml:850
+                _v66 = [_s101 for _s101 in K_spaces1 if ((len((_r111 := st.zones[(Z_at1 + _s101.ordinal)])) > 0) and (_r111[-1].kind == 'empire_cities'))]  # game.yaml:850
                 _end48 = len(_v66)
                 if not _end48:
-                    raise RuleError('a choice has no legal option', S[322])
+                    raise RuleError('a choice has no legal option', S[321])
                 _p31 = st.vars['emperor']
                 if type(_p31) is not int or not 0 <= _p31 < num_players:
-                    raise RuleError(not_a_seat(_p31, num_players), S[322])
+                    raise RuleError(not_a_seat(_p31, num_players), S[321])
                 if _p31 in st.players:  # else out of the game: no option runs
                     if _end48 > 1:
                         _i138 = st.choose(_end48)
@@ -6962,13 +6971,13 @@ def build(num_players, files):
                     st.at = o362  # game.yaml:854
                     env['c'] = st.zones[(Z_at1 + _s102.ordinal)][-1]
                     st.at = o365  # game.yaml:855
-                    _v67 = [_t31 for _t31 in K_spaces1 if ((_t31.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _t31.ordinal)]) == 0) and (not st.vars['closed'][_t31.props['electorate'].ordinal])))]  # game.yaml:858
+                    _v67 = [_t31 for _t31 in KF_spaces2 if ((len(st.zones[(Z_at1 + _t31.ordinal)]) == 0) and (not st.vars['closed'][_t31.props['electorate'].ordinal]))]  # game.yaml:858
                     _end49 = len(_v67)
                     if not _end49:
-                        raise RuleError('a choice has no legal option', S[323])
+                        raise RuleError('a choice has no legal option', S[322])
                     _p32 = st.vars['emperor']
                     if type(_p32) is not int or not 0 <= _p32 < num_players:
-                        raise RuleError(not_a_seat(_p32, num_players), S[323])
+                        raise RuleError(not_a_seat(_p32, num_players), S[322])
                     if _p32 in st.players:  # else out of the game: no option runs
                         if _end49 > 1:
                             _i139 = st.choose(_end49)
@@ -6999,12 +7008,12 @@ def build(num_players, files):
         _S_p19 = _L_p26 if type(_L_p26) is int and 0 <= _L_p26 < num_players else None
         if pc <= 0:
             st.at = o79  # game.yaml:394
-            _v68 = [_s103 for _s103 in K_spaces1 if (((_s103.props['type'] == 'aristocrat') or (_s103.props['type'] == 'beside')) and (((len((_r110 := st.zones[(Z_at1 + _s103.ordinal)])) > 0) and ((_r111 := _r110[-1]).kind == 'aristocrats')) and (_r111.owner == _L_p26)))]  # game.yaml:397
+            _v68 = [_s103 for _s103 in KF_spaces3 if ((len((_r112 := st.zones[(Z_at1 + _s103.ordinal)])) > 0) and ((_r113 := _r112[-1]).kind == 'aristocrats') and (_r113.owner == _L_p26))]  # game.yaml:397
             _end50 = len(_v68)
             if not _end50:
-                raise RuleError('a choice has no legal option', S[275])
+                raise RuleError('a choice has no legal option', S[274])
             if _S_p19 is None:
-                raise RuleError(not_a_seat(_L_p26, num_players), S[275])
+                raise RuleError(not_a_seat(_L_p26, num_players), S[274])
             if _L_p26 in st.players:  # else out of the game: no option runs
                 if _end50 > 1:
                     _i140 = st.choose(_end50)
@@ -7028,13 +7037,13 @@ def build(num_players, files):
             st.at = o96  # game.yaml:424
             _args113 = {'p': st.vars['emperor']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[115])
+                enter_procedure(st, S[114])
             st.inline += 1
             try:
                 c_7(st, _args113, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure fill_throne (' + str(S[276]) + ')')
+                traced(e, 'procedure fill_throne (' + str(S[275]) + ')')
                 raise
             st.inline -= 1
         if pc <= 2:
@@ -7042,42 +7051,42 @@ def build(num_players, files):
             if (len(st.zones[Z_throne1]) > 0):
                 st.at = o98  # game.yaml:425
                 if st.record_log:
-                    st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[116])]) + ', is the new Emperor tile', -1)
+                    st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[115])]) + ', is the new Emperor tile', -1)
     def c_101(st, env, pc):  # game.yaml:432
         _L_q6 = env['q']
         _S_q4 = _L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else None
         if pc <= 0:
             st.at = o102  # game.yaml:433
-            env['pink'] = len([1 for _c31 in st.zones[(Z_play_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[117])))] if (_c31.props['stack'].props['colour'] == 'pink')])
+            env['pink'] = len([1 for _c31 in st.zones[(Z_play_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[116])))] if (_c31.props['stack'].props['colour'] == 'pink')])
         if pc <= 1:
             st.at = o103  # game.yaml:434
-            env['blue'] = len([1 for _c32 in st.zones[(Z_play_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[118])))] if (_c32.props['stack'].props['colour'] == 'blue')])
+            env['blue'] = len([1 for _c32 in st.zones[(Z_play_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[117])))] if (_c32.props['stack'].props['colour'] == 'blue')])
         if pc <= 2:
             st.at = o108  # game.yaml:435
             if (env['blue'] > env['pink']):
                 st.at = o105  # game.yaml:435
                 _args114 = {'q': _L_q6}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[119])
+                    enter_procedure(st, S[118])
                 st.inline += 1
                 try:
                     c_11(st, _args114, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure son (' + str(S[277]) + ')')
+                    traced(e, 'procedure son (' + str(S[276]) + ')')
                     raise
                 st.inline -= 1
             elif (env['pink'] > 0):
                 st.at = o107  # game.yaml:435
                 _args115 = {'q': _L_q6}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[120])
+                    enter_procedure(st, S[119])
                 st.inline += 1
                 try:
                     c_12(st, _args115, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure daughter (' + str(S[278]) + ')')
+                    traced(e, 'procedure daughter (' + str(S[277]) + ')')
                     raise
                 st.inline -= 1
     def c_104(st, env, pc):  # game.yaml:435
@@ -7086,13 +7095,13 @@ def build(num_players, files):
             st.at = o105  # game.yaml:435
             _args116 = {'q': _L_q7}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[119])
+                enter_procedure(st, S[118])
             st.inline += 1
             try:
                 c_11(st, _args116, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure son (' + str(S[277]) + ')')
+                traced(e, 'procedure son (' + str(S[276]) + ')')
                 raise
             st.inline -= 1
     def c_106(st, env, pc):  # game.yaml:435
@@ -7101,13 +7110,13 @@ def build(num_players, files):
             st.at = o107  # game.yaml:435
             _args117 = {'q': _L_q8}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[120])
+                enter_procedure(st, S[119])
             st.inline += 1
             try:
                 c_12(st, _args117, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure daughter (' + str(S[278]) + ')')
+                traced(e, 'procedure daughter (' + str(S[277]) + ')')
                 raise
             st.inline -= 1
     def c_117(st, env, pc):  # game.yaml:443
@@ -7120,13 +7129,13 @@ def build(num_players, files):
             st.at = o119  # game.yaml:443
             _args118 = {'p': _L_q9, 'side': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[122])
+                enter_procedure(st, S[121])
             st.inline += 1
             try:
                 c_6(st, _args118, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_new (' + str(S[279]) + ')')
+                traced(e, 'procedure place_new (' + str(S[278]) + ')')
                 raise
             st.inline -= 1
     def c_121(st, env, pc):  # game.yaml:455
@@ -7135,15 +7144,15 @@ def build(num_players, files):
         _O_s1 = _L_s2.ordinal if type(_L_s2) is Card and _L_s2.kind == 'spaces' else None
         if pc <= 0:
             st.at = o122  # game.yaml:455
-            _args119 = {'q': _L_q10, 'b': st.zones[(Z_at1 + (_O_s1 if _O_s1 is not None else ordinal(_L_s2, 'spaces', S[123])))][-1]}
+            _args119 = {'q': _L_q10, 'b': st.zones[(Z_at1 + (_O_s1 if _O_s1 is not None else ordinal(_L_s2, 'spaces', S[122])))][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[124])
+                enter_procedure(st, S[123])
             st.inline += 1
             try:
                 c_13(st, _args119, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure offer (' + str(S[281]) + ')')
+                traced(e, 'procedure offer (' + str(S[280]) + ')')
                 raise
             st.inline -= 1
     def c_123(st, env, pc):  # game.yaml:458
@@ -7152,13 +7161,13 @@ def build(num_players, files):
             st.at = o124  # game.yaml:458
             _args120 = {'q': _L_q11, 'b': st.zones[Z_throne1][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[125])
+                enter_procedure(st, S[124])
             st.inline += 1
             try:
                 c_13(st, _args120, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure offer (' + str(S[281]) + ')')
+                traced(e, 'procedure offer (' + str(S[280]) + ')')
                 raise
             st.inline -= 1
     def c_136(st, env, pc):  # game.yaml:483
@@ -7166,12 +7175,12 @@ def build(num_players, files):
         _S_p20 = _L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else None
         if pc <= 0:
             st.at = o142  # game.yaml:484
-            _v69 = [_k15 for _k15 in K_stacks1 if ((len(st.zones[(Z_pile1 + _k15.ordinal)]) > 0) and fn_may_take(st, S[142], _L_p27, _k15))]  # game.yaml:487
+            _v69 = [_k15 for _k15 in K_stacks1 if ((len(st.zones[(Z_pile1 + _k15.ordinal)]) > 0) and fn_may_take(st, S[141], _L_p27, _k15))]  # game.yaml:487
             _end51 = len(_v69)
             if not _end51:
-                raise RuleError('a choice has no legal option', S[284])
+                raise RuleError('a choice has no legal option', S[283])
             if _S_p20 is None:
-                raise RuleError(not_a_seat(_L_p27, num_players), S[284])
+                raise RuleError(not_a_seat(_L_p27, num_players), S[283])
             if _L_p27 in st.players:  # else out of the game: no option runs
                 if _end51 > 1:
                     _i141 = st.choose(_end51)
@@ -7183,31 +7192,31 @@ def build(num_players, files):
                 st.at = o138  # game.yaml:491
                 _z9 = st.zones[(Z_pile1 + _k16.ordinal)]
                 _c33 = _z9[-1]
-                _d12 = (Z_play_area1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p27, S[135])))
+                _d12 = (Z_play_area1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p27, S[134])))
                 _z9.pop()
                 st.zones[_d12].append(_c33)
                 st.loc[_c33.id] = _d12
                 st.at = o139  # game.yaml:492
-                _i142 = (_S_p20 if _S_p20 is not None else seat(st, _L_p27, S[137]))
+                _i142 = (_S_p20 if _S_p20 is not None else seat(st, _L_p27, S[136]))
                 _v70 = st.vars['thalers'][_i142] - _k16.props['cost']
                 if _v70 > 12:
                     _v70 = 12  # the marker stops at the end; the excess is lost
                 if _v70 < 0:
-                    raise RuleError("'thalers' would fall to " + str(_v70) + ', below its minimum 0', S[138])
+                    raise RuleError("'thalers' would fall to " + str(_v70) + ', below its minimum 0', S[137])
                 st.vars['thalers'][_i142] = _v70
                 st.at = o140  # game.yaml:493
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_p27) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p27, S[139])))][-1]), -1)
+                    st.log_line(fmt_player1(_L_p27) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p27, S[138])))][-1]), -1)
                 st.at = o141  # game.yaml:494
                 _args121 = {'p': _L_p27, 'a': _k16.key}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[140])
+                    enter_procedure(st, S[139])
                 st.inline += 1
                 try:
                     c_17(st, _args121, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure use_card (' + str(S[285]) + ')')
+                    traced(e, 'procedure use_card (' + str(S[284]) + ')')
                     raise
                 st.inline -= 1
     def c_137(st, env, pc):  # game.yaml:490
@@ -7217,36 +7226,36 @@ def build(num_players, files):
         _O_k1 = _L_k1.ordinal if type(_L_k1) is Card and _L_k1.kind == 'stacks' else None
         if pc <= 0:
             st.at = o138  # game.yaml:491
-            _z10 = st.zones[(Z_pile1 + (_O_k1 if _O_k1 is not None else ordinal(_L_k1, 'stacks', S[136])))]
+            _z10 = st.zones[(Z_pile1 + (_O_k1 if _O_k1 is not None else ordinal(_L_k1, 'stacks', S[135])))]
             _c34 = _z10[-1]
-            _d13 = (Z_play_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[135])))
+            _d13 = (Z_play_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[134])))
             _z10.pop()
             st.zones[_d13].append(_c34)
             st.loc[_c34.id] = _d13
         if pc <= 1:
             st.at = o139  # game.yaml:492
-            _i143 = (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[137]))
+            _i143 = (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[136]))
             _v71 = st.vars['thalers'][_i143] - _L_k1.props['cost']
             if _v71 > 12:
                 _v71 = 12  # the marker stops at the end; the excess is lost
             if _v71 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v71) + ', below its minimum 0', S[138])
+                raise RuleError("'thalers' would fall to " + str(_v71) + ', below its minimum 0', S[137])
             st.vars['thalers'][_i143] = _v71
         if pc <= 2:
             st.at = o140  # game.yaml:493
             if st.record_log:
-                st.log_line(fmt_player1(_L_p28) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[139])))][-1]), -1)
+                st.log_line(fmt_player1(_L_p28) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[138])))][-1]), -1)
         if pc <= 3:
             st.at = o141  # game.yaml:494
             _args122 = {'p': _L_p28, 'a': _L_k1.key}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[140])
+                enter_procedure(st, S[139])
             st.inline += 1
             try:
                 c_17(st, _args122, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure use_card (' + str(S[285]) + ')')
+                traced(e, 'procedure use_card (' + str(S[284]) + ')')
                 raise
             st.inline -= 1
     def c_143(st, env, pc):  # game.yaml:499
@@ -7254,12 +7263,12 @@ def build(num_players, files):
         _S_p22 = _L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else None
         if pc <= 0:
             st.at = o149  # game.yaml:500
-            _v72 = [_k17 for _k17 in K_stacks1 if (fn_trier_may_use(st, S[147], _L_p29, _k17))]  # game.yaml:503
+            _v72 = [_k17 for _k17 in K_stacks1 if (fn_trier_may_use(st, S[146], _L_p29, _k17))]  # game.yaml:503
             _end52 = len(_v72)
             if not _end52:
-                raise RuleError('a choice has no legal option', S[286])
+                raise RuleError('a choice has no legal option', S[285])
             if _S_p22 is None:
-                raise RuleError(not_a_seat(_L_p29, num_players), S[286])
+                raise RuleError(not_a_seat(_L_p29, num_players), S[285])
             if _L_p29 in st.players:  # else out of the game: no option runs
                 if _end52 > 1:
                     _i144 = st.choose(_end52)
@@ -7269,15 +7278,15 @@ def build(num_players, files):
                     _i144 = 0
                 _k18 = env['k'] = _v72[_i144]
                 st.at = o145  # game.yaml:507
-                _i145 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[143]))
+                _i145 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[142]))
                 st.vars['privilege_used'][_i145] = True
                 st.at = o146  # game.yaml:508
-                _i146 = (_S_p22 if _S_p22 is not None else seat(st, _L_p29, S[144]))
+                _i146 = (_S_p22 if _S_p22 is not None else seat(st, _L_p29, S[143]))
                 _v73 = st.vars['thalers'][_i146] - _k18.props['cost']
                 if _v73 > 12:
                     _v73 = 12  # the marker stops at the end; the excess is lost
                 if _v73 < 0:
-                    raise RuleError("'thalers' would fall to " + str(_v73) + ', below its minimum 0', S[145])
+                    raise RuleError("'thalers' would fall to " + str(_v73) + ', below its minimum 0', S[144])
                 st.vars['thalers'][_i146] = _v73
                 st.at = o147  # game.yaml:509
                 if st.record_log:
@@ -7285,13 +7294,13 @@ def build(num_players, files):
                 st.at = o148  # game.yaml:510
                 _args123 = {'p': _L_p29, 'a': _k18.key}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[146])
+                    enter_procedure(st, S[145])
                 st.inline += 1
                 try:
                     c_17(st, _args123, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure use_card (' + str(S[285]) + ')')
+                    traced(e, 'procedure use_card (' + str(S[284]) + ')')
                     raise
                 st.inline -= 1
     def c_144(st, env, pc):  # game.yaml:506
@@ -7300,16 +7309,16 @@ def build(num_players, files):
         _S_p23 = _L_p30 if type(_L_p30) is int and 0 <= _L_p30 < num_players else None
         if pc <= 0:
             st.at = o145  # game.yaml:507
-            _i147 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[143]))
+            _i147 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[142]))
             st.vars['privilege_used'][_i147] = True
         if pc <= 1:
             st.at = o146  # game.yaml:508
-            _i148 = (_S_p23 if _S_p23 is not None else seat(st, _L_p30, S[144]))
+            _i148 = (_S_p23 if _S_p23 is not None else seat(st, _L_p30, S[143]))
             _v74 = st.vars['thalers'][_i148] - _L_k2.props['cost']
             if _v74 > 12:
                 _v74 = 12  # the marker stops at the end; the excess is lost
             if _v74 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v74) + ', below its minimum 0', S[145])
+                raise RuleError("'thalers' would fall to " + str(_v74) + ', below its minimum 0', S[144])
             st.vars['thalers'][_i148] = _v74
         if pc <= 2:
             st.at = o147  # game.yaml:509
@@ -7319,51 +7328,51 @@ def build(num_players, files):
             st.at = o148  # game.yaml:510
             _args124 = {'p': _L_p30, 'a': _L_k2.key}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[146])
+                enter_procedure(st, S[145])
             st.inline += 1
             try:
                 c_17(st, _args124, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure use_card (' + str(S[285]) + ')')
+                traced(e, 'procedure use_card (' + str(S[284]) + ')')
                 raise
             st.inline -= 1
     def c_154(st, env, pc):  # game.yaml:521
         _L_p31 = env['p']
         if pc <= 0:
             st.at = o155  # game.yaml:521
-            _i149 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[151]))
+            _i149 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[150]))
             st.vars['privilege_used'][_i149] = True
         if pc <= 1:
             st.at = o156  # game.yaml:521
             _args125 = {'p': _L_p31, 'optional': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[152])
+                enter_procedure(st, S[151])
             st.inline += 1
             try:
                 c_18(st, _args125, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure doctor (' + str(S[287]) + ')')
+                traced(e, 'procedure doctor (' + str(S[286]) + ')')
                 raise
             st.inline -= 1
     def c_157(st, env, pc):  # game.yaml:525
         _L_p32 = env['p']
         if pc <= 0:
             st.at = o158  # game.yaml:525
-            _i150 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[153]))
+            _i150 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[152]))
             st.vars['privilege_used'][_i150] = True
         if pc <= 1:
             st.at = o159  # game.yaml:525
             _args126 = {'p': _L_p32, 'side': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[154])
+                enter_procedure(st, S[153])
             st.inline += 1
             try:
                 c_6(st, _args126, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_new (' + str(S[279]) + ')')
+                traced(e, 'procedure place_new (' + str(S[278]) + ')')
                 raise
             st.inline -= 1
     def c_160(st, env, pc):  # game.yaml:530
@@ -7371,24 +7380,24 @@ def build(num_players, files):
         _S_p24 = _L_p33 if type(_L_p33) is int and 0 <= _L_p33 < num_players else None
         if pc <= 0:
             st.at = o161  # game.yaml:530
-            _i151 = (_S_p24 if _S_p24 is not None else seat(st, _L_p33, S[155]))
+            _i151 = (_S_p24 if _S_p24 is not None else seat(st, _L_p33, S[154]))
             _v75 = st.vars['thalers'][_i151] - 1
             if _v75 > 12:
                 _v75 = 12  # the marker stops at the end; the excess is lost
             if _v75 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v75) + ', below its minimum 0', S[156])
+                raise RuleError("'thalers' would fall to " + str(_v75) + ', below its minimum 0', S[155])
             st.vars['thalers'][_i151] = _v75
         if pc <= 1:
             st.at = o162  # game.yaml:530
             _args127 = {'p': _L_p33}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[157])
+                enter_procedure(st, S[156])
             st.inline += 1
             try:
                 c_15(st, _args127, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_knight (' + str(S[288]) + ')')
+                traced(e, 'procedure place_knight (' + str(S[287]) + ')')
                 raise
             st.inline -= 1
     def c_163(st, env, pc):  # game.yaml:538
@@ -7396,24 +7405,24 @@ def build(num_players, files):
         _S_p25 = _L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else None
         if pc <= 0:
             st.at = o164  # game.yaml:538
-            _i152 = (_S_p25 if _S_p25 is not None else seat(st, _L_p34, S[158]))
+            _i152 = (_S_p25 if _S_p25 is not None else seat(st, _L_p34, S[157]))
             _v76 = st.vars['thalers'][_i152] - 1
             if _v76 > 12:
                 _v76 = 12  # the marker stops at the end; the excess is lost
             if _v76 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v76) + ', below its minimum 0', S[159])
+                raise RuleError("'thalers' would fall to " + str(_v76) + ', below its minimum 0', S[158])
             st.vars['thalers'][_i152] = _v76
         if pc <= 1:
             st.at = o165  # game.yaml:538
             _args128 = {'p': _L_p34}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[160])
+                enter_procedure(st, S[159])
             st.inline += 1
             try:
                 c_16(st, _args128, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure move_knight (' + str(S[289]) + ')')
+                traced(e, 'procedure move_knight (' + str(S[288]) + ')')
                 raise
             st.inline -= 1
     def c_173(st, env, pc):  # game.yaml:561
@@ -7423,15 +7432,15 @@ def build(num_players, files):
         _S_p26 = _L_p35 if type(_L_p35) is int and 0 <= _L_p35 < num_players else None
         if pc <= 0:
             st.at = o174  # game.yaml:562
-            env['k'] = st.zones[(Z_at1 + (_O_s2 if _O_s2 is not None else ordinal(_L_s3, 'spaces', S[175])))][-1]
+            env['k'] = st.zones[(Z_at1 + (_O_s2 if _O_s2 is not None else ordinal(_L_s3, 'spaces', S[174])))][-1]
         if pc <= 1:
             st.at = o177  # game.yaml:563
-            _v77 = [_t33 for _t33 in K_spaces1 if (((((_t33.props['type'] == 'aristocrat') or (_t33.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _t33.ordinal)]) == 0)) and (not st.vars['closed'][_t33.props['electorate'].ordinal])))]  # game.yaml:566
+            _v77 = [_t33 for _t33 in KF_spaces4 if ((len(st.zones[(Z_at1 + _t33.ordinal)]) == 0) and (not st.vars['closed'][_t33.props['electorate'].ordinal]))]  # game.yaml:566
             _end53 = len(_v77)
             if not _end53:
-                raise RuleError('a choice has no legal option', S[292])
+                raise RuleError('a choice has no legal option', S[291])
             if _S_p26 is None:
-                raise RuleError(not_a_seat(_L_p35, num_players), S[292])
+                raise RuleError(not_a_seat(_L_p35, num_players), S[291])
             if _L_p35 in st.players:  # else out of the game: no option runs
                 if _end53 > 1:
                     _i153 = st.choose(_end53)
@@ -7459,13 +7468,13 @@ def build(num_players, files):
             st.at = o184  # game.yaml:575
             _args129 = {'p': _L_p36, 'optional': (len(st.players) == 2)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[178])
+                enter_procedure(st, S[177])
             st.inline += 1
             try:
                 c_18(st, _args129, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure doctor (' + str(S[287]) + ')')
+                traced(e, 'procedure doctor (' + str(S[286]) + ')')
                 raise
             st.inline -= 1
     def c_185(st, env, pc):  # game.yaml:576
@@ -7474,13 +7483,13 @@ def build(num_players, files):
             st.at = o186  # game.yaml:576
             _args130 = {'p': _L_p37}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[179])
+                enter_procedure(st, S[178])
             st.inline += 1
             try:
                 c_19(st, _args130, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure move_card (' + str(S[293]) + ')')
+                traced(e, 'procedure move_card (' + str(S[292]) + ')')
                 raise
             st.inline -= 1
     def c_189(st, env, pc):  # game.yaml:578
@@ -7489,13 +7498,13 @@ def build(num_players, files):
             st.at = o190  # game.yaml:578
             _args131 = {'p': _L_p38}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[180])
+                enter_procedure(st, S[179])
             st.inline += 1
             try:
                 c_20(st, _args131, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure permit (' + str(S[294]) + ')')
+                traced(e, 'procedure permit (' + str(S[293]) + ')')
                 raise
             st.inline -= 1
     def c_191(st, env, pc):  # game.yaml:579
@@ -7504,13 +7513,13 @@ def build(num_players, files):
             st.at = o192  # game.yaml:579
             _args132 = {'p': _L_p39}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[181])
+                enter_procedure(st, S[180])
             st.inline += 1
             try:
                 c_21(st, _args132, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure ordinance (' + str(S[295]) + ')')
+                traced(e, 'procedure ordinance (' + str(S[294]) + ')')
                 raise
             st.inline -= 1
     def c_193(st, env, pc):  # game.yaml:580
@@ -7519,13 +7528,13 @@ def build(num_players, files):
             st.at = o194  # game.yaml:580
             _args133 = {'p': _L_p40}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[182])
+                enter_procedure(st, S[181])
             st.inline += 1
             try:
                 c_22(st, _args133, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure promotion (' + str(S[296]) + ')')
+                traced(e, 'procedure promotion (' + str(S[295]) + ')')
                 raise
             st.inline -= 1
     def c_195(st, env, pc):  # game.yaml:581
@@ -7534,13 +7543,13 @@ def build(num_players, files):
             st.at = o196  # game.yaml:581
             _args134 = {'p': _L_p41}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[183])
+                enter_procedure(st, S[182])
             st.inline += 1
             try:
                 c_23(st, _args134, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure kings_daughter (' + str(S[297]) + ')')
+                traced(e, 'procedure kings_daughter (' + str(S[296]) + ')')
                 raise
             st.inline -= 1
     def c_204(st, env, pc):  # game.yaml:607
@@ -7550,15 +7559,15 @@ def build(num_players, files):
         _S_p27 = _L_p42 if type(_L_p42) is int and 0 <= _L_p42 < num_players else None
         if pc <= 0:
             st.at = o205  # game.yaml:608
-            env['x'] = st.zones[(Z_at1 + (_O_s3 if _O_s3 is not None else ordinal(_L_s4, 'spaces', S[195])))][-1]
+            env['x'] = st.zones[(Z_at1 + (_O_s3 if _O_s3 is not None else ordinal(_L_s4, 'spaces', S[194])))][-1]
         if pc <= 1:
             st.at = o208  # game.yaml:609
-            _v78 = [_t35 for _t35 in K_spaces1 if ((((_t35.props['type'] == 'aristocrat') and (not st.vars['closed'][_t35.props['electorate'].ordinal])) and ((len((_r112 := st.zones[(Z_at1 + _t35.ordinal)])) == 0) or ((_r112[-1].kind == 'knights') and (not any(((_t36.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t36.ordinal if _t36.kind == 'spaces' else ordinal(_t36, 'spaces', S[7])))]) == 0)) for _t36 in st.zones[(Z_area1 + _t35.props['electorate'].ordinal)]))))) and (_t35.props['electorate'] != _L_s4.props['electorate']))]  # game.yaml:612
+            _v78 = [_t35 for _t35 in KF_spaces1 if ((not st.vars['closed'][_t35.props['electorate'].ordinal]) and ((len((_r114 := st.zones[(Z_at1 + _t35.ordinal)])) == 0) or ((_r114[-1].kind == 'knights') and (not any(((_t36.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t36.ordinal if _t36.kind == 'spaces' else ordinal(_t36, 'spaces', S[7])))]) == 0)) for _t36 in st.zones[(Z_area1 + _t35.props['electorate'].ordinal)])))) and (_t35.props['electorate'] != _L_s4.props['electorate']))]  # game.yaml:612
             _end54 = len(_v78)
             if not _end54:
-                raise RuleError('a choice has no legal option', S[300])
+                raise RuleError('a choice has no legal option', S[299])
             if _S_p27 is None:
-                raise RuleError(not_a_seat(_L_p42, num_players), S[300])
+                raise RuleError(not_a_seat(_L_p42, num_players), S[299])
             if _L_p42 in st.players:  # else out of the game: no option runs
                 if _end54 > 1:
                     _i154 = st.choose(_end54)
@@ -7570,13 +7579,13 @@ def build(num_players, files):
                 st.at = o207  # game.yaml:613
                 _args135 = {'x': env['x'], 's': _t37}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[196])
+                    enter_procedure(st, S[195])
                 st.inline += 1
                 try:
                     proc_settle(st, _args135)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure settle (' + str(S[106]) + ')')
+                    traced(e, 'procedure settle (' + str(S[105]) + ')')
                     raise
                 st.inline -= 1
     def c_211(st, env, pc):  # game.yaml:623
@@ -7585,13 +7594,13 @@ def build(num_players, files):
             st.at = o212  # game.yaml:623
             _args136 = {'p': _L_p43, 'side': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[198])
+                enter_procedure(st, S[197])
             st.inline += 1
             try:
                 c_6(st, _args136, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_new (' + str(S[279]) + ')')
+                traced(e, 'procedure place_new (' + str(S[278]) + ')')
                 raise
             st.inline -= 1
     def c_213(st, env, pc):  # game.yaml:625
@@ -7599,24 +7608,24 @@ def build(num_players, files):
         _S_p28 = _L_p44 if type(_L_p44) is int and 0 <= _L_p44 < num_players else None
         if pc <= 0:
             st.at = o214  # game.yaml:625
-            _i155 = (_S_p28 if _S_p28 is not None else seat(st, _L_p44, S[199]))
+            _i155 = (_S_p28 if _S_p28 is not None else seat(st, _L_p44, S[198]))
             _v79 = st.vars['thalers'][_i155] - 2
             if _v79 > 12:
                 _v79 = 12  # the marker stops at the end; the excess is lost
             if _v79 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v79) + ', below its minimum 0', S[200])
+                raise RuleError("'thalers' would fall to " + str(_v79) + ', below its minimum 0', S[199])
             st.vars['thalers'][_i155] = _v79
         if pc <= 1:
             st.at = o215  # game.yaml:625
             _args137 = {'p': _L_p44, 'side': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[201])
+                enter_procedure(st, S[200])
             st.inline += 1
             try:
                 c_6(st, _args137, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_new (' + str(S[279]) + ')')
+                traced(e, 'procedure place_new (' + str(S[278]) + ')')
                 raise
             st.inline -= 1
     def c_234(st, env, pc):  # game.yaml:678
@@ -7628,13 +7637,13 @@ def build(num_players, files):
                 st.at = o236  # game.yaml:678
                 _args138 = {'q': _L_q12}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[219])
+                    enter_procedure(st, S[218])
                 st.inline += 1
                 try:
                     c_25(st, _args138, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure gray_eminence (' + str(S[305]) + ')')
+                    traced(e, 'procedure gray_eminence (' + str(S[304]) + ')')
                     raise
                 st.inline -= 1
     def c_235(st, env, pc):  # game.yaml:678
@@ -7643,13 +7652,13 @@ def build(num_players, files):
             st.at = o236  # game.yaml:678
             _args139 = {'q': _L_q13}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[219])
+                enter_procedure(st, S[218])
             st.inline += 1
             try:
                 c_25(st, _args139, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure gray_eminence (' + str(S[305]) + ')')
+                traced(e, 'procedure gray_eminence (' + str(S[304]) + ')')
                 raise
             st.inline -= 1
     def c_239(st, env, pc):  # game.yaml:679
@@ -7657,17 +7666,17 @@ def build(num_players, files):
         _O_e5 = _L_e6.ordinal if type(_L_e6) is Card and _L_e6.kind == 'electorates' else None
         if pc <= 0:
             st.at = o242  # game.yaml:679
-            if (not st.vars['closed'][(_O_e5 if _O_e5 is not None else ordinal(_L_e6, 'electorates', S[220]))]):
+            if (not st.vars['closed'][(_O_e5 if _O_e5 is not None else ordinal(_L_e6, 'electorates', S[219]))]):
                 st.at = o241  # game.yaml:679
                 _args140 = {'e': _L_e6}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[221])
+                    enter_procedure(st, S[220])
                 st.inline += 1
                 try:
                     c_26(st, _args140, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure new_elector (' + str(S[306]) + ')')
+                    traced(e, 'procedure new_elector (' + str(S[305]) + ')')
                     raise
                 st.inline -= 1
     def c_240(st, env, pc):  # game.yaml:679
@@ -7676,13 +7685,13 @@ def build(num_players, files):
             st.at = o241  # game.yaml:679
             _args141 = {'e': _L_e7}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[221])
+                enter_procedure(st, S[220])
             st.inline += 1
             try:
                 c_26(st, _args141, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure new_elector (' + str(S[306]) + ')')
+                traced(e, 'procedure new_elector (' + str(S[305]) + ')')
                 raise
             st.inline -= 1
     def c_253(st, env, pc):  # game.yaml:704
@@ -7692,13 +7701,13 @@ def build(num_players, files):
             st.at = o254  # game.yaml:704
             _args142 = {'e': _L_e8, 'w': _L_w4}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[224])
+                enter_procedure(st, S[223])
             st.inline += 1
             try:
                 c_27(st, _args142, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure change_of_power (' + str(S[308]) + ')')
+                traced(e, 'procedure change_of_power (' + str(S[307]) + ')')
                 raise
             st.inline -= 1
     def c_262(st, env, pc):  # game.yaml:716
@@ -7710,8 +7719,8 @@ def build(num_players, files):
             st.at = o265  # game.yaml:717
             _actions3 = set()  # (the ids' order is never read)
             _v80 = []
-            for _s105 in st.zones[(Z_area1 + (_O_e6 if _O_e6 is not None else ordinal(_L_e9, 'electorates', S[229])))]:  # game.yaml:720
-                if not (fn_suitable(st, S[230], _L_w5, _L_e9, _s105)):
+            for _s105 in st.zones[(Z_area1 + (_O_e6 if _O_e6 is not None else ordinal(_L_e9, 'electorates', S[228])))]:  # game.yaml:720
+                if not (fn_suitable(st, S[229], _L_w5, _L_e9, _s105)):
                     continue
                 _a3 = A_401 + _s105.type_id
                 if _a3 not in _actions3:  # an identical card: the same choice
@@ -7719,9 +7728,9 @@ def build(num_players, files):
                     _v80.append(_s105)
             _end55 = len(_v80)
             if not _end55:
-                raise RuleError('a choice has no legal option', S[309])
+                raise RuleError('a choice has no legal option', S[308])
             if _S_w2 is None:
-                raise RuleError(not_a_seat(_L_w5, num_players), S[309])
+                raise RuleError(not_a_seat(_L_w5, num_players), S[308])
             if _L_w5 in st.players:  # else out of the game: no option runs
                 if _end55 > 1:
                     _i156 = st.choose(_end55)
@@ -7731,7 +7740,7 @@ def build(num_players, files):
                     _i156 = 0
                 _s106 = env['s'] = _v80[_i156]
                 st.at = o264  # game.yaml:721
-                _z11 = st.zones[(Z_at1 + (_s106.ordinal if _s106.kind == 'spaces' else ordinal(_s106, 'spaces', S[227])))]
+                _z11 = st.zones[(Z_at1 + (_s106.ordinal if _s106.kind == 'spaces' else ordinal(_s106, 'spaces', S[226])))]
                 _c37 = _z11[-1]
                 _d15 = (Z_at1 + _L_e9.props['seat'].ordinal)
                 _z11.pop()
@@ -7739,10 +7748,10 @@ def build(num_players, files):
                 st.loc[_c37.id] = _d15
         if pc <= 1:
             st.at = o266  # game.yaml:722
-            _i157 = (_S_w2 if _S_w2 is not None else seat(st, _L_w5, S[225]))
+            _i157 = (_S_w2 if _S_w2 is not None else seat(st, _L_w5, S[224]))
             _v81 = st.vars['score'][_i157] + 2
             if _v81 < 0:
-                raise RuleError("'score' would fall to " + str(_v81) + ', below its minimum 0', S[226])
+                raise RuleError("'score' would fall to " + str(_v81) + ', below its minimum 0', S[225])
             st.vars['score'][_i157] = _v81
         if pc <= 2:
             st.at = o267  # game.yaml:723
@@ -7754,13 +7763,13 @@ def build(num_players, files):
             st.at = o270  # game.yaml:725
             _args143 = {'e': _L_e10}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[231])
+                enter_procedure(st, S[230])
             st.inline += 1
             try:
                 c_28(st, _args143, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure displaced (' + str(S[310]) + ')')
+                traced(e, 'procedure displaced (' + str(S[309]) + ')')
                 raise
             st.inline -= 1
     def c_276(st, env, pc):  # game.yaml:734
@@ -7771,8 +7780,8 @@ def build(num_players, files):
             st.at = o279  # game.yaml:735
             _actions4 = set()  # (the ids' order is never read)
             _v82 = []
-            for _s107 in st.zones[(Z_area1 + (_O_e7 if _O_e7 is not None else ordinal(_L_e11, 'electorates', S[233])))]:  # game.yaml:738
-                if not ((((_s107.props['type'] == 'aristocrat') and (not st.vars['closed'][_s107.props['electorate'].ordinal])) and ((len((_r113 := st.zones[(Z_at1 + (_s107.ordinal if _s107.kind == 'spaces' else ordinal(_s107, 'spaces', S[6])))])) == 0) or ((_r113[-1].kind == 'knights') and (not any(((_t38.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t38.ordinal if _t38.kind == 'spaces' else ordinal(_t38, 'spaces', S[7])))]) == 0)) for _t38 in st.zones[(Z_area1 + _s107.props['electorate'].ordinal)])))))):
+            for _s107 in st.zones[(Z_area1 + (_O_e7 if _O_e7 is not None else ordinal(_L_e11, 'electorates', S[232])))]:  # game.yaml:738
+                if not ((((_s107.props['type'] == 'aristocrat') and (not st.vars['closed'][_s107.props['electorate'].ordinal])) and ((len((_r115 := st.zones[(Z_at1 + (_s107.ordinal if _s107.kind == 'spaces' else ordinal(_s107, 'spaces', S[6])))])) == 0) or ((_r115[-1].kind == 'knights') and (not any(((_t38.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t38.ordinal if _t38.kind == 'spaces' else ordinal(_t38, 'spaces', S[7])))]) == 0)) for _t38 in st.zones[(Z_area1 + _s107.props['electorate'].ordinal)])))))):
                     continue
                 _a4 = A_411 + _s107.type_id
                 if _a4 not in _actions4:  # an identical card: the same choice
@@ -7780,10 +7789,10 @@ def build(num_players, files):
                     _v82.append(_s107)
             _end56 = len(_v82)
             if not _end56:
-                raise RuleError('a choice has no legal option', S[311])
+                raise RuleError('a choice has no legal option', S[310])
             _p39 = _L_x1.owner
             if type(_p39) is not int or not 0 <= _p39 < num_players:
-                raise RuleError(not_a_seat(_p39, num_players), S[311])
+                raise RuleError(not_a_seat(_p39, num_players), S[310])
             if _p39 in st.players:  # else out of the game: no option runs
                 if _end56 > 1:
                     _i158 = st.choose(_end56)
@@ -7795,13 +7804,13 @@ def build(num_players, files):
                 st.at = o278  # game.yaml:738
                 _args144 = {'x': _L_x1, 's': _s108}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[232])
+                    enter_procedure(st, S[231])
                 st.inline += 1
                 try:
                     proc_settle(st, _args144)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure settle (' + str(S[106]) + ')')
+                    traced(e, 'procedure settle (' + str(S[105]) + ')')
                     raise
                 st.inline -= 1
     def c_281(st, env, pc):  # game.yaml:744
@@ -7809,13 +7818,13 @@ def build(num_players, files):
             st.at = o282  # game.yaml:744
             _args145 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[234])
+                enter_procedure(st, S[233])
             st.inline += 1
             try:
                 c_30(st, _args145, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure election (' + str(S[312]) + ')')
+                traced(e, 'procedure election (' + str(S[311]) + ')')
                 raise
             st.inline -= 1
     def c_284(st, env, pc):  # game.yaml:751
@@ -7825,12 +7834,12 @@ def build(num_players, files):
             st.at = o289  # game.yaml:752
             if any((_c38.props['stack'].key == 'church') for _c38 in st.zones[(Z_play_area1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q14, S[9])))]):
                 st.at = o288  # game.yaml:754
-                _v83 = [_e22 for _e22 in K_electorates1 if (_e22.props['spiritual'] and (not st.vars['closed'][_e22.ordinal]) and (_e22 != st.vars['excommunicated']))]  # game.yaml:757
+                _v83 = [_e22 for _e22 in KF_electorates1 if ((not st.vars['closed'][_e22.ordinal]) and (_e22 != st.vars['excommunicated']))]  # game.yaml:757
                 _end57 = len(_v83)
                 if not _end57:
-                    raise RuleError('a choice has no legal option', S[313])
+                    raise RuleError('a choice has no legal option', S[312])
                 if _S_q6 is None:
-                    raise RuleError(not_a_seat(_L_q14, num_players), S[313])
+                    raise RuleError(not_a_seat(_L_q14, num_players), S[312])
                 if _L_q14 in st.players:  # else out of the game: no option runs
                     if _end57 > 1:
                         _i159 = st.choose(_end57)
@@ -7845,12 +7854,12 @@ def build(num_players, files):
             st.at = o294  # game.yaml:760
             if any((_c39.props['stack'].key == 'excommunication') for _c39 in st.zones[(Z_play_area1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q14, S[9])))]):
                 st.at = o293  # game.yaml:762
-                _v84 = [_e24 for _e24 in K_electorates1 if ((not _e24.props['spiritual']) and (not st.vars['closed'][_e24.ordinal]) and (_e24 != st.vars['church_on']))]  # game.yaml:765
+                _v84 = [_e24 for _e24 in KF_electorates2 if ((not st.vars['closed'][_e24.ordinal]) and (_e24 != st.vars['church_on']))]  # game.yaml:765
                 _end58 = len(_v84)
                 if not _end58:
-                    raise RuleError('a choice has no legal option', S[314])
+                    raise RuleError('a choice has no legal option', S[313])
                 if _S_q6 is None:
-                    raise RuleError(not_a_seat(_L_q14, num_players), S[314])
+                    raise RuleError(not_a_seat(_L_q14, num_players), S[313])
                 if _L_q14 in st.players:  # else out of the game: no option runs
                     if _end58 > 1:
                         _i160 = st.choose(_end58)
@@ -7866,12 +7875,12 @@ def build(num_players, files):
         _S_q7 = _L_q15 if type(_L_q15) is int and 0 <= _L_q15 < num_players else None
         if pc <= 0:
             st.at = o288  # game.yaml:754
-            _v85 = [_e26 for _e26 in K_electorates1 if (_e26.props['spiritual'] and (not st.vars['closed'][_e26.ordinal]) and (_e26 != st.vars['excommunicated']))]  # game.yaml:757
+            _v85 = [_e26 for _e26 in KF_electorates1 if ((not st.vars['closed'][_e26.ordinal]) and (_e26 != st.vars['excommunicated']))]  # game.yaml:757
             _end59 = len(_v85)
             if not _end59:
-                raise RuleError('a choice has no legal option', S[313])
+                raise RuleError('a choice has no legal option', S[312])
             if _S_q7 is None:
-                raise RuleError(not_a_seat(_L_q15, num_players), S[313])
+                raise RuleError(not_a_seat(_L_q15, num_players), S[312])
             if _L_q15 in st.players:  # else out of the game: no option runs
                 if _end59 > 1:
                     _i161 = st.choose(_end59)
@@ -7887,12 +7896,12 @@ def build(num_players, files):
         _S_q8 = _L_q16 if type(_L_q16) is int and 0 <= _L_q16 < num_players else None
         if pc <= 0:
             st.at = o293  # game.yaml:762
-            _v86 = [_e28 for _e28 in K_electorates1 if ((not _e28.props['spiritual']) and (not st.vars['closed'][_e28.ordinal]) and (_e28 != st.vars['church_on']))]  # game.yaml:765
+            _v86 = [_e28 for _e28 in KF_electorates2 if ((not st.vars['closed'][_e28.ordinal]) and (_e28 != st.vars['church_on']))]  # game.yaml:765
             _end60 = len(_v86)
             if not _end60:
-                raise RuleError('a choice has no legal option', S[314])
+                raise RuleError('a choice has no legal option', S[313])
             if _S_q8 is None:
-                raise RuleError(not_a_seat(_L_q16, num_players), S[314])
+                raise RuleError(not_a_seat(_L_q16, num_players), S[313])
             if _L_q16 in st.players:  # else out of the game: no option runs
                 if _end60 > 1:
                     _i162 = st.choose(_end60)
@@ -7913,9 +7922,9 @@ def build(num_players, files):
             _end61 = 1
             _end62 = _end61 + 1
             if not _end62:
-                raise RuleError('a choice has no legal option', S[315])
+                raise RuleError('a choice has no legal option', S[314])
             if _S_q9 is None:
-                raise RuleError(not_a_seat(_L_q17, num_players), S[315])
+                raise RuleError(not_a_seat(_L_q17, num_players), S[314])
             if _L_q17 in st.players:  # else out of the game: no option runs
                 if _end62 > 1:
                     _i163 = st.choose(_end62)
@@ -7925,24 +7934,24 @@ def build(num_players, files):
                     _i163 = 0
                 if _i163 < _end61:  # game.yaml:775
                     st.at = o300  # game.yaml:775
-                    _i164 = (_S_q9 if _S_q9 is not None else seat(st, _L_q17, S[237]))
+                    _i164 = (_S_q9 if _S_q9 is not None else seat(st, _L_q17, S[236]))
                     st.vars['vote'][_i164] = st.vars['emperor']
                 else:  # game.yaml:776
                     st.at = o302  # game.yaml:776
-                    _i165 = (_S_q9 if _S_q9 is not None else seat(st, _L_q17, S[238]))
+                    _i165 = (_S_q9 if _S_q9 is not None else seat(st, _L_q17, S[237]))
                     st.vars['vote'][_i165] = st.vars['rival']
     def c_317(st, env, pc):  # game.yaml:785
         if pc <= 0:
             st.at = o318  # game.yaml:785
             _args146 = {'w': st.vars['rival']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[242])
+                enter_procedure(st, S[241])
             st.inline += 1
             try:
                 c_31(st, _args146, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure crown (' + str(S[316]) + ')')
+                traced(e, 'procedure crown (' + str(S[315]) + ')')
                 raise
             st.inline -= 1
     def c_331(st, env, pc):  # game.yaml:800
@@ -7951,13 +7960,13 @@ def build(num_players, files):
             st.at = o332  # game.yaml:800
             _args147 = {'p': _L_old1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[244])
+                enter_procedure(st, S[243])
             st.inline += 1
             try:
                 c_32(st, _args147, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure deposed (' + str(S[317]) + ')')
+                traced(e, 'procedure deposed (' + str(S[316]) + ')')
                 raise
             st.inline -= 1
     def c_338(st, env, pc):  # game.yaml:809
@@ -7966,12 +7975,12 @@ def build(num_players, files):
         _S_p29 = _L_p45 if type(_L_p45) is int and 0 <= _L_p45 < num_players else None
         if pc <= 0:
             st.at = o341  # game.yaml:810
-            _v87 = [_s109 for _s109 in K_spaces1 if ((((_s109.props['type'] == 'aristocrat') and (not st.vars['closed'][_s109.props['electorate'].ordinal])) and ((len((_r114 := st.zones[(Z_at1 + _s109.ordinal)])) == 0) or ((_r114[-1].kind == 'knights') and (not any(((_t39.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t39.ordinal if _t39.kind == 'spaces' else ordinal(_t39, 'spaces', S[7])))]) == 0)) for _t39 in st.zones[(Z_area1 + _s109.props['electorate'].ordinal)]))))))]  # game.yaml:813
+            _v87 = [_s109 for _s109 in KF_spaces1 if ((not st.vars['closed'][_s109.props['electorate'].ordinal]) and ((len((_r116 := st.zones[(Z_at1 + _s109.ordinal)])) == 0) or ((_r116[-1].kind == 'knights') and (not any(((_t39.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t39.ordinal if _t39.kind == 'spaces' else ordinal(_t39, 'spaces', S[7])))]) == 0)) for _t39 in st.zones[(Z_area1 + _s109.props['electorate'].ordinal)])))))]  # game.yaml:813
             _end63 = len(_v87)
             if not _end63:
-                raise RuleError('a choice has no legal option', S[318])
+                raise RuleError('a choice has no legal option', S[317])
             if _S_p29 is None:
-                raise RuleError(not_a_seat(_L_p45, num_players), S[318])
+                raise RuleError(not_a_seat(_L_p45, num_players), S[317])
             if _L_p45 in st.players:  # else out of the game: no option runs
                 if _end63 > 1:
                     _i166 = st.choose(_end63)
@@ -7983,13 +7992,13 @@ def build(num_players, files):
                 st.at = o340  # game.yaml:813
                 _args148 = {'x': _L_x2, 's': _s110}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[245])
+                    enter_procedure(st, S[244])
                 st.inline += 1
                 try:
                     proc_settle(st, _args148)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure settle (' + str(S[106]) + ')')
+                    traced(e, 'procedure settle (' + str(S[105]) + ')')
                     raise
                 st.inline -= 1
     def c_346(st, env, pc):  # game.yaml:823
@@ -7997,13 +8006,13 @@ def build(num_players, files):
             st.at = o347  # game.yaml:823
             _args149 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[246])
+                enter_procedure(st, S[245])
             st.inline += 1
             try:
                 c_34(st, _args149, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_empire_city (' + str(S[319]) + ')')
+                traced(e, 'procedure place_empire_city (' + str(S[318]) + ')')
                 raise
             st.inline -= 1
     def c_348(st, env, pc):  # game.yaml:824
@@ -8011,13 +8020,13 @@ def build(num_players, files):
             st.at = o349  # game.yaml:824
             _args150 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[247])
+                enter_procedure(st, S[246])
             st.inline += 1
             try:
                 c_35(st, _args150, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure move_empire_city (' + str(S[320]) + ')')
+                traced(e, 'procedure move_empire_city (' + str(S[319]) + ')')
                 raise
             st.inline -= 1
     def c_351(st, env, pc):  # game.yaml:837
@@ -8025,25 +8034,25 @@ def build(num_players, files):
             st.at = o352  # game.yaml:837
             _args151 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[248])
+                enter_procedure(st, S[247])
             st.inline += 1
             try:
                 c_35(st, _args151, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure move_empire_city (' + str(S[320]) + ')')
+                traced(e, 'procedure move_empire_city (' + str(S[319]) + ')')
                 raise
             st.inline -= 1
     def c_353(st, env, pc):  # game.yaml:831
         if pc <= 0:
             st.at = o356  # game.yaml:832
-            _v88 = [_s111 for _s111 in K_spaces1 if ((_s111.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s111.ordinal)]) == 0) and (not st.vars['closed'][_s111.props['electorate'].ordinal])))]  # game.yaml:835
+            _v88 = [_s111 for _s111 in KF_spaces2 if ((len(st.zones[(Z_at1 + _s111.ordinal)]) == 0) and (not st.vars['closed'][_s111.props['electorate'].ordinal]))]  # game.yaml:835
             _end64 = len(_v88)
             if not _end64:
-                raise RuleError('a choice has no legal option', S[321])
+                raise RuleError('a choice has no legal option', S[320])
             _p46 = st.vars['emperor']
             if type(_p46) is not int or not 0 <= _p46 < num_players:
-                raise RuleError(not_a_seat(_p46, num_players), S[321])
+                raise RuleError(not_a_seat(_p46, num_players), S[320])
             if _p46 in st.players:  # else out of the game: no option runs
                 if _end64 > 1:
                     _i167 = st.choose(_end64)
@@ -8062,13 +8071,13 @@ def build(num_players, files):
     def c_360(st, env, pc):  # game.yaml:846
         if pc <= 0:
             st.at = o366  # game.yaml:847
-            _v89 = [_s113 for _s113 in K_spaces1 if ((len((_r115 := st.zones[(Z_at1 + _s113.ordinal)])) > 0) and (_r115[-1].kind == 'empire_cities'))]  # game.yaml:850
+            _v89 = [_s113 for _s113 in K_spaces1 if ((len((_r117 := st.zones[(Z_at1 + _s113.ordinal)])) > 0) and (_r117[-1].kind == 'empire_cities'))]  # game.yaml:850
             _end65 = len(_v89)
             if not _end65:
-                raise RuleError('a choice has no legal option', S[322])
+                raise RuleError('a choice has no legal option', S[321])
             _p47 = st.vars['emperor']
             if type(_p47) is not int or not 0 <= _p47 < num_players:
-                raise RuleError(not_a_seat(_p47, num_players), S[322])
+                raise RuleError(not_a_seat(_p47, num_players), S[321])
             if _p47 in st.players:  # else out of the game: no option runs
                 if _end65 > 1:
                     _i168 = st.choose(_end65)
@@ -8080,13 +8089,13 @@ def build(num_players, files):
                 st.at = o362  # game.yaml:854
                 env['c'] = st.zones[(Z_at1 + _s114.ordinal)][-1]
                 st.at = o365  # game.yaml:855
-                _v90 = [_t40 for _t40 in K_spaces1 if ((_t40.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _t40.ordinal)]) == 0) and (not st.vars['closed'][_t40.props['electorate'].ordinal])))]  # game.yaml:858
+                _v90 = [_t40 for _t40 in KF_spaces2 if ((len(st.zones[(Z_at1 + _t40.ordinal)]) == 0) and (not st.vars['closed'][_t40.props['electorate'].ordinal]))]  # game.yaml:858
                 _end66 = len(_v90)
                 if not _end66:
-                    raise RuleError('a choice has no legal option', S[323])
+                    raise RuleError('a choice has no legal option', S[322])
                 _p48 = st.vars['emperor']
                 if type(_p48) is not int or not 0 <= _p48 < num_players:
-                    raise RuleError(not_a_seat(_p48, num_players), S[323])
+                    raise RuleError(not_a_seat(_p48, num_players), S[322])
                 if _p48 in st.players:  # else out of the game: no option runs
                     if _end66 > 1:
                         _i169 = st.choose(_end66)
@@ -8113,16 +8122,16 @@ def build(num_players, files):
         _O_s4 = _L_s5.ordinal if type(_L_s5) is Card and _L_s5.kind == 'spaces' else None
         if pc <= 0:
             st.at = o362  # game.yaml:854
-            env['c'] = st.zones[(Z_at1 + (_O_s4 if _O_s4 is not None else ordinal(_L_s5, 'spaces', S[250])))][-1]
+            env['c'] = st.zones[(Z_at1 + (_O_s4 if _O_s4 is not None else ordinal(_L_s5, 'spaces', S[249])))][-1]
         if pc <= 1:
             st.at = o365  # game.yaml:855
-            _v91 = [_t42 for _t42 in K_spaces1 if ((_t42.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _t42.ordinal)]) == 0) and (not st.vars['closed'][_t42.props['electorate'].ordinal])))]  # game.yaml:858
+            _v91 = [_t42 for _t42 in KF_spaces2 if ((len(st.zones[(Z_at1 + _t42.ordinal)]) == 0) and (not st.vars['closed'][_t42.props['electorate'].ordinal]))]  # game.yaml:858
             _end67 = len(_v91)
             if not _end67:
-                raise RuleError('a choice has no legal option', S[323])
+                raise RuleError('a choice has no legal option', S[322])
             _p49 = st.vars['emperor']
             if type(_p49) is not int or not 0 <= _p49 < num_players:
-                raise RuleError(not_a_seat(_p49, num_players), S[323])
+                raise RuleError(not_a_seat(_p49, num_players), S[322])
             if _p49 in st.players:  # else out of the game: no option runs
                 if _end67 > 1:
                     _i170 = st.choose(_end67)
@@ -8151,13 +8160,13 @@ def build(num_players, files):
                 st.at = o370  # game.yaml:274
                 _args152 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[253])
+                    enter_procedure(st, S[252])
                 st.inline += 1
                 try:
                     proc_close_electorates(st, _args152)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure close_electorates (' + str(S[254]) + ')')
+                    traced(e, 'procedure close_electorates (' + str(S[253]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 1:
@@ -8202,13 +8211,13 @@ def build(num_players, files):
                 st.log_line(fmt_player1(st.vars['emperor']) + ' is the Emperor', -1)
         if pc <= 4:
             st.at = o383  # game.yaml:283
-            _v92 = [_s116 for _s116 in K_spaces1 if ((_s116.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s116.ordinal)]) == 0) and (not st.vars['closed'][_s116.props['electorate'].ordinal])))]  # game.yaml:286
+            _v92 = [_s116 for _s116 in KF_spaces2 if ((len(st.zones[(Z_at1 + _s116.ordinal)]) == 0) and (not st.vars['closed'][_s116.props['electorate'].ordinal]))]  # game.yaml:286
             _end68 = len(_v92)
             if not _end68:
-                raise RuleError('a choice has no legal option', S[324])
+                raise RuleError('a choice has no legal option', S[323])
             _p50 = st.vars['emperor']
             if type(_p50) is not int or not 0 <= _p50 < num_players:
-                raise RuleError(not_a_seat(_p50, num_players), S[324])
+                raise RuleError(not_a_seat(_p50, num_players), S[323])
             if _p50 in st.players:  # else out of the game: no option runs
                 if _end68 > 1:
                     _i171 = st.choose(_end68)
@@ -8228,13 +8237,13 @@ def build(num_players, files):
             st.at = o384  # game.yaml:288
             _args153 = {'p': st.vars['emperor'], 'a': 45, 'z': st.zones[Z_throne1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[255])
+                enter_procedure(st, S[254])
             st.inline += 1
             try:
                 proc_fresh(st, _args153)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure fresh (' + str(S[70]) + ')')
+                traced(e, 'procedure fresh (' + str(S[69]) + ')')
                 raise
             st.inline -= 1
         if pc <= 6:
@@ -8244,13 +8253,13 @@ def build(num_players, files):
                 st.at = o386  # game.yaml:289
                 _args154 = {'p': _p51, 'a': 45, 'side': False, 'kind': 'elector'}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[258])
+                    enter_procedure(st, S[257])
                 st.inline += 1
                 try:
                     c_2(st, _args154, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure start_piece (' + str(S[325]) + ')')
+                    traced(e, 'procedure start_piece (' + str(S[324]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 7:
@@ -8263,13 +8272,13 @@ def build(num_players, files):
                     st.at = o390  # game.yaml:292
                     _args155 = {'p': _p52, 'a': _a5, 'side': (_a5 != 25), 'kind': 'aristocrat'}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[259])
+                        enter_procedure(st, S[258])
                     st.inline += 1
                     try:
                         c_2(st, _args155, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure start_piece (' + str(S[325]) + ')')
+                        traced(e, 'procedure start_piece (' + str(S[324]) + ')')
                         raise
                     st.inline -= 1
         if pc <= 8:
@@ -8279,13 +8288,13 @@ def build(num_players, files):
                 st.at = o394  # game.yaml:293
                 _args156 = {'p': _p53}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[260])
+                    enter_procedure(st, S[259])
                 st.inline += 1
                 try:
                     c_15(st, _args156, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure place_knight (' + str(S[288]) + ')')
+                    traced(e, 'procedure place_knight (' + str(S[287]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 9:
@@ -8298,7 +8307,7 @@ def build(num_players, files):
                 if _v93 > 12:
                     _v93 = 12  # the marker stops at the end; the excess is lost
                 if _v93 < 0:
-                    raise RuleError("'thalers' would fall to " + str(_v93) + ', below its minimum 0', S[256])
+                    raise RuleError("'thalers' would fall to " + str(_v93) + ', below its minimum 0', S[255])
                 st.vars['thalers'][_i172] = _v93
                 st.at = o398  # game.yaml:294
                 _i173 = _p54
@@ -8309,13 +8318,13 @@ def build(num_players, files):
             st.at = o386  # game.yaml:289
             _args157 = {'p': _L_p46, 'a': 45, 'side': False, 'kind': 'elector'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[258])
+                enter_procedure(st, S[257])
             st.inline += 1
             try:
                 c_2(st, _args157, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure start_piece (' + str(S[325]) + ')')
+                traced(e, 'procedure start_piece (' + str(S[324]) + ')')
                 raise
             st.inline -= 1
     def c_388(st, env, pc):  # game.yaml:292
@@ -8327,13 +8336,13 @@ def build(num_players, files):
                 st.at = o390  # game.yaml:292
                 _args158 = {'p': _p55, 'a': _L_a3, 'side': (_L_a3 != 25), 'kind': 'aristocrat'}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[259])
+                    enter_procedure(st, S[258])
                 st.inline += 1
                 try:
                     c_2(st, _args158, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure start_piece (' + str(S[325]) + ')')
+                    traced(e, 'procedure start_piece (' + str(S[324]) + ')')
                     raise
                 st.inline -= 1
     def c_389(st, env, pc):  # game.yaml:292
@@ -8343,13 +8352,13 @@ def build(num_players, files):
             st.at = o390  # game.yaml:292
             _args159 = {'p': _L_p47, 'a': _L_a4, 'side': (_L_a4 != 25), 'kind': 'aristocrat'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[259])
+                enter_procedure(st, S[258])
             st.inline += 1
             try:
                 c_2(st, _args159, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure start_piece (' + str(S[325]) + ')')
+                traced(e, 'procedure start_piece (' + str(S[324]) + ')')
                 raise
             st.inline -= 1
     def c_393(st, env, pc):  # game.yaml:293
@@ -8358,13 +8367,13 @@ def build(num_players, files):
             st.at = o394  # game.yaml:293
             _args160 = {'p': _L_p48}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[260])
+                enter_procedure(st, S[259])
             st.inline += 1
             try:
                 c_15(st, _args160, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_knight (' + str(S[288]) + ')')
+                traced(e, 'procedure place_knight (' + str(S[287]) + ')')
                 raise
             st.inline -= 1
     def c_400(st, env, pc):  # game.yaml:296
@@ -8377,7 +8386,7 @@ def build(num_players, files):
                     break
                 _passes1 += 1
                 if _passes1 > MAX_PASSES:
-                    raise too_long(S[326])
+                    raise too_long(S[325])
                 st.at = o402  # game.yaml:296
                 st.vars['round'] += 1
                 st.at = o403  # game.yaml:296
@@ -8400,13 +8409,13 @@ def build(num_players, files):
                     st.at = o411  # game.yaml:303
                     _args161 = {}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[263])
+                        enter_procedure(st, S[262])
                     st.inline += 1
                     try:
                         proc_income_phase(st, _args161)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure income_phase (' + str(S[264]) + ')')
+                        traced(e, 'procedure income_phase (' + str(S[263]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o412  # game.yaml:303
@@ -8421,13 +8430,13 @@ def build(num_players, files):
                     st.at = o417  # game.yaml:304
                     _args162 = {}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[266])
+                        enter_procedure(st, S[265])
                     st.inline += 1
                     try:
                         c_9(st, _args162, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure aging_phase (' + str(S[327]) + ')')
+                        traced(e, 'procedure aging_phase (' + str(S[326]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o418  # game.yaml:304
@@ -8442,13 +8451,13 @@ def build(num_players, files):
                     st.at = o423  # game.yaml:305
                     _args163 = {}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[267])
+                        enter_procedure(st, S[266])
                     st.inline += 1
                     try:
                         c_10(st, _args163, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure descendants_phase (' + str(S[328]) + ')')
+                        traced(e, 'procedure descendants_phase (' + str(S[327]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o424  # game.yaml:305
@@ -8470,7 +8479,7 @@ def build(num_players, files):
                         break
                     _passes2 += 1
                     if _passes2 > MAX_PASSES:
-                        raise too_long(S[268])
+                        raise too_long(S[267])
                     st.at = o437  # game.yaml:306
                     for _p57 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                         env['p'] = _p57
@@ -8483,13 +8492,13 @@ def build(num_players, files):
                             st.at = o435  # game.yaml:310
                             _args164 = {'p': _p57}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[269])
+                                enter_procedure(st, S[268])
                             st.inline += 1
                             try:
                                 c_14(st, _args164, 0)
                             except Exception as e:
                                 st.inline -= 1
-                                traced(e, 'procedure action_turn (' + str(S[329]) + ')')
+                                traced(e, 'procedure action_turn (' + str(S[328]) + ')')
                                 raise
                             st.inline -= 1
                 st.at = o439  # game.yaml:306
@@ -8505,13 +8514,13 @@ def build(num_players, files):
                 st.at = o444  # game.yaml:311
                 _args165 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[270])
+                    enter_procedure(st, S[269])
                 st.inline += 1
                 try:
                     c_24(st, _args165, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure new_electors_phase (' + str(S[330]) + ')')
+                    traced(e, 'procedure new_electors_phase (' + str(S[329]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o445  # game.yaml:311
@@ -8525,13 +8534,13 @@ def build(num_players, files):
                 st.at = o449  # game.yaml:312
                 _args166 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[271])
+                    enter_procedure(st, S[270])
                 st.inline += 1
                 try:
                     c_29(st, _args166, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure election_phase (' + str(S[331]) + ')')
+                    traced(e, 'procedure election_phase (' + str(S[330]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o450  # game.yaml:312
@@ -8545,13 +8554,13 @@ def build(num_players, files):
                 st.at = o454  # game.yaml:313
                 _args167 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[272])
+                    enter_procedure(st, S[271])
                 st.inline += 1
                 try:
                     c_33(st, _args167, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure emperor_action_phase (' + str(S[332]) + ')')
+                    traced(e, 'procedure emperor_action_phase (' + str(S[331]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o455  # game.yaml:313
@@ -8583,13 +8592,13 @@ def build(num_players, files):
                 st.at = o411  # game.yaml:303
                 _args168 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[263])
+                    enter_procedure(st, S[262])
                 st.inline += 1
                 try:
                     proc_income_phase(st, _args168)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure income_phase (' + str(S[264]) + ')')
+                    traced(e, 'procedure income_phase (' + str(S[263]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o412  # game.yaml:303
@@ -8605,13 +8614,13 @@ def build(num_players, files):
                 st.at = o417  # game.yaml:304
                 _args169 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[266])
+                    enter_procedure(st, S[265])
                 st.inline += 1
                 try:
                     c_9(st, _args169, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure aging_phase (' + str(S[327]) + ')')
+                    traced(e, 'procedure aging_phase (' + str(S[326]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o418  # game.yaml:304
@@ -8627,13 +8636,13 @@ def build(num_players, files):
                 st.at = o423  # game.yaml:305
                 _args170 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[267])
+                    enter_procedure(st, S[266])
                 st.inline += 1
                 try:
                     c_10(st, _args170, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure descendants_phase (' + str(S[328]) + ')')
+                    traced(e, 'procedure descendants_phase (' + str(S[327]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o424  # game.yaml:305
@@ -8656,7 +8665,7 @@ def build(num_players, files):
                     break
                 _passes3 += 1
                 if _passes3 > MAX_PASSES:
-                    raise too_long(S[268])
+                    raise too_long(S[267])
                 st.at = o437  # game.yaml:306
                 for _p59 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                     env['p'] = _p59
@@ -8669,13 +8678,13 @@ def build(num_players, files):
                         st.at = o435  # game.yaml:310
                         _args171 = {'p': _p59}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[269])
+                            enter_procedure(st, S[268])
                         st.inline += 1
                         try:
                             c_14(st, _args171, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure action_turn (' + str(S[329]) + ')')
+                            traced(e, 'procedure action_turn (' + str(S[328]) + ')')
                             raise
                         st.inline -= 1
             st.at = o439  # game.yaml:306
@@ -8692,13 +8701,13 @@ def build(num_players, files):
             st.at = o444  # game.yaml:311
             _args172 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[270])
+                enter_procedure(st, S[269])
             st.inline += 1
             try:
                 c_24(st, _args172, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure new_electors_phase (' + str(S[330]) + ')')
+                traced(e, 'procedure new_electors_phase (' + str(S[329]) + ')')
                 raise
             st.inline -= 1
             st.at = o445  # game.yaml:311
@@ -8713,13 +8722,13 @@ def build(num_players, files):
             st.at = o449  # game.yaml:312
             _args173 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[271])
+                enter_procedure(st, S[270])
             st.inline += 1
             try:
                 c_29(st, _args173, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure election_phase (' + str(S[331]) + ')')
+                traced(e, 'procedure election_phase (' + str(S[330]) + ')')
                 raise
             st.inline -= 1
             st.at = o450  # game.yaml:312
@@ -8734,13 +8743,13 @@ def build(num_players, files):
             st.at = o454  # game.yaml:313
             _args174 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[272])
+                enter_procedure(st, S[271])
             st.inline += 1
             try:
                 c_33(st, _args174, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure emperor_action_phase (' + str(S[332]) + ')')
+                traced(e, 'procedure emperor_action_phase (' + str(S[331]) + ')')
                 raise
             st.inline -= 1
             st.at = o455  # game.yaml:313
@@ -8757,13 +8766,13 @@ def build(num_players, files):
             st.at = o417  # game.yaml:304
             _args175 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[266])
+                enter_procedure(st, S[265])
             st.inline += 1
             try:
                 c_9(st, _args175, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure aging_phase (' + str(S[327]) + ')')
+                traced(e, 'procedure aging_phase (' + str(S[326]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
@@ -8781,13 +8790,13 @@ def build(num_players, files):
             st.at = o423  # game.yaml:305
             _args176 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[267])
+                enter_procedure(st, S[266])
             st.inline += 1
             try:
                 c_10(st, _args176, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure descendants_phase (' + str(S[328]) + ')')
+                traced(e, 'procedure descendants_phase (' + str(S[327]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
@@ -8813,7 +8822,7 @@ def build(num_players, files):
                     break
                 _passes4 += 1
                 if _passes4 > MAX_PASSES:
-                    raise too_long(S[268])
+                    raise too_long(S[267])
                 st.at = o437  # game.yaml:306
                 for _p61 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                     env['p'] = _p61
@@ -8826,13 +8835,13 @@ def build(num_players, files):
                         st.at = o435  # game.yaml:310
                         _args177 = {'p': _p61}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[269])
+                            enter_procedure(st, S[268])
                         st.inline += 1
                         try:
                             c_14(st, _args177, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure action_turn (' + str(S[329]) + ')')
+                            traced(e, 'procedure action_turn (' + str(S[328]) + ')')
                             raise
                         st.inline -= 1
         if pc <= 3:
@@ -8855,13 +8864,13 @@ def build(num_players, files):
                     st.at = o435  # game.yaml:310
                     _args178 = {'p': _p62}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[269])
+                        enter_procedure(st, S[268])
                     st.inline += 1
                     try:
                         c_14(st, _args178, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure action_turn (' + str(S[329]) + ')')
+                        traced(e, 'procedure action_turn (' + str(S[328]) + ')')
                         raise
                     st.inline -= 1
     def c_432(st, env, pc):  # game.yaml:306
@@ -8869,7 +8878,7 @@ def build(num_players, files):
         _S_p30 = _L_p49 if type(_L_p49) is int and 0 <= _L_p49 < num_players else None
         if pc <= 0:
             st.at = o436  # game.yaml:306
-            if (not st.vars['passed'][(_S_p30 if _S_p30 is not None else seat(st, _L_p49, S[268]))]):
+            if (not st.vars['passed'][(_S_p30 if _S_p30 is not None else seat(st, _L_p49, S[267]))]):
                 st.at = o434  # game.yaml:306
                 st.vars['turn_player'] = _L_p49
                 if st.record_log:
@@ -8877,13 +8886,13 @@ def build(num_players, files):
                 st.at = o435  # game.yaml:310
                 _args179 = {'p': _L_p49}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[269])
+                    enter_procedure(st, S[268])
                 st.inline += 1
                 try:
                     c_14(st, _args179, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure action_turn (' + str(S[329]) + ')')
+                    traced(e, 'procedure action_turn (' + str(S[328]) + ')')
                     raise
                 st.inline -= 1
     def c_433(st, env, pc):  # game.yaml:310
@@ -8897,13 +8906,13 @@ def build(num_players, files):
             st.at = o435  # game.yaml:310
             _args180 = {'p': _L_p50}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[269])
+                enter_procedure(st, S[268])
             st.inline += 1
             try:
                 c_14(st, _args180, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure action_turn (' + str(S[329]) + ')')
+                traced(e, 'procedure action_turn (' + str(S[328]) + ')')
                 raise
             st.inline -= 1
     def c_441(st, env, pc):  # game.yaml:311
@@ -8918,13 +8927,13 @@ def build(num_players, files):
             st.at = o444  # game.yaml:311
             _args181 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[270])
+                enter_procedure(st, S[269])
             st.inline += 1
             try:
                 c_24(st, _args181, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure new_electors_phase (' + str(S[330]) + ')')
+                traced(e, 'procedure new_electors_phase (' + str(S[329]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
@@ -8942,13 +8951,13 @@ def build(num_players, files):
             st.at = o449  # game.yaml:312
             _args182 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[271])
+                enter_procedure(st, S[270])
             st.inline += 1
             try:
                 c_29(st, _args182, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure election_phase (' + str(S[331]) + ')')
+                traced(e, 'procedure election_phase (' + str(S[330]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
@@ -8966,13 +8975,13 @@ def build(num_players, files):
             st.at = o454  # game.yaml:313
             _args183 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[272])
+                enter_procedure(st, S[271])
             st.inline += 1
             try:
                 c_33(st, _args183, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure emperor_action_phase (' + str(S[332]) + ')')
+                traced(e, 'procedure emperor_action_phase (' + str(S[331]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
@@ -9014,155 +9023,155 @@ def build(num_players, files):
     def init_passed(st, env):  # game.yaml:296
         return False
 
-    o0 = Block(0, S[254], 1, step_0)
-    o1 = Block(1, S[70], 4, step_1)
-    o2 = Block(2, S[325], 2, step_2)
-    o3 = Block(3, S[59], 3, step_3)
-    o4 = Block(4, S[73], 1, step_4)
-    o5 = Block(5, S[106], 2, step_5)
-    o6 = Block(6, S[279], 2, step_6)
-    o7 = Block(7, S[276], 1, step_7)
-    o8 = Block(8, S[264], 1, step_8)
-    o9 = Block(9, S[327], 2, step_9)
-    o10 = Block(10, S[328], 2, step_10)
-    o11 = Block(11, S[277], 1, step_11)
-    o12 = Block(12, S[278], 1, step_12)
-    o13 = Block(13, S[281], 1, step_13)
-    o14 = Block(14, S[329], 1, step_14)
-    o15 = Block(15, S[288], 1, step_15)
-    o16 = Block(16, S[289], 1, step_16)
-    o17 = Block(17, S[285], 1, step_17)
-    o18 = Block(18, S[287], 1, step_18)
-    o19 = Block(19, S[293], 1, step_19)
-    o20 = Block(20, S[294], 1, step_20)
-    o21 = Block(21, S[295], 1, step_21)
-    o22 = Block(22, S[296], 1, step_22)
-    o23 = Block(23, S[297], 1, step_23)
-    o24 = Block(24, S[330], 3, step_24)
-    o25 = Block(25, S[305], 1, step_25)
-    o26 = Block(26, S[306], 2, step_26)
-    o27 = Block(27, S[308], 4, step_27)
-    o28 = Block(28, S[310], 2, step_28)
-    o29 = Block(29, S[331], 1, step_29)
-    o30 = Block(30, S[312], 14, step_30)
-    o31 = Block(31, S[316], 6, step_31)
-    o32 = Block(32, S[317], 2, step_32)
-    o33 = Block(33, S[332], 4, step_33)
-    o34 = Block(34, S[319], 1, step_34)
-    o35 = Block(35, S[320], 1, step_35)
-    o36 = Block(36, S[333], 5, step_36)
-    o37 = Stmt(37, S[334])
-    o38 = Stmt(38, S[335])
-    o39 = Stmt(39, S[50])
-    o40 = Stmt(40, S[336])
-    o41 = Stmt(41, S[337])
-    o42 = ForOp(S[338], 'sp', e42_items, o36, False)
+    o0 = Block(0, S[253], 1, step_0)
+    o1 = Block(1, S[69], 4, step_1)
+    o2 = Block(2, S[324], 2, step_2)
+    o3 = Block(3, S[58], 3, step_3)
+    o4 = Block(4, S[72], 1, step_4)
+    o5 = Block(5, S[105], 2, step_5)
+    o6 = Block(6, S[278], 2, step_6)
+    o7 = Block(7, S[275], 1, step_7)
+    o8 = Block(8, S[263], 1, step_8)
+    o9 = Block(9, S[326], 2, step_9)
+    o10 = Block(10, S[327], 2, step_10)
+    o11 = Block(11, S[276], 1, step_11)
+    o12 = Block(12, S[277], 1, step_12)
+    o13 = Block(13, S[280], 1, step_13)
+    o14 = Block(14, S[328], 1, step_14)
+    o15 = Block(15, S[287], 1, step_15)
+    o16 = Block(16, S[288], 1, step_16)
+    o17 = Block(17, S[284], 1, step_17)
+    o18 = Block(18, S[286], 1, step_18)
+    o19 = Block(19, S[292], 1, step_19)
+    o20 = Block(20, S[293], 1, step_20)
+    o21 = Block(21, S[294], 1, step_21)
+    o22 = Block(22, S[295], 1, step_22)
+    o23 = Block(23, S[296], 1, step_23)
+    o24 = Block(24, S[329], 3, step_24)
+    o25 = Block(25, S[304], 1, step_25)
+    o26 = Block(26, S[305], 2, step_26)
+    o27 = Block(27, S[307], 4, step_27)
+    o28 = Block(28, S[309], 2, step_28)
+    o29 = Block(29, S[330], 1, step_29)
+    o30 = Block(30, S[311], 14, step_30)
+    o31 = Block(31, S[315], 6, step_31)
+    o32 = Block(32, S[316], 2, step_32)
+    o33 = Block(33, S[331], 4, step_33)
+    o34 = Block(34, S[318], 1, step_34)
+    o35 = Block(35, S[319], 1, step_35)
+    o36 = Block(36, S[332], 5, step_36)
+    o37 = Stmt(37, S[333])
+    o38 = Stmt(38, S[334])
+    o39 = Stmt(39, S[49])
+    o40 = Stmt(40, S[335])
+    o41 = Stmt(41, S[336])
+    o42 = ForOp(S[337], 'sp', e42_items, o36, False)
     o42.uid = 42
-    o43 = Stmt(43, S[339])
-    o44 = Stmt(44, S[52])
-    o45 = Stmt(45, S[53])
-    o46 = Stmt(46, S[340])
-    o47 = Stmt(47, S[341])
-    o48 = Block(48, S[342], 3, step_48)
-    o49 = Stmt(49, S[343])
-    o50 = Stmt(50, S[103])
-    o51 = Stmt(51, S[104])
-    o52 = ChooseOp(S[273], e52_player, e52_prompt, [
+    o43 = Stmt(43, S[338])
+    o44 = Stmt(44, S[51])
+    o45 = Stmt(45, S[52])
+    o46 = Stmt(46, S[339])
+    o47 = Stmt(47, S[340])
+    o48 = Block(48, S[341], 3, step_48)
+    o49 = Stmt(49, S[342])
+    o50 = Stmt(50, S[102])
+    o51 = Stmt(51, S[103])
+    o52 = ChooseOp(S[272], e52_player, e52_prompt, [
         OptionOp(site[0], e52_label0, 's', e52_items0, e52_when0, o48),
     ], False)
     o52.collect = collect_52
     o52.resolve = resolve_52
     o52.uid = 52
-    o53 = Stmt(53, S[344])
-    o54 = Stmt(54, S[55])
-    o55 = Stmt(55, S[56])
-    o56 = Block(56, S[345], 1, step_56)
-    o57 = Stmt(57, S[60])
-    o58 = Block(58, S[346], 2, step_58)
-    o59 = Stmt(59, S[347])
-    o60 = Stmt(60, S[58])
-    o61 = Stmt(61, S[348])
-    o62 = Block(62, S[349], 3, step_62)
-    o63 = Stmt(63, S[350])
-    o64 = Stmt(64, S[351])
-    o65 = Stmt(65, S[352])
-    o66 = Stmt(66, S[353])
-    o67 = Stmt(67, S[354])
-    o68 = Stmt(68, S[355])
-    o69 = Block(69, S[356], 3, step_69)
-    o70 = Stmt(70, S[105])
-    o71 = Stmt(71, S[107])
-    o72 = Stmt(72, S[108])
-    o73 = ChooseOp(S[274], e73_player, e73_prompt, [
+    o53 = Stmt(53, S[343])
+    o54 = Stmt(54, S[54])
+    o55 = Stmt(55, S[55])
+    o56 = Block(56, S[344], 1, step_56)
+    o57 = Stmt(57, S[59])
+    o58 = Block(58, S[345], 2, step_58)
+    o59 = Stmt(59, S[346])
+    o60 = Stmt(60, S[57])
+    o61 = Stmt(61, S[347])
+    o62 = Block(62, S[348], 3, step_62)
+    o63 = Stmt(63, S[349])
+    o64 = Stmt(64, S[350])
+    o65 = Stmt(65, S[351])
+    o66 = Stmt(66, S[352])
+    o67 = Stmt(67, S[353])
+    o68 = Stmt(68, S[354])
+    o69 = Block(69, S[355], 3, step_69)
+    o70 = Stmt(70, S[104])
+    o71 = Stmt(71, S[106])
+    o72 = Stmt(72, S[107])
+    o73 = ChooseOp(S[273], e73_player, e73_prompt, [
         OptionOp(site[1], e73_label0, 's', e73_items0, e73_when0, o69),
     ], False)
     o73.collect = collect_73
     o73.resolve = resolve_73
     o73.uid = 73
-    o74 = Block(74, S[357], 1, step_74)
-    o75 = Stmt(75, S[358])
-    o76 = Block(76, S[359], 1, step_76)
-    o77 = Block(77, S[360], 1, step_77)
-    o78 = Stmt(78, S[361])
-    o79 = ChooseOp(S[275], e79_player, e79_prompt, [
+    o74 = Block(74, S[356], 1, step_74)
+    o75 = Stmt(75, S[357])
+    o76 = Block(76, S[358], 1, step_76)
+    o77 = Block(77, S[359], 1, step_77)
+    o78 = Stmt(78, S[360])
+    o79 = ChooseOp(S[274], e79_player, e79_prompt, [
         OptionOp(site[2], e79_label0, 's', e79_items0, e79_when0, o77),
     ], False)
     o79.collect = collect_79
     o79.resolve = resolve_79
     o79.uid = 79
-    o80 = Block(80, S[362], 1, step_80)
-    o81 = Stmt(81, S[69])
-    o82 = Stmt(82, S[363])
-    o83 = Block(83, S[364], 4, step_83)
-    o84 = Stmt(84, S[365])
-    o85 = Stmt(85, S[66])
-    o86 = Stmt(86, S[366])
-    o87 = Stmt(87, S[367])
-    o88 = ForOp(S[368], 'p', e88_items, o83, False, seats=True)
+    o80 = Block(80, S[361], 1, step_80)
+    o81 = Stmt(81, S[68])
+    o82 = Stmt(82, S[362])
+    o83 = Block(83, S[363], 4, step_83)
+    o84 = Stmt(84, S[364])
+    o85 = Stmt(85, S[65])
+    o86 = Stmt(86, S[365])
+    o87 = Stmt(87, S[366])
+    o88 = ForOp(S[367], 'p', e88_items, o83, False, seats=True)
     o88.uid = 88
-    o89 = Block(89, S[369], 1, step_89)
-    o90 = Block(90, S[370], 1, step_90)
-    o91 = Stmt(91, S[72])
-    o92 = Stmt(92, S[371])
-    o93 = ForOp(S[372], 'x', e93_items, o89, False)
+    o89 = Block(89, S[368], 1, step_89)
+    o90 = Block(90, S[369], 1, step_90)
+    o91 = Stmt(91, S[71])
+    o92 = Stmt(92, S[370])
+    o93 = ForOp(S[371], 'x', e93_items, o89, False)
     o93.uid = 93
-    o94 = Block(94, S[373], 3, step_94)
-    o95 = Stmt(95, S[374])
-    o96 = Stmt(96, S[115])
-    o97 = Block(97, S[375], 1, step_97)
-    o98 = Stmt(98, S[376])
-    o99 = Stmt(99, S[377])
-    o100 = Stmt(100, S[378])
-    o101 = Block(101, S[379], 3, step_101)
-    o102 = Stmt(102, S[380])
-    o103 = Stmt(103, S[381])
-    o104 = Block(104, S[382], 1, step_104)
-    o105 = Stmt(105, S[119])
-    o106 = Block(106, S[383], 1, step_106)
-    o107 = Stmt(107, S[120])
-    o108 = Stmt(108, S[384])
-    o109 = ForOp(S[385], 'q', e109_items, o101, False, seats=True)
+    o94 = Block(94, S[372], 3, step_94)
+    o95 = Stmt(95, S[373])
+    o96 = Stmt(96, S[114])
+    o97 = Block(97, S[374], 1, step_97)
+    o98 = Stmt(98, S[375])
+    o99 = Stmt(99, S[376])
+    o100 = Stmt(100, S[377])
+    o101 = Block(101, S[378], 3, step_101)
+    o102 = Stmt(102, S[379])
+    o103 = Stmt(103, S[380])
+    o104 = Block(104, S[381], 1, step_104)
+    o105 = Stmt(105, S[118])
+    o106 = Block(106, S[382], 1, step_106)
+    o107 = Stmt(107, S[119])
+    o108 = Stmt(108, S[383])
+    o109 = ForOp(S[384], 'q', e109_items, o101, False, seats=True)
     o109.uid = 109
-    o110 = Block(110, S[386], 1, step_110)
-    o111 = Block(111, S[387], 1, step_111)
-    o112 = Stmt(112, S[388])
-    o113 = ForOp(S[389], 'c', e113_items, o111, False)
+    o110 = Block(110, S[385], 1, step_110)
+    o111 = Block(111, S[386], 1, step_111)
+    o112 = Stmt(112, S[387])
+    o113 = ForOp(S[388], 'c', e113_items, o111, False)
     o113.uid = 113
-    o114 = ForOp(S[390], 'q', e114_items, o110, False, seats=True)
+    o114 = ForOp(S[389], 'q', e114_items, o110, False, seats=True)
     o114.uid = 114
-    o115 = Block(115, S[391], 1, step_115)
-    o116 = Stmt(116, S[392])
-    o117 = Block(117, S[393], 2, step_117)
-    o118 = Stmt(118, S[394])
-    o119 = Stmt(119, S[122])
-    o120 = Stmt(120, S[395])
-    o121 = Block(121, S[396], 1, step_121)
-    o122 = Stmt(122, S[124])
-    o123 = Block(123, S[397], 1, step_123)
-    o124 = Stmt(124, S[125])
-    o125 = Block(125, S[398], 1, step_125)
-    o126 = Stmt(126, S[127])
-    o127 = ChooseOp(S[280], e127_player, e127_prompt, [
+    o115 = Block(115, S[390], 1, step_115)
+    o116 = Stmt(116, S[391])
+    o117 = Block(117, S[392], 2, step_117)
+    o118 = Stmt(118, S[393])
+    o119 = Stmt(119, S[121])
+    o120 = Stmt(120, S[394])
+    o121 = Block(121, S[395], 1, step_121)
+    o122 = Stmt(122, S[123])
+    o123 = Block(123, S[396], 1, step_123)
+    o124 = Stmt(124, S[124])
+    o125 = Block(125, S[397], 1, step_125)
+    o126 = Stmt(126, S[126])
+    o127 = ChooseOp(S[279], e127_player, e127_prompt, [
         OptionOp(site[3], e127_label0, 's', e127_items0, e127_when0, o121),
         OptionOp(site[4], e127_label1, None, None, e127_when1, o123),
         OptionOp(site[5], e127_label2, None, None, None, o125),
@@ -9170,64 +9179,64 @@ def build(num_players, files):
     o127.collect = collect_127
     o127.resolve = resolve_127
     o127.uid = 127
-    o128 = Block(128, S[399], 3, step_128)
-    o129 = Stmt(129, S[130])
-    o130 = Stmt(130, S[132])
-    o131 = Stmt(131, S[400])
-    o132 = Block(132, S[401], 2, step_132)
-    o133 = Stmt(133, S[134])
-    o134 = Stmt(134, S[402])
-    o135 = ChooseOp(S[282], e135_player, e135_prompt, [
+    o128 = Block(128, S[398], 3, step_128)
+    o129 = Stmt(129, S[129])
+    o130 = Stmt(130, S[131])
+    o131 = Stmt(131, S[399])
+    o132 = Block(132, S[400], 2, step_132)
+    o133 = Stmt(133, S[133])
+    o134 = Stmt(134, S[401])
+    o135 = ChooseOp(S[281], e135_player, e135_prompt, [
         OptionOp(site[6], e135_label0, None, None, None, o128),
         OptionOp(site[7], e135_label1, None, None, None, o132),
     ], False)
     o135.collect = collect_135
     o135.resolve = resolve_135
     o135.uid = 135
-    o136 = Block(136, S[403], 1, step_136)
-    o137 = Block(137, S[404], 4, step_137)
-    o138 = Stmt(138, S[405])
-    o139 = Stmt(139, S[138])
-    o140 = Stmt(140, S[406])
-    o141 = Stmt(141, S[140])
-    o142 = ChooseOp(S[284], e142_player, e142_prompt, [
+    o136 = Block(136, S[402], 1, step_136)
+    o137 = Block(137, S[403], 4, step_137)
+    o138 = Stmt(138, S[404])
+    o139 = Stmt(139, S[137])
+    o140 = Stmt(140, S[405])
+    o141 = Stmt(141, S[139])
+    o142 = ChooseOp(S[283], e142_player, e142_prompt, [
         OptionOp(site[9], e142_label0, 'k', e142_items0, e142_when0, o137),
     ], False)
     o142.collect = collect_142
     o142.resolve = resolve_142
     o142.uid = 142
-    o143 = Block(143, S[407], 1, step_143)
-    o144 = Block(144, S[408], 4, step_144)
-    o145 = Stmt(145, S[143])
-    o146 = Stmt(146, S[145])
-    o147 = Stmt(147, S[409])
-    o148 = Stmt(148, S[146])
-    o149 = ChooseOp(S[286], e149_player, e149_prompt, [
+    o143 = Block(143, S[406], 1, step_143)
+    o144 = Block(144, S[407], 4, step_144)
+    o145 = Stmt(145, S[142])
+    o146 = Stmt(146, S[144])
+    o147 = Stmt(147, S[408])
+    o148 = Stmt(148, S[145])
+    o149 = ChooseOp(S[285], e149_player, e149_prompt, [
         OptionOp(site[11], e149_label0, 'k', e149_items0, e149_when0, o144),
     ], False)
     o149.collect = collect_149
     o149.resolve = resolve_149
     o149.uid = 149
-    o150 = Block(150, S[410], 3, step_150)
-    o151 = Stmt(151, S[148])
-    o152 = Stmt(152, S[411])
-    o153 = Stmt(153, S[412])
-    o154 = Block(154, S[413], 2, step_154)
-    o155 = Stmt(155, S[151])
-    o156 = Stmt(156, S[152])
-    o157 = Block(157, S[414], 2, step_157)
-    o158 = Stmt(158, S[153])
-    o159 = Stmt(159, S[154])
-    o160 = Block(160, S[415], 2, step_160)
-    o161 = Stmt(161, S[156])
-    o162 = Stmt(162, S[157])
-    o163 = Block(163, S[416], 2, step_163)
-    o164 = Stmt(164, S[159])
-    o165 = Stmt(165, S[160])
-    o166 = Block(166, S[417], 2, step_166)
-    o167 = Stmt(167, S[161])
-    o168 = Stmt(168, S[418])
-    o169 = ChooseOp(S[283], e169_player, e169_prompt, [
+    o150 = Block(150, S[409], 3, step_150)
+    o151 = Stmt(151, S[147])
+    o152 = Stmt(152, S[410])
+    o153 = Stmt(153, S[411])
+    o154 = Block(154, S[412], 2, step_154)
+    o155 = Stmt(155, S[150])
+    o156 = Stmt(156, S[151])
+    o157 = Block(157, S[413], 2, step_157)
+    o158 = Stmt(158, S[152])
+    o159 = Stmt(159, S[153])
+    o160 = Block(160, S[414], 2, step_160)
+    o161 = Stmt(161, S[155])
+    o162 = Stmt(162, S[156])
+    o163 = Block(163, S[415], 2, step_163)
+    o164 = Stmt(164, S[158])
+    o165 = Stmt(165, S[159])
+    o166 = Block(166, S[416], 2, step_166)
+    o167 = Stmt(167, S[160])
+    o168 = Stmt(168, S[417])
+    o169 = ChooseOp(S[282], e169_player, e169_prompt, [
         OptionOp(site[8], e169_label0, None, None, e169_when0, o136),
         OptionOp(site[10], e169_label1, None, None, e169_when1, o143),
         OptionOp(site[12], e169_label2, None, None, e169_when2, o150),
@@ -9240,55 +9249,55 @@ def build(num_players, files):
     o169.collect = collect_169
     o169.resolve = resolve_169
     o169.uid = 169
-    o170 = Block(170, S[419], 1, step_170)
-    o171 = Stmt(171, S[420])
-    o172 = ChooseOp(S[290], e172_player, e172_prompt, [
+    o170 = Block(170, S[418], 1, step_170)
+    o171 = Stmt(171, S[419])
+    o172 = ChooseOp(S[289], e172_player, e172_prompt, [
         OptionOp(site[18], e172_label0, 's', e172_items0, e172_when0, o170),
     ], False)
     o172.collect = collect_172
     o172.resolve = resolve_172
     o172.uid = 172
-    o173 = Block(173, S[421], 2, step_173)
-    o174 = Stmt(174, S[422])
-    o175 = Block(175, S[423], 1, step_175)
-    o176 = Stmt(176, S[424])
-    o177 = ChooseOp(S[292], e177_player, e177_prompt, [
+    o173 = Block(173, S[420], 2, step_173)
+    o174 = Stmt(174, S[421])
+    o175 = Block(175, S[422], 1, step_175)
+    o176 = Stmt(176, S[423])
+    o177 = ChooseOp(S[291], e177_player, e177_prompt, [
         OptionOp(site[20], e177_label0, 't', e177_items0, e177_when0, o175),
     ], False)
     o177.collect = collect_177
     o177.resolve = resolve_177
     o177.uid = 177
-    o178 = ChooseOp(S[291], e178_player, e178_prompt, [
+    o178 = ChooseOp(S[290], e178_player, e178_prompt, [
         OptionOp(site[19], e178_label0, 's', e178_items0, e178_when0, o173),
     ], False)
     o178.collect = collect_178
     o178.resolve = resolve_178
     o178.uid = 178
-    o179 = Block(179, S[425], 3, step_179)
-    o180 = Stmt(180, S[426])
-    o181 = Stmt(181, S[75])
-    o182 = Stmt(182, S[427])
-    o183 = Block(183, S[428], 1, step_183)
-    o184 = Stmt(184, S[178])
-    o185 = Block(185, S[429], 1, step_185)
-    o186 = Stmt(186, S[179])
-    o187 = Block(187, S[430], 1, step_187)
-    o188 = Stmt(188, S[77])
-    o189 = Block(189, S[431], 1, step_189)
-    o190 = Stmt(190, S[180])
-    o191 = Block(191, S[432], 1, step_191)
-    o192 = Stmt(192, S[181])
-    o193 = Block(193, S[433], 1, step_193)
-    o194 = Stmt(194, S[182])
-    o195 = Block(195, S[434], 1, step_195)
-    o196 = Stmt(196, S[183])
-    o197 = Stmt(197, S[435])
-    o198 = Block(198, S[436], 1, step_198)
-    o199 = Stmt(199, S[185])
-    o200 = Block(200, S[437], 1, step_200)
-    o201 = Stmt(201, S[187])
-    o202 = Block(202, S[438], 0, step_202)
-    o203 = ChooseOp(S[298], e203_player, e203_prompt, [
+    o179 = Block(179, S[424], 3, step_179)
+    o180 = Stmt(180, S[425])
+    o181 = Stmt(181, S[74])
+    o182 = Stmt(182, S[426])
+    o183 = Block(183, S[427], 1, step_183)
+    o184 = Stmt(184, S[177])
+    o185 = Block(185, S[428], 1, step_185)
+    o186 = Stmt(186, S[178])
+    o187 = Block(187, S[429], 1, step_187)
+    o188 = Stmt(188, S[76])
+    o189 = Block(189, S[430], 1, step_189)
+    o190 = Stmt(190, S[179])
+    o191 = Block(191, S[431], 1, step_191)
+    o192 = Stmt(192, S[180])
+    o193 = Block(193, S[432], 1, step_193)
+    o194 = Stmt(194, S[181])
+    o195 = Block(195, S[433], 1, step_195)
+    o196 = Stmt(196, S[182])
+    o197 = Stmt(197, S[434])
+    o198 = Block(198, S[435], 1, step_198)
+    o199 = Stmt(199, S[184])
+    o200 = Block(200, S[436], 1, step_200)
+    o201 = Stmt(201, S[186])
+    o202 = Block(202, S[437], 0, step_202)
+    o203 = ChooseOp(S[297], e203_player, e203_prompt, [
         OptionOp(site[21], e203_label0, 's', e203_items0, e203_when0, o198),
         OptionOp(site[22], e203_label1, 's', e203_items1, e203_when1, o200),
         OptionOp(site[23], e203_label2, None, None, e203_when2, o202),
@@ -9296,31 +9305,31 @@ def build(num_players, files):
     o203.collect = collect_203
     o203.resolve = resolve_203
     o203.uid = 203
-    o204 = Block(204, S[439], 2, step_204)
-    o205 = Stmt(205, S[440])
-    o206 = Block(206, S[441], 1, step_206)
-    o207 = Stmt(207, S[196])
-    o208 = ChooseOp(S[300], e208_player, e208_prompt, [
+    o204 = Block(204, S[438], 2, step_204)
+    o205 = Stmt(205, S[439])
+    o206 = Block(206, S[440], 1, step_206)
+    o207 = Stmt(207, S[195])
+    o208 = ChooseOp(S[299], e208_player, e208_prompt, [
         OptionOp(site[25], e208_label0, 't', e208_items0, e208_when0, o206),
     ], False)
     o208.collect = collect_208
     o208.resolve = resolve_208
     o208.uid = 208
-    o209 = Block(209, S[442], 0, step_209)
-    o210 = ChooseOp(S[299], e210_player, e210_prompt, [
+    o209 = Block(209, S[441], 0, step_209)
+    o210 = ChooseOp(S[298], e210_player, e210_prompt, [
         OptionOp(site[24], e210_label0, 's', e210_items0, e210_when0, o204),
         OptionOp(site[26], e210_label1, None, None, e210_when1, o209),
     ], False)
     o210.collect = collect_210
     o210.resolve = resolve_210
     o210.uid = 210
-    o211 = Block(211, S[443], 1, step_211)
-    o212 = Stmt(212, S[198])
-    o213 = Block(213, S[444], 2, step_213)
-    o214 = Stmt(214, S[200])
-    o215 = Stmt(215, S[201])
-    o216 = Block(216, S[445], 0, step_216)
-    o217 = ChooseOp(S[301], e217_player, e217_prompt, [
+    o211 = Block(211, S[442], 1, step_211)
+    o212 = Stmt(212, S[197])
+    o213 = Block(213, S[443], 2, step_213)
+    o214 = Stmt(214, S[199])
+    o215 = Stmt(215, S[200])
+    o216 = Block(216, S[444], 0, step_216)
+    o217 = ChooseOp(S[300], e217_player, e217_prompt, [
         OptionOp(site[27], e217_label0, None, None, e217_when0, o211),
         OptionOp(site[28], e217_label1, None, None, e217_when1, o213),
         OptionOp(site[29], e217_label2, None, None, e217_when2, o216),
@@ -9328,34 +9337,34 @@ def build(num_players, files):
     o217.collect = collect_217
     o217.resolve = resolve_217
     o217.uid = 217
-    o218 = Block(218, S[446], 2, step_218)
-    o219 = Stmt(219, S[447])
-    o220 = Stmt(220, S[208])
-    o221 = Block(221, S[448], 0, step_221)
-    o222 = ChooseOp(S[302], e222_player, e222_prompt, [
+    o218 = Block(218, S[445], 2, step_218)
+    o219 = Stmt(219, S[446])
+    o220 = Stmt(220, S[207])
+    o221 = Block(221, S[447], 0, step_221)
+    o222 = ChooseOp(S[301], e222_player, e222_prompt, [
         OptionOp(site[30], e222_label0, 's', e222_items0, e222_when0, o218),
         OptionOp(site[31], e222_label1, None, None, e222_when1, o221),
     ], False)
     o222.collect = collect_222
     o222.resolve = resolve_222
     o222.uid = 222
-    o223 = Block(223, S[449], 2, step_223)
-    o224 = Stmt(224, S[450])
-    o225 = Stmt(225, S[212])
-    o226 = Block(226, S[451], 0, step_226)
-    o227 = ChooseOp(S[303], e227_player, e227_prompt, [
+    o223 = Block(223, S[448], 2, step_223)
+    o224 = Stmt(224, S[449])
+    o225 = Stmt(225, S[211])
+    o226 = Block(226, S[450], 0, step_226)
+    o227 = ChooseOp(S[302], e227_player, e227_prompt, [
         OptionOp(site[32], e227_label0, 's', e227_items0, e227_when0, o223),
         OptionOp(site[33], e227_label1, None, None, e227_when1, o226),
     ], False)
     o227.collect = collect_227
     o227.resolve = resolve_227
     o227.uid = 227
-    o228 = Block(228, S[452], 1, step_228)
-    o229 = Stmt(229, S[215])
-    o230 = Block(230, S[453], 1, step_230)
-    o231 = Stmt(231, S[216])
-    o232 = Block(232, S[454], 0, step_232)
-    o233 = ChooseOp(S[304], e233_player, e233_prompt, [
+    o228 = Block(228, S[451], 1, step_228)
+    o229 = Stmt(229, S[214])
+    o230 = Block(230, S[452], 1, step_230)
+    o231 = Stmt(231, S[215])
+    o232 = Block(232, S[453], 0, step_232)
+    o233 = ChooseOp(S[303], e233_player, e233_prompt, [
         OptionOp(site[34], e233_label0, 's', e233_items0, e233_when0, o228),
         OptionOp(site[35], e233_label1, None, None, e233_when1, o230),
         OptionOp(site[36], e233_label2, None, None, e233_when2, o232),
@@ -9363,331 +9372,331 @@ def build(num_players, files):
     o233.collect = collect_233
     o233.resolve = resolve_233
     o233.uid = 233
-    o234 = Block(234, S[455], 1, step_234)
-    o235 = Block(235, S[456], 1, step_235)
-    o236 = Stmt(236, S[219])
-    o237 = Stmt(237, S[457])
-    o238 = ForOp(S[458], 'q', e238_items, o234, False, seats=True)
+    o234 = Block(234, S[454], 1, step_234)
+    o235 = Block(235, S[455], 1, step_235)
+    o236 = Stmt(236, S[218])
+    o237 = Stmt(237, S[456])
+    o238 = ForOp(S[457], 'q', e238_items, o234, False, seats=True)
     o238.uid = 238
-    o239 = Block(239, S[459], 1, step_239)
-    o240 = Block(240, S[460], 1, step_240)
-    o241 = Stmt(241, S[221])
-    o242 = Stmt(242, S[461])
-    o243 = ForOp(S[462], 'e', e243_items, o239, False)
+    o239 = Block(239, S[458], 1, step_239)
+    o240 = Block(240, S[459], 1, step_240)
+    o241 = Stmt(241, S[220])
+    o242 = Stmt(242, S[460])
+    o243 = ForOp(S[461], 'e', e243_items, o239, False)
     o243.uid = 243
-    o244 = Block(244, S[463], 2, step_244)
-    o245 = Stmt(245, S[79])
-    o246 = Stmt(246, S[464])
-    o247 = Stmt(247, S[465])
-    o248 = Block(248, S[466], 1, step_248)
-    o249 = Stmt(249, S[222])
-    o250 = Block(250, S[467], 0, step_250)
-    o251 = ChooseOp(S[307], e251_player, e251_prompt, [
+    o244 = Block(244, S[462], 2, step_244)
+    o245 = Stmt(245, S[78])
+    o246 = Stmt(246, S[463])
+    o247 = Stmt(247, S[464])
+    o248 = Block(248, S[465], 1, step_248)
+    o249 = Stmt(249, S[221])
+    o250 = Block(250, S[466], 0, step_250)
+    o251 = ChooseOp(S[306], e251_player, e251_prompt, [
         OptionOp(site[37], e251_label0, 'e', e251_items0, e251_when0, o248),
         OptionOp(site[38], e251_label1, None, None, None, o250),
     ], False)
     o251.collect = collect_251
     o251.resolve = resolve_251
     o251.uid = 251
-    o252 = WinnerOp(S[468], 'majority:holder', e252_among, e252_strength, e252_chooser, False, 'w', e252_prompt, site[39], fmt_player1)
+    o252 = WinnerOp(S[467], 'majority:holder', e252_among, e252_strength, e252_chooser, False, 'w', e252_prompt, site[39], fmt_player1)
     o252.uid = 252
-    o253 = Block(253, S[469], 1, step_253)
-    o254 = Stmt(254, S[224])
-    o255 = Stmt(255, S[470])
-    o256 = Block(256, S[471], 1, step_256)
-    o257 = Stmt(257, S[472])
-    o258 = Stmt(258, S[473])
-    o259 = Stmt(259, S[474])
-    o260 = Block(260, S[475], 1, step_260)
-    o261 = Stmt(261, S[476])
-    o262 = Block(262, S[477], 3, step_262)
-    o263 = Block(263, S[478], 1, step_263)
-    o264 = Stmt(264, S[479])
-    o265 = ChooseOp(S[309], e265_player, e265_prompt, [
+    o253 = Block(253, S[468], 1, step_253)
+    o254 = Stmt(254, S[223])
+    o255 = Stmt(255, S[469])
+    o256 = Block(256, S[470], 1, step_256)
+    o257 = Stmt(257, S[471])
+    o258 = Stmt(258, S[472])
+    o259 = Stmt(259, S[473])
+    o260 = Block(260, S[474], 1, step_260)
+    o261 = Stmt(261, S[475])
+    o262 = Block(262, S[476], 3, step_262)
+    o263 = Block(263, S[477], 1, step_263)
+    o264 = Stmt(264, S[478])
+    o265 = ChooseOp(S[308], e265_player, e265_prompt, [
         OptionOp(site[40], e265_label0, 's', e265_items0, e265_when0, o263),
     ], False)
     o265.collect = collect_265
     o265.resolve = resolve_265
     o265.uid = 265
-    o266 = Stmt(266, S[226])
-    o267 = Stmt(267, S[480])
-    o268 = Stmt(268, S[481])
-    o269 = Block(269, S[482], 1, step_269)
-    o270 = Stmt(270, S[231])
-    o271 = Stmt(271, S[483])
-    o272 = Stmt(272, S[484])
-    o273 = Block(273, S[485], 2, step_273)
-    o274 = Stmt(274, S[486])
-    o275 = Stmt(275, S[84])
-    o276 = Block(276, S[487], 1, step_276)
-    o277 = Block(277, S[488], 1, step_277)
-    o278 = Stmt(278, S[232])
-    o279 = ChooseOp(S[311], e279_player, e279_prompt, [
+    o266 = Stmt(266, S[225])
+    o267 = Stmt(267, S[479])
+    o268 = Stmt(268, S[480])
+    o269 = Block(269, S[481], 1, step_269)
+    o270 = Stmt(270, S[230])
+    o271 = Stmt(271, S[482])
+    o272 = Stmt(272, S[483])
+    o273 = Block(273, S[484], 2, step_273)
+    o274 = Stmt(274, S[485])
+    o275 = Stmt(275, S[83])
+    o276 = Block(276, S[486], 1, step_276)
+    o277 = Block(277, S[487], 1, step_277)
+    o278 = Stmt(278, S[231])
+    o279 = ChooseOp(S[310], e279_player, e279_prompt, [
         OptionOp(site[41], e279_label0, 's', e279_items0, e279_when0, o277),
     ], False)
     o279.collect = collect_279
     o279.resolve = resolve_279
     o279.uid = 279
-    o280 = Stmt(280, S[489])
-    o281 = Block(281, S[490], 1, step_281)
-    o282 = Stmt(282, S[234])
-    o283 = Stmt(283, S[491])
-    o284 = Block(284, S[492], 2, step_284)
-    o285 = Block(285, S[493], 1, step_285)
-    o286 = Block(286, S[494], 1, step_286)
-    o287 = Stmt(287, S[495])
-    o288 = ChooseOp(S[313], e288_player, e288_prompt, [
+    o280 = Stmt(280, S[488])
+    o281 = Block(281, S[489], 1, step_281)
+    o282 = Stmt(282, S[233])
+    o283 = Stmt(283, S[490])
+    o284 = Block(284, S[491], 2, step_284)
+    o285 = Block(285, S[492], 1, step_285)
+    o286 = Block(286, S[493], 1, step_286)
+    o287 = Stmt(287, S[494])
+    o288 = ChooseOp(S[312], e288_player, e288_prompt, [
         OptionOp(site[42], e288_label0, 'e', e288_items0, e288_when0, o286),
     ], False)
     o288.collect = collect_288
     o288.resolve = resolve_288
     o288.uid = 288
-    o289 = Stmt(289, S[496])
-    o290 = Block(290, S[497], 1, step_290)
-    o291 = Block(291, S[498], 1, step_291)
-    o292 = Stmt(292, S[499])
-    o293 = ChooseOp(S[314], e293_player, e293_prompt, [
+    o289 = Stmt(289, S[495])
+    o290 = Block(290, S[496], 1, step_290)
+    o291 = Block(291, S[497], 1, step_291)
+    o292 = Stmt(292, S[498])
+    o293 = ChooseOp(S[313], e293_player, e293_prompt, [
         OptionOp(site[43], e293_label0, 'e', e293_items0, e293_when0, o291),
     ], False)
     o293.collect = collect_293
     o293.resolve = resolve_293
     o293.uid = 293
-    o294 = Stmt(294, S[500])
-    o295 = ForOp(S[501], 'q', e295_items, o284, False, seats=True)
+    o294 = Stmt(294, S[499])
+    o295 = ForOp(S[500], 'q', e295_items, o284, False, seats=True)
     o295.uid = 295
-    o296 = Stmt(296, S[502])
-    o297 = Stmt(297, S[503])
-    o298 = Block(298, S[504], 1, step_298)
-    o299 = Block(299, S[505], 1, step_299)
-    o300 = Stmt(300, S[506])
-    o301 = Block(301, S[507], 1, step_301)
-    o302 = Stmt(302, S[508])
-    o303 = ChooseOp(S[315], e303_player, e303_prompt, [
+    o296 = Stmt(296, S[501])
+    o297 = Stmt(297, S[502])
+    o298 = Block(298, S[503], 1, step_298)
+    o299 = Block(299, S[504], 1, step_299)
+    o300 = Stmt(300, S[505])
+    o301 = Block(301, S[506], 1, step_301)
+    o302 = Stmt(302, S[507])
+    o303 = ChooseOp(S[314], e303_player, e303_prompt, [
         OptionOp(site[44], e303_label0, None, None, None, o299),
         OptionOp(site[45], e303_label1, None, None, None, o301),
     ], False)
     o303.collect = collect_303
     o303.resolve = resolve_303
     o303.uid = 303
-    o304 = ForOp(S[509], 'q', e304_items, o298, True, seats=True)
+    o304 = ForOp(S[508], 'q', e304_items, o298, True, seats=True)
     o304.uid = 304
-    o305 = Stmt(305, S[510])
-    o306 = Stmt(306, S[511])
-    o307 = Stmt(307, S[512])
-    o308 = Stmt(308, S[513])
-    o309 = Block(309, S[514], 1, step_309)
-    o310 = Block(310, S[515], 2, step_310)
-    o311 = Stmt(311, S[89])
-    o312 = Stmt(312, S[516])
-    o313 = Stmt(313, S[517])
-    o314 = ForOp(S[518], 'q', e314_items, o309, False, seats=True)
+    o305 = Stmt(305, S[509])
+    o306 = Stmt(306, S[510])
+    o307 = Stmt(307, S[511])
+    o308 = Stmt(308, S[512])
+    o309 = Block(309, S[513], 1, step_309)
+    o310 = Block(310, S[514], 2, step_310)
+    o311 = Stmt(311, S[88])
+    o312 = Stmt(312, S[515])
+    o313 = Stmt(313, S[516])
+    o314 = ForOp(S[517], 'q', e314_items, o309, False, seats=True)
     o314.uid = 314
-    o315 = Block(315, S[519], 1, step_315)
-    o316 = Stmt(316, S[520])
-    o317 = Block(317, S[521], 1, step_317)
-    o318 = Stmt(318, S[242])
-    o319 = Stmt(319, S[522])
-    o320 = Stmt(320, S[523])
-    o321 = Stmt(321, S[524])
-    o322 = Stmt(322, S[525])
-    o323 = Block(323, S[526], 1, step_323)
-    o324 = Stmt(324, S[527])
-    o325 = ForOp(S[528], 'q', e325_items, o323, False, seats=True)
+    o315 = Block(315, S[518], 1, step_315)
+    o316 = Stmt(316, S[519])
+    o317 = Block(317, S[520], 1, step_317)
+    o318 = Stmt(318, S[241])
+    o319 = Stmt(319, S[521])
+    o320 = Stmt(320, S[522])
+    o321 = Stmt(321, S[523])
+    o322 = Stmt(322, S[524])
+    o323 = Block(323, S[525], 1, step_323)
+    o324 = Stmt(324, S[526])
+    o325 = ForOp(S[527], 'q', e325_items, o323, False, seats=True)
     o325.uid = 325
-    o326 = Stmt(326, S[529])
-    o327 = Stmt(327, S[530])
-    o328 = Stmt(328, S[531])
-    o329 = Stmt(329, S[532])
-    o330 = Stmt(330, S[90])
-    o331 = Block(331, S[533], 1, step_331)
-    o332 = Stmt(332, S[244])
-    o333 = Stmt(333, S[534])
-    o334 = Stmt(334, S[535])
-    o335 = Block(335, S[536], 2, step_335)
-    o336 = Stmt(336, S[537])
-    o337 = Stmt(337, S[91])
-    o338 = Block(338, S[538], 1, step_338)
-    o339 = Block(339, S[539], 1, step_339)
-    o340 = Stmt(340, S[245])
-    o341 = ChooseOp(S[318], e341_player, e341_prompt, [
+    o326 = Stmt(326, S[528])
+    o327 = Stmt(327, S[529])
+    o328 = Stmt(328, S[530])
+    o329 = Stmt(329, S[531])
+    o330 = Stmt(330, S[89])
+    o331 = Block(331, S[532], 1, step_331)
+    o332 = Stmt(332, S[243])
+    o333 = Stmt(333, S[533])
+    o334 = Stmt(334, S[534])
+    o335 = Block(335, S[535], 2, step_335)
+    o336 = Stmt(336, S[536])
+    o337 = Stmt(337, S[90])
+    o338 = Block(338, S[537], 1, step_338)
+    o339 = Block(339, S[538], 1, step_339)
+    o340 = Stmt(340, S[244])
+    o341 = ChooseOp(S[317], e341_player, e341_prompt, [
         OptionOp(site[46], e341_label0, 's', e341_items0, e341_when0, o339),
     ], False)
     o341.collect = collect_341
     o341.resolve = resolve_341
     o341.uid = 341
-    o342 = Stmt(342, S[540])
-    o343 = Stmt(343, S[94])
-    o344 = Stmt(344, S[97])
-    o345 = Stmt(345, S[541])
-    o346 = Block(346, S[542], 1, step_346)
-    o347 = Stmt(347, S[246])
-    o348 = Block(348, S[543], 1, step_348)
-    o349 = Stmt(349, S[247])
-    o350 = Stmt(350, S[544])
-    o351 = Block(351, S[545], 1, step_351)
-    o352 = Stmt(352, S[248])
-    o353 = Block(353, S[546], 1, step_353)
-    o354 = Block(354, S[547], 1, step_354)
-    o355 = Stmt(355, S[548])
-    o356 = ChooseOp(S[321], e356_player, e356_prompt, [
+    o342 = Stmt(342, S[539])
+    o343 = Stmt(343, S[93])
+    o344 = Stmt(344, S[96])
+    o345 = Stmt(345, S[540])
+    o346 = Block(346, S[541], 1, step_346)
+    o347 = Stmt(347, S[245])
+    o348 = Block(348, S[542], 1, step_348)
+    o349 = Stmt(349, S[246])
+    o350 = Stmt(350, S[543])
+    o351 = Block(351, S[544], 1, step_351)
+    o352 = Stmt(352, S[247])
+    o353 = Block(353, S[545], 1, step_353)
+    o354 = Block(354, S[546], 1, step_354)
+    o355 = Stmt(355, S[547])
+    o356 = ChooseOp(S[320], e356_player, e356_prompt, [
         OptionOp(site[47], e356_label0, 's', e356_items0, e356_when0, o354),
     ], False)
     o356.collect = collect_356
     o356.resolve = resolve_356
     o356.uid = 356
-    o357 = Stmt(357, S[549])
-    o358 = Block(358, S[550], 1, step_358)
-    o359 = Stmt(359, S[551])
-    o360 = Block(360, S[552], 1, step_360)
-    o361 = Block(361, S[553], 2, step_361)
-    o362 = Stmt(362, S[554])
-    o363 = Block(363, S[555], 1, step_363)
-    o364 = Stmt(364, S[556])
-    o365 = ChooseOp(S[323], e365_player, e365_prompt, [
+    o357 = Stmt(357, S[548])
+    o358 = Block(358, S[549], 1, step_358)
+    o359 = Stmt(359, S[550])
+    o360 = Block(360, S[551], 1, step_360)
+    o361 = Block(361, S[552], 2, step_361)
+    o362 = Stmt(362, S[553])
+    o363 = Block(363, S[554], 1, step_363)
+    o364 = Stmt(364, S[555])
+    o365 = ChooseOp(S[322], e365_player, e365_prompt, [
         OptionOp(site[49], e365_label0, 't', e365_items0, e365_when0, o363),
     ], False)
     o365.collect = collect_365
     o365.resolve = resolve_365
     o365.uid = 365
-    o366 = ChooseOp(S[322], e366_player, e366_prompt, [
+    o366 = ChooseOp(S[321], e366_player, e366_prompt, [
         OptionOp(site[48], e366_label0, 's', e366_items0, e366_when0, o361),
     ], False)
     o366.collect = collect_366
     o366.resolve = resolve_366
     o366.uid = 366
-    o367 = Stmt(367, S[557])
-    o368 = Block(368, S[558], 10, step_368)
-    o369 = Block(369, S[559], 1, step_369)
-    o370 = Stmt(370, S[253])
-    o371 = Stmt(371, S[560])
-    o372 = Block(372, S[561], 1, step_372)
-    o373 = Block(373, S[562], 1, step_373)
-    o374 = Stmt(374, S[563])
-    o375 = Stmt(375, S[564])
-    o376 = ForOp(S[565], 'c', e376_items, o372, False)
+    o367 = Stmt(367, S[556])
+    o368 = Block(368, S[557], 10, step_368)
+    o369 = Block(369, S[558], 1, step_369)
+    o370 = Stmt(370, S[252])
+    o371 = Stmt(371, S[559])
+    o372 = Block(372, S[560], 1, step_372)
+    o373 = Block(373, S[561], 1, step_373)
+    o374 = Stmt(374, S[562])
+    o375 = Stmt(375, S[563])
+    o376 = ForOp(S[564], 'c', e376_items, o372, False)
     o376.uid = 376
-    o377 = Block(377, S[566], 1, step_377)
-    o378 = Stmt(378, S[567])
-    o379 = ForOp(S[568], 's', e379_items, o377, False)
+    o377 = Block(377, S[565], 1, step_377)
+    o378 = Stmt(378, S[566])
+    o379 = ForOp(S[567], 's', e379_items, o377, False)
     o379.uid = 379
-    o380 = Stmt(380, S[569])
-    o381 = Block(381, S[570], 1, step_381)
-    o382 = Stmt(382, S[571])
-    o383 = ChooseOp(S[324], e383_player, e383_prompt, [
+    o380 = Stmt(380, S[568])
+    o381 = Block(381, S[569], 1, step_381)
+    o382 = Stmt(382, S[570])
+    o383 = ChooseOp(S[323], e383_player, e383_prompt, [
         OptionOp(site[50], e383_label0, 's', e383_items0, e383_when0, o381),
     ], False)
     o383.collect = collect_383
     o383.resolve = resolve_383
     o383.uid = 383
-    o384 = Stmt(384, S[255])
-    o385 = Block(385, S[572], 1, step_385)
-    o386 = Stmt(386, S[258])
-    o387 = ForOp(S[573], 'p', e387_items, o385, False, seats=True)
+    o384 = Stmt(384, S[254])
+    o385 = Block(385, S[571], 1, step_385)
+    o386 = Stmt(386, S[257])
+    o387 = ForOp(S[572], 'p', e387_items, o385, False, seats=True)
     o387.uid = 387
-    o388 = Block(388, S[574], 1, step_388)
-    o389 = Block(389, S[575], 1, step_389)
-    o390 = Stmt(390, S[259])
-    o391 = ForOp(S[576], 'p', e391_items, o389, False, seats=True)
+    o388 = Block(388, S[573], 1, step_388)
+    o389 = Block(389, S[574], 1, step_389)
+    o390 = Stmt(390, S[258])
+    o391 = ForOp(S[575], 'p', e391_items, o389, False, seats=True)
     o391.uid = 391
-    o392 = ForOp(S[577], 'a', e392_items, o388, False)
+    o392 = ForOp(S[576], 'a', e392_items, o388, False)
     o392.uid = 392
-    o393 = Block(393, S[578], 1, step_393)
-    o394 = Stmt(394, S[260])
-    o395 = ForOp(S[579], 'p', e395_items, o393, False, seats=True)
+    o393 = Block(393, S[577], 1, step_393)
+    o394 = Stmt(394, S[259])
+    o395 = ForOp(S[578], 'p', e395_items, o393, False, seats=True)
     o395.uid = 395
-    o396 = Block(396, S[580], 2, step_396)
-    o397 = Stmt(397, S[256])
-    o398 = Stmt(398, S[581])
-    o399 = ForOp(S[582], 'p', e399_items, o396, False, seats=True)
+    o396 = Block(396, S[579], 2, step_396)
+    o397 = Stmt(397, S[255])
+    o398 = Stmt(398, S[580])
+    o399 = ForOp(S[581], 'p', e399_items, o396, False, seats=True)
     o399.uid = 399
-    o400 = Block(400, S[326], 1, step_400)
-    o401 = Block(401, S[326], 10, step_401)
-    o402 = Stmt(402, S[326])
-    o403 = Stmt(403, S[326])
-    o404 = Block(404, S[583], 1, step_404)
-    o405 = Block(405, S[584], 1, step_405)
-    o406 = Stmt(406, S[265])
-    o407 = ForOp(S[585], 'e', e407_items, o405, False)
+    o400 = Block(400, S[325], 1, step_400)
+    o401 = Block(401, S[325], 10, step_401)
+    o402 = Stmt(402, S[325])
+    o403 = Stmt(403, S[325])
+    o404 = Block(404, S[582], 1, step_404)
+    o405 = Block(405, S[583], 1, step_405)
+    o406 = Stmt(406, S[264])
+    o407 = ForOp(S[584], 'e', e407_items, o405, False)
     o407.uid = 407
-    o408 = Block(408, S[586], 4, step_408)
-    o409 = Stmt(409, S[586])
-    o410 = Stmt(410, S[586])
-    o411 = Stmt(411, S[263])
-    o412 = Stmt(412, S[586])
-    o413 = Stmt(413, S[586])
-    o414 = Block(414, S[587], 4, step_414)
-    o415 = Stmt(415, S[587])
-    o416 = Stmt(416, S[587])
-    o417 = Stmt(417, S[266])
-    o418 = Stmt(418, S[587])
-    o419 = Stmt(419, S[587])
-    o420 = Block(420, S[588], 4, step_420)
-    o421 = Stmt(421, S[588])
-    o422 = Stmt(422, S[588])
-    o423 = Stmt(423, S[267])
-    o424 = Stmt(424, S[588])
-    o425 = Stmt(425, S[588])
-    o426 = Block(426, S[268], 5, step_426)
-    o427 = Stmt(427, S[268])
-    o428 = Block(428, S[268], 1, step_428)
-    o429 = Stmt(429, S[268])
-    o430 = ForOp(S[268], 'p', e430_items, o428, False, seats=True)
+    o408 = Block(408, S[585], 4, step_408)
+    o409 = Stmt(409, S[585])
+    o410 = Stmt(410, S[585])
+    o411 = Stmt(411, S[262])
+    o412 = Stmt(412, S[585])
+    o413 = Stmt(413, S[585])
+    o414 = Block(414, S[586], 4, step_414)
+    o415 = Stmt(415, S[586])
+    o416 = Stmt(416, S[586])
+    o417 = Stmt(417, S[265])
+    o418 = Stmt(418, S[586])
+    o419 = Stmt(419, S[586])
+    o420 = Block(420, S[587], 4, step_420)
+    o421 = Stmt(421, S[587])
+    o422 = Stmt(422, S[587])
+    o423 = Stmt(423, S[266])
+    o424 = Stmt(424, S[587])
+    o425 = Stmt(425, S[587])
+    o426 = Block(426, S[267], 5, step_426)
+    o427 = Stmt(427, S[267])
+    o428 = Block(428, S[267], 1, step_428)
+    o429 = Stmt(429, S[267])
+    o430 = ForOp(S[267], 'p', e430_items, o428, False, seats=True)
     o430.uid = 430
-    o431 = Block(431, S[268], 1, step_431)
-    o432 = Block(432, S[268], 1, step_432)
-    o433 = Block(433, S[589], 2, step_433)
-    o434 = Stmt(434, S[268])
-    o435 = Stmt(435, S[269])
-    o436 = Stmt(436, S[268])
-    o437 = ForOp(S[268], 'p', e437_items, o432, False, seats=True)
+    o431 = Block(431, S[267], 1, step_431)
+    o432 = Block(432, S[267], 1, step_432)
+    o433 = Block(433, S[588], 2, step_433)
+    o434 = Stmt(434, S[267])
+    o435 = Stmt(435, S[268])
+    o436 = Stmt(436, S[267])
+    o437 = ForOp(S[267], 'p', e437_items, o432, False, seats=True)
     o437.uid = 437
-    o438 = RepeatOp(S[268], o431, e438_cond, True)
+    o438 = RepeatOp(S[267], o431, e438_cond, True)
     o438.uid = 438
-    o439 = Stmt(439, S[268])
-    o440 = Stmt(440, S[268])
-    o441 = Block(441, S[590], 4, step_441)
-    o442 = Stmt(442, S[590])
-    o443 = Stmt(443, S[590])
-    o444 = Stmt(444, S[270])
-    o445 = Stmt(445, S[590])
-    o446 = Block(446, S[591], 4, step_446)
-    o447 = Stmt(447, S[591])
-    o448 = Stmt(448, S[591])
-    o449 = Stmt(449, S[271])
-    o450 = Stmt(450, S[591])
-    o451 = Block(451, S[592], 4, step_451)
-    o452 = Stmt(452, S[592])
-    o453 = Stmt(453, S[592])
-    o454 = Stmt(454, S[272])
-    o455 = Stmt(455, S[592])
-    o456 = RepeatOp(S[326], o401, e456_cond, False)
+    o439 = Stmt(439, S[267])
+    o440 = Stmt(440, S[267])
+    o441 = Block(441, S[589], 4, step_441)
+    o442 = Stmt(442, S[589])
+    o443 = Stmt(443, S[589])
+    o444 = Stmt(444, S[269])
+    o445 = Stmt(445, S[589])
+    o446 = Block(446, S[590], 4, step_446)
+    o447 = Stmt(447, S[590])
+    o448 = Stmt(448, S[590])
+    o449 = Stmt(449, S[270])
+    o450 = Stmt(450, S[590])
+    o451 = Block(451, S[591], 4, step_451)
+    o452 = Stmt(452, S[591])
+    o453 = Stmt(453, S[591])
+    o454 = Stmt(454, S[271])
+    o455 = Stmt(455, S[591])
+    o456 = RepeatOp(S[325], o401, e456_cond, False)
     o456.uid = 456
-    o457 = Block(457, S[593], 1, step_457)
-    o458 = Stmt(458, S[594])
+    o457 = Block(457, S[592], 1, step_457)
+    o458 = Stmt(458, S[593])
     P.resume = {2: c_2, 6: c_6, 7: c_7, 9: c_9, 10: c_10, 11: c_11, 12: c_12, 13: c_13, 14: c_14, 15: c_15, 16: c_16, 17: c_17, 18: c_18, 19: c_19, 20: c_20, 21: c_21, 22: c_22, 23: c_23, 24: c_24, 25: c_25, 26: c_26, 27: c_27, 28: c_28, 29: c_29, 30: c_30, 31: c_31, 32: c_32, 33: c_33, 34: c_34, 35: c_35, 76: c_76, 94: c_94, 101: c_101, 104: c_104, 106: c_106, 117: c_117, 121: c_121, 123: c_123, 136: c_136, 137: c_137, 143: c_143, 144: c_144, 154: c_154, 157: c_157, 160: c_160, 163: c_163, 173: c_173, 183: c_183, 185: c_185, 189: c_189, 191: c_191, 193: c_193, 195: c_195, 204: c_204, 211: c_211, 213: c_213, 234: c_234, 235: c_235, 239: c_239, 240: c_240, 253: c_253, 262: c_262, 269: c_269, 276: c_276, 281: c_281, 284: c_284, 285: c_285, 290: c_290, 298: c_298, 317: c_317, 331: c_331, 338: c_338, 346: c_346, 348: c_348, 351: c_351, 353: c_353, 360: c_360, 361: c_361, 368: c_368, 385: c_385, 388: c_388, 389: c_389, 393: c_393, 400: c_400, 401: c_401, 414: c_414, 420: c_420, 426: c_426, 431: c_431, 432: c_432, 433: c_433, 441: c_441, 446: c_446, 451: c_451}
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373, o374, o375, o376, o377, o378, o379, o380, o381, o382, o383, o384, o385, o386, o387, o388, o389, o390, o391, o392, o393, o394, o395, o396, o397, o398, o399, o400, o401, o402, o403, o404, o405, o406, o407, o408, o409, o410, o411, o412, o413, o414, o415, o416, o417, o418, o419, o420, o421, o422, o423, o424, o425, o426, o427, o428, o429, o430, o431, o432, o433, o434, o435, o436, o437, o438, o439, o440, o441, o442, o443, o444, o445, o446, o447, o448, o449, o450, o451, o452, o453, o454, o455, o456, o457, o458]
     P.setup = o368
     P.play = o400
     P.scoring = o457
-    P.proc_names = {o0.uid: 'procedure close_electorates (' + str(S[254]) + ')', o1.uid: 'procedure fresh (' + str(S[70]) + ')', o2.uid: 'procedure start_piece (' + str(S[325]) + ')', o3.uid: 'procedure retire (' + str(S[59]) + ')', o4.uid: 'procedure grow_old (' + str(S[73]) + ')', o5.uid: 'procedure settle (' + str(S[106]) + ')', o6.uid: 'procedure place_new (' + str(S[279]) + ')', o7.uid: 'procedure fill_throne (' + str(S[276]) + ')', o8.uid: 'procedure income_phase (' + str(S[264]) + ')', o9.uid: 'procedure aging_phase (' + str(S[327]) + ')', o10.uid: 'procedure descendants_phase (' + str(S[328]) + ')', o11.uid: 'procedure son (' + str(S[277]) + ')', o12.uid: 'procedure daughter (' + str(S[278]) + ')', o13.uid: 'procedure offer (' + str(S[281]) + ')', o14.uid: 'procedure action_turn (' + str(S[329]) + ')', o15.uid: 'procedure place_knight (' + str(S[288]) + ')', o16.uid: 'procedure move_knight (' + str(S[289]) + ')', o17.uid: 'procedure use_card (' + str(S[285]) + ')', o18.uid: 'procedure doctor (' + str(S[287]) + ')', o19.uid: 'procedure move_card (' + str(S[293]) + ')', o20.uid: 'procedure permit (' + str(S[294]) + ')', o21.uid: 'procedure ordinance (' + str(S[295]) + ')', o22.uid: 'procedure promotion (' + str(S[296]) + ')', o23.uid: 'procedure kings_daughter (' + str(S[297]) + ')', o24.uid: 'procedure new_electors_phase (' + str(S[330]) + ')', o25.uid: 'procedure gray_eminence (' + str(S[305]) + ')', o26.uid: 'procedure new_elector (' + str(S[306]) + ')', o27.uid: 'procedure change_of_power (' + str(S[308]) + ')', o28.uid: 'procedure displaced (' + str(S[310]) + ')', o29.uid: 'procedure election_phase (' + str(S[331]) + ')', o30.uid: 'procedure election (' + str(S[312]) + ')', o31.uid: 'procedure crown (' + str(S[316]) + ')', o32.uid: 'procedure deposed (' + str(S[317]) + ')', o33.uid: 'procedure emperor_action_phase (' + str(S[332]) + ')', o34.uid: 'procedure place_empire_city (' + str(S[319]) + ')', o35.uid: 'procedure move_empire_city (' + str(S[320]) + ')'}
+    P.proc_names = {o0.uid: 'procedure close_electorates (' + str(S[253]) + ')', o1.uid: 'procedure fresh (' + str(S[69]) + ')', o2.uid: 'procedure start_piece (' + str(S[324]) + ')', o3.uid: 'procedure retire (' + str(S[58]) + ')', o4.uid: 'procedure grow_old (' + str(S[72]) + ')', o5.uid: 'procedure settle (' + str(S[105]) + ')', o6.uid: 'procedure place_new (' + str(S[278]) + ')', o7.uid: 'procedure fill_throne (' + str(S[275]) + ')', o8.uid: 'procedure income_phase (' + str(S[263]) + ')', o9.uid: 'procedure aging_phase (' + str(S[326]) + ')', o10.uid: 'procedure descendants_phase (' + str(S[327]) + ')', o11.uid: 'procedure son (' + str(S[276]) + ')', o12.uid: 'procedure daughter (' + str(S[277]) + ')', o13.uid: 'procedure offer (' + str(S[280]) + ')', o14.uid: 'procedure action_turn (' + str(S[328]) + ')', o15.uid: 'procedure place_knight (' + str(S[287]) + ')', o16.uid: 'procedure move_knight (' + str(S[288]) + ')', o17.uid: 'procedure use_card (' + str(S[284]) + ')', o18.uid: 'procedure doctor (' + str(S[286]) + ')', o19.uid: 'procedure move_card (' + str(S[292]) + ')', o20.uid: 'procedure permit (' + str(S[293]) + ')', o21.uid: 'procedure ordinance (' + str(S[294]) + ')', o22.uid: 'procedure promotion (' + str(S[295]) + ')', o23.uid: 'procedure kings_daughter (' + str(S[296]) + ')', o24.uid: 'procedure new_electors_phase (' + str(S[329]) + ')', o25.uid: 'procedure gray_eminence (' + str(S[304]) + ')', o26.uid: 'procedure new_elector (' + str(S[305]) + ')', o27.uid: 'procedure change_of_power (' + str(S[307]) + ')', o28.uid: 'procedure displaced (' + str(S[309]) + ')', o29.uid: 'procedure election_phase (' + str(S[330]) + ')', o30.uid: 'procedure election (' + str(S[311]) + ')', o31.uid: 'procedure crown (' + str(S[315]) + ')', o32.uid: 'procedure deposed (' + str(S[316]) + ')', o33.uid: 'procedure emperor_action_phase (' + str(S[331]) + ')', o34.uid: 'procedure place_empire_city (' + str(S[318]) + ')', o35.uid: 'procedure move_empire_city (' + str(S[319]) + ')'}
     P.var_specs = [
-        VarSpec('emperor', 'player', None, S[595], 'public'),
-        VarSpec('rival', 'player', None, S[596], 'public'),
-        VarSpec('chip', 'int', 'players', S[597], 'public'),
-        VarSpec('age', 'int', 'aristocrats', S[598], 'public'),
-        VarSpec('couple', 'bool', 'aristocrats', S[599], 'public'),
-        VarSpec('closed', 'bool', 'electorates', S[600], 'public'),
-        VarSpec('privilege_used', 'bool', 'electorates', S[601], 'public'),
-        VarSpec('vote', 'player', 'players', S[602], 'owner'),
-        VarSpec('church_on', 'card', None, S[603], 'public'),
-        VarSpec('excommunicated', 'card', None, S[604], 'public'),
-        VarSpec('thalers', 'int', 'players', S[605], 'public'),
-        VarSpec('score', 'int', 'players', S[606], 'public'),
-        VarSpec('round', 'int', None, S[326], 'public'),
-        VarSpec('phase', 'str', None, S[326], 'public'),
-        VarSpec('turn_player', 'player', None, S[326], 'public'),
-        VarSpec('start_player', 'player', None, S[326], 'public'),
-        VarSpec('passed', 'bool', 'players', S[326], 'public'),
+        VarSpec('emperor', 'player', None, S[594], 'public'),
+        VarSpec('rival', 'player', None, S[595], 'public'),
+        VarSpec('chip', 'int', 'players', S[596], 'public'),
+        VarSpec('age', 'int', 'aristocrats', S[597], 'public'),
+        VarSpec('couple', 'bool', 'aristocrats', S[598], 'public'),
+        VarSpec('closed', 'bool', 'electorates', S[599], 'public'),
+        VarSpec('privilege_used', 'bool', 'electorates', S[600], 'public'),
+        VarSpec('vote', 'player', 'players', S[601], 'owner'),
+        VarSpec('church_on', 'card', None, S[602], 'public'),
+        VarSpec('excommunicated', 'card', None, S[603], 'public'),
+        VarSpec('thalers', 'int', 'players', S[604], 'public'),
+        VarSpec('score', 'int', 'players', S[605], 'public'),
+        VarSpec('round', 'int', None, S[325], 'public'),
+        VarSpec('phase', 'str', None, S[325], 'public'),
+        VarSpec('turn_player', 'player', None, S[325], 'public'),
+        VarSpec('start_player', 'player', None, S[325], 'public'),
+        VarSpec('passed', 'bool', 'players', S[325], 'public'),
     ]
     P.var_initial = {'emperor': init_emperor, 'rival': init_rival, 'chip': init_chip, 'age': init_age, 'couple': init_couple, 'closed': init_closed, 'privilege_used': init_privilege_used, 'vote': init_vote, 'church_on': init_church_on, 'excommunicated': init_excommunicated, 'thalers': init_thalers, 'score': init_score, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player, 'passed': init_passed}
     P.tie_breakers = []

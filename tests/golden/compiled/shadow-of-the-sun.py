@@ -2147,10 +2147,11 @@ def build(num_players, files):
         _S_p8 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
         if pc <= 0:
             st.at = o53  # game.yaml:203
-            _v10 = [_d28 for _d28 in K_districts1 if (((_r5 := len([1 for _m31 in st.zones[(Z_markers_on1 + _d28.ordinal)] if (_m31.owner == _L_p9)])) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]) > 0) and (len([1 for _c36 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))] if ((_c36.name == _d28.props['minion']) or _c36.props['wild'])]) >= (_r5 + 1)))]  # game.yaml:206
+            _kept4 = {}
+            _v10 = [_d28 for _d28 in K_districts1 if (((_r5 := (_kept4[_d28] if _d28 in _kept4 else _kept4.setdefault(_d28, len([1 for _m31 in st.zones[(Z_markers_on1 + _d28.ordinal)] if (_m31.owner == _L_p9)])))) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]) > 0) and (len([1 for _c36 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))] if ((_c36.name == _d28.props['minion']) or _c36.props['wild'])]) >= (_r5 + 1)))]  # game.yaml:206
             _items10 = ((SEATS_others1.get(_S_p8) if len(st.players) == num_players else None) or others(st, _L_p9))  # game.yaml:217
             if _items10 and (len(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[54])))]) >= 2):
-                _v11 = [_q11 for _q11 in _items10 if (any(((len([1 for _m32 in st.zones[(Z_markers_on1 + _d29.ordinal)] if (_m32.owner == _L_p9)]) > 0) and (len([1 for _m33 in st.zones[(Z_markers_on1 + _d29.ordinal)] if (_m33.owner == _q11)]) > 0)) for _d29 in K_districts1))]
+                _v11 = [_q11 for _q11 in _items10 if (any((((_kept4[_d29] if _d29 in _kept4 else _kept4.setdefault(_d29, len([1 for _m32 in st.zones[(Z_markers_on1 + _d29.ordinal)] if (_m32.owner == _L_p9)]))) > 0) and (len([1 for _m33 in st.zones[(Z_markers_on1 + _d29.ordinal)] if (_m33.owner == _q11)]) > 0)) for _d29 in K_districts1))]
             else:
                 _v11 = []
             # game.yaml:227: always offered

@@ -1248,7 +1248,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o232  # game.yaml:573
-            env['holders'] = [_q3 for _q3 in ((SEATS_clockwise_from1.get(env['r']) if type(env['r']) is int and len(st.players) == num_players else None) or clockwise_from(st, env['r'])) if (_q3 in fn_colour_majority(st, S[57], C_violet1))]
+            env['holders'] = [_q3 for _kept1 in [{}] for _q3 in ((SEATS_clockwise_from1.get(env['r']) if type(env['r']) is int and len(st.players) == num_players else None) or clockwise_from(st, env['r'])) if (_q3 in (_kept1[None] if None in _kept1 else _kept1.setdefault(None, fn_colour_majority(st, S[57], C_violet1))))]
             st.at = o233  # game.yaml:574
             if st.record_log:
                 st.log_line('Kardinal Mazarin - Intrigue is held by ' + fmt_list_player1(env['holders']), -1)
@@ -4867,7 +4867,7 @@ def build(num_players, files):
         _S_r1 = _L_r2 if type(_L_r2) is int and 0 <= _L_r2 < num_players else None
         if pc <= 0:
             st.at = o232  # game.yaml:573
-            env['holders'] = [_q33 for _q33 in ((SEATS_clockwise_from1.get(_S_r1) if len(st.players) == num_players else None) or clockwise_from(st, _L_r2)) if (_q33 in fn_colour_majority(st, S[57], C_violet1))]
+            env['holders'] = [_q33 for _kept2 in [{}] for _q33 in ((SEATS_clockwise_from1.get(_S_r1) if len(st.players) == num_players else None) or clockwise_from(st, _L_r2)) if (_q33 in (_kept2[None] if None in _kept2 else _kept2.setdefault(None, fn_colour_majority(st, S[57], C_violet1))))]
         if pc <= 1:
             st.at = o233  # game.yaml:574
             if st.record_log:
