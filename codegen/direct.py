@@ -4,7 +4,8 @@ of the block, decisions taken inline (State.playout, runtime/playout.py).
 The frame-stepping code of a generated module stops at every decision, so that a state can wait
 for an action, be saved and be resumed; a playout never waits. Its code is straight-line Python:
 a choice is ``i = st.choose(n)`` followed by the chosen option's statements, loops are Python
-loops, a procedure is a Python call, a pick is one loop (run_pick's, written out: pick.py).
+loops, a procedure is a Python call (depth checked and counted only where a recursive procedure
+may lie below it: codegen/calls.py), a pick is one loop (run_pick's, written out: pick.py).
 ``c_N(st, fr)`` runs the rest of a frame of block N (from its ``pc``); ``P.resume`` maps each
 block's uid to it. A statement without direct code here (a tie broken by a chooser, a move that
 sets off triggers, a track's spaces) starts as in the frame-stepping code and its frames are run
@@ -45,11 +46,16 @@ class DirectEmitter:
         frame-stepping function runs it whole already."""
         em = self.em
         w.line(f"def c_{em._uid(b)}(st, env, pc):  {em._where(b.span)}")
-        with w.indent(), hoisted(em.ex, w, bound_names(b)) as body:  # locals read once
-            for k, s in enumerate(b.stmts):
-                body.line(f"if pc <= {k}:")
-                with body.indent():
-                    self.stmt(body, s)
+        # procedure calls checked and counted only where a playout needs it (codegen/calls.py)
+        em.direct_block = b
+        try:
+            with w.indent(), hoisted(em.ex, w, bound_names(b)) as body:  # locals read once
+                for k, s in enumerate(b.stmts):
+                    body.line(f"if pc <= {k}:")
+                    with body.indent():
+                        self.stmt(body, s)
+        finally:
+            em.direct_block = None
 
     # ------------------------------------------------------------------ statements
     def body(self, w: Writer, b: ir.Block) -> None:

@@ -30,7 +30,7 @@ from meeple.dsl.render import eliminates
 from meeple.dsl.specs import kind_specs, zone_specs
 from meeple.runtime.datatable import DataTableRT
 
-from .calls import never_deep
+from .calls import ProcedureDepth, never_deep
 from .cse import Reuse, branch, conjunction, iterable, region
 from .direct import DirectEmitter, resume_table
 from .exprs import ExprEmitter, Scope, action_id, function_name, split_invariant
@@ -64,6 +64,12 @@ class ModuleEmitter:
         self.ex = ExprEmitter(self.layout, self._const, self._span, self.names.fresh)
         self.ex.reuse = Reuse(self.ex)  # values computed twice computed once (codegen/cse)
         self.never_deep = never_deep(self.game)  # no depth count in functions (codegen/calls)
+        # which procedure calls direct code checks and counts (codegen/calls); ``direct_block``:
+        # the block whose direct code is being written (None: the frame-stepping code's, which
+        # checks and counts them all); ``uncounted``: a call was written unchecked or uncounted
+        self.depth = ProcedureDepth(self.game)
+        self.direct_block: ir.Block | None = None
+        self.uncounted = False
         self._flat_proc = _flat_procedures(self.game)
         # can a seat leave the game? If not, loops over seats never skip one (ForOp's check)
         self.eliminates = eliminates(self.game)
@@ -325,20 +331,29 @@ class ModuleEmitter:
     def _inline_call(self, w: Writer, s: ir.CallProc, args: str, call: str = "") -> None:
         """A procedure run as a Python function (``proc_NAME(st, args)``, or the playouts'
         ``call``): counted in the call depth (``st.inline``, as the interpreter counts its
-        frame) and named in the rules trace of an error inside it."""
-        proc = self.game.procedures[s.name]
-        self.enter(w, s.span)
-        w.line("st.inline += 1")
+        frame) and checked, but in direct code where codegen/calls.py finds neither needed; and
+        named in the rules trace of an error inside it."""
+        proc, checked, counted = self.game.procedures[s.name], True, True
+        if self.direct_block is not None:  # (a playout made sure it may: codegen/calls.py)
+            checked = self.depth.checked(self.direct_block)
+            counted = self.depth.counted(s.name)
+            self.uncounted |= not (checked and counted)
+        if checked:
+            self.enter(w, s.span)
+        if counted:
+            w.line("st.inline += 1")
         w.line("try:")
         with w.indent():
             w.line(call or f"proc_{s.name}(st, {args})")
         w.line("except Exception as e:")
         with w.indent():
-            w.line("st.inline -= 1")
+            if counted:
+                w.line("st.inline -= 1")
             head = repr(f"procedure {s.name} (")  # rule text reaches code only through repr
             w.line(f"traced(e, {head} + str({self._span(proc.span)}) + ')')")
             w.line("raise")
-        w.line("st.inline -= 1")
+        if counted:
+            w.line("st.inline -= 1")
 
     def enter(self, w: Writer, span: ir.SourceSpan) -> None:
         """enter_procedure's depth check, called only when the stack could be that deep."""
@@ -859,6 +874,8 @@ class ModuleEmitter:
             out.line(f"P.play = {self._op(g.play)}")
             out.line(f"P.scoring = {self._op(g.scoring)}")
             out.line(f"P.proc_names = {{{entries}}}")
+            if self.uncounted:  # (direct code that leaves calls unchecked: codegen/calls.py)
+                out.line(f"P.procedure_chain = {self.depth.bound}")
             out.line("P.var_specs = [")
             for name, t, per, span, vis in variables:
                 args = ", ".join(literal(x) for x in (name, t, per))

@@ -4944,76 +4944,51 @@ def build(num_players, files):
             if (_L_m3.props['ability'] == 'marker1'):
                 st.at = o49  # game.yaml:397
                 _args107 = {'p': _L_p8, 'n': 1}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[50])
-                st.inline += 1
                 try:
                     proc_to_personal(st, _args107)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 1:
             st.at = o53  # game.yaml:398
             if (_L_m3.props['ability'] == 'marker3'):
                 st.at = o52  # game.yaml:398
                 _args108 = {'p': _L_p8, 'n': 3}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[52])
-                st.inline += 1
                 try:
                     proc_to_personal(st, _args108)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 2:
             st.at = o56  # game.yaml:399
             if (_L_m3.props['ability'] == 'gold1'):
                 st.at = o55  # game.yaml:399
                 _args109 = {'p': _L_p8, 'n': 1}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[53])
-                st.inline += 1
                 try:
                     proc_earn(st, _args109)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 3:
             st.at = o59  # game.yaml:400
             if (_L_m3.props['ability'] == 'gold3'):
                 st.at = o58  # game.yaml:400
                 _args110 = {'p': _L_p8, 'n': 3}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[55])
-                st.inline += 1
                 try:
                     proc_earn(st, _args110)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 4:
             st.at = o62  # game.yaml:401
             if (_L_m3.props['ability'] == 'coat1'):
                 st.at = o61  # game.yaml:401
                 _args111 = {'p': _L_p8, 'bonus': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[56])
-                st.inline += 1
                 try:
                     proc_take_coat(st, _args111)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 5:
             st.at = o65  # game.yaml:402
             if ((_L_m3.props['ability'] == 'intrigue1') and (len(st.zones[Z_intrigue_deck1]) > 0)):
@@ -5049,54 +5024,34 @@ def build(num_players, files):
                     if _i29 < _end1:  # game.yaml:409
                         st.at = o68  # game.yaml:409
                         _args112 = {'p': _L_p8, 'n': 2}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[82])
-                        st.inline += 1
                         try:
                             proc_earn(st, _args112)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure earn (' + str(S[54]) + ')')
                             raise
-                        st.inline -= 1
                     elif _i29 < _end2:  # game.yaml:410
                         st.at = o70  # game.yaml:411
                         _args113 = {'p': _L_p8, 'n': 1}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[83])
-                        st.inline += 1
                         try:
                             proc_earn(st, _args113)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure earn (' + str(S[54]) + ')')
                             raise
-                        st.inline -= 1
                         st.at = o71  # game.yaml:411
                         _args114 = {'p': _L_p8, 'n': 1}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[84])
-                        st.inline += 1
                         try:
                             proc_to_personal(st, _args114)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                             raise
-                        st.inline -= 1
                     else:  # game.yaml:412
                         st.at = o73  # game.yaml:412
                         _args115 = {'p': _L_p8, 'n': 2}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[85])
-                        st.inline += 1
                         try:
                             proc_to_personal(st, _args115)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                             raise
-                        st.inline -= 1
         if pc <= 7:
             st.at = o82  # game.yaml:413
             if ((_L_m3.props['ability'] == 'card_for_marker') and (len(st.zones[(Z_personal1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[60])))]) > 0)):
@@ -5151,16 +5106,11 @@ def build(num_players, files):
                     env['m'] = _m24
                     st.at = o88  # game.yaml:433
                     _args116 = {'p': _p17, 't': (fn_tile_number(st, _m24.props['tile']) if (_m24.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _m24, 'n': 1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[99])
-                    st.inline += 1
                     try:
                         c_9(st, _args116, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure optional_markers (' + str(S[256]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 1:
             st.at = o95  # game.yaml:435
             _passes1 = 0
@@ -5176,8 +5126,6 @@ def build(num_players, files):
                     env['p'] = _p18
                     st.at = o93  # game.yaml:438
                     _args117 = {'p': _p18}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[101])
                     st.inline += 1
                     try:
                         c_11(st, _args117, 0)
@@ -5195,16 +5143,11 @@ def build(num_players, files):
                     env['m'] = _m25
                     st.at = o98  # game.yaml:444
                     _args118 = {'p': _p19, 'x': _m25, 'optional': True}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[102])
-                    st.inline += 1
                     try:
                         c_10(st, _args118, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure marker_anywhere (' + str(S[259]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 3:
             st.at = o103  # game.yaml:445
             for _p20 in list(st.players):
@@ -5253,16 +5196,11 @@ def build(num_players, files):
                     if _i34 < _end6:  # game.yaml:459
                         st.at = o109  # game.yaml:459
                         _args119 = {'p': _L_p9, 't': _L_t2, 'n': _L_n1}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[105])
-                        st.inline += 1
                         try:
                             proc_from_general(st, _args119)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure from_general (' + str(S[106]) + ')')
                             raise
-                        st.inline -= 1
                     else:  # game.yaml:460
                         pass
     def c_10(st, env, pc):  # game.yaml:461
@@ -5295,16 +5233,11 @@ def build(num_players, files):
                         _t12 = env['t'] = _v24[_i35]
                         st.at = o115  # game.yaml:471
                         _args120 = {'p': _L_p10, 't': _t12, 'n': 1}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[107])
-                        st.inline += 1
                         try:
                             proc_from_general(st, _args120)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure from_general (' + str(S[106]) + ')')
                             raise
-                        st.inline -= 1
                     else:  # game.yaml:472
                         pass
     def c_11(st, env, pc):  # game.yaml:473
@@ -5354,8 +5287,6 @@ def build(num_players, files):
                     st.move(_c29, Z_influence_played1, False)
                     st.at = o121  # game.yaml:482
                     _args121 = {'p': _L_p11, 'c': _c29}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[108])
                     st.inline += 1
                     try:
                         c_12(st, _args121, 0)
@@ -5373,16 +5304,11 @@ def build(num_players, files):
                     st.vars['pass_left'][_i37] = _v27
                     st.at = o124  # game.yaml:486
                     _args122 = {'p': _L_p11, 'n': 2}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[111])
-                    st.inline += 1
                     try:
                         proc_pay(st, _args122)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay (' + str(S[47]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:487
                     _c30 = env['c'] = _v26[_i36 - _end11]
                     st.at = o126  # game.yaml:491
@@ -5437,8 +5363,6 @@ def build(num_players, files):
                     if env['joker']:
                         st.at = o135  # game.yaml:505
                         _args123 = {'p': _L_p12, 'n': 2, 'jumps': 1}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[122])
                         st.inline += 1
                         try:
                             c_13(st, _args123, 0)
@@ -5450,8 +5374,6 @@ def build(num_players, files):
                     else:
                         st.at = o133  # game.yaml:506
                         _args124 = {'p': _L_p12, 't': _L_c1.props['courtier'], 'n': 3, 'jumps': 2}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[121])
                         st.inline += 1
                         try:
                             c_14(st, _args124, 0)
@@ -5463,16 +5385,11 @@ def build(num_players, files):
                 elif _i39 < _end14:  # game.yaml:507
                     st.at = o138  # game.yaml:507
                     _args125 = {'p': _L_p12, 'n': (2 if env['joker'] else 3)}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[123])
-                    st.inline += 1
                     try:
                         proc_to_personal(st, _args125)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i39 < _end15:  # game.yaml:508
                     st.at = o140  # game.yaml:512
                     _i40 = (_S_p12 if _S_p12 is not None else seat(st, _L_p12, S[124]))
@@ -5482,8 +5399,6 @@ def build(num_players, files):
                     st.vars['four_left'][_i40] = _v29
                     st.at = o141  # game.yaml:512
                     _args126 = {'p': _L_p12, 'n': 4, 'jumps': 3}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[126])
                     st.inline += 1
                     try:
                         c_13(st, _args126, 0)
@@ -5501,16 +5416,11 @@ def build(num_players, files):
                     st.vars['four_left'][_i41] = _v30
                     st.at = o144  # game.yaml:516
                     _args127 = {'p': _L_p12, 'n': 4}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[129])
-                    st.inline += 1
                     try:
                         proc_to_personal(st, _args127)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                         raise
-                    st.inline -= 1
     def c_13(st, env, pc):  # game.yaml:517
         _L_p13 = env['p']
         _L_n2 = env['n']
@@ -5534,8 +5444,6 @@ def build(num_players, files):
                 _t14 = env['t'] = _v31[_i42]
                 st.at = o147  # game.yaml:523
                 _args128 = {'p': _L_p13, 't': _t14, 'n': _L_n2, 'jumps': _L_jumps1}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[134])
                 st.inline += 1
                 try:
                     c_14(st, _args128, 0)
@@ -5633,28 +5541,18 @@ def build(num_players, files):
                 env['t'] = _t15
                 st.at = o163  # game.yaml:554
                 _args130 = {'t': _t15}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[141])
-                st.inline += 1
                 try:
                     c_16(st, _args130, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure play_intrigue (' + str(S[270]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o164  # game.yaml:554
                 _args131 = {'t': _t15}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[142])
-                st.inline += 1
                 try:
                     c_17(st, _args131, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure evaluate (' + str(S[271]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 2:
             st.at = o166  # game.yaml:555
             st.vars['louis'] = None
@@ -5709,16 +5607,11 @@ def build(num_players, files):
                     env['q'] = _q11
                     st.at = o181  # game.yaml:581
                     _args132 = {'q': _q11, 't': _L_t5}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[149])
-                    st.inline += 1
                     try:
                         c_18(st, _args132, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure first_once (' + str(S[273]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 4:
             st.at = o184  # game.yaml:582
             if st.record_log:
@@ -5728,42 +5621,27 @@ def build(num_players, files):
             if (fn_kind_of(st, S[66], _L_t5) == 'markers'):
                 st.at = o188  # game.yaml:584
                 _args133 = {'t': _L_t5}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[151])
-                st.inline += 1
                 try:
                     c_21(st, _args133, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure markers_evaluation (' + str(S[274]) + ')')
                     raise
-                st.inline -= 1
             elif (_L_t5 == st.vars['louis']):
                 st.at = o190  # game.yaml:585
                 _args134 = {'t': _L_t5, 'leaders': env['leaders']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[152])
-                st.inline += 1
                 try:
                     c_22(st, _args134, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure louis_evaluation (' + str(S[275]) + ')')
                     raise
-                st.inline -= 1
             else:
                 st.at = o186  # game.yaml:586
                 _args135 = {'t': _L_t5}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[150])
-                st.inline += 1
                 try:
                     c_19(st, _args135, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure leader_evaluation (' + str(S[276]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 6:
             st.at = o194  # game.yaml:587
             for _q12 in list(st.players):
@@ -5818,28 +5696,18 @@ def build(num_players, files):
             if (st.vars['leader'] != None):
                 st.at = o206  # game.yaml:610
                 _args136 = {'p': st.vars['leader'], 't': _L_t6}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[156])
-                st.inline += 1
                 try:
                     c_23(st, _args136, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure gift (' + str(S[278]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o207  # game.yaml:611
                 _args137 = {'p': st.vars['leader'], 't': _L_t6}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[157])
-                st.inline += 1
                 try:
                     proc_to_general(st, _args137)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure to_general (' + str(S[158]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o208  # game.yaml:612
                 st.vars['flip'] = True
         if pc <= 1:
@@ -5847,16 +5715,11 @@ def build(num_players, files):
             if (fn_kind_of(st, S[69], _L_t6) == 'gold'):
                 st.at = o211  # game.yaml:613
                 _args138 = {'t': _L_t6, 'gifted': [st.vars['leader']]}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[159])
-                st.inline += 1
                 try:
                     c_20(st, _args138, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure bribes (' + str(S[279]) + ')')
                     raise
-                st.inline -= 1
     def c_20(st, env, pc):  # game.yaml:614
         _L_gifted1 = env['gifted']
         _L_t7 = env['t']
@@ -5884,28 +5747,18 @@ def build(num_players, files):
                         if _i49 < _end25:  # game.yaml:624
                             st.at = o216  # game.yaml:624
                             _args139 = {'p': _q13, 'n': fn_bribe_price(st, S[162], _q13, _L_t7)}
-                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[163])
-                            st.inline += 1
                             try:
                                 proc_pay(st, _args139)
                             except Exception as e:
-                                st.inline -= 1
                                 traced(e, 'procedure pay (' + str(S[47]) + ')')
                                 raise
-                            st.inline -= 1
                             st.at = o217  # game.yaml:624
                             _args140 = {'p': _q13, 't': _L_t7}
-                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[164])
-                            st.inline += 1
                             try:
                                 c_23(st, _args140, 0)
                             except Exception as e:
-                                st.inline -= 1
                                 traced(e, 'procedure gift (' + str(S[278]) + ')')
                                 raise
-                            st.inline -= 1
                         else:  # game.yaml:624
                             pass
     def c_21(st, env, pc):  # game.yaml:625
@@ -5917,16 +5770,11 @@ def build(num_players, files):
                 env['q'] = _q14
                 st.at = o223  # game.yaml:631
                 _args141 = {'p': _q14, 't': _L_t8}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[166])
-                st.inline += 1
                 try:
                     c_23(st, _args141, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure gift (' + str(S[278]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o224  # game.yaml:631
                 st.vars['flip'] = True
     def c_22(st, env, pc):  # game.yaml:632
@@ -5939,111 +5787,71 @@ def build(num_players, files):
                 env['seconds'] = (fn_second_influence(st, S[172], _L_t9) if ((_r17 := len(_L_leaders1)) == 1) else ([_q15 for _q15 in _L_leaders1 if (_q15 != st.vars['leader'])] if (_r17 == 2) else []))
                 st.at = o236  # game.yaml:644
                 _args142 = {'p': st.vars['leader'], 't': _L_t9}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[173])
-                st.inline += 1
                 try:
                     c_23(st, _args142, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure gift (' + str(S[278]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o237  # game.yaml:645
                 _args143 = {'p': st.vars['leader'], 's': 'crown'}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[174])
-                st.inline += 1
                 try:
                     proc_take_token(st, _args143)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure take_token (' + str(S[49]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o238  # game.yaml:646
                 _args144 = {'p': st.vars['leader'], 't': _L_t9}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[175])
-                st.inline += 1
                 try:
                     proc_to_general(st, _args144)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure to_general (' + str(S[158]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o241  # game.yaml:647
                 for _q16 in list(env['seconds']):
                     env['q'] = _q16
                     st.at = o240  # game.yaml:648
                     _args145 = {'p': _q16, 't': _L_t9}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[177])
-                    st.inline += 1
                     try:
                         c_23(st, _args145, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure gift (' + str(S[278]) + ')')
                         raise
-                    st.inline -= 1
                 st.at = o244  # game.yaml:650
                 if (fn_kind_of(st, S[176], _L_t9) == 'gold'):
                     st.at = o243  # game.yaml:650
                     _args146 = {'t': _L_t9, 'gifted': [_q17 for _q17 in st.players if ((_q17 == st.vars['leader']) or (_q17 in env['seconds']))]}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[178])
-                    st.inline += 1
                     try:
                         c_20(st, _args146, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure bribes (' + str(S[279]) + ')')
                         raise
-                    st.inline -= 1
             else:
                 st.at = o230  # game.yaml:653
                 for _q18 in list(_L_leaders1):
                     env['q'] = _q18
                     st.at = o228  # game.yaml:654
                     _args147 = {'p': _q18, 't': _L_t9}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[169])
-                    st.inline += 1
                     try:
                         c_23(st, _args147, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure gift (' + str(S[278]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o229  # game.yaml:654
                     _args148 = {'p': _q18, 't': _L_t9}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[170])
-                    st.inline += 1
                     try:
                         proc_to_general(st, _args148)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure to_general (' + str(S[158]) + ')')
                         raise
-                    st.inline -= 1
                 st.at = o233  # game.yaml:655
                 if (fn_kind_of(st, S[168], _L_t9) == 'gold'):
                     st.at = o232  # game.yaml:655
                     _args149 = {'t': _L_t9, 'gifted': _L_leaders1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[171])
-                    st.inline += 1
                     try:
                         c_20(st, _args149, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure bribes (' + str(S[279]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 1:
             st.at = o246  # game.yaml:656
             st.vars['flip'] = True
@@ -6056,112 +5864,72 @@ def build(num_players, files):
             if (_L_t10.props['gift'] in ['sceptre', 'document', 'ring', 'helmet', 'crown']):
                 st.at = o248  # game.yaml:661
                 _args150 = {'p': _L_p15, 's': _L_t10.props['gift']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[70])
-                st.inline += 1
                 try:
                     proc_take_token(st, _args150)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure take_token (' + str(S[49]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 1:
             st.at = o253  # game.yaml:662
             if (_L_t10.props['gift'] == 'conde'):
                 st.at = o251  # game.yaml:662
                 _args151 = {'p': _L_p15, 'bonus': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[179])
-                st.inline += 1
                 try:
                     proc_take_coat(st, _args151)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o252  # game.yaml:662
                 _args152 = {'p': _L_p15, 'x': _L_t10, 'optional': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[180])
-                st.inline += 1
                 try:
                     c_10(st, _args152, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure marker_anywhere (' + str(S[259]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 2:
             st.at = o256  # game.yaml:663
             if (_L_t10.props['gift'] == 'colbert'):
                 st.at = o255  # game.yaml:663
                 _args153 = {'p': _L_p15, 'n': 5}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[71])
-                st.inline += 1
                 try:
                     proc_earn(st, _args153)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 3:
             st.at = o260  # game.yaml:664
             if (_L_t10.props['gift'] == 'maintenon'):
                 st.at = o258  # game.yaml:664
                 _args154 = {'p': _L_p15, 't': first([_t16 for _t16 in K_courtiers1 if (_t16.props['number'] == 5)]), 'x': _L_t10, 'n': 2}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[181])
-                st.inline += 1
                 try:
                     c_9(st, _args154, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure optional_markers (' + str(S[256]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o259  # game.yaml:664
                 _args155 = {'p': _L_p15, 'n': 1}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[182])
-                st.inline += 1
                 try:
                     proc_to_personal(st, _args155)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 4:
             st.at = o264  # game.yaml:665
             if (_L_t10.props['gift'] == 'turenne'):
                 st.at = o262  # game.yaml:665
                 _args156 = {'p': _L_p15, 'bonus': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[72])
-                st.inline += 1
                 try:
                     proc_take_coat(st, _args156)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o263  # game.yaml:665
                 _args157 = {'p': _L_p15, 'bonus': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[73])
-                st.inline += 1
                 try:
                     proc_take_coat(st, _args157)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 5:
             st.at = o267  # game.yaml:666
             if (_L_t10.props['gift'] == 'mazarin'):
@@ -6172,16 +5940,11 @@ def build(num_players, files):
             if (_L_t10.props['gift'] == 'louvois'):
                 st.at = o269  # game.yaml:669
                 _args158 = {'p': _L_p15, 'bonus': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[76])
-                st.inline += 1
                 try:
                     proc_take_coat(st, _args158)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o272  # game.yaml:670
                 if (len(st.zones[Z_intrigue_deck1]) > 0):
                     st.at = o271  # game.yaml:670
@@ -6204,16 +5967,11 @@ def build(num_players, files):
                     raise too_long(S[281])
                 st.at = o276  # game.yaml:679
                 _args159 = {'p': _L_p16}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[183])
-                st.inline += 1
                 try:
                     c_25(st, _args159, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure exchange_window (' + str(S[282]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o283  # game.yaml:680
                 _actions3 = set()  # (the ids' order is never read)
                 _v36 = []
@@ -6255,30 +6013,20 @@ def build(num_players, files):
                         _m31 = env['m'] = _v36[_i50]
                         st.at = o278  # game.yaml:686
                         _args160 = {'p': _L_p16, 'm': _m31}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[184])
-                        st.inline += 1
                         try:
                             c_27(st, _args160, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure fulfil (' + str(S[284]) + ')')
                             raise
-                        st.inline -= 1
                     elif _i50 < _end28:  # game.yaml:687
                         _x26 = env['x'] = _v37[_i50 - _end27]
                         st.at = o280  # game.yaml:691
                         _args161 = {'p': _L_p16, 'x': _x26}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[185])
-                        st.inline += 1
                         try:
                             proc_exchange_token(st, _args161)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
                             raise
-                        st.inline -= 1
                     else:  # game.yaml:692
                         st.at = o282  # game.yaml:693
                         st.vars['missions_over'] = True
@@ -6318,16 +6066,11 @@ def build(num_players, files):
                         env['y'] = _y8
                         st.at = o290  # game.yaml:706
                         _args162 = {'p': _L_p16, 'bonus': False}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[192])
-                        st.inline += 1
                         try:
                             proc_take_coat(st, _args162)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                             raise
-                        st.inline -= 1
     def c_25(st, env, pc):  # game.yaml:707
         _L_p17 = env['p']
         if pc <= 0:
@@ -6362,16 +6105,11 @@ def build(num_players, files):
                             _x30 = env['x'] = _v39[_i52]
                             st.at = o297  # game.yaml:722
                             _args163 = {'p': _q19, 'x': _x30}
-                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[195])
-                            st.inline += 1
                             try:
                                 proc_exchange_token(st, _args163)
                             except Exception as e:
-                                st.inline -= 1
                                 traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
                                 raise
-                            st.inline -= 1
                         else:  # game.yaml:723
                             pass
     def c_27(st, env, pc):  # game.yaml:727
@@ -6436,31 +6174,21 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o313  # game.yaml:740
             _args164 = {'p': _L_p18}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[81])
-            st.inline += 1
             try:
                 c_28(st, _args164, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure draw_mission (' + str(S[289]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 4:
             st.at = o316  # game.yaml:741
             if (_L_m4.props['ability'] == 'extra_mission'):
                 st.at = o315  # game.yaml:742
                 _args165 = {'p': _L_p18}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[200])
-                st.inline += 1
                 try:
                     c_28(st, _args165, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure draw_mission (' + str(S[289]) + ')')
                     raise
-                st.inline -= 1
     def c_28(st, env, pc):  # game.yaml:744
         _L_p19 = env['p']
         _S_p18 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
@@ -6559,16 +6287,11 @@ def build(num_players, files):
                 env['c'] = _c37
                 st.at = o331  # game.yaml:777
                 _args166 = {'p': _L_p20}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[208])
-                st.inline += 1
                 try:
                     c_28(st, _args166, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure draw_mission (' + str(S[289]) + ')')
                     raise
-                st.inline -= 1
     def c_66(st, env, pc):  # game.yaml:405
         _L_p21 = env['p']
         _S_p20 = _L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else None
@@ -6600,54 +6323,34 @@ def build(num_players, files):
                 if _i57 < _end38:  # game.yaml:409
                     st.at = o68  # game.yaml:409
                     _args167 = {'p': _L_p21, 'n': 2}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[82])
-                    st.inline += 1
                     try:
                         proc_earn(st, _args167)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure earn (' + str(S[54]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i57 < _end39:  # game.yaml:410
                     st.at = o70  # game.yaml:411
                     _args168 = {'p': _L_p21, 'n': 1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[83])
-                    st.inline += 1
                     try:
                         proc_earn(st, _args168)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure earn (' + str(S[54]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o71  # game.yaml:411
                     _args169 = {'p': _L_p21, 'n': 1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[84])
-                    st.inline += 1
                     try:
                         proc_to_personal(st, _args169)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:412
                     st.at = o73  # game.yaml:412
                     _args170 = {'p': _L_p21, 'n': 2}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[85])
-                    st.inline += 1
                     try:
                         proc_to_personal(st, _args170)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                         raise
-                    st.inline -= 1
     def c_76(st, env, pc):  # game.yaml:414
         _L_p22 = env['p']
         _S_p21 = _L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else None
@@ -6705,32 +6408,22 @@ def build(num_players, files):
                 env['m'] = _m35
                 st.at = o88  # game.yaml:433
                 _args171 = {'p': _L_p23, 't': (fn_tile_number(st, _m35.props['tile']) if (_m35.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _m35, 'n': 1}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[99])
-                st.inline += 1
                 try:
                     c_9(st, _args171, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure optional_markers (' + str(S[256]) + ')')
                     raise
-                st.inline -= 1
     def c_87(st, env, pc):  # game.yaml:433
         _L_p24 = env['p']
         _L_m5 = env['m']
         if pc <= 0:
             st.at = o88  # game.yaml:433
             _args172 = {'p': _L_p24, 't': (fn_tile_number(st, _L_m5.props['tile']) if (_L_m5.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _L_m5, 'n': 1}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[99])
-            st.inline += 1
             try:
                 c_9(st, _args172, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure optional_markers (' + str(S[256]) + ')')
                 raise
-            st.inline -= 1
     def c_91(st, env, pc):  # game.yaml:436
         if pc <= 0:
             st.at = o94  # game.yaml:437
@@ -6738,8 +6431,6 @@ def build(num_players, files):
                 env['p'] = _p41
                 st.at = o93  # game.yaml:438
                 _args173 = {'p': _p41}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[101])
                 st.inline += 1
                 try:
                     c_11(st, _args173, 0)
@@ -6753,8 +6444,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o93  # game.yaml:438
             _args174 = {'p': _L_p25}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[101])
             st.inline += 1
             try:
                 c_11(st, _args174, 0)
@@ -6772,32 +6461,22 @@ def build(num_players, files):
                 env['m'] = _m36
                 st.at = o98  # game.yaml:444
                 _args175 = {'p': _L_p26, 'x': _m36, 'optional': True}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[102])
-                st.inline += 1
                 try:
                     c_10(st, _args175, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure marker_anywhere (' + str(S[259]) + ')')
                     raise
-                st.inline -= 1
     def c_97(st, env, pc):  # game.yaml:444
         _L_p27 = env['p']
         _L_m6 = env['m']
         if pc <= 0:
             st.at = o98  # game.yaml:444
             _args176 = {'p': _L_p27, 'x': _L_m6, 'optional': True}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[102])
-            st.inline += 1
             try:
                 c_10(st, _args176, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure marker_anywhere (' + str(S[259]) + ')')
                 raise
-            st.inline -= 1
     def c_107(st, env, pc):  # game.yaml:455
         _L_p28 = env['p']
         _L_t11 = env['t']
@@ -6823,16 +6502,11 @@ def build(num_players, files):
                 if _i62 < _end43:  # game.yaml:459
                     st.at = o109  # game.yaml:459
                     _args177 = {'p': _L_p28, 't': _L_t11, 'n': _L_n4}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[105])
-                    st.inline += 1
                     try:
                         proc_from_general(st, _args177)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure from_general (' + str(S[106]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:460
                     pass
     def c_113(st, env, pc):  # game.yaml:467
@@ -6863,16 +6537,11 @@ def build(num_players, files):
                     _t19 = env['t'] = _v45[_i63]
                     st.at = o115  # game.yaml:471
                     _args178 = {'p': _L_p29, 't': _t19, 'n': 1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[107])
-                    st.inline += 1
                     try:
                         proc_from_general(st, _args178)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure from_general (' + str(S[106]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:472
                     pass
     def c_119(st, env, pc):  # game.yaml:482
@@ -6884,8 +6553,6 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o121  # game.yaml:482
             _args179 = {'p': _L_p30, 'c': _L_c2}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[108])
             st.inline += 1
             try:
                 c_12(st, _args179, 0)
@@ -6903,8 +6570,6 @@ def build(num_players, files):
             if _L_joker1:
                 st.at = o135  # game.yaml:505
                 _args180 = {'p': _L_p31, 'n': 2, 'jumps': 1}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[122])
                 st.inline += 1
                 try:
                     c_13(st, _args180, 0)
@@ -6916,8 +6581,6 @@ def build(num_players, files):
             else:
                 st.at = o133  # game.yaml:506
                 _args181 = {'p': _L_p31, 't': _L_c3.props['courtier'], 'n': 3, 'jumps': 2}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[121])
                 st.inline += 1
                 try:
                     c_14(st, _args181, 0)
@@ -6932,8 +6595,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o133  # game.yaml:506
             _args182 = {'p': _L_p32, 't': _L_c4.props['courtier'], 'n': 3, 'jumps': 2}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[121])
             st.inline += 1
             try:
                 c_14(st, _args182, 0)
@@ -6947,8 +6608,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o135  # game.yaml:505
             _args183 = {'p': _L_p33, 'n': 2, 'jumps': 1}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[122])
             st.inline += 1
             try:
                 c_13(st, _args183, 0)
@@ -6970,8 +6629,6 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o141  # game.yaml:512
             _args184 = {'p': _L_p34, 'n': 4, 'jumps': 3}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[126])
             st.inline += 1
             try:
                 c_13(st, _args184, 0)
@@ -6988,8 +6645,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o147  # game.yaml:523
             _args185 = {'p': _L_p35, 't': _L_t12, 'n': _L_n5, 'jumps': _L_jumps3}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[134])
             st.inline += 1
             try:
                 c_14(st, _args185, 0)
@@ -7120,29 +6775,19 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o163  # game.yaml:554
             _args189 = {'t': _L_t15}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[141])
-            st.inline += 1
             try:
                 c_16(st, _args189, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure play_intrigue (' + str(S[270]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o164  # game.yaml:554
             _args190 = {'t': _L_t15}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[142])
-            st.inline += 1
             try:
                 c_17(st, _args190, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure evaluate (' + str(S[271]) + ')')
                 raise
-            st.inline -= 1
     def c_167(st, env, pc):  # game.yaml:562
         _L_q3 = env['q']
         _L_t16 = env['t']
@@ -7214,78 +6859,53 @@ def build(num_players, files):
                 env['q'] = _q21
                 st.at = o181  # game.yaml:581
                 _args191 = {'q': _q21, 't': _L_t18}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[149])
-                st.inline += 1
                 try:
                     c_18(st, _args191, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure first_once (' + str(S[273]) + ')')
                     raise
-                st.inline -= 1
     def c_180(st, env, pc):  # game.yaml:581
         _L_q5 = env['q']
         _L_t19 = env['t']
         if pc <= 0:
             st.at = o181  # game.yaml:581
             _args192 = {'q': _L_q5, 't': _L_t19}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[149])
-            st.inline += 1
             try:
                 c_18(st, _args192, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure first_once (' + str(S[273]) + ')')
                 raise
-            st.inline -= 1
     def c_185(st, env, pc):  # game.yaml:586
         _L_t20 = env['t']
         if pc <= 0:
             st.at = o186  # game.yaml:586
             _args193 = {'t': _L_t20}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[150])
-            st.inline += 1
             try:
                 c_19(st, _args193, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure leader_evaluation (' + str(S[276]) + ')')
                 raise
-            st.inline -= 1
     def c_187(st, env, pc):  # game.yaml:584
         _L_t21 = env['t']
         if pc <= 0:
             st.at = o188  # game.yaml:584
             _args194 = {'t': _L_t21}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[151])
-            st.inline += 1
             try:
                 c_21(st, _args194, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure markers_evaluation (' + str(S[274]) + ')')
                 raise
-            st.inline -= 1
     def c_189(st, env, pc):  # game.yaml:585
         _L_t22 = env['t']
         _L_leaders3 = env['leaders']
         if pc <= 0:
             st.at = o190  # game.yaml:585
             _args195 = {'t': _L_t22, 'leaders': _L_leaders3}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[152])
-            st.inline += 1
             try:
                 c_22(st, _args195, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure louis_evaluation (' + str(S[275]) + ')')
                 raise
-            st.inline -= 1
     def c_198(st, env, pc):  # game.yaml:598
         _L_q6 = env['q']
         _S_q5 = _L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else None
@@ -7322,29 +6942,19 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o206  # game.yaml:610
             _args196 = {'p': st.vars['leader'], 't': _L_t23}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[156])
-            st.inline += 1
             try:
                 c_23(st, _args196, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure gift (' + str(S[278]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o207  # game.yaml:611
             _args197 = {'p': st.vars['leader'], 't': _L_t23}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[157])
-            st.inline += 1
             try:
                 proc_to_general(st, _args197)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure to_general (' + str(S[158]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 2:
             st.at = o208  # game.yaml:612
             st.vars['flip'] = True
@@ -7353,16 +6963,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o211  # game.yaml:613
             _args198 = {'t': _L_t24, 'gifted': [st.vars['leader']]}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[159])
-            st.inline += 1
             try:
                 c_20(st, _args198, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure bribes (' + str(S[279]) + ')')
                 raise
-            st.inline -= 1
     def c_213(st, env, pc):  # game.yaml:619
         _L_q7 = env['q']
         _L_gifted2 = env['gifted']
@@ -7391,28 +6996,18 @@ def build(num_players, files):
                     if _i71 < _end57:  # game.yaml:624
                         st.at = o216  # game.yaml:624
                         _args199 = {'p': _L_q7, 'n': fn_bribe_price(st, S[162], _L_q7, _L_t25)}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[163])
-                        st.inline += 1
                         try:
                             proc_pay(st, _args199)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure pay (' + str(S[47]) + ')')
                             raise
-                        st.inline -= 1
                         st.at = o217  # game.yaml:624
                         _args200 = {'p': _L_q7, 't': _L_t25}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[164])
-                        st.inline += 1
                         try:
                             c_23(st, _args200, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure gift (' + str(S[278]) + ')')
                             raise
-                        st.inline -= 1
                     else:  # game.yaml:624
                         pass
     def c_214(st, env, pc):  # game.yaml:621
@@ -7439,28 +7034,18 @@ def build(num_players, files):
                 if _i72 < _end59:  # game.yaml:624
                     st.at = o216  # game.yaml:624
                     _args201 = {'p': _L_q8, 'n': fn_bribe_price(st, S[162], _L_q8, _L_t26)}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[163])
-                    st.inline += 1
                     try:
                         proc_pay(st, _args201)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay (' + str(S[47]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o217  # game.yaml:624
                     _args202 = {'p': _L_q8, 't': _L_t26}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[164])
-                    st.inline += 1
                     try:
                         c_23(st, _args202, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure gift (' + str(S[278]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:624
                     pass
     def c_215(st, env, pc):  # game.yaml:624
@@ -7469,45 +7054,30 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o216  # game.yaml:624
             _args203 = {'p': _L_q9, 'n': fn_bribe_price(st, S[162], _L_q9, _L_t27)}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[163])
-            st.inline += 1
             try:
                 proc_pay(st, _args203)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure pay (' + str(S[47]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o217  # game.yaml:624
             _args204 = {'p': _L_q9, 't': _L_t27}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[164])
-            st.inline += 1
             try:
                 c_23(st, _args204, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure gift (' + str(S[278]) + ')')
                 raise
-            st.inline -= 1
     def c_222(st, env, pc):  # game.yaml:631
         _L_q10 = env['q']
         _L_t28 = env['t']
         if pc <= 0:
             st.at = o223  # game.yaml:631
             _args205 = {'p': _L_q10, 't': _L_t28}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[166])
-            st.inline += 1
             try:
                 c_23(st, _args205, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure gift (' + str(S[278]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o224  # game.yaml:631
             st.vars['flip'] = True
@@ -7520,88 +7090,58 @@ def build(num_players, files):
                 env['q'] = _q22
                 st.at = o228  # game.yaml:654
                 _args206 = {'p': _q22, 't': _L_t29}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[169])
-                st.inline += 1
                 try:
                     c_23(st, _args206, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure gift (' + str(S[278]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o229  # game.yaml:654
                 _args207 = {'p': _q22, 't': _L_t29}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[170])
-                st.inline += 1
                 try:
                     proc_to_general(st, _args207)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure to_general (' + str(S[158]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 1:
             st.at = o233  # game.yaml:655
             if (fn_kind_of(st, S[168], _L_t29) == 'gold'):
                 st.at = o232  # game.yaml:655
                 _args208 = {'t': _L_t29, 'gifted': _L_leaders4}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[171])
-                st.inline += 1
                 try:
                     c_20(st, _args208, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure bribes (' + str(S[279]) + ')')
                     raise
-                st.inline -= 1
     def c_227(st, env, pc):  # game.yaml:654
         _L_q11 = env['q']
         _L_t30 = env['t']
         if pc <= 0:
             st.at = o228  # game.yaml:654
             _args209 = {'p': _L_q11, 't': _L_t30}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[169])
-            st.inline += 1
             try:
                 c_23(st, _args209, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure gift (' + str(S[278]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o229  # game.yaml:654
             _args210 = {'p': _L_q11, 't': _L_t30}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[170])
-            st.inline += 1
             try:
                 proc_to_general(st, _args210)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure to_general (' + str(S[158]) + ')')
                 raise
-            st.inline -= 1
     def c_231(st, env, pc):  # game.yaml:655
         _L_t31 = env['t']
         _L_leaders5 = env['leaders']
         if pc <= 0:
             st.at = o232  # game.yaml:655
             _args211 = {'t': _L_t31, 'gifted': _L_leaders5}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[171])
-            st.inline += 1
             try:
                 c_20(st, _args211, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure bribes (' + str(S[279]) + ')')
                 raise
-            st.inline -= 1
     def c_234(st, env, pc):  # game.yaml:638
         _L_leaders6 = env['leaders']
         _L_t32 = env['t']
@@ -7611,179 +7151,119 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o236  # game.yaml:644
             _args212 = {'p': st.vars['leader'], 't': _L_t32}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[173])
-            st.inline += 1
             try:
                 c_23(st, _args212, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure gift (' + str(S[278]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 2:
             st.at = o237  # game.yaml:645
             _args213 = {'p': st.vars['leader'], 's': 'crown'}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[174])
-            st.inline += 1
             try:
                 proc_take_token(st, _args213)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure take_token (' + str(S[49]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
             st.at = o238  # game.yaml:646
             _args214 = {'p': st.vars['leader'], 't': _L_t32}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[175])
-            st.inline += 1
             try:
                 proc_to_general(st, _args214)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure to_general (' + str(S[158]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 4:
             st.at = o241  # game.yaml:647
             for _q24 in list(env['seconds']):
                 env['q'] = _q24
                 st.at = o240  # game.yaml:648
                 _args215 = {'p': _q24, 't': _L_t32}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[177])
-                st.inline += 1
                 try:
                     c_23(st, _args215, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure gift (' + str(S[278]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 5:
             st.at = o244  # game.yaml:650
             if (fn_kind_of(st, S[176], _L_t32) == 'gold'):
                 st.at = o243  # game.yaml:650
                 _args216 = {'t': _L_t32, 'gifted': [_q25 for _q25 in st.players if ((_q25 == st.vars['leader']) or (_q25 in env['seconds']))]}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[178])
-                st.inline += 1
                 try:
                     c_20(st, _args216, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure bribes (' + str(S[279]) + ')')
                     raise
-                st.inline -= 1
     def c_239(st, env, pc):  # game.yaml:648
         _L_q12 = env['q']
         _L_t33 = env['t']
         if pc <= 0:
             st.at = o240  # game.yaml:648
             _args217 = {'p': _L_q12, 't': _L_t33}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[177])
-            st.inline += 1
             try:
                 c_23(st, _args217, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure gift (' + str(S[278]) + ')')
                 raise
-            st.inline -= 1
     def c_242(st, env, pc):  # game.yaml:650
         _L_t34 = env['t']
         _L_seconds1 = env['seconds']
         if pc <= 0:
             st.at = o243  # game.yaml:650
             _args218 = {'t': _L_t34, 'gifted': [_q26 for _q26 in st.players if ((_q26 == st.vars['leader']) or (_q26 in _L_seconds1))]}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[178])
-            st.inline += 1
             try:
                 c_20(st, _args218, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure bribes (' + str(S[279]) + ')')
                 raise
-            st.inline -= 1
     def c_250(st, env, pc):  # game.yaml:662
         _L_p39 = env['p']
         _L_t35 = env['t']
         if pc <= 0:
             st.at = o251  # game.yaml:662
             _args219 = {'p': _L_p39, 'bonus': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[179])
-            st.inline += 1
             try:
                 proc_take_coat(st, _args219)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o252  # game.yaml:662
             _args220 = {'p': _L_p39, 'x': _L_t35, 'optional': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[180])
-            st.inline += 1
             try:
                 c_10(st, _args220, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure marker_anywhere (' + str(S[259]) + ')')
                 raise
-            st.inline -= 1
     def c_257(st, env, pc):  # game.yaml:664
         _L_p40 = env['p']
         _L_t36 = env['t']
         if pc <= 0:
             st.at = o258  # game.yaml:664
             _args221 = {'p': _L_p40, 't': first([_t20 for _t20 in K_courtiers1 if (_t20.props['number'] == 5)]), 'x': _L_t36, 'n': 2}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[181])
-            st.inline += 1
             try:
                 c_9(st, _args221, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure optional_markers (' + str(S[256]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o259  # game.yaml:664
             _args222 = {'p': _L_p40, 'n': 1}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[182])
-            st.inline += 1
             try:
                 proc_to_personal(st, _args222)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                 raise
-            st.inline -= 1
     def c_275(st, env, pc):  # game.yaml:678
         _L_p41 = env['p']
         _S_p29 = _L_p41 if type(_L_p41) is int and 0 <= _L_p41 < num_players else None
         if pc <= 0:
             st.at = o276  # game.yaml:679
             _args223 = {'p': _L_p41}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[183])
-            st.inline += 1
             try:
                 c_25(st, _args223, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure exchange_window (' + str(S[282]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o283  # game.yaml:680
             _actions10 = set()  # (the ids' order is never read)
@@ -7826,30 +7306,20 @@ def build(num_players, files):
                     _m39 = env['m'] = _v50[_i73]
                     st.at = o278  # game.yaml:686
                     _args224 = {'p': _L_p41, 'm': _m39}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[184])
-                    st.inline += 1
                     try:
                         c_27(st, _args224, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure fulfil (' + str(S[284]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i73 < _end62:  # game.yaml:687
                     _x39 = env['x'] = _v51[_i73 - _end61]
                     st.at = o280  # game.yaml:691
                     _args225 = {'p': _L_p41, 'x': _x39}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[185])
-                    st.inline += 1
                     try:
                         proc_exchange_token(st, _args225)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:692
                     st.at = o282  # game.yaml:693
                     st.vars['missions_over'] = True
@@ -7859,16 +7329,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o278  # game.yaml:686
             _args226 = {'p': _L_p42, 'm': _L_m7}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[184])
-            st.inline += 1
             try:
                 c_27(st, _args226, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure fulfil (' + str(S[284]) + ')')
                 raise
-            st.inline -= 1
     def c_285(st, env, pc):  # game.yaml:696
         _L_p43 = env['p']
         _S_p30 = _L_p43 if type(_L_p43) is int and 0 <= _L_p43 < num_players else None
@@ -7906,16 +7371,11 @@ def build(num_players, files):
                     env['y'] = _y11
                     st.at = o290  # game.yaml:706
                     _args227 = {'p': _L_p43, 'bonus': False}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[192])
-                    st.inline += 1
                     try:
                         proc_take_coat(st, _args227)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                         raise
-                    st.inline -= 1
     def c_294(st, env, pc):  # game.yaml:713
         _L_q13 = env['q']
         _L_p44 = env['p']
@@ -7951,16 +7411,11 @@ def build(num_players, files):
                         _x43 = env['x'] = _v53[_i75]
                         st.at = o297  # game.yaml:722
                         _args228 = {'p': _L_q13, 'x': _x43}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[195])
-                        st.inline += 1
                         try:
                             proc_exchange_token(st, _args228)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
                             raise
-                        st.inline -= 1
                     else:  # game.yaml:723
                         pass
     def c_295(st, env, pc):  # game.yaml:715
@@ -7995,16 +7450,11 @@ def build(num_players, files):
                     _x45 = env['x'] = _v54[_i76]
                     st.at = o297  # game.yaml:722
                     _args229 = {'p': _L_q14, 'x': _x45}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[195])
-                    st.inline += 1
                     try:
                         proc_exchange_token(st, _args229)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:723
                     pass
     def c_314(st, env, pc):  # game.yaml:742
@@ -8012,16 +7462,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o315  # game.yaml:742
             _args230 = {'p': _L_p45}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[200])
-            st.inline += 1
             try:
                 c_28(st, _args230, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure draw_mission (' + str(S[289]) + ')')
                 raise
-            st.inline -= 1
     def c_317(st, env, pc):  # game.yaml:750
         _L_p46 = env['p']
         _S_p31 = _L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else None
@@ -8067,16 +7512,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o331  # game.yaml:777
             _args231 = {'p': _L_p47}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[208])
-            st.inline += 1
             try:
                 c_28(st, _args231, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure draw_mission (' + str(S[289]) + ')')
                 raise
-            st.inline -= 1
     def c_349(st, env, pc):  # game.yaml:318
         if pc <= 0:
             st.at = o350  # game.yaml:322
@@ -8119,16 +7559,11 @@ def build(num_players, files):
                     env['p'] = _p56
                     st.at = o362  # game.yaml:334
                     _args232 = {'p': _p56, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[219])
-                    st.inline += 1
                     try:
                         proc_earn(st, _args232)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure earn (' + str(S[54]) + ')')
                         raise
-                    st.inline -= 1
                 st.at = o366  # game.yaml:335
                 if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                     st.at = o365  # game.yaml:336
@@ -8141,16 +7576,11 @@ def build(num_players, files):
                         env['m'] = _m40
                         st.at = o369  # game.yaml:339
                         _args233 = {'p': _p57, 'm': _m40}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[223])
-                        st.inline += 1
                         try:
                             c_7(st, _args233, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure resource_ability (' + str(S[293]) + ')')
                             raise
-                        st.inline -= 1
                 st.at = o374  # game.yaml:340
                 for _p58 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p58
@@ -8166,8 +7596,6 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Influence', -1)
                 st.at = o379  # game.yaml:342
                 _args234 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[226])
                 st.inline += 1
                 try:
                     c_8(st, _args234, 0)
@@ -8186,16 +7614,11 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Evaluation', -1)
                 st.at = o384  # game.yaml:343
                 _args235 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[227])
-                st.inline += 1
                 try:
                     c_15(st, _args235, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure evaluation (' + str(S[295]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o385  # game.yaml:343
                 st.vars['phase'] = ''
                 st.at = o386  # game.yaml:344
@@ -8217,31 +7640,21 @@ def build(num_players, files):
                         st.log_line(turn_line(st), -1)
                     st.at = o394  # game.yaml:348
                     _args236 = {'p': _p60}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[229])
-                    st.inline += 1
                     try:
                         c_24(st, _args236, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure mission_turn (' + str(S[296]) + ')')
                         raise
-                    st.inline -= 1
                 st.at = o396  # game.yaml:344
                 st.vars['turn_player'] = None
                 st.at = o397  # game.yaml:349
                 st.at = o398  # game.yaml:350
                 _args237 = {'p': None}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[230])
-                st.inline += 1
                 try:
                     c_25(st, _args237, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure exchange_window (' + str(S[282]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o405  # game.yaml:351
                 for _p61 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p61
@@ -8252,16 +7665,11 @@ def build(num_players, files):
                         if (len(st.zones[(Z_mission_hand1 + _p61)]) > 0):
                             st.at = o402  # game.yaml:354
                             _args238 = {'p': _p61, 'm': _m41}
-                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[232])
-                            st.inline += 1
                             try:
                                 c_29(st, _args238, 0)
                             except Exception as e:
-                                st.inline -= 1
                                 traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
                                 raise
-                            st.inline -= 1
                 st.at = o406  # game.yaml:344
                 st.vars['phase'] = ''
                 st.at = o407  # game.yaml:323
@@ -8298,16 +7706,11 @@ def build(num_players, files):
                 env['p'] = _p62
                 st.at = o362  # game.yaml:334
                 _args239 = {'p': _p62, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[219])
-                st.inline += 1
                 try:
                     proc_earn(st, _args239)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
-                st.inline -= 1
             st.at = o366  # game.yaml:335
             if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o365  # game.yaml:336
@@ -8320,16 +7723,11 @@ def build(num_players, files):
                     env['m'] = _m42
                     st.at = o369  # game.yaml:339
                     _args240 = {'p': _p63, 'm': _m42}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[223])
-                    st.inline += 1
                     try:
                         c_7(st, _args240, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure resource_ability (' + str(S[293]) + ')')
                         raise
-                    st.inline -= 1
             st.at = o374  # game.yaml:340
             for _p64 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p64
@@ -8346,8 +7744,6 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Influence', -1)
             st.at = o379  # game.yaml:342
             _args241 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[226])
             st.inline += 1
             try:
                 c_8(st, _args241, 0)
@@ -8367,16 +7763,11 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Evaluation', -1)
             st.at = o384  # game.yaml:343
             _args242 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[227])
-            st.inline += 1
             try:
                 c_15(st, _args242, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure evaluation (' + str(S[295]) + ')')
                 raise
-            st.inline -= 1
             st.at = o385  # game.yaml:343
             st.vars['phase'] = ''
         if pc <= 5:
@@ -8399,31 +7790,21 @@ def build(num_players, files):
                     st.log_line(turn_line(st), -1)
                 st.at = o394  # game.yaml:348
                 _args243 = {'p': _p66}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[229])
-                st.inline += 1
                 try:
                     c_24(st, _args243, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure mission_turn (' + str(S[296]) + ')')
                     raise
-                st.inline -= 1
             st.at = o396  # game.yaml:344
             st.vars['turn_player'] = None
             st.at = o397  # game.yaml:349
             st.at = o398  # game.yaml:350
             _args244 = {'p': None}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[230])
-            st.inline += 1
             try:
                 c_25(st, _args244, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure exchange_window (' + str(S[282]) + ')')
                 raise
-            st.inline -= 1
             st.at = o405  # game.yaml:351
             for _p67 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p67
@@ -8434,16 +7815,11 @@ def build(num_players, files):
                     if (len(st.zones[(Z_mission_hand1 + _p67)]) > 0):
                         st.at = o402  # game.yaml:354
                         _args245 = {'p': _p67, 'm': _m43}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[232])
-                        st.inline += 1
                         try:
                             c_29(st, _args245, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
                             raise
-                        st.inline -= 1
             st.at = o406  # game.yaml:344
             st.vars['phase'] = ''
         if pc <= 6:
@@ -8479,16 +7855,11 @@ def build(num_players, files):
                 env['p'] = _p68
                 st.at = o362  # game.yaml:334
                 _args246 = {'p': _p68, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[219])
-                st.inline += 1
                 try:
                     proc_earn(st, _args246)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 7:
             st.at = o366  # game.yaml:335
             if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
@@ -8503,16 +7874,11 @@ def build(num_players, files):
                     env['m'] = _m44
                     st.at = o369  # game.yaml:339
                     _args247 = {'p': _p69, 'm': _m44}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[223])
-                    st.inline += 1
                     try:
                         c_7(st, _args247, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure resource_ability (' + str(S[293]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 9:
             st.at = o374  # game.yaml:340
             for _p70 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -8531,32 +7897,22 @@ def build(num_players, files):
                 env['m'] = _m45
                 st.at = o369  # game.yaml:339
                 _args248 = {'p': _L_p48, 'm': _m45}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[223])
-                st.inline += 1
                 try:
                     c_7(st, _args248, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure resource_ability (' + str(S[293]) + ')')
                     raise
-                st.inline -= 1
     def c_368(st, env, pc):  # game.yaml:339
         _L_p49 = env['p']
         _L_m8 = env['m']
         if pc <= 0:
             st.at = o369  # game.yaml:339
             _args249 = {'p': _L_p49, 'm': _L_m8}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[223])
-            st.inline += 1
             try:
                 c_7(st, _args249, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure resource_ability (' + str(S[293]) + ')')
                 raise
-            st.inline -= 1
     def c_376(st, env, pc):  # game.yaml:342
         if pc <= 0:
             st.at = o377  # game.yaml:342
@@ -8568,8 +7924,6 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o379  # game.yaml:342
             _args250 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[226])
             st.inline += 1
             try:
                 c_8(st, _args250, 0)
@@ -8592,16 +7946,11 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o384  # game.yaml:343
             _args251 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[227])
-            st.inline += 1
             try:
                 c_15(st, _args251, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure evaluation (' + str(S[295]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
             st.at = o385  # game.yaml:343
             st.vars['phase'] = ''
@@ -8627,16 +7976,11 @@ def build(num_players, files):
                     st.log_line(turn_line(st), -1)
                 st.at = o394  # game.yaml:348
                 _args252 = {'p': _p72}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[229])
-                st.inline += 1
                 try:
                     c_24(st, _args252, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure mission_turn (' + str(S[296]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 3:
             st.at = o396  # game.yaml:344
             st.vars['turn_player'] = None
@@ -8644,16 +7988,11 @@ def build(num_players, files):
             st.at = o397  # game.yaml:349
             st.at = o398  # game.yaml:350
             _args253 = {'p': None}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[230])
-            st.inline += 1
             try:
                 c_25(st, _args253, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure exchange_window (' + str(S[282]) + ')')
                 raise
-            st.inline -= 1
             st.at = o405  # game.yaml:351
             for _p73 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p73
@@ -8664,16 +8003,11 @@ def build(num_players, files):
                     if (len(st.zones[(Z_mission_hand1 + _p73)]) > 0):
                         st.at = o402  # game.yaml:354
                         _args254 = {'p': _p73, 'm': _m46}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[232])
-                        st.inline += 1
                         try:
                             c_29(st, _args254, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
                             raise
-                        st.inline -= 1
         if pc <= 5:
             st.at = o406  # game.yaml:344
             st.vars['phase'] = ''
@@ -8687,30 +8021,20 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o394  # game.yaml:348
             _args255 = {'p': _L_p50}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[229])
-            st.inline += 1
             try:
                 c_24(st, _args255, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure mission_turn (' + str(S[296]) + ')')
                 raise
-            st.inline -= 1
     def c_397(st, env, pc):  # game.yaml:349
         if pc <= 0:
             st.at = o398  # game.yaml:350
             _args256 = {'p': None}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[230])
-            st.inline += 1
             try:
                 c_25(st, _args256, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure exchange_window (' + str(S[282]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o405  # game.yaml:351
             for _p74 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -8722,16 +8046,11 @@ def build(num_players, files):
                     if (len(st.zones[(Z_mission_hand1 + _p74)]) > 0):
                         st.at = o402  # game.yaml:354
                         _args257 = {'p': _p74, 'm': _m47}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[232])
-                        st.inline += 1
                         try:
                             c_29(st, _args257, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
                             raise
-                        st.inline -= 1
     def c_399(st, env, pc):  # game.yaml:352
         _L_p51 = env['p']
         _S_p33 = _L_p51 if type(_L_p51) is int and 0 <= _L_p51 < num_players else None
@@ -8743,16 +8062,11 @@ def build(num_players, files):
                 if (len(st.zones[(Z_mission_hand1 + (_S_p33 if _S_p33 is not None else seat(st, _L_p51, S[231])))]) > 0):
                     st.at = o402  # game.yaml:354
                     _args258 = {'p': _L_p51, 'm': _m48}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[232])
-                    st.inline += 1
                     try:
                         c_29(st, _args258, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
                         raise
-                    st.inline -= 1
     def c_400(st, env, pc):  # game.yaml:354
         _L_p52 = env['p']
         _L_m9 = env['m']
@@ -8762,32 +8076,22 @@ def build(num_players, files):
             if (len(st.zones[(Z_mission_hand1 + (_S_p34 if _S_p34 is not None else seat(st, _L_p52, S[231])))]) > 0):
                 st.at = o402  # game.yaml:354
                 _args259 = {'p': _L_p52, 'm': _L_m9}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[232])
-                st.inline += 1
                 try:
                     c_29(st, _args259, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
                     raise
-                st.inline -= 1
     def c_401(st, env, pc):  # game.yaml:354
         _L_p53 = env['p']
         _L_m10 = env['m']
         if pc <= 0:
             st.at = o402  # game.yaml:354
             _args260 = {'p': _L_p53, 'm': _L_m10}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[232])
-            st.inline += 1
             try:
                 c_29(st, _args260, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
                 raise
-            st.inline -= 1
 
     def tie_0(st, env):  # game.yaml:802
         return len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[298])))])
@@ -9416,6 +8720,7 @@ def build(num_players, files):
     P.play = o349
     P.scoring = o409
     P.proc_names = {o0.uid: 'procedure earn (' + str(S[54]) + ')', o1.uid: 'procedure pay (' + str(S[47]) + ')', o2.uid: 'procedure take_coat (' + str(S[57]) + ')', o3.uid: 'procedure take_token (' + str(S[49]) + ')', o4.uid: 'procedure to_personal (' + str(S[51]) + ')', o5.uid: 'procedure from_general (' + str(S[106]) + ')', o6.uid: 'procedure to_general (' + str(S[158]) + ')', o7.uid: 'procedure resource_ability (' + str(S[293]) + ')', o8.uid: 'procedure influence (' + str(S[294]) + ')', o9.uid: 'procedure optional_markers (' + str(S[256]) + ')', o10.uid: 'procedure marker_anywhere (' + str(S[259]) + ')', o11.uid: 'procedure influence_turn (' + str(S[258]) + ')', o12.uid: 'procedure use_card (' + str(S[263]) + ')', o13.uid: 'procedure start_anywhere (' + str(S[265]) + ')', o14.uid: 'procedure place_path (' + str(S[266]) + ')', o15.uid: 'procedure evaluation (' + str(S[295]) + ')', o16.uid: 'procedure play_intrigue (' + str(S[270]) + ')', o17.uid: 'procedure evaluate (' + str(S[271]) + ')', o18.uid: 'procedure first_once (' + str(S[273]) + ')', o19.uid: 'procedure leader_evaluation (' + str(S[276]) + ')', o20.uid: 'procedure bribes (' + str(S[279]) + ')', o21.uid: 'procedure markers_evaluation (' + str(S[274]) + ')', o22.uid: 'procedure louis_evaluation (' + str(S[275]) + ')', o23.uid: 'procedure gift (' + str(S[278]) + ')', o24.uid: 'procedure mission_turn (' + str(S[296]) + ')', o25.uid: 'procedure exchange_window (' + str(S[282]) + ')', o26.uid: 'procedure exchange_token (' + str(S[186]) + ')', o27.uid: 'procedure fulfil (' + str(S[284]) + ')', o28.uid: 'procedure draw_mission (' + str(S[289]) + ')', o29.uid: 'procedure exchange_missions (' + str(S[297]) + ')'}
+    P.procedure_chain = 30
     P.var_specs = [
         VarSpec('louis', 'card', None, S[555], 'public'),
         VarSpec('leader', 'player', None, S[556], 'public'),

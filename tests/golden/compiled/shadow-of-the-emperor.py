@@ -5337,16 +5337,11 @@ def build(num_players, files):
                 _s62 = env['s'] = _v29[_i81]
                 st.at = o70  # game.yaml:385
                 _args71 = {'x': env['x'], 's': _s62}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[105])
-                st.inline += 1
                 try:
                     proc_settle(st, _args71)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure settle (' + str(S[106]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o71  # game.yaml:385
                 _i82 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[107]))
                 st.vars['age'][_i82] = 15
@@ -5379,16 +5374,11 @@ def build(num_players, files):
             elif any((_x29.kind == 'aristocrats') for _x29 in st.zones[(Z_supply1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p14, S[8])))]):
                 st.at = o81  # game.yaml:401
                 _args72 = {'p': _L_p14, 'a': 45, 'z': st.zones[Z_throne1]}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[69])
-                st.inline += 1
                 try:
                     proc_fresh(st, _args72)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure fresh (' + str(S[70]) + ')')
                     raise
-                st.inline -= 1
             else:
                 st.at = o75  # game.yaml:402
                 if st.record_log:
@@ -5402,16 +5392,11 @@ def build(num_players, files):
                 if (_x30 not in st.zones[(Z_supply1 + seat(st, _x30.owner, S[71]))]):
                     st.at = o91  # game.yaml:420
                     _args73 = {'x': _x30}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[72])
-                    st.inline += 1
                     try:
                         proc_grow_old(st, _args73)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure grow_old (' + str(S[73]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 1:
             st.at = o100  # game.yaml:421
             if (len(st.zones[Z_throne1]) == 0):
@@ -5420,16 +5405,11 @@ def build(num_players, files):
                     st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' needs a new aristocrat on the throne', -1)
                 st.at = o96  # game.yaml:424
                 _args74 = {'p': st.vars['emperor']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[115])
-                st.inline += 1
                 try:
                     c_7(st, _args74, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure fill_throne (' + str(S[276]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o99  # game.yaml:425
                 if (len(st.zones[Z_throne1]) > 0):
                     st.at = o98  # game.yaml:425
@@ -5448,29 +5428,19 @@ def build(num_players, files):
                 if (env['blue'] > env['pink']):
                     st.at = o105  # game.yaml:435
                     _args75 = {'q': _q8}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[119])
-                    st.inline += 1
                     try:
                         c_11(st, _args75, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure son (' + str(S[277]) + ')')
                         raise
-                    st.inline -= 1
                 elif (env['pink'] > 0):
                     st.at = o107  # game.yaml:435
                     _args76 = {'q': _q8}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[120])
-                    st.inline += 1
                     try:
                         c_12(st, _args76, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure daughter (' + str(S[278]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 1:
             st.at = o114  # game.yaml:436
             for _q9 in list(st.players):
@@ -5490,16 +5460,11 @@ def build(num_players, files):
                     st.log_line('a son is born to ' + fmt_player1(_L_q2), -1)
                 st.at = o119  # game.yaml:443
                 _args77 = {'p': _L_q2, 'side': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[122])
-                st.inline += 1
                 try:
                     c_6(st, _args77, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure place_new (' + str(S[279]) + ')')
                     raise
-                st.inline -= 1
             else:
                 st.at = o116  # game.yaml:444
                 if st.record_log:
@@ -5533,29 +5498,19 @@ def build(num_players, files):
                     _s67 = env['s'] = _v31[_i85]
                     st.at = o122  # game.yaml:455
                     _args78 = {'q': _L_q3, 'b': st.zones[(Z_at1 + _s67.ordinal)][-1]}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[124])
-                    st.inline += 1
                     try:
                         c_13(st, _args78, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure offer (' + str(S[281]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i85 < _end5:  # game.yaml:456
                     st.at = o124  # game.yaml:458
                     _args79 = {'q': _L_q3, 'b': st.zones[Z_throne1][-1]}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[125])
-                    st.inline += 1
                     try:
                         c_13(st, _args79, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure offer (' + str(S[281]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:459
                     st.at = o126  # game.yaml:459
                     _i86 = (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[126]))
@@ -5697,16 +5652,11 @@ def build(num_players, files):
                             st.log_line(fmt_player1(_L_p15) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[139])))][-1]), -1)
                         st.at = o141  # game.yaml:494
                         _args80 = {'p': _L_p15, 'a': _k12.key}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[140])
-                        st.inline += 1
                         try:
                             c_17(st, _args80, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure use_card (' + str(S[285]) + ')')
                             raise
-                        st.inline -= 1
                 elif _i91 < _end10:  # game.yaml:495
                     st.at = o149  # game.yaml:500
                     _v37 = [_k13 for _k13 in K_stacks1 if (fn_trier_may_use(st, S[147], _L_p15, _k13))]  # game.yaml:503
@@ -5739,16 +5689,11 @@ def build(num_players, files):
                             st.log_line(fmt_player1(_L_p15) + ' uses ' + fmt_card1(_k14) + ' with the privilege of Trier', -1)
                         st.at = o148  # game.yaml:510
                         _args81 = {'p': _L_p15, 'a': _k14.key}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[146])
-                        st.inline += 1
                         try:
                             c_17(st, _args81, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure use_card (' + str(S[285]) + ')')
                             raise
-                        st.inline -= 1
                 elif _i91 < _end11:  # game.yaml:511
                     st.at = o151  # game.yaml:515
                     _i97 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[148]))
@@ -5764,32 +5709,22 @@ def build(num_players, files):
                     st.vars['privilege_used'][_i98] = True
                     st.at = o156  # game.yaml:521
                     _args82 = {'p': _L_p15, 'optional': False}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[152])
-                    st.inline += 1
                     try:
                         c_18(st, _args82, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure doctor (' + str(S[287]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i91 < _end13:  # game.yaml:522
                     st.at = o158  # game.yaml:525
                     _i99 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[153]))
                     st.vars['privilege_used'][_i99] = True
                     st.at = o159  # game.yaml:525
                     _args83 = {'p': _L_p15, 'side': False}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[154])
-                    st.inline += 1
                     try:
                         c_6(st, _args83, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure place_new (' + str(S[279]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i91 < _end14:  # game.yaml:526
                     st.at = o161  # game.yaml:530
                     _i100 = (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[155]))
@@ -5801,16 +5736,11 @@ def build(num_players, files):
                     st.vars['thalers'][_i100] = _v39
                     st.at = o162  # game.yaml:530
                     _args84 = {'p': _L_p15}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[157])
-                    st.inline += 1
                     try:
                         c_15(st, _args84, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure place_knight (' + str(S[288]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i91 < _end15:  # game.yaml:531
                     st.at = o164  # game.yaml:538
                     _i101 = (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[158]))
@@ -5822,16 +5752,11 @@ def build(num_players, files):
                     st.vars['thalers'][_i101] = _v40
                     st.at = o165  # game.yaml:538
                     _args85 = {'p': _L_p15}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[160])
-                    st.inline += 1
                     try:
                         c_16(st, _args85, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure move_knight (' + str(S[289]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:539
                     st.at = o167  # game.yaml:539
                     _i102 = seat(st, st.vars['turn_player'], S[161])
@@ -5916,29 +5841,19 @@ def build(num_players, files):
             elif (_L_a2 == 'doctor'):
                 st.at = o184  # game.yaml:575
                 _args86 = {'p': _L_p18, 'optional': (len(st.players) == 2)}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[178])
-                st.inline += 1
                 try:
                     c_18(st, _args86, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure doctor (' + str(S[287]) + ')')
                     raise
-                st.inline -= 1
             elif (_L_a2 == 'move'):
                 st.at = o186  # game.yaml:576
                 _args87 = {'p': _L_p18}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[179])
-                st.inline += 1
                 try:
                     c_19(st, _args87, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure move_card (' + str(S[293]) + ')')
                     raise
-                st.inline -= 1
             elif (_L_a2 == 'indulgence'):
                 st.at = o188  # game.yaml:577
                 _i107 = (_S_p11 if _S_p11 is not None else seat(st, _L_p18, S[76]))
@@ -5949,55 +5864,35 @@ def build(num_players, files):
             elif (_L_a2 == 'permit'):
                 st.at = o190  # game.yaml:578
                 _args88 = {'p': _L_p18}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[180])
-                st.inline += 1
                 try:
                     c_20(st, _args88, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure permit (' + str(S[294]) + ')')
                     raise
-                st.inline -= 1
             elif (_L_a2 == 'ordinance'):
                 st.at = o192  # game.yaml:579
                 _args89 = {'p': _L_p18}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[181])
-                st.inline += 1
                 try:
                     c_21(st, _args89, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure ordinance (' + str(S[295]) + ')')
                     raise
-                st.inline -= 1
             elif (_L_a2 == 'promotion'):
                 st.at = o194  # game.yaml:580
                 _args90 = {'p': _L_p18}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[182])
-                st.inline += 1
                 try:
                     c_22(st, _args90, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure promotion (' + str(S[296]) + ')')
                     raise
-                st.inline -= 1
             elif (_L_a2 == 'daughter'):
                 st.at = o196  # game.yaml:581
                 _args91 = {'p': _L_p18}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[183])
-                st.inline += 1
                 try:
                     c_23(st, _args91, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure kings_daughter (' + str(S[297]) + ')')
                     raise
-                st.inline -= 1
     def c_18(st, env, pc):  # game.yaml:583
         _L_p19 = env['p']
         _L_optional2 = env['optional']
@@ -6033,16 +5928,11 @@ def build(num_players, files):
                     _s78 = env['s'] = _v46[_i108 - _end22]
                     st.at = o201  # game.yaml:594
                     _args92 = {'x': st.zones[(Z_at1 + _s78.ordinal)][-1]}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[187])
-                    st.inline += 1
                     try:
                         proc_grow_old(st, _args92)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure grow_old (' + str(S[73]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:595
                     pass
     def c_19(st, env, pc):  # game.yaml:597
@@ -6089,16 +5979,11 @@ def build(num_players, files):
                         _t26 = env['t'] = _v48[_i111]
                         st.at = o207  # game.yaml:613
                         _args93 = {'x': env['x'], 's': _t26}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[196])
-                        st.inline += 1
                         try:
                             proc_settle(st, _args93)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure settle (' + str(S[106]) + ')')
                             raise
-                        st.inline -= 1
                 else:  # game.yaml:614
                     pass
     def c_20(st, env, pc):  # game.yaml:616
@@ -6135,16 +6020,11 @@ def build(num_players, files):
                 if _i112 < _end28:  # game.yaml:623
                     st.at = o212  # game.yaml:623
                     _args94 = {'p': _L_p21, 'side': False}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[198])
-                    st.inline += 1
                     try:
                         c_6(st, _args94, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure place_new (' + str(S[279]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i112 < _end29:  # game.yaml:624
                     st.at = o214  # game.yaml:625
                     _i113 = (_S_p14 if _S_p14 is not None else seat(st, _L_p21, S[199]))
@@ -6156,16 +6036,11 @@ def build(num_players, files):
                     st.vars['thalers'][_i113] = _v49
                     st.at = o215  # game.yaml:625
                     _args95 = {'p': _L_p21, 'side': True}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[201])
-                    st.inline += 1
                     try:
                         c_6(st, _args95, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure place_new (' + str(S[279]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:626
                     pass
     def c_21(st, env, pc):  # game.yaml:628
@@ -6240,16 +6115,11 @@ def build(num_players, files):
                     st.move(st.zones[(Z_at1 + _s84.ordinal)][-1], (Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[209]))), False)
                     st.at = o225  # game.yaml:655
                     _args96 = {'p': _L_p23, 'a': 15, 'z': st.zones[(Z_at1 + _s84.ordinal)]}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[212])
-                    st.inline += 1
                     try:
                         proc_fresh(st, _args96)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure fresh (' + str(S[70]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:656
                     pass
     def c_23(st, env, pc):  # game.yaml:658
@@ -6300,16 +6170,11 @@ def build(num_players, files):
                 if (any((_c19.props['stack'].key == 'gray') for _c19 in st.zones[(Z_play_area1 + _q10)]) and any((_x39.kind == 'aristocrats') for _x39 in st.zones[(Z_supply1 + _q10)])):
                     st.at = o236  # game.yaml:678
                     _args97 = {'q': _q10}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[219])
-                    st.inline += 1
                     try:
                         c_25(st, _args97, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure gray_eminence (' + str(S[305]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 1:
             st.at = o243  # game.yaml:679
             for _e15 in list(K_electorates1):
@@ -6318,16 +6183,11 @@ def build(num_players, files):
                 if (not st.vars['closed'][_e15.ordinal]):
                     st.at = o241  # game.yaml:679
                     _args98 = {'e': _e15}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[221])
-                    st.inline += 1
                     try:
                         c_26(st, _args98, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure new_elector (' + str(S[306]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 2:
             st.at = o247  # game.yaml:680
             if (fn_elector_of(st, C_mainz1) != None):
@@ -6364,16 +6224,11 @@ def build(num_players, files):
                     _e17 = env['e'] = _v55[_i121]
                     st.at = o249  # game.yaml:695
                     _args99 = {'p': _L_q5, 'a': 45, 'z': st.zones[(Z_at1 + _e17.props['beside'].ordinal)]}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[222])
-                    st.inline += 1
                     try:
                         proc_fresh(st, _args99)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure fresh (' + str(S[70]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:696
                     pass
     def c_26(st, env, pc):  # game.yaml:698
@@ -6389,16 +6244,11 @@ def build(num_players, files):
             if ((env['w'] != None) and (env['w'] != (_r103[-1].owner if (len((_r103 := st.zones[(Z_at1 + _L_e3.props['seat'].ordinal)])) > 0) else None))):
                 st.at = o254  # game.yaml:704
                 _args100 = {'e': _L_e3, 'w': env['w']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[224])
-                st.inline += 1
                 try:
                     c_27(st, _args100, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure change_of_power (' + str(S[308]) + ')')
                     raise
-                st.inline -= 1
     def c_27(st, env, pc):  # game.yaml:708
         _L_e4 = env['e']
         _L_w2 = env['w']
@@ -6459,16 +6309,11 @@ def build(num_players, files):
             if (len(st.zones[Z_aside1]) > 0):
                 st.at = o270  # game.yaml:725
                 _args101 = {'e': _L_e4}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[231])
-                st.inline += 1
                 try:
                     c_28(st, _args101, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure displaced (' + str(S[310]) + ')')
                     raise
-                st.inline -= 1
     def c_28(st, env, pc):  # game.yaml:727
         _L_e5 = env['e']
         _O_e4 = _L_e5.ordinal if type(_L_e5) is Card and _L_e5.kind == 'electorates' else None
@@ -6504,48 +6349,33 @@ def build(num_players, files):
                     _s92 = env['s'] = _v58[_i124]
                     st.at = o278  # game.yaml:738
                     _args102 = {'x': env['x'], 's': _s92}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[232])
-                    st.inline += 1
                     try:
                         proc_settle(st, _args102)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure settle (' + str(S[106]) + ')')
                         raise
-                    st.inline -= 1
             else:
                 st.at = o274  # game.yaml:739
                 if st.record_log:
                     st.log_line('no room in ' + fmt_card1(_L_e5) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
                 st.at = o275  # game.yaml:739
                 _args103 = {'x': env['x']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[84])
-                st.inline += 1
                 try:
                     proc_retire(st, _args103)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure retire (' + str(S[59]) + ')')
                     raise
-                st.inline -= 1
     def c_29(st, env, pc):  # game.yaml:742
         if pc <= 0:
             st.at = o283  # game.yaml:744
             if (st.vars['rival'] != None):
                 st.at = o282  # game.yaml:744
                 _args104 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[234])
-                st.inline += 1
                 try:
                     c_30(st, _args104, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure election (' + str(S[312]) + ')')
                     raise
-                st.inline -= 1
     def c_30(st, env, pc):  # game.yaml:746
         if pc <= 0:
             st.at = o295  # game.yaml:750
@@ -6657,16 +6487,11 @@ def build(num_players, files):
             if (env['victor'] == st.vars['rival']):
                 st.at = o318  # game.yaml:785
                 _args105 = {'w': st.vars['rival']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[242])
-                st.inline += 1
                 try:
                     c_31(st, _args105, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure crown (' + str(S[316]) + ')')
                     raise
-                st.inline -= 1
             else:
                 st.at = o316  # game.yaml:785
                 if st.record_log:
@@ -6708,31 +6533,21 @@ def build(num_players, files):
         if pc <= 4:
             st.at = o330  # game.yaml:799
             _args106 = {'p': _L_w3}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[90])
-            st.inline += 1
             try:
                 c_7(st, _args106, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure fill_throne (' + str(S[276]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 5:
             st.at = o333  # game.yaml:800
             if (len(st.zones[Z_aside1]) > 0):
                 st.at = o332  # game.yaml:800
                 _args107 = {'p': env['old']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[244])
-                st.inline += 1
                 try:
                     c_32(st, _args107, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure deposed (' + str(S[317]) + ')')
                     raise
-                st.inline -= 1
     def c_32(st, env, pc):  # game.yaml:802
         _L_p25 = env['p']
         _S_p18 = _L_p25 if type(_L_p25) is int and 0 <= _L_p25 < num_players else None
@@ -6759,32 +6574,22 @@ def build(num_players, files):
                     _s95 = env['s'] = _v62[_i134]
                     st.at = o340  # game.yaml:813
                     _args108 = {'x': env['x'], 's': _s95}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[245])
-                    st.inline += 1
                     try:
                         proc_settle(st, _args108)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure settle (' + str(S[106]) + ')')
                         raise
-                    st.inline -= 1
             else:
                 st.at = o336  # game.yaml:814
                 if st.record_log:
                     st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(_L_p25), -1)
                 st.at = o337  # game.yaml:814
                 _args109 = {'x': env['x']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[91])
-                st.inline += 1
                 try:
                     proc_retire(st, _args109)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure retire (' + str(S[59]) + ')')
                     raise
-                st.inline -= 1
     def c_33(st, env, pc):  # game.yaml:817
         if pc <= 0:
             st.at = o343  # game.yaml:820
@@ -6811,29 +6616,19 @@ def build(num_players, files):
             if (DL_rounds5[(st.vars['round'], )][3] == 'place'):
                 st.at = o347  # game.yaml:823
                 _args110 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[246])
-                st.inline += 1
                 try:
                     c_34(st, _args110, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure place_empire_city (' + str(S[319]) + ')')
                     raise
-                st.inline -= 1
             elif (DL_rounds6[(st.vars['round'], )][3] == 'move'):
                 st.at = o349  # game.yaml:824
                 _args111 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[247])
-                st.inline += 1
                 try:
                     c_35(st, _args111, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure move_empire_city (' + str(S[320]) + ')')
                     raise
-                st.inline -= 1
     def c_34(st, env, pc):  # game.yaml:826
         if pc <= 0:
             st.at = o357  # game.yaml:830
@@ -6859,16 +6654,11 @@ def build(num_players, files):
             else:
                 st.at = o352  # game.yaml:837
                 _args112 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[248])
-                st.inline += 1
                 try:
                     c_35(st, _args112, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure move_empire_city (' + str(S[320]) + ')')
                     raise
-                st.inline -= 1
     def c_35(st, env, pc):  # game.yaml:839
         if pc <= 0:
             st.at = o367  # game.yaml:843
@@ -6942,16 +6732,11 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o96  # game.yaml:424
             _args113 = {'p': st.vars['emperor']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[115])
-            st.inline += 1
             try:
                 c_7(st, _args113, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure fill_throne (' + str(S[276]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 2:
             st.at = o99  # game.yaml:425
             if (len(st.zones[Z_throne1]) > 0):
@@ -6972,59 +6757,39 @@ def build(num_players, files):
             if (env['blue'] > env['pink']):
                 st.at = o105  # game.yaml:435
                 _args114 = {'q': _L_q6}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[119])
-                st.inline += 1
                 try:
                     c_11(st, _args114, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure son (' + str(S[277]) + ')')
                     raise
-                st.inline -= 1
             elif (env['pink'] > 0):
                 st.at = o107  # game.yaml:435
                 _args115 = {'q': _L_q6}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[120])
-                st.inline += 1
                 try:
                     c_12(st, _args115, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure daughter (' + str(S[278]) + ')')
                     raise
-                st.inline -= 1
     def c_104(st, env, pc):  # game.yaml:435
         _L_q7 = env['q']
         if pc <= 0:
             st.at = o105  # game.yaml:435
             _args116 = {'q': _L_q7}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[119])
-            st.inline += 1
             try:
                 c_11(st, _args116, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure son (' + str(S[277]) + ')')
                 raise
-            st.inline -= 1
     def c_106(st, env, pc):  # game.yaml:435
         _L_q8 = env['q']
         if pc <= 0:
             st.at = o107  # game.yaml:435
             _args117 = {'q': _L_q8}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[120])
-            st.inline += 1
             try:
                 c_12(st, _args117, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure daughter (' + str(S[278]) + ')')
                 raise
-            st.inline -= 1
     def c_117(st, env, pc):  # game.yaml:443
         _L_q9 = env['q']
         if pc <= 0:
@@ -7034,16 +6799,11 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o119  # game.yaml:443
             _args118 = {'p': _L_q9, 'side': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[122])
-            st.inline += 1
             try:
                 c_6(st, _args118, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure place_new (' + str(S[279]) + ')')
                 raise
-            st.inline -= 1
     def c_121(st, env, pc):  # game.yaml:455
         _L_q10 = env['q']
         _L_s2 = env['s']
@@ -7051,31 +6811,21 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o122  # game.yaml:455
             _args119 = {'q': _L_q10, 'b': st.zones[(Z_at1 + (_O_s1 if _O_s1 is not None else ordinal(_L_s2, 'spaces', S[123])))][-1]}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[124])
-            st.inline += 1
             try:
                 c_13(st, _args119, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure offer (' + str(S[281]) + ')')
                 raise
-            st.inline -= 1
     def c_123(st, env, pc):  # game.yaml:458
         _L_q11 = env['q']
         if pc <= 0:
             st.at = o124  # game.yaml:458
             _args120 = {'q': _L_q11, 'b': st.zones[Z_throne1][-1]}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[125])
-            st.inline += 1
             try:
                 c_13(st, _args120, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure offer (' + str(S[281]) + ')')
                 raise
-            st.inline -= 1
     def c_136(st, env, pc):  # game.yaml:483
         _L_p27 = env['p']
         _S_p20 = _L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else None
@@ -7110,16 +6860,11 @@ def build(num_players, files):
                     st.log_line(fmt_player1(_L_p27) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p27, S[139])))][-1]), -1)
                 st.at = o141  # game.yaml:494
                 _args121 = {'p': _L_p27, 'a': _k16.key}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[140])
-                st.inline += 1
                 try:
                     c_17(st, _args121, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure use_card (' + str(S[285]) + ')')
                     raise
-                st.inline -= 1
     def c_137(st, env, pc):  # game.yaml:490
         _L_p28 = env['p']
         _L_k1 = env['k']
@@ -7144,16 +6889,11 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o141  # game.yaml:494
             _args122 = {'p': _L_p28, 'a': _L_k1.key}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[140])
-            st.inline += 1
             try:
                 c_17(st, _args122, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure use_card (' + str(S[285]) + ')')
                 raise
-            st.inline -= 1
     def c_143(st, env, pc):  # game.yaml:499
         _L_p29 = env['p']
         _S_p22 = _L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else None
@@ -7189,16 +6929,11 @@ def build(num_players, files):
                     st.log_line(fmt_player1(_L_p29) + ' uses ' + fmt_card1(_k18) + ' with the privilege of Trier', -1)
                 st.at = o148  # game.yaml:510
                 _args123 = {'p': _L_p29, 'a': _k18.key}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[146])
-                st.inline += 1
                 try:
                     c_17(st, _args123, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure use_card (' + str(S[285]) + ')')
                     raise
-                st.inline -= 1
     def c_144(st, env, pc):  # game.yaml:506
         _L_p30 = env['p']
         _L_k2 = env['k']
@@ -7223,16 +6958,11 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o148  # game.yaml:510
             _args124 = {'p': _L_p30, 'a': _L_k2.key}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[146])
-            st.inline += 1
             try:
                 c_17(st, _args124, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure use_card (' + str(S[285]) + ')')
                 raise
-            st.inline -= 1
     def c_154(st, env, pc):  # game.yaml:521
         _L_p31 = env['p']
         if pc <= 0:
@@ -7242,16 +6972,11 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o156  # game.yaml:521
             _args125 = {'p': _L_p31, 'optional': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[152])
-            st.inline += 1
             try:
                 c_18(st, _args125, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure doctor (' + str(S[287]) + ')')
                 raise
-            st.inline -= 1
     def c_157(st, env, pc):  # game.yaml:525
         _L_p32 = env['p']
         if pc <= 0:
@@ -7261,16 +6986,11 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o159  # game.yaml:525
             _args126 = {'p': _L_p32, 'side': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[154])
-            st.inline += 1
             try:
                 c_6(st, _args126, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure place_new (' + str(S[279]) + ')')
                 raise
-            st.inline -= 1
     def c_160(st, env, pc):  # game.yaml:530
         _L_p33 = env['p']
         _S_p24 = _L_p33 if type(_L_p33) is int and 0 <= _L_p33 < num_players else None
@@ -7286,16 +7006,11 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o162  # game.yaml:530
             _args127 = {'p': _L_p33}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[157])
-            st.inline += 1
             try:
                 c_15(st, _args127, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure place_knight (' + str(S[288]) + ')')
                 raise
-            st.inline -= 1
     def c_163(st, env, pc):  # game.yaml:538
         _L_p34 = env['p']
         _S_p25 = _L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else None
@@ -7311,16 +7026,11 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o165  # game.yaml:538
             _args128 = {'p': _L_p34}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[160])
-            st.inline += 1
             try:
                 c_16(st, _args128, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure move_knight (' + str(S[289]) + ')')
                 raise
-            st.inline -= 1
     def c_173(st, env, pc):  # game.yaml:561
         _L_s3 = env['s']
         _L_p35 = env['p']
@@ -7352,91 +7062,61 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o184  # game.yaml:575
             _args129 = {'p': _L_p36, 'optional': (len(st.players) == 2)}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[178])
-            st.inline += 1
             try:
                 c_18(st, _args129, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure doctor (' + str(S[287]) + ')')
                 raise
-            st.inline -= 1
     def c_185(st, env, pc):  # game.yaml:576
         _L_p37 = env['p']
         if pc <= 0:
             st.at = o186  # game.yaml:576
             _args130 = {'p': _L_p37}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[179])
-            st.inline += 1
             try:
                 c_19(st, _args130, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure move_card (' + str(S[293]) + ')')
                 raise
-            st.inline -= 1
     def c_189(st, env, pc):  # game.yaml:578
         _L_p38 = env['p']
         if pc <= 0:
             st.at = o190  # game.yaml:578
             _args131 = {'p': _L_p38}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[180])
-            st.inline += 1
             try:
                 c_20(st, _args131, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure permit (' + str(S[294]) + ')')
                 raise
-            st.inline -= 1
     def c_191(st, env, pc):  # game.yaml:579
         _L_p39 = env['p']
         if pc <= 0:
             st.at = o192  # game.yaml:579
             _args132 = {'p': _L_p39}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[181])
-            st.inline += 1
             try:
                 c_21(st, _args132, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure ordinance (' + str(S[295]) + ')')
                 raise
-            st.inline -= 1
     def c_193(st, env, pc):  # game.yaml:580
         _L_p40 = env['p']
         if pc <= 0:
             st.at = o194  # game.yaml:580
             _args133 = {'p': _L_p40}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[182])
-            st.inline += 1
             try:
                 c_22(st, _args133, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure promotion (' + str(S[296]) + ')')
                 raise
-            st.inline -= 1
     def c_195(st, env, pc):  # game.yaml:581
         _L_p41 = env['p']
         if pc <= 0:
             st.at = o196  # game.yaml:581
             _args134 = {'p': _L_p41}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[183])
-            st.inline += 1
             try:
                 c_23(st, _args134, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure kings_daughter (' + str(S[297]) + ')')
                 raise
-            st.inline -= 1
     def c_204(st, env, pc):  # game.yaml:607
         _L_s4 = env['s']
         _L_p42 = env['p']
@@ -7463,31 +7143,21 @@ def build(num_players, files):
                 _t37 = env['t'] = _v78[_i154]
                 st.at = o207  # game.yaml:613
                 _args135 = {'x': env['x'], 's': _t37}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[196])
-                st.inline += 1
                 try:
                     proc_settle(st, _args135)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure settle (' + str(S[106]) + ')')
                     raise
-                st.inline -= 1
     def c_211(st, env, pc):  # game.yaml:623
         _L_p43 = env['p']
         if pc <= 0:
             st.at = o212  # game.yaml:623
             _args136 = {'p': _L_p43, 'side': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[198])
-            st.inline += 1
             try:
                 c_6(st, _args136, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure place_new (' + str(S[279]) + ')')
                 raise
-            st.inline -= 1
     def c_213(st, env, pc):  # game.yaml:625
         _L_p44 = env['p']
         _S_p28 = _L_p44 if type(_L_p44) is int and 0 <= _L_p44 < num_players else None
@@ -7503,16 +7173,11 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o215  # game.yaml:625
             _args137 = {'p': _L_p44, 'side': True}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[201])
-            st.inline += 1
             try:
                 c_6(st, _args137, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure place_new (' + str(S[279]) + ')')
                 raise
-            st.inline -= 1
     def c_234(st, env, pc):  # game.yaml:678
         _L_q12 = env['q']
         _S_q5 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
@@ -7521,31 +7186,21 @@ def build(num_players, files):
             if (any((_c25.props['stack'].key == 'gray') for _c25 in st.zones[(Z_play_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q12, S[9])))]) and any((_x41.kind == 'aristocrats') for _x41 in st.zones[(Z_supply1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q12, S[8])))])):
                 st.at = o236  # game.yaml:678
                 _args138 = {'q': _L_q12}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[219])
-                st.inline += 1
                 try:
                     c_25(st, _args138, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure gray_eminence (' + str(S[305]) + ')')
                     raise
-                st.inline -= 1
     def c_235(st, env, pc):  # game.yaml:678
         _L_q13 = env['q']
         if pc <= 0:
             st.at = o236  # game.yaml:678
             _args139 = {'q': _L_q13}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[219])
-            st.inline += 1
             try:
                 c_25(st, _args139, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure gray_eminence (' + str(S[305]) + ')')
                 raise
-            st.inline -= 1
     def c_239(st, env, pc):  # game.yaml:679
         _L_e6 = env['e']
         _O_e5 = _L_e6.ordinal if type(_L_e6) is Card and _L_e6.kind == 'electorates' else None
@@ -7554,47 +7209,32 @@ def build(num_players, files):
             if (not st.vars['closed'][(_O_e5 if _O_e5 is not None else ordinal(_L_e6, 'electorates', S[220]))]):
                 st.at = o241  # game.yaml:679
                 _args140 = {'e': _L_e6}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[221])
-                st.inline += 1
                 try:
                     c_26(st, _args140, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure new_elector (' + str(S[306]) + ')')
                     raise
-                st.inline -= 1
     def c_240(st, env, pc):  # game.yaml:679
         _L_e7 = env['e']
         if pc <= 0:
             st.at = o241  # game.yaml:679
             _args141 = {'e': _L_e7}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[221])
-            st.inline += 1
             try:
                 c_26(st, _args141, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure new_elector (' + str(S[306]) + ')')
                 raise
-            st.inline -= 1
     def c_253(st, env, pc):  # game.yaml:704
         _L_e8 = env['e']
         _L_w4 = env['w']
         if pc <= 0:
             st.at = o254  # game.yaml:704
             _args142 = {'e': _L_e8, 'w': _L_w4}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[224])
-            st.inline += 1
             try:
                 c_27(st, _args142, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure change_of_power (' + str(S[308]) + ')')
                 raise
-            st.inline -= 1
     def c_262(st, env, pc):  # game.yaml:716
         _L_e9 = env['e']
         _L_w5 = env['w']
@@ -7642,16 +7282,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o270  # game.yaml:725
             _args143 = {'e': _L_e10}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[231])
-            st.inline += 1
             try:
                 c_28(st, _args143, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure displaced (' + str(S[310]) + ')')
                 raise
-            st.inline -= 1
     def c_276(st, env, pc):  # game.yaml:734
         _L_e11 = env['e']
         _L_x1 = env['x']
@@ -7683,30 +7318,20 @@ def build(num_players, files):
                 _s108 = env['s'] = _v82[_i158]
                 st.at = o278  # game.yaml:738
                 _args144 = {'x': _L_x1, 's': _s108}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[232])
-                st.inline += 1
                 try:
                     proc_settle(st, _args144)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure settle (' + str(S[106]) + ')')
                     raise
-                st.inline -= 1
     def c_281(st, env, pc):  # game.yaml:744
         if pc <= 0:
             st.at = o282  # game.yaml:744
             _args145 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[234])
-            st.inline += 1
             try:
                 c_30(st, _args145, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure election (' + str(S[312]) + ')')
                 raise
-            st.inline -= 1
     def c_284(st, env, pc):  # game.yaml:751
         _L_q14 = env['q']
         _S_q6 = _L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else None
@@ -7824,31 +7449,21 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o318  # game.yaml:785
             _args146 = {'w': st.vars['rival']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[242])
-            st.inline += 1
             try:
                 c_31(st, _args146, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure crown (' + str(S[316]) + ')')
                 raise
-            st.inline -= 1
     def c_331(st, env, pc):  # game.yaml:800
         _L_old1 = env['old']
         if pc <= 0:
             st.at = o332  # game.yaml:800
             _args147 = {'p': _L_old1}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[244])
-            st.inline += 1
             try:
                 c_32(st, _args147, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure deposed (' + str(S[317]) + ')')
                 raise
-            st.inline -= 1
     def c_338(st, env, pc):  # game.yaml:809
         _L_p45 = env['p']
         _L_x2 = env['x']
@@ -7871,58 +7486,38 @@ def build(num_players, files):
                 _s110 = env['s'] = _v87[_i166]
                 st.at = o340  # game.yaml:813
                 _args148 = {'x': _L_x2, 's': _s110}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[245])
-                st.inline += 1
                 try:
                     proc_settle(st, _args148)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure settle (' + str(S[106]) + ')')
                     raise
-                st.inline -= 1
     def c_346(st, env, pc):  # game.yaml:823
         if pc <= 0:
             st.at = o347  # game.yaml:823
             _args149 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[246])
-            st.inline += 1
             try:
                 c_34(st, _args149, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure place_empire_city (' + str(S[319]) + ')')
                 raise
-            st.inline -= 1
     def c_348(st, env, pc):  # game.yaml:824
         if pc <= 0:
             st.at = o349  # game.yaml:824
             _args150 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[247])
-            st.inline += 1
             try:
                 c_35(st, _args150, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure move_empire_city (' + str(S[320]) + ')')
                 raise
-            st.inline -= 1
     def c_351(st, env, pc):  # game.yaml:837
         if pc <= 0:
             st.at = o352  # game.yaml:837
             _args151 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[248])
-            st.inline += 1
             try:
                 c_35(st, _args151, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure move_empire_city (' + str(S[320]) + ')')
                 raise
-            st.inline -= 1
     def c_353(st, env, pc):  # game.yaml:831
         if pc <= 0:
             st.at = o356  # game.yaml:832
@@ -8012,16 +7607,11 @@ def build(num_players, files):
             if (len(st.players) == 2):
                 st.at = o370  # game.yaml:274
                 _args152 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[253])
-                st.inline += 1
                 try:
                     proc_close_electorates(st, _args152)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure close_electorates (' + str(S[254]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 1:
             st.at = o376  # game.yaml:275
             for _c28 in list(K_actions1):
@@ -8062,32 +7652,22 @@ def build(num_players, files):
         if pc <= 5:
             st.at = o384  # game.yaml:288
             _args153 = {'p': st.vars['emperor'], 'a': 45, 'z': st.zones[Z_throne1]}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[255])
-            st.inline += 1
             try:
                 proc_fresh(st, _args153)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure fresh (' + str(S[70]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 6:
             st.at = o387  # game.yaml:289
             for _p51 in ((SEATS_others1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or others(st, st.vars['emperor'])):
                 env['p'] = _p51
                 st.at = o386  # game.yaml:289
                 _args154 = {'p': _p51, 'a': 45, 'side': False, 'kind': 'elector'}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[258])
-                st.inline += 1
                 try:
                     c_2(st, _args154, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure start_piece (' + str(S[325]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 7:
             st.at = o392  # game.yaml:291
             for _a5 in [35, 25, 15]:
@@ -8097,32 +7677,22 @@ def build(num_players, files):
                     env['p'] = _p52
                     st.at = o390  # game.yaml:292
                     _args155 = {'p': _p52, 'a': _a5, 'side': (_a5 != 25), 'kind': 'aristocrat'}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[259])
-                    st.inline += 1
                     try:
                         c_2(st, _args155, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure start_piece (' + str(S[325]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 8:
             st.at = o395  # game.yaml:293
             for _p53 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                 env['p'] = _p53
                 st.at = o394  # game.yaml:293
                 _args156 = {'p': _p53}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[260])
-                st.inline += 1
                 try:
                     c_15(st, _args156, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure place_knight (' + str(S[288]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 9:
             st.at = o399  # game.yaml:294
             for _p54 in list(st.players):
@@ -8143,16 +7713,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o386  # game.yaml:289
             _args157 = {'p': _L_p46, 'a': 45, 'side': False, 'kind': 'elector'}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[258])
-            st.inline += 1
             try:
                 c_2(st, _args157, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure start_piece (' + str(S[325]) + ')')
                 raise
-            st.inline -= 1
     def c_388(st, env, pc):  # game.yaml:292
         _L_a3 = env['a']
         if pc <= 0:
@@ -8161,47 +7726,32 @@ def build(num_players, files):
                 env['p'] = _p55
                 st.at = o390  # game.yaml:292
                 _args158 = {'p': _p55, 'a': _L_a3, 'side': (_L_a3 != 25), 'kind': 'aristocrat'}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[259])
-                st.inline += 1
                 try:
                     c_2(st, _args158, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure start_piece (' + str(S[325]) + ')')
                     raise
-                st.inline -= 1
     def c_389(st, env, pc):  # game.yaml:292
         _L_p47 = env['p']
         _L_a4 = env['a']
         if pc <= 0:
             st.at = o390  # game.yaml:292
             _args159 = {'p': _L_p47, 'a': _L_a4, 'side': (_L_a4 != 25), 'kind': 'aristocrat'}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[259])
-            st.inline += 1
             try:
                 c_2(st, _args159, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure start_piece (' + str(S[325]) + ')')
                 raise
-            st.inline -= 1
     def c_393(st, env, pc):  # game.yaml:293
         _L_p48 = env['p']
         if pc <= 0:
             st.at = o394  # game.yaml:293
             _args160 = {'p': _L_p48}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[260])
-            st.inline += 1
             try:
                 c_15(st, _args160, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure place_knight (' + str(S[288]) + ')')
                 raise
-            st.inline -= 1
     def c_400(st, env, pc):  # game.yaml:296
         if pc <= 0:
             st.at = o456  # game.yaml:296
@@ -8234,16 +7784,11 @@ def build(num_players, files):
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
                     st.at = o411  # game.yaml:303
                     _args161 = {}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[263])
-                    st.inline += 1
                     try:
                         proc_income_phase(st, _args161)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure income_phase (' + str(S[264]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o412  # game.yaml:303
                     st.vars['phase'] = ''
                 st.at = o419  # game.yaml:304
@@ -8255,16 +7800,11 @@ def build(num_players, files):
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Aging', -1)
                     st.at = o417  # game.yaml:304
                     _args162 = {}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[266])
-                    st.inline += 1
                     try:
                         c_9(st, _args162, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure aging_phase (' + str(S[327]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o418  # game.yaml:304
                     st.vars['phase'] = ''
                 st.at = o425  # game.yaml:305
@@ -8276,16 +7816,11 @@ def build(num_players, files):
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Descendants', -1)
                     st.at = o423  # game.yaml:305
                     _args163 = {}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[267])
-                    st.inline += 1
                     try:
                         c_10(st, _args163, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure descendants_phase (' + str(S[328]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o424  # game.yaml:305
                     st.vars['phase'] = ''
                 st.at = o426  # game.yaml:306
@@ -8317,16 +7852,11 @@ def build(num_players, files):
                                 st.log_line(turn_line(st), -1)
                             st.at = o435  # game.yaml:310
                             _args164 = {'p': _p57}
-                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[269])
-                            st.inline += 1
                             try:
                                 c_14(st, _args164, 0)
                             except Exception as e:
-                                st.inline -= 1
                                 traced(e, 'procedure action_turn (' + str(S[329]) + ')')
                                 raise
-                            st.inline -= 1
                 st.at = o439  # game.yaml:306
                 st.vars['turn_player'] = None
                 st.at = o440  # game.yaml:306
@@ -8339,16 +7869,11 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
                 st.at = o444  # game.yaml:311
                 _args165 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[270])
-                st.inline += 1
                 try:
                     c_24(st, _args165, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure new_electors_phase (' + str(S[330]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o445  # game.yaml:311
                 st.vars['phase'] = ''
                 st.at = o446  # game.yaml:312
@@ -8359,16 +7884,11 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
                 st.at = o449  # game.yaml:312
                 _args166 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[271])
-                st.inline += 1
                 try:
                     c_29(st, _args166, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure election_phase (' + str(S[331]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o450  # game.yaml:312
                 st.vars['phase'] = ''
                 st.at = o451  # game.yaml:313
@@ -8379,16 +7899,11 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
                 st.at = o454  # game.yaml:313
                 _args167 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[272])
-                st.inline += 1
                 try:
                     c_33(st, _args167, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure emperor_action_phase (' + str(S[332]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o455  # game.yaml:313
                 st.vars['phase'] = ''
     def c_401(st, env, pc):  # game.yaml:296
@@ -8417,16 +7932,11 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
                 st.at = o411  # game.yaml:303
                 _args168 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[263])
-                st.inline += 1
                 try:
                     proc_income_phase(st, _args168)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure income_phase (' + str(S[264]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o412  # game.yaml:303
                 st.vars['phase'] = ''
         if pc <= 4:
@@ -8439,16 +7949,11 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Aging', -1)
                 st.at = o417  # game.yaml:304
                 _args169 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[266])
-                st.inline += 1
                 try:
                     c_9(st, _args169, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure aging_phase (' + str(S[327]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o418  # game.yaml:304
                 st.vars['phase'] = ''
         if pc <= 5:
@@ -8461,16 +7966,11 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Descendants', -1)
                 st.at = o423  # game.yaml:305
                 _args170 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[267])
-                st.inline += 1
                 try:
                     c_10(st, _args170, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure descendants_phase (' + str(S[328]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o424  # game.yaml:305
                 st.vars['phase'] = ''
         if pc <= 6:
@@ -8503,16 +8003,11 @@ def build(num_players, files):
                             st.log_line(turn_line(st), -1)
                         st.at = o435  # game.yaml:310
                         _args171 = {'p': _p59}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[269])
-                        st.inline += 1
                         try:
                             c_14(st, _args171, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure action_turn (' + str(S[329]) + ')')
                             raise
-                        st.inline -= 1
             st.at = o439  # game.yaml:306
             st.vars['turn_player'] = None
             st.at = o440  # game.yaml:306
@@ -8526,16 +8021,11 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
             st.at = o444  # game.yaml:311
             _args172 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[270])
-            st.inline += 1
             try:
                 c_24(st, _args172, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure new_electors_phase (' + str(S[330]) + ')')
                 raise
-            st.inline -= 1
             st.at = o445  # game.yaml:311
             st.vars['phase'] = ''
         if pc <= 8:
@@ -8547,16 +8037,11 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
             st.at = o449  # game.yaml:312
             _args173 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[271])
-            st.inline += 1
             try:
                 c_29(st, _args173, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure election_phase (' + str(S[331]) + ')')
                 raise
-            st.inline -= 1
             st.at = o450  # game.yaml:312
             st.vars['phase'] = ''
         if pc <= 9:
@@ -8568,16 +8053,11 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
             st.at = o454  # game.yaml:313
             _args174 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[272])
-            st.inline += 1
             try:
                 c_33(st, _args174, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure emperor_action_phase (' + str(S[332]) + ')')
                 raise
-            st.inline -= 1
             st.at = o455  # game.yaml:313
             st.vars['phase'] = ''
     def c_414(st, env, pc):  # game.yaml:304
@@ -8591,16 +8071,11 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o417  # game.yaml:304
             _args175 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[266])
-            st.inline += 1
             try:
                 c_9(st, _args175, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure aging_phase (' + str(S[327]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
             st.at = o418  # game.yaml:304
             st.vars['phase'] = ''
@@ -8615,16 +8090,11 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o423  # game.yaml:305
             _args176 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[267])
-            st.inline += 1
             try:
                 c_10(st, _args176, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure descendants_phase (' + str(S[328]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
             st.at = o424  # game.yaml:305
             st.vars['phase'] = ''
@@ -8660,16 +8130,11 @@ def build(num_players, files):
                             st.log_line(turn_line(st), -1)
                         st.at = o435  # game.yaml:310
                         _args177 = {'p': _p61}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[269])
-                        st.inline += 1
                         try:
                             c_14(st, _args177, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure action_turn (' + str(S[329]) + ')')
                             raise
-                        st.inline -= 1
         if pc <= 3:
             st.at = o439  # game.yaml:306
             st.vars['turn_player'] = None
@@ -8689,16 +8154,11 @@ def build(num_players, files):
                         st.log_line(turn_line(st), -1)
                     st.at = o435  # game.yaml:310
                     _args178 = {'p': _p62}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[269])
-                    st.inline += 1
                     try:
                         c_14(st, _args178, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure action_turn (' + str(S[329]) + ')')
                         raise
-                    st.inline -= 1
     def c_432(st, env, pc):  # game.yaml:306
         _L_p49 = env['p']
         _S_p30 = _L_p49 if type(_L_p49) is int and 0 <= _L_p49 < num_players else None
@@ -8711,16 +8171,11 @@ def build(num_players, files):
                     st.log_line(turn_line(st), -1)
                 st.at = o435  # game.yaml:310
                 _args179 = {'p': _L_p49}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[269])
-                st.inline += 1
                 try:
                     c_14(st, _args179, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure action_turn (' + str(S[329]) + ')')
                     raise
-                st.inline -= 1
     def c_433(st, env, pc):  # game.yaml:310
         _L_p50 = env['p']
         if pc <= 0:
@@ -8731,16 +8186,11 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o435  # game.yaml:310
             _args180 = {'p': _L_p50}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[269])
-            st.inline += 1
             try:
                 c_14(st, _args180, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure action_turn (' + str(S[329]) + ')')
                 raise
-            st.inline -= 1
     def c_441(st, env, pc):  # game.yaml:311
         if pc <= 0:
             st.at = o442  # game.yaml:311
@@ -8752,16 +8202,11 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o444  # game.yaml:311
             _args181 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[270])
-            st.inline += 1
             try:
                 c_24(st, _args181, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure new_electors_phase (' + str(S[330]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
             st.at = o445  # game.yaml:311
             st.vars['phase'] = ''
@@ -8776,16 +8221,11 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o449  # game.yaml:312
             _args182 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[271])
-            st.inline += 1
             try:
                 c_29(st, _args182, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure election_phase (' + str(S[331]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
             st.at = o450  # game.yaml:312
             st.vars['phase'] = ''
@@ -8800,16 +8240,11 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o454  # game.yaml:313
             _args183 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[272])
-            st.inline += 1
             try:
                 c_33(st, _args183, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure emperor_action_phase (' + str(S[332]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
             st.at = o455  # game.yaml:313
             st.vars['phase'] = ''
@@ -9505,6 +8940,7 @@ def build(num_players, files):
     P.play = o400
     P.scoring = o457
     P.proc_names = {o0.uid: 'procedure close_electorates (' + str(S[254]) + ')', o1.uid: 'procedure fresh (' + str(S[70]) + ')', o2.uid: 'procedure start_piece (' + str(S[325]) + ')', o3.uid: 'procedure retire (' + str(S[59]) + ')', o4.uid: 'procedure grow_old (' + str(S[73]) + ')', o5.uid: 'procedure settle (' + str(S[106]) + ')', o6.uid: 'procedure place_new (' + str(S[279]) + ')', o7.uid: 'procedure fill_throne (' + str(S[276]) + ')', o8.uid: 'procedure income_phase (' + str(S[264]) + ')', o9.uid: 'procedure aging_phase (' + str(S[327]) + ')', o10.uid: 'procedure descendants_phase (' + str(S[328]) + ')', o11.uid: 'procedure son (' + str(S[277]) + ')', o12.uid: 'procedure daughter (' + str(S[278]) + ')', o13.uid: 'procedure offer (' + str(S[281]) + ')', o14.uid: 'procedure action_turn (' + str(S[329]) + ')', o15.uid: 'procedure place_knight (' + str(S[288]) + ')', o16.uid: 'procedure move_knight (' + str(S[289]) + ')', o17.uid: 'procedure use_card (' + str(S[285]) + ')', o18.uid: 'procedure doctor (' + str(S[287]) + ')', o19.uid: 'procedure move_card (' + str(S[293]) + ')', o20.uid: 'procedure permit (' + str(S[294]) + ')', o21.uid: 'procedure ordinance (' + str(S[295]) + ')', o22.uid: 'procedure promotion (' + str(S[296]) + ')', o23.uid: 'procedure kings_daughter (' + str(S[297]) + ')', o24.uid: 'procedure new_electors_phase (' + str(S[330]) + ')', o25.uid: 'procedure gray_eminence (' + str(S[305]) + ')', o26.uid: 'procedure new_elector (' + str(S[306]) + ')', o27.uid: 'procedure change_of_power (' + str(S[308]) + ')', o28.uid: 'procedure displaced (' + str(S[310]) + ')', o29.uid: 'procedure election_phase (' + str(S[331]) + ')', o30.uid: 'procedure election (' + str(S[312]) + ')', o31.uid: 'procedure crown (' + str(S[316]) + ')', o32.uid: 'procedure deposed (' + str(S[317]) + ')', o33.uid: 'procedure emperor_action_phase (' + str(S[332]) + ')', o34.uid: 'procedure place_empire_city (' + str(S[319]) + ')', o35.uid: 'procedure move_empire_city (' + str(S[320]) + ')'}
+    P.procedure_chain = 36
     P.var_specs = [
         VarSpec('emperor', 'player', None, S[595], 'public'),
         VarSpec('rival', 'player', None, S[596], 'public'),

@@ -1796,42 +1796,27 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o11  # game.yaml:124
             _args19 = {'p': _L_p5}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[9])
-            st.inline += 1
             try:
                 c_1(st, _args19, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure bonus (' + str(S[89]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 2:
             st.at = o12  # game.yaml:125
             _args20 = {'p': _L_p5}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[10])
-            st.inline += 1
             try:
                 c_3(st, _args20, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure special_ability (' + str(S[90]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
             st.at = o13  # game.yaml:126
             _args21 = {'p': _L_p5}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[11])
-            st.inline += 1
             try:
                 c_5(st, _args21, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure action (' + str(S[91]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 4:
             st.at = o14  # game.yaml:127
             st.move_count(1, Z_minion_deck1, (Z_hand1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[12]))), False, S[13])
@@ -1957,16 +1942,11 @@ def build(num_players, files):
                 elif _i6 < _end4:  # game.yaml:161
                     st.at = o23  # game.yaml:164
                     _args22 = {'p': _L_p8, 'minion': 'Ghoul'}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[30])
-                    st.inline += 1
                     try:
                         c_2(st, _args22, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o26  # game.yaml:165
                     for _q8 in [_x6 for _x6 in ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8)) if (len(st.zones[(Z_hand1 + _x6)]) > 0)]:
                         env['q'] = _q8
@@ -2016,16 +1996,11 @@ def build(num_players, files):
                     _d19 = env['d'] = _v5[_i6 - _end4]
                     st.at = o29  # game.yaml:175
                     _args23 = {'p': _L_p8, 'minion': 'Darkened'}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[34])
-                    st.inline += 1
                     try:
                         c_2(st, _args23, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o32  # game.yaml:176
                     _v8 = [_q9 for _q9 in st.players if ((len([1 for _m29 in st.zones[(Z_markers_on1 + _d19.ordinal)] if (_m29.owner == _q9)]) > 0))]  # game.yaml:178
                     _end8 = len(_v8)
@@ -2043,30 +2018,20 @@ def build(num_players, files):
                         _q10 = env['q'] = _v8[_i8]
                         st.at = o31  # game.yaml:179
                         _args24 = {'q': _q10, 'd': _d19}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[35])
-                        st.inline += 1
                         try:
                             proc_return_marker(st, _args24)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                             raise
-                        st.inline -= 1
                 elif _i6 < _end6:  # game.yaml:180
                     _a4 = env['a'] = _v6[_i6 - _end5]
                     st.at = o34  # game.yaml:184
                     _args25 = {'p': _L_p8, 'minion': 'Alchemist'}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[37])
-                    st.inline += 1
                     try:
                         c_2(st, _args25, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o37  # game.yaml:185
                     _v9 = [_b3 for _b3 in K_districts1 if ((_b3 != _a4))]  # game.yaml:187
                     _end9 = len(_v9)
@@ -2088,16 +2053,11 @@ def build(num_players, files):
                     _d20 = env['d'] = _v7[_i6 - _end6]
                     st.at = o39  # game.yaml:191
                     _args26 = {'p': _L_p8, 'minion': 'Courtesan'}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[40])
-                    st.inline += 1
                     try:
                         c_2(st, _args26, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o40  # game.yaml:191
                     st.move(st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[42])))][-1], (Z_markers_on1 + _d20.ordinal), False)
     def c_5(st, env, pc):  # game.yaml:199
@@ -2189,16 +2149,11 @@ def build(num_players, files):
                         _d25 = env['d'] = _v12[_i12]
                         st.at = o48  # game.yaml:225
                         _args27 = {'p': _L_p9, 'q': _q12, 'd': _d25}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[48])
-                        st.inline += 1
                         try:
                             c_6(st, _args27, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure usurp (' + str(S[102]) + ')')
                             raise
-                        st.inline -= 1
                 else:  # game.yaml:227
                     st.at = o51  # game.yaml:231
                     _lo4 = 0
@@ -2257,16 +2212,11 @@ def build(num_players, files):
             if (len(st.zones[(Z_hand1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[16])))]) >= 2):
                 st.at = o57  # game.yaml:241
                 _args28 = {'p': _L_q2}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[55])
-                st.inline += 1
                 try:
                     c_7(st, _args28, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 3:
             st.at = o74  # game.yaml:242
             # game.yaml:245: always offered
@@ -2293,16 +2243,11 @@ def build(num_players, files):
                 else:  # game.yaml:246
                     st.at = o62  # game.yaml:248
                     _args29 = {'p': _L_p10}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[58])
-                    st.inline += 1
                     try:
                         c_7(st, _args29, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o63  # game.yaml:249
                     if st.record_log:
                         st.log_line(fmt_player1(_L_p10) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[60])))])) + '); ' + fmt_player1(_L_q2) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[62])))])) + ')', -1)
@@ -2320,16 +2265,11 @@ def build(num_players, files):
                             st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(_L_d2), -1)
                         st.at = o68  # game.yaml:256
                         _args30 = {'q': env['loser'], 'd': _L_d2}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[63])
-                        st.inline += 1
                         try:
                             proc_return_marker(st, _args30)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                             raise
-                        st.inline -= 1
                         st.at = o69  # game.yaml:257
                         st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[65]))), (Z_markers_on1 + (_O_d2 if _O_d2 is not None else ordinal(_L_d2, 'districts', S[64]))), False, S[67])
                     st.at = o73  # game.yaml:258
@@ -2409,16 +2349,11 @@ def build(num_players, files):
                         if _i16 < _end16:  # game.yaml:278
                             st.at = o79  # game.yaml:278
                             _args31 = {'p': _q13}
-                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[73])
-                            st.inline += 1
                             try:
                                 c_7(st, _args31, 0)
                             except Exception as e:
-                                st.inline -= 1
                                 traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                                 raise
-                            st.inline -= 1
                         else:  # game.yaml:278
                             pass
             st.secret -= 1
@@ -2533,16 +2468,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o23  # game.yaml:164
             _args32 = {'p': _L_p12, 'minion': 'Ghoul'}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[30])
-            st.inline += 1
             try:
                 c_2(st, _args32, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o26  # game.yaml:165
             for _q18 in [_x8 for _x8 in ((SEATS_others1.get(_S_p11) if len(st.players) == num_players else None) or others(st, _L_p12)) if (len(st.zones[(Z_hand1 + _x8)]) > 0)]:
@@ -2641,16 +2571,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o29  # game.yaml:175
             _args33 = {'p': _L_p13, 'minion': 'Darkened'}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[34])
-            st.inline += 1
             try:
                 c_2(st, _args33, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o32  # game.yaml:176
             _v13 = [_q19 for _q19 in st.players if ((len([1 for _m37 in st.zones[(Z_markers_on1 + (_O_d3 if _O_d3 is not None else ordinal(_L_d3, 'districts', S[0])))] if (_m37.owner == _q19)]) > 0))]  # game.yaml:178
@@ -2669,16 +2594,11 @@ def build(num_players, files):
                 _q20 = env['q'] = _v13[_i20]
                 st.at = o31  # game.yaml:179
                 _args34 = {'q': _q20, 'd': _L_d3}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[35])
-                st.inline += 1
                 try:
                     proc_return_marker(st, _args34)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                     raise
-                st.inline -= 1
     def c_33(st, env, pc):  # game.yaml:183
         _L_p14 = env['p']
         _L_a2 = env['a']
@@ -2687,16 +2607,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o34  # game.yaml:184
             _args35 = {'p': _L_p14, 'minion': 'Alchemist'}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[37])
-            st.inline += 1
             try:
                 c_2(st, _args35, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o37  # game.yaml:185
             _v14 = [_b5 for _b5 in K_districts1 if ((_b5 != _L_a2))]  # game.yaml:187
@@ -2723,16 +2638,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o39  # game.yaml:191
             _args36 = {'p': _L_p15, 'minion': 'Courtesan'}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[40])
-            st.inline += 1
             try:
                 c_2(st, _args36, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o40  # game.yaml:191
             st.move(st.zones[(Z_house1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p15, S[42])))][-1], (Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[41]))), False)
@@ -2807,16 +2717,11 @@ def build(num_players, files):
                 _d27 = env['d'] = _v15[_i23]
                 st.at = o48  # game.yaml:225
                 _args37 = {'p': _L_p17, 'q': _L_q4, 'd': _d27}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[48])
-                st.inline += 1
                 try:
                     c_6(st, _args37, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure usurp (' + str(S[102]) + ')')
                     raise
-                st.inline -= 1
     def c_47(st, env, pc):  # game.yaml:225
         _L_p18 = env['p']
         _L_q5 = env['q']
@@ -2824,16 +2729,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o48  # game.yaml:225
             _args38 = {'p': _L_p18, 'q': _L_q5, 'd': _L_d6}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[48])
-            st.inline += 1
             try:
                 c_6(st, _args38, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure usurp (' + str(S[102]) + ')')
                 raise
-            st.inline -= 1
     def c_50(st, env, pc):  # game.yaml:230
         _L_p19 = env['p']
         _S_p17 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
@@ -2882,16 +2782,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o57  # game.yaml:241
             _args39 = {'p': _L_q6}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[55])
-            st.inline += 1
             try:
                 c_7(st, _args39, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                 raise
-            st.inline -= 1
     def c_61(st, env, pc):  # game.yaml:247
         _L_p20 = env['p']
         _L_q7 = env['q']
@@ -2902,16 +2797,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o62  # game.yaml:248
             _args40 = {'p': _L_p20}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[58])
-            st.inline += 1
             try:
                 c_7(st, _args40, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o63  # game.yaml:249
             if st.record_log:
@@ -2932,16 +2822,11 @@ def build(num_players, files):
                     st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(_L_d7), -1)
                 st.at = o68  # game.yaml:256
                 _args41 = {'q': env['loser'], 'd': _L_d7}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[63])
-                st.inline += 1
                 try:
                     proc_return_marker(st, _args41)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o69  # game.yaml:257
                 st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[65]))), (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d7, 'districts', S[64]))), False, S[67])
         if pc <= 4:
@@ -2978,16 +2863,11 @@ def build(num_players, files):
                     if _i25 < _end21:  # game.yaml:278
                         st.at = o79  # game.yaml:278
                         _args42 = {'p': _L_q8}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[73])
-                        st.inline += 1
                         try:
                             c_7(st, _args42, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                             raise
-                        st.inline -= 1
                     else:  # game.yaml:278
                         pass
     def c_77(st, env, pc):  # game.yaml:275
@@ -3013,16 +2893,11 @@ def build(num_players, files):
                 if _i26 < _end23:  # game.yaml:278
                     st.at = o79  # game.yaml:278
                     _args43 = {'p': _L_q9}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[73])
-                    st.inline += 1
                     try:
                         c_7(st, _args43, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:278
                     pass
     def c_78(st, env, pc):  # game.yaml:278
@@ -3030,16 +2905,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o79  # game.yaml:278
             _args44 = {'p': _L_q10}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[73])
-            st.inline += 1
             try:
                 c_7(st, _args44, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                 raise
-            st.inline -= 1
     def c_102(st, env, pc):  # game.yaml:298
         _L_q11 = env['q']
         _S_q6 = _L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else None
@@ -3172,16 +3042,11 @@ def build(num_players, files):
                         st.log_line(turn_line(st), -1)
                     st.at = o132  # game.yaml:114
                     _args45 = {'p': _p33}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[83])
-                    st.inline += 1
                     try:
                         c_0(st, _args45, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure turn (' + str(S[110]) + ')')
                         raise
-                    st.inline -= 1
                 st.at = o134  # game.yaml:114
                 st.vars['turn_player'] = None
                 st.at = o135  # game.yaml:114
@@ -3194,16 +3059,11 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
                 st.at = o139  # game.yaml:115
                 _args46 = {'day': st.zones[Z_current_day1][-1]}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[84])
-                st.inline += 1
                 try:
                     c_8(st, _args46, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure struggle (' + str(S[111]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o140  # game.yaml:115
                 st.vars['phase'] = ''
                 st.at = o146  # game.yaml:116
@@ -3215,16 +3075,11 @@ def build(num_players, files):
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
                     st.at = o144  # game.yaml:116
                     _args47 = {}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[85])
-                    st.inline += 1
                     try:
                         c_9(st, _args47, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure end_of_day (' + str(S[112]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o145  # game.yaml:116
                     st.vars['phase'] = ''
     def c_119(st, env, pc):  # game.yaml:105
@@ -3262,16 +3117,11 @@ def build(num_players, files):
                     st.log_line(turn_line(st), -1)
                 st.at = o132  # game.yaml:114
                 _args48 = {'p': _p35}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[83])
-                st.inline += 1
                 try:
                     c_0(st, _args48, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure turn (' + str(S[110]) + ')')
                     raise
-                st.inline -= 1
             st.at = o134  # game.yaml:114
             st.vars['turn_player'] = None
             st.at = o135  # game.yaml:114
@@ -3285,16 +3135,11 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
             st.at = o139  # game.yaml:115
             _args49 = {'day': st.zones[Z_current_day1][-1]}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[84])
-            st.inline += 1
             try:
                 c_8(st, _args49, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure struggle (' + str(S[111]) + ')')
                 raise
-            st.inline -= 1
             st.at = o140  # game.yaml:115
             st.vars['phase'] = ''
         if pc <= 5:
@@ -3307,16 +3152,11 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
                 st.at = o144  # game.yaml:116
                 _args50 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[85])
-                st.inline += 1
                 try:
                     c_9(st, _args50, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure end_of_day (' + str(S[112]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o145  # game.yaml:116
                 st.vars['phase'] = ''
     def c_128(st, env, pc):  # game.yaml:114
@@ -3333,16 +3173,11 @@ def build(num_players, files):
                     st.log_line(turn_line(st), -1)
                 st.at = o132  # game.yaml:114
                 _args51 = {'p': _p37}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[83])
-                st.inline += 1
                 try:
                     c_0(st, _args51, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure turn (' + str(S[110]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 2:
             st.at = o134  # game.yaml:114
             st.vars['turn_player'] = None
@@ -3359,16 +3194,11 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o132  # game.yaml:114
             _args52 = {'p': _L_p21}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[83])
-            st.inline += 1
             try:
                 c_0(st, _args52, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure turn (' + str(S[110]) + ')')
                 raise
-            st.inline -= 1
     def c_136(st, env, pc):  # game.yaml:115
         if pc <= 0:
             st.at = o137  # game.yaml:115
@@ -3380,16 +3210,11 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o139  # game.yaml:115
             _args53 = {'day': st.zones[Z_current_day1][-1]}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[84])
-            st.inline += 1
             try:
                 c_8(st, _args53, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure struggle (' + str(S[111]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
             st.at = o140  # game.yaml:115
             st.vars['phase'] = ''
@@ -3404,16 +3229,11 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o144  # game.yaml:116
             _args54 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[85])
-            st.inline += 1
             try:
                 c_9(st, _args54, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure end_of_day (' + str(S[112]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
             st.at = o145  # game.yaml:116
             st.vars['phase'] = ''
@@ -3668,6 +3488,7 @@ def build(num_players, files):
     P.play = o118
     P.scoring = o148
     P.proc_names = {o0.uid: 'procedure turn (' + str(S[110]) + ')', o1.uid: 'procedure bonus (' + str(S[89]) + ')', o2.uid: 'procedure pay_pair (' + str(S[95]) + ')', o3.uid: 'procedure special_ability (' + str(S[90]) + ')', o4.uid: 'procedure return_marker (' + str(S[36]) + ')', o5.uid: 'procedure action (' + str(S[91]) + ')', o6.uid: 'procedure usurp (' + str(S[102]) + ')', o7.uid: 'procedure build_legion (' + str(S[104]) + ')', o8.uid: 'procedure struggle (' + str(S[111]) + ')', o9.uid: 'procedure end_of_day (' + str(S[112]) + ')'}
+    P.procedure_chain = 10
     P.var_specs = [
         VarSpec('supreme', 'player', None, S[198], 'public'),
         VarSpec('score', 'int', 'players', S[199], 'public'),

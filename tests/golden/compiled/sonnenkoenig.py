@@ -3710,16 +3710,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o34  # game.yaml:266
             _args53 = {'p': _L_p10}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[39])
-            st.inline += 1
             try:
                 c_13(st, _args53, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure conspiracy (' + str(S[152]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o40  # game.yaml:268
             _passes4 = 0
@@ -3757,16 +3752,11 @@ def build(num_players, files):
                     st.move(_col4, Z_used_properties1, False)
                     st.at = o38  # game.yaml:278
                     _args54 = {'p': _L_p10, 'col': _col4}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[66])
-                    st.inline += 1
                     try:
                         c_3(st, _args54, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure use_property (' + str(S[155]) + ')')
                         raise
-                    st.inline -= 1
     def c_3(st, env, pc):  # game.yaml:279
         _L_col1 = env['col']
         _L_p11 = env['p']
@@ -3776,55 +3766,35 @@ def build(num_players, files):
             if (_L_col1 == C_green1):
                 st.at = o42  # game.yaml:284
                 _args55 = {'p': _L_p11}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[67])
-                st.inline += 1
                 try:
                     c_4(st, _args55, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure combat (' + str(S[156]) + ')')
                     raise
-                st.inline -= 1
             elif (_L_col1 == C_red1):
                 st.at = o44  # game.yaml:288
                 _args56 = {'p': _L_p11, 'n': (2 if (len([1 for _a13 in st.zones[(Z_auction_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p11, S[4])))] if (_a13.key == 'autoritaet')]) > 0) else 1)}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[40])
-                st.inline += 1
                 try:
                     proc_gain_power(st, _args56)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure gain_power (' + str(S[41]) + ')')
                     raise
-                st.inline -= 1
             elif (_L_col1 == C_yellow1):
                 st.at = o46  # game.yaml:291
                 _args57 = {'p': _L_p11, 'n': (1 + len([1 for _a14 in st.zones[(Z_auction_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p11, S[4])))] if (_a14.key == 'pension')]))}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[42])
-                st.inline += 1
                 try:
                     proc_gain_gold(st, _args57)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                     raise
-                st.inline -= 1
             elif (_L_col1 == C_blue1):
                 st.at = o48  # game.yaml:292
                 _args58 = {'p': _L_p11}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[68])
-                st.inline += 1
                 try:
                     c_5(st, _args58, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure etiquette (' + str(S[157]) + ')')
                     raise
-                st.inline -= 1
     def c_4(st, env, pc):  # game.yaml:294
         _L_p12 = env['p']
         _S_p9 = _L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else None
@@ -3869,16 +3839,11 @@ def build(num_players, files):
                 if (env['n'] > 0):
                     st.at = o60  # game.yaml:310
                     _args59 = {'q': _q22, 'n': ((env['n'] - 1) if ((len([1 for _a16 in st.zones[(Z_auction_area1 + _q22)] if (_a16.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[73])
-                    st.inline += 1
                     try:
                         c_17(st, _args59, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                         raise
-                    st.inline -= 1
     def c_5(st, env, pc):  # game.yaml:314
         _L_p13 = env['p']
         _S_p10 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
@@ -3957,16 +3922,11 @@ def build(num_players, files):
                     st.move(_c88, Z_discard1, False)
                     st.at = o74  # game.yaml:338
                     _args60 = {'p': _L_p13}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[75])
-                    st.inline += 1
                     try:
                         c_6(st, _args60, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure discard_opponent_card (' + str(S[162]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:339
                     pass
     def c_6(st, env, pc):  # game.yaml:341
@@ -4017,23 +3977,16 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o82  # game.yaml:360
             _args61 = {'p': _L_p15}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[44])
-            st.inline += 1
             try:
                 c_13(st, _args61, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure conspiracy (' + str(S[152]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o92  # game.yaml:361
             if (len([1 for _a21 in st.zones[(Z_auction_area1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p15, S[4])))] if (_a21.key == 'orden')]) > 0):
                 st.at = o91  # game.yaml:362
                 _args62 = {'p': _L_p15}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[82])
                 st.inline += 1
                 try:
                     c_8(st, _args62, 0)
@@ -4076,8 +4029,6 @@ def build(num_players, files):
                             raise too_long(S[167])
                         st.at = o87  # game.yaml:372
                         _args63 = {'p': _L_p15, 'into_area': False}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[80])
                         st.inline += 1
                         try:
                             c_9(st, _args63, 0)
@@ -4089,16 +4040,11 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o93  # game.yaml:373
             _args64 = {'p': _L_p15}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[45])
-            st.inline += 1
             try:
                 c_10(st, _args64, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure keep_cards (' + str(S[169]) + ')')
                 raise
-            st.inline -= 1
     def c_8(st, env, pc):  # game.yaml:374
         _L_p16 = env['p']
         _S_p13 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
@@ -4259,16 +4205,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o114  # game.yaml:417
             _args68 = {'p': _L_p19}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[48])
-            st.inline += 1
             try:
                 c_13(st, _args68, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure conspiracy (' + str(S[152]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o128  # game.yaml:418
             # game.yaml:421: always offered
@@ -4311,95 +4252,58 @@ def build(num_players, files):
                     _q29 = env['q'] = _v21[_i21 - _end12]
                     st.at = o117  # game.yaml:423
                     _args69 = {'p': _L_p19, 'n': 1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[88])
-                    st.inline += 1
                     try:
                         proc_pay_gold(st, _args69)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o118  # game.yaml:423
                     _args70 = {'q': _q29, 'n': 1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[90])
-                    st.inline += 1
                     try:
                         c_17(st, _args70, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i21 < _end14:  # game.yaml:424
                     st.at = o120  # game.yaml:425
                     _args71 = {'p': _L_p19, 'n': 1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[91])
-                    st.inline += 1
                     try:
                         proc_pay_gold(st, _args71)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o121  # game.yaml:425
                     _args72 = {'p': _L_p19}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[92])
-                    st.inline += 1
                     try:
                         c_12(st, _args72, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure swap_cards (' + str(S[173]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i21 < _end15:  # game.yaml:426
                     st.at = o123  # game.yaml:428
                     _args73 = {'p': _L_p19, 'n': 2}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[93])
-                    st.inline += 1
                     try:
                         proc_pay_gold(st, _args73)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o124  # game.yaml:428
                     _args74 = {'p': _L_p19}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[94])
-                    st.inline += 1
                     try:
                         c_6(st, _args74, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure discard_opponent_card (' + str(S[162]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:429
                     st.at = o126  # game.yaml:430
                     _args75 = {'p': _L_p19, 'n': 2}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[95])
-                    st.inline += 1
                     try:
                         proc_pay_gold(st, _args75)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o127  # game.yaml:430
                     _args76 = {'p': _L_p19, 'into_area': True}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[96])
                     st.inline += 1
                     try:
                         c_9(st, _args76, 0)
@@ -4500,16 +4404,11 @@ def build(num_players, files):
                         st.vars['conspiracy_used'] = True
                         st.at = o140  # game.yaml:464
                         _args77 = {'p': _L_p21}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[102])
-                        st.inline += 1
                         try:
                             c_12(st, _args77, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure swap_cards (' + str(S[173]) + ')')
                             raise
-                        st.inline -= 1
                     else:  # game.yaml:465
                         pass
     def c_17(st, env, pc):  # game.yaml:494
@@ -4524,29 +4423,19 @@ def build(num_players, files):
                     st.log_line(fmt_player1(_L_q4) + ' must give ' + fmt_int1(_L_n2) + ' power but owns ' + fmt_int1(sum([_c99.props['value'] for _c99 in st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[8])))] if (_c99.kind == 'power_chips')])), -1)
                 st.at = o167  # game.yaml:500
                 _args78 = {'q': _L_q4}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[103])
-                st.inline += 1
                 try:
                     c_19(st, _args78, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure eliminate_player (' + str(S[178]) + ')')
                     raise
-                st.inline -= 1
             else:
                 st.at = o164  # game.yaml:501
                 _args79 = {'q': _L_q4, 'n': _L_n2}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[49])
-                st.inline += 1
                 try:
                     proc_give_power(st, _args79)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure give_power (' + str(S[50]) + ')')
                     raise
-                st.inline -= 1
     def c_19(st, env, pc):  # game.yaml:517
         _L_q5 = env['q']
         _S_q3 = _L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else None
@@ -4857,27 +4746,21 @@ def build(num_players, files):
                                     _args83 = {'p': _q34, 'n': 1}
                                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                         enter_procedure(st, S[115])
-                                    st.inline += 1
                                     try:
                                         proc_gain_gold(st, _args83)
                                     except Exception as e:
-                                        st.inline -= 1
                                         traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                                         raise
-                                    st.inline -= 1
                                 elif _i32 < _end27:  # game.yaml:590
                                     st.at = o242  # game.yaml:590
                                     _args84 = {'p': _q34, 'n': 1}
                                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                         enter_procedure(st, S[116])
-                                    st.inline += 1
                                     try:
                                         proc_gain_power(st, _args84)
                                     except Exception as e:
-                                        st.inline -= 1
                                         traced(e, 'procedure gain_power (' + str(S[41]) + ')')
                                         raise
-                                    st.inline -= 1
                                 else:  # game.yaml:591
                                     pass
         if pc <= 3:
@@ -5056,14 +4939,11 @@ def build(num_players, files):
                 _args88 = {'p': _p33, 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[60])
-                st.inline += 1
                 try:
                     proc_gain_gold(st, _args88)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 4:
             st.at = o277  # game.yaml:630
             _items19 = st.zones[Z_discard1]
@@ -5078,14 +4958,11 @@ def build(num_players, files):
             _args89 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[61])
-            st.inline += 1
             try:
                 proc_split_with_ludwig(st, _args89)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure split_with_ludwig (' + str(S[62]) + ')')
                 raise
-            st.inline -= 1
     def c_27(st, env, pc):  # game.yaml:250
         _L_p22 = env['p']
         _S_p19 = _L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else None
@@ -5130,16 +5007,11 @@ def build(num_players, files):
                 st.move(_col6, Z_used_properties1, False)
                 st.at = o38  # game.yaml:278
                 _args90 = {'p': _L_p23, 'col': _col6}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[66])
-                st.inline += 1
                 try:
                     c_3(st, _args90, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure use_property (' + str(S[155]) + ')')
                     raise
-                st.inline -= 1
     def c_36(st, env, pc):  # game.yaml:278
         _L_col2 = env['col']
         _L_p24 = env['p']
@@ -5149,46 +5021,31 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o38  # game.yaml:278
             _args91 = {'p': _L_p24, 'col': _L_col2}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[66])
-            st.inline += 1
             try:
                 c_3(st, _args91, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure use_property (' + str(S[155]) + ')')
                 raise
-            st.inline -= 1
     def c_41(st, env, pc):  # game.yaml:284
         _L_p25 = env['p']
         if pc <= 0:
             st.at = o42  # game.yaml:284
             _args92 = {'p': _L_p25}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[67])
-            st.inline += 1
             try:
                 c_4(st, _args92, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure combat (' + str(S[156]) + ')')
                 raise
-            st.inline -= 1
     def c_47(st, env, pc):  # game.yaml:292
         _L_p26 = env['p']
         if pc <= 0:
             st.at = o48  # game.yaml:292
             _args93 = {'p': _L_p26}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[68])
-            st.inline += 1
             try:
                 c_5(st, _args93, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure etiquette (' + str(S[157]) + ')')
                 raise
-            st.inline -= 1
     def c_51(st, env, pc):  # game.yaml:301
         _L_p27 = env['p']
         _S_p21 = _L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else None
@@ -5227,16 +5084,11 @@ def build(num_players, files):
             if (env['n'] > 0):
                 st.at = o60  # game.yaml:310
                 _args94 = {'q': _L_q7, 'n': ((env['n'] - 1) if ((len([1 for _a28 in st.zones[(Z_auction_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[4])))] if (_a28.key == 'diplomatie')]) > 0) and (not _L_dominion1)) else env['n'])}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[73])
-                st.inline += 1
                 try:
                     c_17(st, _args94, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                     raise
-                st.inline -= 1
     def c_59(st, env, pc):  # game.yaml:310
         _L_q8 = env['q']
         _L_dominion2 = env['dominion']
@@ -5245,16 +5097,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o60  # game.yaml:310
             _args95 = {'q': _L_q8, 'n': ((_L_n3 - 1) if ((len([1 for _a29 in st.zones[(Z_auction_area1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q8, S[4])))] if (_a29.key == 'diplomatie')]) > 0) and (not _L_dominion2)) else _L_n3)}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[73])
-            st.inline += 1
             try:
                 c_17(st, _args95, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                 raise
-            st.inline -= 1
     def c_63(st, env, pc):  # game.yaml:325
         _L_p28 = env['p']
         _L_c2 = env['c']
@@ -5334,16 +5181,11 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o74  # game.yaml:338
             _args96 = {'p': _L_p30}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[75])
-            st.inline += 1
             try:
                 c_6(st, _args96, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure discard_opponent_card (' + str(S[162]) + ')')
                 raise
-            st.inline -= 1
     def c_77(st, env, pc):  # game.yaml:351
         _L_q9 = env['q']
         _L_p31 = env['p']
@@ -5409,8 +5251,6 @@ def build(num_players, files):
                         raise too_long(S[167])
                     st.at = o87  # game.yaml:372
                     _args97 = {'p': _L_p32, 'into_area': False}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[80])
                     st.inline += 1
                     try:
                         c_9(st, _args97, 0)
@@ -5438,8 +5278,6 @@ def build(num_players, files):
                     raise too_long(S[167])
                 st.at = o87  # game.yaml:372
                 _args98 = {'p': _L_p33, 'into_area': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[80])
                 st.inline += 1
                 try:
                     c_9(st, _args98, 0)
@@ -5453,8 +5291,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o87  # game.yaml:372
             _args99 = {'p': _L_p34, 'into_area': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[80])
             st.inline += 1
             try:
                 c_9(st, _args99, 0)
@@ -5468,8 +5304,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o91  # game.yaml:362
             _args100 = {'p': _L_p35}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[82])
             st.inline += 1
             try:
                 c_8(st, _args100, 0)
@@ -5617,105 +5451,68 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o117  # game.yaml:423
             _args104 = {'p': _L_p41, 'n': 1}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[88])
-            st.inline += 1
             try:
                 proc_pay_gold(st, _args104)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o118  # game.yaml:423
             _args105 = {'q': _L_q10, 'n': 1}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[90])
-            st.inline += 1
             try:
                 c_17(st, _args105, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                 raise
-            st.inline -= 1
     def c_119(st, env, pc):  # game.yaml:425
         _L_p42 = env['p']
         if pc <= 0:
             st.at = o120  # game.yaml:425
             _args106 = {'p': _L_p42, 'n': 1}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[91])
-            st.inline += 1
             try:
                 proc_pay_gold(st, _args106)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o121  # game.yaml:425
             _args107 = {'p': _L_p42}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[92])
-            st.inline += 1
             try:
                 c_12(st, _args107, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure swap_cards (' + str(S[173]) + ')')
                 raise
-            st.inline -= 1
     def c_122(st, env, pc):  # game.yaml:428
         _L_p43 = env['p']
         if pc <= 0:
             st.at = o123  # game.yaml:428
             _args108 = {'p': _L_p43, 'n': 2}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[93])
-            st.inline += 1
             try:
                 proc_pay_gold(st, _args108)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o124  # game.yaml:428
             _args109 = {'p': _L_p43}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[94])
-            st.inline += 1
             try:
                 c_6(st, _args109, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure discard_opponent_card (' + str(S[162]) + ')')
                 raise
-            st.inline -= 1
     def c_125(st, env, pc):  # game.yaml:430
         _L_p44 = env['p']
         if pc <= 0:
             st.at = o126  # game.yaml:430
             _args110 = {'p': _L_p44, 'n': 2}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[95])
-            st.inline += 1
             try:
                 proc_pay_gold(st, _args110)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o127  # game.yaml:430
             _args111 = {'p': _L_p44, 'into_area': True}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[96])
             st.inline += 1
             try:
                 c_9(st, _args111, 0)
@@ -5833,16 +5630,11 @@ def build(num_players, files):
                     st.vars['conspiracy_used'] = True
                     st.at = o140  # game.yaml:464
                     _args112 = {'p': _L_p47}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[102])
-                    st.inline += 1
                     try:
                         c_12(st, _args112, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure swap_cards (' + str(S[173]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:465
                     pass
     def c_138(st, env, pc):  # game.yaml:464
@@ -5853,16 +5645,11 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o140  # game.yaml:464
             _args113 = {'p': _L_p48}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[102])
-            st.inline += 1
             try:
                 c_12(st, _args113, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure swap_cards (' + str(S[173]) + ')')
                 raise
-            st.inline -= 1
     def c_165(st, env, pc):  # game.yaml:500
         _L_q13 = env['q']
         _L_n5 = env['n']
@@ -5874,16 +5661,11 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o167  # game.yaml:500
             _args114 = {'q': _L_q13}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[103])
-            st.inline += 1
             try:
                 c_19(st, _args114, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure eliminate_player (' + str(S[178]) + ')')
                 raise
-            st.inline -= 1
     def c_187(st, env, pc):  # game.yaml:527
         if pc <= 0:
             st.at = o188  # game.yaml:527
@@ -6296,27 +6078,21 @@ def build(num_players, files):
                                 _args119 = {'p': _L_q14, 'n': 1}
                                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                     enter_procedure(st, S[115])
-                                st.inline += 1
                                 try:
                                     proc_gain_gold(st, _args119)
                                 except Exception as e:
-                                    st.inline -= 1
                                     traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                                     raise
-                                st.inline -= 1
                             elif _i61 < _end56:  # game.yaml:590
                                 st.at = o242  # game.yaml:590
                                 _args120 = {'p': _L_q14, 'n': 1}
                                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                     enter_procedure(st, S[116])
-                                st.inline += 1
                                 try:
                                     proc_gain_power(st, _args120)
                                 except Exception as e:
-                                    st.inline -= 1
                                     traced(e, 'procedure gain_power (' + str(S[41]) + ')')
                                     raise
-                                st.inline -= 1
                             else:  # game.yaml:591
                                 pass
     def c_235(st, env, pc):  # game.yaml:580
@@ -6373,27 +6149,21 @@ def build(num_players, files):
                         _args122 = {'p': _L_q16, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[115])
-                        st.inline += 1
                         try:
                             proc_gain_gold(st, _args122)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                             raise
-                        st.inline -= 1
                     elif _i63 < _end59:  # game.yaml:590
                         st.at = o242  # game.yaml:590
                         _args123 = {'p': _L_q16, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[116])
-                        st.inline += 1
                         try:
                             proc_gain_power(st, _args123)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure gain_power (' + str(S[41]) + ')')
                             raise
-                        st.inline -= 1
                     else:  # game.yaml:591
                         pass
     def c_238(st, env, pc):  # game.yaml:585
@@ -6432,27 +6202,21 @@ def build(num_players, files):
                     _args124 = {'p': _L_q17, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[115])
-                    st.inline += 1
                     try:
                         proc_gain_gold(st, _args124)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i64 < _end62:  # game.yaml:590
                     st.at = o242  # game.yaml:590
                     _args125 = {'p': _L_q17, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[116])
-                    st.inline += 1
                     try:
                         proc_gain_power(st, _args125)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure gain_power (' + str(S[41]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:591
                     pass
     def c_252(st, env, pc):  # game.yaml:601
@@ -6660,8 +6424,6 @@ def build(num_players, files):
                 env['i'] = _i66
                 st.at = o292  # game.yaml:193
                 _args135 = {'p': (_i66 - 1), 'n': DL_hand_sizes1[(len(st.players), _i66, )][2]}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[139])
                 st.inline += 1
                 try:
                     c_0(st, _args135, 0)
@@ -6709,23 +6471,16 @@ def build(num_players, files):
         if pc <= 6:
             st.at = o303  # game.yaml:201
             _args136 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[137])
-            st.inline += 1
             try:
                 proc_split_with_ludwig(st, _args136)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure split_with_ludwig (' + str(S[62]) + ')')
                 raise
-            st.inline -= 1
     def c_291(st, env, pc):  # game.yaml:193
         _L_i1 = env['i']
         if pc <= 0:
             st.at = o292  # game.yaml:193
             _args137 = {'p': (_L_i1 - 1), 'n': DL_hand_sizes1[(len(st.players), _L_i1, )][2]}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[139])
             st.inline += 1
             try:
                 c_0(st, _args137, 0)
@@ -6786,20 +6541,13 @@ def build(num_players, files):
                                 st.move(_c130, _dest36, False)
                             st.at = o317  # game.yaml:215
                             _args138 = {'p': _p61}
-                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[144])
-                            st.inline += 1
                             try:
                                 c_2(st, _args138, 0)
                             except Exception as e:
-                                st.inline -= 1
                                 traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                                 raise
-                            st.inline -= 1
                             st.at = o318  # game.yaml:216
                             _args139 = {'p': _p61}
-                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[145])
                             st.inline += 1
                             try:
                                 c_7(st, _args139, 0)
@@ -6810,8 +6558,6 @@ def build(num_players, files):
                             st.inline -= 1
                             st.at = o319  # game.yaml:217
                             _args140 = {'p': _p61}
-                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[146])
                             st.inline += 1
                             try:
                                 c_11(st, _args140, 0)
@@ -6869,20 +6615,13 @@ def build(num_players, files):
                             st.move(_c131, _dest37, False)
                         st.at = o317  # game.yaml:215
                         _args141 = {'p': _p62}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[144])
-                        st.inline += 1
                         try:
                             c_2(st, _args141, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                             raise
-                        st.inline -= 1
                         st.at = o318  # game.yaml:216
                         _args142 = {'p': _p62}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[145])
                         st.inline += 1
                         try:
                             c_7(st, _args142, 0)
@@ -6893,8 +6632,6 @@ def build(num_players, files):
                         st.inline -= 1
                         st.at = o319  # game.yaml:217
                         _args143 = {'p': _p62}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[146])
                         st.inline += 1
                         try:
                             c_11(st, _args143, 0)
@@ -6945,20 +6682,13 @@ def build(num_players, files):
                             st.move(_c132, _dest38, False)
                         st.at = o317  # game.yaml:215
                         _args144 = {'p': _p63}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[144])
-                        st.inline += 1
                         try:
                             c_2(st, _args144, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                             raise
-                        st.inline -= 1
                         st.at = o318  # game.yaml:216
                         _args145 = {'p': _p63}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[145])
                         st.inline += 1
                         try:
                             c_7(st, _args145, 0)
@@ -6969,8 +6699,6 @@ def build(num_players, files):
                         st.inline -= 1
                         st.at = o319  # game.yaml:217
                         _args146 = {'p': _p63}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[146])
                         st.inline += 1
                         try:
                             c_11(st, _args146, 0)
@@ -7011,20 +6739,13 @@ def build(num_players, files):
                         st.move(_c133, _dest39, False)
                     st.at = o317  # game.yaml:215
                     _args147 = {'p': _p64}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[144])
-                    st.inline += 1
                     try:
                         c_2(st, _args147, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o318  # game.yaml:216
                     _args148 = {'p': _p64}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[145])
                     st.inline += 1
                     try:
                         c_7(st, _args148, 0)
@@ -7035,8 +6756,6 @@ def build(num_players, files):
                     st.inline -= 1
                     st.at = o319  # game.yaml:217
                     _args149 = {'p': _p64}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[146])
                     st.inline += 1
                     try:
                         c_11(st, _args149, 0)
@@ -7066,20 +6785,13 @@ def build(num_players, files):
                     st.move(_c134, _dest40, False)
                 st.at = o317  # game.yaml:215
                 _args150 = {'p': _L_p51}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[144])
-                st.inline += 1
                 try:
                     c_2(st, _args150, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o318  # game.yaml:216
                 _args151 = {'p': _L_p51}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[145])
                 st.inline += 1
                 try:
                     c_7(st, _args151, 0)
@@ -7090,8 +6802,6 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o319  # game.yaml:217
                 _args152 = {'p': _L_p51}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[146])
                 st.inline += 1
                 try:
                     c_11(st, _args152, 0)
@@ -7123,21 +6833,14 @@ def build(num_players, files):
         if pc <= 4:
             st.at = o317  # game.yaml:215
             _args153 = {'p': _L_p52}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[144])
-            st.inline += 1
             try:
                 c_2(st, _args153, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 5:
             st.at = o318  # game.yaml:216
             _args154 = {'p': _L_p52}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[145])
             st.inline += 1
             try:
                 c_7(st, _args154, 0)
@@ -7149,8 +6852,6 @@ def build(num_players, files):
         if pc <= 6:
             st.at = o319  # game.yaml:217
             _args155 = {'p': _L_p52}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[146])
             st.inline += 1
             try:
                 c_11(st, _args155, 0)
@@ -7665,6 +7366,7 @@ def build(num_players, files):
     P.play = o304
     P.scoring = o326
     P.proc_names = {o0.uid: 'procedure deal (' + str(S[193]) + ')', o1.uid: 'procedure split_with_ludwig (' + str(S[62]) + ')', o2.uid: 'procedure phase1 (' + str(S[196]) + ')', o3.uid: 'procedure use_property (' + str(S[155]) + ')', o4.uid: 'procedure combat (' + str(S[156]) + ')', o5.uid: 'procedure etiquette (' + str(S[157]) + ')', o6.uid: 'procedure discard_opponent_card (' + str(S[162]) + ')', o7.uid: 'procedure phase2 (' + str(S[197]) + ')', o8.uid: 'procedure orden_reveal (' + str(S[165]) + ')', o9.uid: 'procedure reveal (' + str(S[168]) + ')', o10.uid: 'procedure keep_cards (' + str(S[169]) + ')', o11.uid: 'procedure phase3 (' + str(S[198]) + ')', o12.uid: 'procedure swap_cards (' + str(S[173]) + ')', o13.uid: 'procedure conspiracy (' + str(S[152]) + ')', o14.uid: 'procedure gain_gold (' + str(S[43]) + ')', o15.uid: 'procedure pay_gold (' + str(S[89]) + ')', o16.uid: 'procedure gain_power (' + str(S[41]) + ')', o17.uid: 'procedure hand_over (' + str(S[159]) + ')', o18.uid: 'procedure give_power (' + str(S[50]) + ')', o19.uid: 'procedure eliminate_player (' + str(S[178]) + ')', o20.uid: 'procedure return_item (' + str(S[183]) + ')', o21.uid: 'procedure auction (' + str(S[189]) + ')', o22.uid: 'procedure pay_bid (' + str(S[180]) + ')', o23.uid: 'procedure mazarin (' + str(S[190]) + ')', o24.uid: 'procedure game_debts (' + str(S[191]) + ')', o25.uid: 'procedure pay_debt (' + str(S[186]) + ')', o26.uid: 'procedure ludwig (' + str(S[192]) + ')'}
+    P.procedure_chain = 27
     P.var_specs = [
         VarSpec('revealer', 'player', None, S[385], 'public'),
         VarSpec('ludwig_reveals', 'int', None, S[386], 'public'),
