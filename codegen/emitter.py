@@ -35,7 +35,7 @@ from .cse import Reuse, branch, conjunction, iterable, region
 from .direct import DirectEmitter, resume_table
 from .exprs import ExprEmitter, Scope, action_id, function_name, split_invariant
 from .facts import SEAT_TABLES, fresh_list
-from .hoist import hoisted
+from .hoist import bound_names, hoisted
 from .layout import GenLayout
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
 from .writer import Names, Writer, comment_path, literal, literal_text
@@ -734,8 +734,9 @@ class ModuleEmitter:
         for name, p in g.procedures.items():
             if id(p.body) in self._flat_proc_named:
                 body.line(f"def proc_{name}(st, env):  {self._where(p.span)}")
-                with body.indent():
-                    self.body_flat(body, p.body)
+                # its parameters, bound nowhere inside, read once (codegen/hoist)
+                with body.indent(), hoisted(self.ex, body, bound_names(p.body)) as inner:
+                    self.body_flat(inner, p.body)
                 body.line()
         for uid, node in enumerate(self.numbering.nodes):
             if isinstance(node, ir.Block):

@@ -93,7 +93,7 @@ def test_a_procedure_started_again_by_a_trigger_or_a_space_it_sets_off_is_recurs
     space += "        do: ['tally(p, 1)']\n\nvariables:\n"
     path = _edited(tmp_path, "variables:\n", space)
     text = Path(path).read_text(encoding="utf-8")
-    Path(path).write_text(text.replace("+= k\n", "+= k\n      - fame[p] += 1\n"), "utf-8")
+    Path(path).write_text(text.replace("- k\n", "- k\n      - fame[p] += 1\n"), "utf-8")
     game = load_checked(path).game
     depth = ProcedureDepth(game)
     assert depth.checked(game.procedures["tally"].body) and depth.counted("tally")
@@ -144,7 +144,7 @@ def _line_of(path: Path, text: str) -> int:
     ("old", "new", "caller"),
     [
         ("- tally(p, 1)", "- tally(p, 1 // (round - 2))", None),  # in the call's arguments
-        ("- score[p] += k", "- score[p] += k // (round - 2)", "procedure tally ("),
+        ("- score[p] += twice - k", "- score[p] += k // (round - 2)", "procedure tally ("),
         ("- levels += 1", "- levels += 1 // (round - 2)", "procedure dig ("),
     ],
 )

@@ -111,18 +111,19 @@ def build(num_players, files):
         return majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c1 in st.zones[(Z_stall1 + _p1)] if (_c1.props['guild'] == v_g)]) for _p1 in st.players])
 
     def proc_majority(st, env):  # game.yaml:94
+        _L_g1 = env['g']
         st.at = o4  # game.yaml:98
-        for _w1 in list(majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c2 in st.zones[(Z_stall1 + _p2)] if (_c2.props['guild'] == env['g'])]) for _p2 in st.players])):
+        for _w1 in list(majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c2 in st.zones[(Z_stall1 + _p2)] if (_c2.props['guild'] == _L_g1)]) for _p2 in st.players])):
             env['w'] = _w1
             st.at = o2  # game.yaml:100
             _i1 = (_w1 if type(_w1) is int and 0 <= _w1 < num_players else seat(st, _w1, S[0]))
-            _v1 = st.vars['score'][_i1] + env['g'].props['bonus']
+            _v1 = st.vars['score'][_i1] + _L_g1.props['bonus']
             if _v1 < 0:
                 raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[1])
             st.vars['score'][_i1] = _v1
             st.at = o3  # game.yaml:101
             if st.record_log:
-                st.log_line(fmt_player1(_w1) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].props['bonus']), -1)
+                st.log_line(fmt_player1(_w1) + ' has the majority of the ' + fmt_card1(_L_g1) + ' and scores ' + fmt_int1(_L_g1.props['bonus']), -1)
 
     step_0 = run_whole(proc_majority)  # game.yaml:94
 

@@ -1091,35 +1091,43 @@ def build(num_players, files):
                 st.move(_c4, _dest2, False)
 
     def proc_fresh(st, env):  # game.yaml:333
+        _L_p1 = env['p']
+        _L_a1 = env['a']
+        _L_z1 = env['z']
+        _S_p1 = _L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else None
         st.at = o43  # game.yaml:337
-        env['x'] = first([_y1 for _y1 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[51])))] if (_y1.kind == 'aristocrats')])
+        env['x'] = first([_y1 for _y1 in st.zones[(Z_supply1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[51])))] if (_y1.kind == 'aristocrats')])
         st.at = o44  # game.yaml:338
         _i2 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[52]))
-        st.vars['age'][_i2] = env['a']
+        st.vars['age'][_i2] = _L_a1
         st.at = o45  # game.yaml:339
         _i3 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[53]))
         st.vars['couple'][_i3] = False
         st.at = o46  # game.yaml:340
-        st.move(env['x'], st.zone_index(env['z']), False)
+        st.move(env['x'], st.zone_index(_L_z1), False)
 
     def proc_retire(st, env):  # game.yaml:353
+        _L_x1 = env['x']
+        _O_x1 = _L_x1.ordinal if type(_L_x1) is Card and _L_x1.kind == 'aristocrats' else None
         st.at = o53  # game.yaml:356
-        st.move(env['x'], (Z_supply1 + seat(st, env['x'].owner, S[54])), False)
+        st.move(_L_x1, (Z_supply1 + seat(st, _L_x1.owner, S[54])), False)
         st.at = o54  # game.yaml:356
-        _i4 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[55]))
+        _i4 = (_O_x1 if _O_x1 is not None else ordinal(_L_x1, 'aristocrats', S[55]))
         st.vars['age'][_i4] = 0
         st.at = o55  # game.yaml:356
-        _i5 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[56]))
+        _i5 = (_O_x1 if _O_x1 is not None else ordinal(_L_x1, 'aristocrats', S[56]))
         st.vars['couple'][_i5] = False
 
     def proc_grow_old(st, env):  # game.yaml:358
+        _L_x2 = env['x']
+        _O_x2 = _L_x2.ordinal if type(_L_x2) is Card and _L_x2.kind == 'aristocrats' else None
         st.at = o61  # game.yaml:362
-        if (st.vars['age'][(env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[57]))] == 45):
+        if (st.vars['age'][(_O_x2 if _O_x2 is not None else ordinal(_L_x2, 'aristocrats', S[57]))] == 45):
             st.at = o59  # game.yaml:362
             if st.record_log:
-                st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
+                st.log_line(fmt_card1(_L_x2) + ' dies of old age', -1)
             st.at = o60  # game.yaml:362
-            _args1 = {'x': env['x']}
+            _args1 = {'x': _L_x2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[58])
             st.inline += 1
@@ -1132,21 +1140,24 @@ def build(num_players, files):
             st.inline -= 1
         else:
             st.at = o57  # game.yaml:362
-            _i6 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[60]))
+            _i6 = (_O_x2 if _O_x2 is not None else ordinal(_L_x2, 'aristocrats', S[60]))
             st.vars['age'][_i6] += 10
 
     def proc_settle(st, env):  # game.yaml:364
+        _L_s1 = env['s']
+        _L_x3 = env['x']
+        _O_s1 = _L_s1.ordinal if type(_L_s1) is Card and _L_s1.kind == 'spaces' else None
         st.at = o66  # game.yaml:369
-        if (len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[61])))]) > 0):
+        if (len(st.zones[(Z_at1 + (_O_s1 if _O_s1 is not None else ordinal(_L_s1, 'spaces', S[61])))]) > 0):
             st.at = o63  # game.yaml:371
-            env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[62])))][-1]
+            env['k'] = st.zones[(Z_at1 + (_O_s1 if _O_s1 is not None else ordinal(_L_s1, 'spaces', S[62])))][-1]
             st.at = o64  # game.yaml:372
             if st.record_log:
-                st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(env['s']) + ' is pushed away', -1)
+                st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(_L_s1) + ' is pushed away', -1)
             st.at = o65  # game.yaml:373
             st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[63])), False)
         st.at = o67  # game.yaml:374
-        st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[64]))), False)
+        st.move(_L_x3, (Z_at1 + (_O_s1 if _O_s1 is not None else ordinal(_L_s1, 'spaces', S[64]))), False)
 
     def proc_income_phase(st, env):  # game.yaml:405
         st.at = o88  # game.yaml:409
@@ -2124,12 +2135,12 @@ def build(num_players, files):
     def e79_when0(st, env):  # game.yaml:397
         return (((env['s'].props['type'] == 'aristocrat') or (env['s'].props['type'] == 'beside')) and (((len((_r39 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[0])))])) > 0) and ((_r40 := _r39[-1]).kind == 'aristocrats')) and (_r40.owner == env['p'])))
     def collect_79(st, env):  # game.yaml:394
-        _L_p1 = env['p']
+        _L_p2 = env['p']
         actions = []
         values = []
         idx = []
         for _s20 in K_spaces1:  # game.yaml:397
-            if not (((_s20.props['type'] == 'aristocrat') or (_s20.props['type'] == 'beside')) and (((len((_r41 := st.zones[(Z_at1 + _s20.ordinal)])) > 0) and ((_r42 := _r41[-1]).kind == 'aristocrats')) and (_r42.owner == _L_p1))):
+            if not (((_s20.props['type'] == 'aristocrat') or (_s20.props['type'] == 'beside')) and (((len((_r41 := st.zones[(Z_at1 + _s20.ordinal)])) > 0) and ((_r42 := _r41[-1]).kind == 'aristocrats')) and (_r42.owner == _L_p2))):
                 continue
             a = A_21 + _s20.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2598,12 +2609,12 @@ def build(num_players, files):
     def e142_when0(st, env):  # game.yaml:487
         return ((len(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[22])))]) > 0) and fn_may_take(st, S[142], env['p'], env['k']))
     def collect_142(st, env):  # game.yaml:484
-        _L_p2 = env['p']
+        _L_p3 = env['p']
         actions = []
         values = []
         idx = []
         for _k1 in K_stacks1:  # game.yaml:487
-            if not ((len(st.zones[(Z_pile1 + _k1.ordinal)]) > 0) and fn_may_take(st, S[142], _L_p2, _k1)):
+            if not ((len(st.zones[(Z_pile1 + _k1.ordinal)]) > 0) and fn_may_take(st, S[142], _L_p3, _k1)):
                 continue
             a = A_91 + _k1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2675,12 +2686,12 @@ def build(num_players, files):
     def e149_when0(st, env):  # game.yaml:503
         return fn_trier_may_use(st, S[147], env['p'], env['k'])
     def collect_149(st, env):  # game.yaml:500
-        _L_p3 = env['p']
+        _L_p4 = env['p']
         actions = []
         values = []
         idx = []
         for _k3 in K_stacks1:  # game.yaml:503
-            if not (fn_trier_may_use(st, S[147], _L_p3, _k3)):
+            if not (fn_trier_may_use(st, S[147], _L_p4, _k3)):
                 continue
             a = A_111 + _k3.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2845,36 +2856,36 @@ def build(num_players, files):
     def e169_label7(st, env):  # game.yaml:539
         return 'pass'
     def collect_169(st, env):  # game.yaml:478
-        _L_p4 = env['p']
-        _S_p1 = _L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else None
+        _L_p5 = env['p']
+        _S_p2 = _L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else None
         actions = []
         values = []
         idx = []
-        if any(((len(st.zones[(Z_pile1 + _k7.ordinal)]) > 0) and fn_may_take(st, S[163], _L_p4, _k7)) for _k7 in K_stacks1):  # game.yaml:481
+        if any(((len(st.zones[(Z_pile1 + _k7.ordinal)]) > 0) and fn_may_take(st, S[163], _L_p5, _k7)) for _k7 in K_stacks1):  # game.yaml:481
             actions.append(A_81)
             values.append(None)
             idx.append(0)
-        if (fn_own_privilege(st, S[164], _L_p4, C_trier1) and any(fn_trier_may_use(st, S[165], _L_p4, _k8) for _k8 in K_stacks1)):  # game.yaml:495
+        if (fn_own_privilege(st, S[164], _L_p5, C_trier1) and any(fn_trier_may_use(st, S[165], _L_p5, _k8) for _k8 in K_stacks1)):  # game.yaml:495
             actions.append(A_101)
             values.append(None)
             idx.append(1)
-        if (fn_own_privilege(st, S[166], _L_p4, C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
+        if (fn_own_privilege(st, S[166], _L_p5, C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
             actions.append(A_121)
             values.append(None)
             idx.append(2)
-        if (fn_own_privilege(st, S[167], _L_p4, C_koeln1) and any((((len((_r51 := st.zones[(Z_at1 + _s27.ordinal)])) > 0) and ((_r52 := _r51[-1]).kind == 'aristocrats')) and ((_r52.owner != _L_p4) or (st.vars['age'][(_r52.ordinal if _r52.kind == 'aristocrats' else ordinal(_r52, 'aristocrats', S[24]))] > 15))) for _s27 in K_spaces1)):  # game.yaml:518
+        if (fn_own_privilege(st, S[167], _L_p5, C_koeln1) and any((((len((_r51 := st.zones[(Z_at1 + _s27.ordinal)])) > 0) and ((_r52 := _r51[-1]).kind == 'aristocrats')) and ((_r52.owner != _L_p5) or (st.vars['age'][(_r52.ordinal if _r52.kind == 'aristocrats' else ordinal(_r52, 'aristocrats', S[24]))] > 15))) for _s27 in K_spaces1)):  # game.yaml:518
             actions.append(A_131)
             values.append(None)
             idx.append(3)
-        if (fn_own_privilege(st, S[168], _L_p4, C_pfalz1) and fn_can_place_new(st, S[169], _L_p4)):  # game.yaml:522
+        if (fn_own_privilege(st, S[168], _L_p5, C_pfalz1) and fn_can_place_new(st, S[169], _L_p5)):  # game.yaml:522
             actions.append(A_141)
             values.append(None)
             idx.append(4)
-        if ((((_r53 := st.vars['thalers'][(_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[170]))]) >= 1) and any((_x14.kind == 'knights') for _x14 in st.zones[(Z_supply1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[8])))])) and any(((((_s28.props['type'] == 'aristocrat') or (_s28.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s28.ordinal)]) == 0)) and (not st.vars['closed'][_s28.props['electorate'].ordinal])) for _s28 in K_spaces1)):  # game.yaml:526
+        if ((((_r53 := st.vars['thalers'][(_S_p2 if _S_p2 is not None else seat(st, _L_p5, S[170]))]) >= 1) and any((_x14.kind == 'knights') for _x14 in st.zones[(Z_supply1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p5, S[8])))])) and any(((((_s28.props['type'] == 'aristocrat') or (_s28.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s28.ordinal)]) == 0)) and (not st.vars['closed'][_s28.props['electorate'].ordinal])) for _s28 in K_spaces1)):  # game.yaml:526
             actions.append(A_151)
             values.append(None)
             idx.append(5)
-        if (((_r53 >= 1) and (len([1 for _x15 in st.zones[(Z_supply1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[172])))] if (_x15.kind == 'knights')]) < len([1 for _x16 in K_knights1 if (_x16.owner == _L_p4)]))) and any(((((_s29.props['type'] == 'aristocrat') or (_s29.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s29.ordinal)]) == 0)) and (not st.vars['closed'][_s29.props['electorate'].ordinal])) for _s29 in K_spaces1)):  # game.yaml:531
+        if (((_r53 >= 1) and (len([1 for _x15 in st.zones[(Z_supply1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p5, S[172])))] if (_x15.kind == 'knights')]) < len([1 for _x16 in K_knights1 if (_x16.owner == _L_p5)]))) and any(((((_s29.props['type'] == 'aristocrat') or (_s29.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s29.ordinal)]) == 0)) and (not st.vars['closed'][_s29.props['electorate'].ordinal])) for _s29 in K_spaces1)):  # game.yaml:531
             actions.append(A_161)
             values.append(None)
             idx.append(6)
@@ -3014,12 +3025,12 @@ def build(num_players, files):
     def e178_when0(st, env):  # game.yaml:558
         return (((len((_r54 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[177])))])) > 0) and ((_r55 := _r54[-1]).kind == 'knights')) and (_r55.owner == env['p']))
     def collect_178(st, env):  # game.yaml:555
-        _L_p5 = env['p']
+        _L_p6 = env['p']
         actions = []
         values = []
         idx = []
         for _s32 in K_spaces1:  # game.yaml:558
-            if not ((len((_r56 := st.zones[(Z_at1 + _s32.ordinal)])) > 0) and ((_r57 := _r56[-1]).kind == 'knights') and (_r57.owner == _L_p5)):
+            if not ((len((_r56 := st.zones[(Z_at1 + _s32.ordinal)])) > 0) and ((_r57 := _r56[-1]).kind == 'knights') and (_r57.owner == _L_p6)):
                 continue
             a = A_191 + _s32.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3212,13 +3223,13 @@ def build(num_players, files):
     def e203_when2(st, env):  # game.yaml:595
         return env['optional']
     def collect_203(st, env):  # game.yaml:588
-        _L_p6 = env['p']
+        _L_p7 = env['p']
         _L_optional1 = env['optional']
         actions = []
         values = []
         idx = []
         for _s34 in K_spaces1:  # game.yaml:591
-            if not ((((len((_r62 := st.zones[(Z_at1 + _s34.ordinal)])) > 0) and ((_r63 := _r62[-1]).kind == 'aristocrats')) and ((_r63.owner != _L_p6) or (st.vars['age'][(_r63.ordinal if _r63.kind == 'aristocrats' else ordinal(_r63, 'aristocrats', S[24]))] > 15))) and (_r63.owner == _L_p6)):
+            if not ((((len((_r62 := st.zones[(Z_at1 + _s34.ordinal)])) > 0) and ((_r63 := _r62[-1]).kind == 'aristocrats')) and ((_r63.owner != _L_p7) or (st.vars['age'][(_r63.ordinal if _r63.kind == 'aristocrats' else ordinal(_r63, 'aristocrats', S[24]))] > 15))) and (_r63.owner == _L_p7)):
                 continue
             a = A_211 + _s34.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3226,7 +3237,7 @@ def build(num_players, files):
                 values.append(_s34)
                 idx.append(0)
         for _s35 in K_spaces1:  # game.yaml:593
-            if not ((((len((_r64 := st.zones[(Z_at1 + _s35.ordinal)])) > 0) and ((_r65 := _r64[-1]).kind == 'aristocrats')) and ((_r65.owner != _L_p6) or (st.vars['age'][(_r65.ordinal if _r65.kind == 'aristocrats' else ordinal(_r65, 'aristocrats', S[24]))] > 15))) and (_r65.owner != _L_p6)):
+            if not ((((len((_r64 := st.zones[(Z_at1 + _s35.ordinal)])) > 0) and ((_r65 := _r64[-1]).kind == 'aristocrats')) and ((_r65.owner != _L_p7) or (st.vars['age'][(_r65.ordinal if _r65.kind == 'aristocrats' else ordinal(_r65, 'aristocrats', S[24]))] > 15))) and (_r65.owner != _L_p7)):
                 continue
             a = A_221 + _s35.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3306,12 +3317,12 @@ def build(num_players, files):
     def e208_when0(st, env):  # game.yaml:612
         return ((((env['t'].props['type'] == 'aristocrat') and (not st.vars['closed'][env['t'].props['electorate'].ordinal])) and ((len((_r66 := st.zones[(Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[6])))])) == 0) or ((_r66[-1].kind == 'knights') and (not any(((_t11.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t11.ordinal if _t11.kind == 'spaces' else ordinal(_t11, 'spaces', S[7])))]) == 0)) for _t11 in st.zones[(Z_area1 + env['t'].props['electorate'].ordinal)]))))) and (env['t'].props['electorate'] != env['s'].props['electorate']))
     def collect_208(st, env):  # game.yaml:609
-        _L_s1 = env['s']
+        _L_s2 = env['s']
         actions = []
         values = []
         idx = []
         for _t12 in K_spaces1:  # game.yaml:612
-            if not ((((_t12.props['type'] == 'aristocrat') and (not st.vars['closed'][_t12.props['electorate'].ordinal])) and ((len((_r67 := st.zones[(Z_at1 + _t12.ordinal)])) == 0) or ((_r67[-1].kind == 'knights') and (not any(((_t13.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t13.ordinal if _t13.kind == 'spaces' else ordinal(_t13, 'spaces', S[7])))]) == 0)) for _t13 in st.zones[(Z_area1 + _t12.props['electorate'].ordinal)]))))) and (_t12.props['electorate'] != _L_s1.props['electorate'])):
+            if not ((((_t12.props['type'] == 'aristocrat') and (not st.vars['closed'][_t12.props['electorate'].ordinal])) and ((len((_r67 := st.zones[(Z_at1 + _t12.ordinal)])) == 0) or ((_r67[-1].kind == 'knights') and (not any(((_t13.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t13.ordinal if _t13.kind == 'spaces' else ordinal(_t13, 'spaces', S[7])))]) == 0)) for _t13 in st.zones[(Z_area1 + _t12.props['electorate'].ordinal)]))))) and (_t12.props['electorate'] != _L_s2.props['electorate'])):
                 continue
             a = A_251 + _t12.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3356,12 +3367,12 @@ def build(num_players, files):
     def e210_when1(st, env):  # game.yaml:614
         return (len(st.players) == 2)
     def collect_210(st, env):  # game.yaml:601
-        _L_p7 = env['p']
+        _L_p8 = env['p']
         actions = []
         values = []
         idx = []
         for _s38 in K_spaces1:  # game.yaml:604
-            if not (fn_move_from(st, S[197], _L_p7, _s38)):
+            if not (fn_move_from(st, S[197], _L_p8, _s38)):
                 continue
             a = A_241 + _s38.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3447,16 +3458,16 @@ def build(num_players, files):
     def e217_when2(st, env):  # game.yaml:626
         return (len(st.players) == 2)
     def collect_217(st, env):  # game.yaml:620
-        _L_p8 = env['p']
-        _S_p2 = _L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else None
+        _L_p9 = env['p']
+        _S_p3 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
         actions = []
         values = []
         idx = []
-        if (_r68 := fn_can_place_new(st, S[202], _L_p8)):  # game.yaml:623
+        if (_r68 := fn_can_place_new(st, S[202], _L_p9)):  # game.yaml:623
             actions.append(A_271)
             values.append(None)
             idx.append(0)
-        if (_r68 and (st.vars['thalers'][(_S_p2 if _S_p2 is not None else seat(st, _L_p8, S[204]))] >= 2)):  # game.yaml:624
+        if (_r68 and (st.vars['thalers'][(_S_p3 if _S_p3 is not None else seat(st, _L_p9, S[204]))] >= 2)):  # game.yaml:624
             actions.append(A_281)
             values.append(None)
             idx.append(1)
@@ -3506,13 +3517,13 @@ def build(num_players, files):
     def e222_when1(st, env):  # game.yaml:641
         return (len(st.players) == 2)
     def collect_222(st, env):  # game.yaml:632
-        _L_p9 = env['p']
-        _S_p3 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
+        _L_p10 = env['p']
+        _S_p4 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
         actions = []
         values = []
         idx = []
         _items6 = K_spaces1  # game.yaml:635
-        if _items6 and any((_x22.kind == 'cities') for _x22 in st.zones[(Z_supply1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p9, S[8])))]):
+        if _items6 and any((_x22.kind == 'cities') for _x22 in st.zones[(Z_supply1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p10, S[8])))]):
             for _s40 in _items6:
                 if not ((_s40.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s40.ordinal)]) == 0) and (not st.vars['closed'][_s40.props['electorate'].ordinal]))):
                     continue
@@ -3579,15 +3590,15 @@ def build(num_players, files):
     def e227_when1(st, env):  # game.yaml:656
         return (len(st.players) == 2)
     def collect_227(st, env):  # game.yaml:647
-        _L_p10 = env['p']
-        _S_p4 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
+        _L_p11 = env['p']
+        _S_p5 = _L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else None
         actions = []
         values = []
         idx = []
         _items7 = K_spaces1  # game.yaml:650
-        if _items7 and any((_x26.kind == 'aristocrats') for _x26 in st.zones[(Z_supply1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p10, S[8])))]):
+        if _items7 and any((_x26.kind == 'aristocrats') for _x26 in st.zones[(Z_supply1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p11, S[8])))]):
             for _s42 in _items7:
-                if not ((_s42.props['type'] == 'aristocrat') and (len((_r71 := st.zones[(Z_at1 + _s42.ordinal)])) > 0) and ((_r72 := _r71[-1]).kind == 'knights') and (_r72.owner == _L_p10)):
+                if not ((_s42.props['type'] == 'aristocrat') and (len((_r71 := st.zones[(Z_at1 + _s42.ordinal)])) > 0) and ((_r72 := _r71[-1]).kind == 'knights') and (_r72.owner == _L_p11)):
                     continue
                 a = A_321 + _s42.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -3658,19 +3669,19 @@ def build(num_players, files):
     def e233_when2(st, env):  # game.yaml:670
         return (len(st.players) == 2)
     def collect_233(st, env):  # game.yaml:663
-        _L_p11 = env['p']
+        _L_p12 = env['p']
         actions = []
         values = []
         idx = []
         for _s44 in K_spaces1:  # game.yaml:666
-            if not (fn_own_baron(st, S[217], _L_p11, _s44)):
+            if not (fn_own_baron(st, S[217], _L_p12, _s44)):
                 continue
             a = A_341 + _s44.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_s44)
                 idx.append(0)
-        if (((len(st.zones[Z_throne1]) > 0) and ((_r74 := st.zones[Z_throne1][-1]).owner == _L_p11)) and (not st.vars['couple'][(_r74.ordinal if _r74.kind == 'aristocrats' else ordinal(_r74, 'aristocrats', S[218]))])):  # game.yaml:667
+        if (((len(st.zones[Z_throne1]) > 0) and ((_r74 := st.zones[Z_throne1][-1]).owner == _L_p12)) and (not st.vars['couple'][(_r74.ordinal if _r74.kind == 'aristocrats' else ordinal(_r74, 'aristocrats', S[218]))])):  # game.yaml:667
             actions.append(A_351)
             values.append(None)
             idx.append(1)
@@ -5280,23 +5291,23 @@ def build(num_players, files):
         st.frames.pop()
 
     def c_2(st, env, pc):  # game.yaml:342
-        _L_p12 = env['p']
+        _L_p13 = env['p']
         _L_kind2 = env['kind']
-        _L_a1 = env['a']
+        _L_a2 = env['a']
         _L_side1 = env['side']
-        _S_p5 = _L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else None
+        _S_p6 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
         if pc <= 0:
             st.at = o47  # game.yaml:346
-            env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p12, S[67])))] if (_y4.kind == 'aristocrats')])
+            env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p13, S[67])))] if (_y4.kind == 'aristocrats')])
         if pc <= 1:
             st.at = o52  # game.yaml:347
             _v28 = [_s59 for _s59 in K_spaces1 if ((_s59.props['type'] == _L_kind2) and ((len(st.zones[(Z_at1 + _s59.ordinal)]) == 0) and (not st.vars['closed'][_s59.props['electorate'].ordinal])))]  # game.yaml:350
             _end1 = len(_v28)
             if not _end1:
                 raise RuleError('a choice has no legal option', S[273])
-            if _S_p5 is None:
-                raise RuleError(not_a_seat(_L_p12, num_players), S[273])
-            if _L_p12 in st.players:  # else out of the game: no option runs
+            if _S_p6 is None:
+                raise RuleError(not_a_seat(_L_p13, num_players), S[273])
+            if _L_p13 in st.players:  # else out of the game: no option runs
                 if _end1 > 1:
                     _i78 = st.choose(_end1)
                     st.move_number += 1
@@ -5308,26 +5319,26 @@ def build(num_players, files):
                 st.move(env['x'], (Z_at1 + _s60.ordinal), False)
                 st.at = o50  # game.yaml:351
                 _i79 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[103]))
-                st.vars['age'][_i79] = _L_a1
+                st.vars['age'][_i79] = _L_a2
                 st.at = o51  # game.yaml:351
                 _i80 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[104]))
                 st.vars['couple'][_i80] = _L_side1
     def c_6(st, env, pc):  # game.yaml:376
-        _L_p13 = env['p']
+        _L_p14 = env['p']
         _L_side2 = env['side']
-        _S_p6 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
+        _S_p7 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
         if pc <= 0:
             st.at = o68  # game.yaml:380
-            env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p13, S[68])))] if (_y5.kind == 'aristocrats')])
+            env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p14, S[68])))] if (_y5.kind == 'aristocrats')])
         if pc <= 1:
             st.at = o73  # game.yaml:381
             _v29 = [_s61 for _s61 in K_spaces1 if ((((_s61.props['type'] == 'aristocrat') and (not st.vars['closed'][_s61.props['electorate'].ordinal])) and ((len((_r81 := st.zones[(Z_at1 + _s61.ordinal)])) == 0) or ((_r81[-1].kind == 'knights') and (not any(((_t21.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t21.ordinal if _t21.kind == 'spaces' else ordinal(_t21, 'spaces', S[7])))]) == 0)) for _t21 in st.zones[(Z_area1 + _s61.props['electorate'].ordinal)]))))))]  # game.yaml:384
             _end2 = len(_v29)
             if not _end2:
                 raise RuleError('a choice has no legal option', S[274])
-            if _S_p6 is None:
-                raise RuleError(not_a_seat(_L_p13, num_players), S[274])
-            if _L_p13 in st.players:  # else out of the game: no option runs
+            if _S_p7 is None:
+                raise RuleError(not_a_seat(_L_p14, num_players), S[274])
+            if _L_p14 in st.players:  # else out of the game: no option runs
                 if _end2 > 1:
                     _i81 = st.choose(_end2)
                     st.move_number += 1
@@ -5349,19 +5360,19 @@ def build(num_players, files):
                 _i83 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[108]))
                 st.vars['couple'][_i83] = _L_side2
     def c_7(st, env, pc):  # game.yaml:387
-        _L_p14 = env['p']
-        _S_p7 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
+        _L_p15 = env['p']
+        _S_p8 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
         if pc <= 0:
             st.at = o82  # game.yaml:392
-            if any((((_s63.props['type'] == 'aristocrat') or (_s63.props['type'] == 'beside')) and (((len((_r82 := st.zones[(Z_at1 + _s63.ordinal)])) > 0) and ((_r83 := _r82[-1]).kind == 'aristocrats')) and (_r83.owner == _L_p14))) for _s63 in K_spaces1):
+            if any((((_s63.props['type'] == 'aristocrat') or (_s63.props['type'] == 'beside')) and (((len((_r82 := st.zones[(Z_at1 + _s63.ordinal)])) > 0) and ((_r83 := _r82[-1]).kind == 'aristocrats')) and (_r83.owner == _L_p15))) for _s63 in K_spaces1):
                 st.at = o79  # game.yaml:394
-                _v30 = [_s64 for _s64 in K_spaces1 if (((_s64.props['type'] == 'aristocrat') or (_s64.props['type'] == 'beside')) and (((len((_r84 := st.zones[(Z_at1 + _s64.ordinal)])) > 0) and ((_r85 := _r84[-1]).kind == 'aristocrats')) and (_r85.owner == _L_p14)))]  # game.yaml:397
+                _v30 = [_s64 for _s64 in K_spaces1 if (((_s64.props['type'] == 'aristocrat') or (_s64.props['type'] == 'beside')) and (((len((_r84 := st.zones[(Z_at1 + _s64.ordinal)])) > 0) and ((_r85 := _r84[-1]).kind == 'aristocrats')) and (_r85.owner == _L_p15)))]  # game.yaml:397
                 _end3 = len(_v30)
                 if not _end3:
                     raise RuleError('a choice has no legal option', S[275])
-                if _S_p7 is None:
-                    raise RuleError(not_a_seat(_L_p14, num_players), S[275])
-                if _L_p14 in st.players:  # else out of the game: no option runs
+                if _S_p8 is None:
+                    raise RuleError(not_a_seat(_L_p15, num_players), S[275])
+                if _L_p15 in st.players:  # else out of the game: no option runs
                     if _end3 > 1:
                         _i84 = st.choose(_end3)
                         st.move_number += 1
@@ -5371,9 +5382,9 @@ def build(num_players, files):
                     _s65 = env['s'] = _v30[_i84]
                     st.at = o78  # game.yaml:399
                     st.move(st.zones[(Z_at1 + _s65.ordinal)][-1], Z_throne1, False)
-            elif any((_x29.kind == 'aristocrats') for _x29 in st.zones[(Z_supply1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p14, S[8])))]):
+            elif any((_x29.kind == 'aristocrats') for _x29 in st.zones[(Z_supply1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[8])))]):
                 st.at = o81  # game.yaml:401
-                _args72 = {'p': _L_p14, 'a': 45, 'z': st.zones[Z_throne1]}
+                _args72 = {'p': _L_p15, 'a': 45, 'z': st.zones[Z_throne1]}
                 try:
                     proc_fresh(st, _args72)
                 except Exception as e:
@@ -5382,7 +5393,7 @@ def build(num_players, files):
             else:
                 st.at = o75  # game.yaml:402
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_p14) + ' has no aristocrat for the throne; it stays empty', -1)
+                    st.log_line(fmt_player1(_L_p15) + ' has no aristocrat for the throne; it stays empty', -1)
     def c_9(st, env, pc):  # game.yaml:417
         if pc <= 0:
             st.at = o93  # game.yaml:420
@@ -5569,35 +5580,35 @@ def build(num_players, files):
                     if st.record_log:
                         st.log_line('the daughter of ' + fmt_player1(_L_q4) + ' joins a convent; ' + fmt_player1(_L_q4) + ' takes 1 thaler', -1)
     def c_14(st, env, pc):  # game.yaml:474
-        _L_p15 = env['p']
-        _S_p8 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
+        _L_p16 = env['p']
+        _S_p9 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
         if pc <= 0:
             st.at = o169  # game.yaml:478
-            if any(((len(st.zones[(Z_pile1 + _k9.ordinal)]) > 0) and fn_may_take(st, S[163], _L_p15, _k9)) for _k9 in K_stacks1):  # game.yaml:481
+            if any(((len(st.zones[(Z_pile1 + _k9.ordinal)]) > 0) and fn_may_take(st, S[163], _L_p16, _k9)) for _k9 in K_stacks1):  # game.yaml:481
                 _f2 = 1
             else:
                 _f2 = 0
-            if (fn_own_privilege(st, S[164], _L_p15, C_trier1) and any(fn_trier_may_use(st, S[165], _L_p15, _k10) for _k10 in K_stacks1)):  # game.yaml:495
+            if (fn_own_privilege(st, S[164], _L_p16, C_trier1) and any(fn_trier_may_use(st, S[165], _L_p16, _k10) for _k10 in K_stacks1)):  # game.yaml:495
                 _f3 = 1
             else:
                 _f3 = 0
-            if (fn_own_privilege(st, S[166], _L_p15, C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
+            if (fn_own_privilege(st, S[166], _L_p16, C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
                 _f4 = 1
             else:
                 _f4 = 0
-            if (fn_own_privilege(st, S[167], _L_p15, C_koeln1) and any((((len((_r89 := st.zones[(Z_at1 + _s68.ordinal)])) > 0) and ((_r90 := _r89[-1]).kind == 'aristocrats')) and ((_r90.owner != _L_p15) or (st.vars['age'][(_r90.ordinal if _r90.kind == 'aristocrats' else ordinal(_r90, 'aristocrats', S[24]))] > 15))) for _s68 in K_spaces1)):  # game.yaml:518
+            if (fn_own_privilege(st, S[167], _L_p16, C_koeln1) and any((((len((_r89 := st.zones[(Z_at1 + _s68.ordinal)])) > 0) and ((_r90 := _r89[-1]).kind == 'aristocrats')) and ((_r90.owner != _L_p16) or (st.vars['age'][(_r90.ordinal if _r90.kind == 'aristocrats' else ordinal(_r90, 'aristocrats', S[24]))] > 15))) for _s68 in K_spaces1)):  # game.yaml:518
                 _f5 = 1
             else:
                 _f5 = 0
-            if (fn_own_privilege(st, S[168], _L_p15, C_pfalz1) and fn_can_place_new(st, S[169], _L_p15)):  # game.yaml:522
+            if (fn_own_privilege(st, S[168], _L_p16, C_pfalz1) and fn_can_place_new(st, S[169], _L_p16)):  # game.yaml:522
                 _f6 = 1
             else:
                 _f6 = 0
-            if ((((_r91 := st.vars['thalers'][(_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[170]))]) >= 1) and any((_x31.kind == 'knights') for _x31 in st.zones[(Z_supply1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[8])))])) and any(((((_s69.props['type'] == 'aristocrat') or (_s69.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s69.ordinal)]) == 0)) and (not st.vars['closed'][_s69.props['electorate'].ordinal])) for _s69 in K_spaces1)):  # game.yaml:526
+            if ((((_r91 := st.vars['thalers'][(_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[170]))]) >= 1) and any((_x31.kind == 'knights') for _x31 in st.zones[(Z_supply1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[8])))])) and any(((((_s69.props['type'] == 'aristocrat') or (_s69.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s69.ordinal)]) == 0)) and (not st.vars['closed'][_s69.props['electorate'].ordinal])) for _s69 in K_spaces1)):  # game.yaml:526
                 _f7 = 1
             else:
                 _f7 = 0
-            if (((_r91 >= 1) and (len([1 for _x32 in st.zones[(Z_supply1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[172])))] if (_x32.kind == 'knights')]) < len([1 for _x33 in K_knights1 if (_x33.owner == _L_p15)]))) and any(((((_s70.props['type'] == 'aristocrat') or (_s70.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s70.ordinal)]) == 0)) and (not st.vars['closed'][_s70.props['electorate'].ordinal])) for _s70 in K_spaces1)):  # game.yaml:531
+            if (((_r91 >= 1) and (len([1 for _x32 in st.zones[(Z_supply1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[172])))] if (_x32.kind == 'knights')]) < len([1 for _x33 in K_knights1 if (_x33.owner == _L_p16)]))) and any(((((_s70.props['type'] == 'aristocrat') or (_s70.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s70.ordinal)]) == 0)) and (not st.vars['closed'][_s70.props['electorate'].ordinal])) for _s70 in K_spaces1)):  # game.yaml:531
                 _f8 = 1
             else:
                 _f8 = 0
@@ -5612,9 +5623,9 @@ def build(num_players, files):
             _end16 = _end15 + 1
             if not _end16:
                 raise RuleError('a choice has no legal option', S[283])
-            if _S_p8 is None:
-                raise RuleError(not_a_seat(_L_p15, num_players), S[283])
-            if _L_p15 in st.players:  # else out of the game: no option runs
+            if _S_p9 is None:
+                raise RuleError(not_a_seat(_L_p16, num_players), S[283])
+            if _L_p16 in st.players:  # else out of the game: no option runs
                 if _end16 > 1:
                     _i91 = st.choose(_end16)
                     st.move_number += 1
@@ -5623,13 +5634,13 @@ def build(num_players, files):
                     _i91 = 0
                 if _i91 < _end9:  # game.yaml:481
                     st.at = o142  # game.yaml:484
-                    _v35 = [_k11 for _k11 in K_stacks1 if ((len(st.zones[(Z_pile1 + _k11.ordinal)]) > 0) and fn_may_take(st, S[142], _L_p15, _k11))]  # game.yaml:487
+                    _v35 = [_k11 for _k11 in K_stacks1 if ((len(st.zones[(Z_pile1 + _k11.ordinal)]) > 0) and fn_may_take(st, S[142], _L_p16, _k11))]  # game.yaml:487
                     _end17 = len(_v35)
                     if not _end17:
                         raise RuleError('a choice has no legal option', S[284])
-                    if _S_p8 is None:
-                        raise RuleError(not_a_seat(_L_p15, num_players), S[284])
-                    if _L_p15 in st.players:  # else out of the game: no option runs
+                    if _S_p9 is None:
+                        raise RuleError(not_a_seat(_L_p16, num_players), S[284])
+                    if _L_p16 in st.players:  # else out of the game: no option runs
                         if _end17 > 1:
                             _i92 = st.choose(_end17)
                             st.move_number += 1
@@ -5638,9 +5649,9 @@ def build(num_players, files):
                             _i92 = 0
                         _k12 = env['k'] = _v35[_i92]
                         st.at = o138  # game.yaml:491
-                        st.move(st.zones[(Z_pile1 + _k12.ordinal)][-1], (Z_play_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[135]))), False)
+                        st.move(st.zones[(Z_pile1 + _k12.ordinal)][-1], (Z_play_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[135]))), False)
                         st.at = o139  # game.yaml:492
-                        _i93 = (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[137]))
+                        _i93 = (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[137]))
                         _v36 = st.vars['thalers'][_i93] - _k12.props['cost']
                         if _v36 > 12:
                             _v36 = 12  # the marker stops at the end; the excess is lost
@@ -5649,9 +5660,9 @@ def build(num_players, files):
                         st.vars['thalers'][_i93] = _v36
                         st.at = o140  # game.yaml:493
                         if st.record_log:
-                            st.log_line(fmt_player1(_L_p15) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[139])))][-1]), -1)
+                            st.log_line(fmt_player1(_L_p16) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[139])))][-1]), -1)
                         st.at = o141  # game.yaml:494
-                        _args80 = {'p': _L_p15, 'a': _k12.key}
+                        _args80 = {'p': _L_p16, 'a': _k12.key}
                         try:
                             c_17(st, _args80, 0)
                         except Exception as e:
@@ -5659,13 +5670,13 @@ def build(num_players, files):
                             raise
                 elif _i91 < _end10:  # game.yaml:495
                     st.at = o149  # game.yaml:500
-                    _v37 = [_k13 for _k13 in K_stacks1 if (fn_trier_may_use(st, S[147], _L_p15, _k13))]  # game.yaml:503
+                    _v37 = [_k13 for _k13 in K_stacks1 if (fn_trier_may_use(st, S[147], _L_p16, _k13))]  # game.yaml:503
                     _end18 = len(_v37)
                     if not _end18:
                         raise RuleError('a choice has no legal option', S[286])
-                    if _S_p8 is None:
-                        raise RuleError(not_a_seat(_L_p15, num_players), S[286])
-                    if _L_p15 in st.players:  # else out of the game: no option runs
+                    if _S_p9 is None:
+                        raise RuleError(not_a_seat(_L_p16, num_players), S[286])
+                    if _L_p16 in st.players:  # else out of the game: no option runs
                         if _end18 > 1:
                             _i94 = st.choose(_end18)
                             st.move_number += 1
@@ -5677,7 +5688,7 @@ def build(num_players, files):
                         _i95 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[143]))
                         st.vars['privilege_used'][_i95] = True
                         st.at = o146  # game.yaml:508
-                        _i96 = (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[144]))
+                        _i96 = (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[144]))
                         _v38 = st.vars['thalers'][_i96] - _k14.props['cost']
                         if _v38 > 12:
                             _v38 = 12  # the marker stops at the end; the excess is lost
@@ -5686,9 +5697,9 @@ def build(num_players, files):
                         st.vars['thalers'][_i96] = _v38
                         st.at = o147  # game.yaml:509
                         if st.record_log:
-                            st.log_line(fmt_player1(_L_p15) + ' uses ' + fmt_card1(_k14) + ' with the privilege of Trier', -1)
+                            st.log_line(fmt_player1(_L_p16) + ' uses ' + fmt_card1(_k14) + ' with the privilege of Trier', -1)
                         st.at = o148  # game.yaml:510
-                        _args81 = {'p': _L_p15, 'a': _k14.key}
+                        _args81 = {'p': _L_p16, 'a': _k14.key}
                         try:
                             c_17(st, _args81, 0)
                         except Exception as e:
@@ -5699,16 +5710,16 @@ def build(num_players, files):
                     _i97 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[148]))
                     st.vars['privilege_used'][_i97] = True
                     st.at = o152  # game.yaml:516
-                    st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[150])))][-1], (Z_play_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[149]))), False)
+                    st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[150])))][-1], (Z_play_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[149]))), False)
                     st.at = o153  # game.yaml:517
                     if st.record_log:
-                        st.log_line(fmt_player1(_L_p15) + ' takes Gray eminence', -1)
+                        st.log_line(fmt_player1(_L_p16) + ' takes Gray eminence', -1)
                 elif _i91 < _end12:  # game.yaml:518
                     st.at = o155  # game.yaml:521
                     _i98 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[151]))
                     st.vars['privilege_used'][_i98] = True
                     st.at = o156  # game.yaml:521
-                    _args82 = {'p': _L_p15, 'optional': False}
+                    _args82 = {'p': _L_p16, 'optional': False}
                     try:
                         c_18(st, _args82, 0)
                     except Exception as e:
@@ -5719,7 +5730,7 @@ def build(num_players, files):
                     _i99 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[153]))
                     st.vars['privilege_used'][_i99] = True
                     st.at = o159  # game.yaml:525
-                    _args83 = {'p': _L_p15, 'side': False}
+                    _args83 = {'p': _L_p16, 'side': False}
                     try:
                         c_6(st, _args83, 0)
                     except Exception as e:
@@ -5727,7 +5738,7 @@ def build(num_players, files):
                         raise
                 elif _i91 < _end14:  # game.yaml:526
                     st.at = o161  # game.yaml:530
-                    _i100 = (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[155]))
+                    _i100 = (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[155]))
                     _v39 = st.vars['thalers'][_i100] - 1
                     if _v39 > 12:
                         _v39 = 12  # the marker stops at the end; the excess is lost
@@ -5735,7 +5746,7 @@ def build(num_players, files):
                         raise RuleError("'thalers' would fall to " + str(_v39) + ', below its minimum 0', S[156])
                     st.vars['thalers'][_i100] = _v39
                     st.at = o162  # game.yaml:530
-                    _args84 = {'p': _L_p15}
+                    _args84 = {'p': _L_p16}
                     try:
                         c_15(st, _args84, 0)
                     except Exception as e:
@@ -5743,7 +5754,7 @@ def build(num_players, files):
                         raise
                 elif _i91 < _end15:  # game.yaml:531
                     st.at = o164  # game.yaml:538
-                    _i101 = (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[158]))
+                    _i101 = (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[158]))
                     _v40 = st.vars['thalers'][_i101] - 1
                     if _v40 > 12:
                         _v40 = 12  # the marker stops at the end; the excess is lost
@@ -5751,7 +5762,7 @@ def build(num_players, files):
                         raise RuleError("'thalers' would fall to " + str(_v40) + ', below its minimum 0', S[159])
                     st.vars['thalers'][_i101] = _v40
                     st.at = o165  # game.yaml:538
-                    _args85 = {'p': _L_p15}
+                    _args85 = {'p': _L_p16}
                     try:
                         c_16(st, _args85, 0)
                     except Exception as e:
@@ -5763,19 +5774,19 @@ def build(num_players, files):
                     st.vars['passed'][_i102] = True
                     st.at = o168  # game.yaml:539
                     if st.record_log:
-                        st.log_line(fmt_player1(_L_p15) + ' passes', -1)
+                        st.log_line(fmt_player1(_L_p16) + ' passes', -1)
     def c_15(st, env, pc):  # game.yaml:541
-        _L_p16 = env['p']
-        _S_p9 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
+        _L_p17 = env['p']
+        _S_p10 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
         if pc <= 0:
             st.at = o172  # game.yaml:545
             _v41 = [_s71 for _s71 in K_spaces1 if (((((_s71.props['type'] == 'aristocrat') or (_s71.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _s71.ordinal)]) == 0)) and (not st.vars['closed'][_s71.props['electorate'].ordinal])))]  # game.yaml:548
             _end19 = len(_v41)
             if not _end19:
                 raise RuleError('a choice has no legal option', S[290])
-            if _S_p9 is None:
-                raise RuleError(not_a_seat(_L_p16, num_players), S[290])
-            if _L_p16 in st.players:  # else out of the game: no option runs
+            if _S_p10 is None:
+                raise RuleError(not_a_seat(_L_p17, num_players), S[290])
+            if _L_p17 in st.players:  # else out of the game: no option runs
                 if _end19 > 1:
                     _i103 = st.choose(_end19)
                     st.move_number += 1
@@ -5784,19 +5795,19 @@ def build(num_players, files):
                     _i103 = 0
                 _s72 = env['s'] = _v41[_i103]
                 st.at = o171  # game.yaml:549
-                st.move(first([_x34 for _x34 in st.zones[(Z_supply1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[174])))] if (_x34.kind == 'knights')]), (Z_at1 + _s72.ordinal), False)
+                st.move(first([_x34 for _x34 in st.zones[(Z_supply1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p17, S[174])))] if (_x34.kind == 'knights')]), (Z_at1 + _s72.ordinal), False)
     def c_16(st, env, pc):  # game.yaml:551
-        _L_p17 = env['p']
-        _S_p10 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
+        _L_p18 = env['p']
+        _S_p11 = _L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else None
         if pc <= 0:
             st.at = o178  # game.yaml:555
-            _v42 = [_s73 for _s73 in K_spaces1 if ((len((_r92 := st.zones[(Z_at1 + _s73.ordinal)])) > 0) and ((_r93 := _r92[-1]).kind == 'knights') and (_r93.owner == _L_p17))]  # game.yaml:558
+            _v42 = [_s73 for _s73 in K_spaces1 if ((len((_r92 := st.zones[(Z_at1 + _s73.ordinal)])) > 0) and ((_r93 := _r92[-1]).kind == 'knights') and (_r93.owner == _L_p18))]  # game.yaml:558
             _end20 = len(_v42)
             if not _end20:
                 raise RuleError('a choice has no legal option', S[291])
-            if _S_p10 is None:
-                raise RuleError(not_a_seat(_L_p17, num_players), S[291])
-            if _L_p17 in st.players:  # else out of the game: no option runs
+            if _S_p11 is None:
+                raise RuleError(not_a_seat(_L_p18, num_players), S[291])
+            if _L_p18 in st.players:  # else out of the game: no option runs
                 if _end20 > 1:
                     _i104 = st.choose(_end20)
                     st.move_number += 1
@@ -5811,9 +5822,9 @@ def build(num_players, files):
                 _end21 = len(_v43)
                 if not _end21:
                     raise RuleError('a choice has no legal option', S[292])
-                if _S_p10 is None:
-                    raise RuleError(not_a_seat(_L_p17, num_players), S[292])
-                if _L_p17 in st.players:  # else out of the game: no option runs
+                if _S_p11 is None:
+                    raise RuleError(not_a_seat(_L_p18, num_players), S[292])
+                if _L_p18 in st.players:  # else out of the game: no option runs
                     if _end21 > 1:
                         _i105 = st.choose(_end21)
                         st.move_number += 1
@@ -5824,83 +5835,83 @@ def build(num_players, files):
                     st.at = o176  # game.yaml:566
                     st.move(env['k'], (Z_at1 + _t23.ordinal), False)
     def c_17(st, env, pc):  # game.yaml:568
-        _L_a2 = env['a']
-        _L_p18 = env['p']
-        _S_p11 = _L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else None
+        _L_a3 = env['a']
+        _L_p19 = env['p']
+        _S_p12 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
         if pc <= 0:
             st.at = o197  # game.yaml:572
-            if (_L_a2 == 'rival'):
+            if (_L_a3 == 'rival'):
                 st.at = o180  # game.yaml:573
-                st.vars['rival'] = _L_p18
+                st.vars['rival'] = _L_p19
                 st.at = o181  # game.yaml:573
                 _i106 = seat(st, st.vars['turn_player'], S[75])
                 st.vars['passed'][_i106] = True
                 st.at = o182  # game.yaml:573
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_p18) + ' is the rival; phase IV is over for him', -1)
-            elif (_L_a2 == 'doctor'):
+                    st.log_line(fmt_player1(_L_p19) + ' is the rival; phase IV is over for him', -1)
+            elif (_L_a3 == 'doctor'):
                 st.at = o184  # game.yaml:575
-                _args86 = {'p': _L_p18, 'optional': (len(st.players) == 2)}
+                _args86 = {'p': _L_p19, 'optional': (len(st.players) == 2)}
                 try:
                     c_18(st, _args86, 0)
                 except Exception as e:
                     traced(e, 'procedure doctor (' + str(S[287]) + ')')
                     raise
-            elif (_L_a2 == 'move'):
+            elif (_L_a3 == 'move'):
                 st.at = o186  # game.yaml:576
-                _args87 = {'p': _L_p18}
+                _args87 = {'p': _L_p19}
                 try:
                     c_19(st, _args87, 0)
                 except Exception as e:
                     traced(e, 'procedure move_card (' + str(S[293]) + ')')
                     raise
-            elif (_L_a2 == 'indulgence'):
+            elif (_L_a3 == 'indulgence'):
                 st.at = o188  # game.yaml:577
-                _i107 = (_S_p11 if _S_p11 is not None else seat(st, _L_p18, S[76]))
+                _i107 = (_S_p12 if _S_p12 is not None else seat(st, _L_p19, S[76]))
                 _v44 = st.vars['score'][_i107] + 1
                 if _v44 < 0:
                     raise RuleError("'score' would fall to " + str(_v44) + ', below its minimum 0', S[77])
                 st.vars['score'][_i107] = _v44
-            elif (_L_a2 == 'permit'):
+            elif (_L_a3 == 'permit'):
                 st.at = o190  # game.yaml:578
-                _args88 = {'p': _L_p18}
+                _args88 = {'p': _L_p19}
                 try:
                     c_20(st, _args88, 0)
                 except Exception as e:
                     traced(e, 'procedure permit (' + str(S[294]) + ')')
                     raise
-            elif (_L_a2 == 'ordinance'):
+            elif (_L_a3 == 'ordinance'):
                 st.at = o192  # game.yaml:579
-                _args89 = {'p': _L_p18}
+                _args89 = {'p': _L_p19}
                 try:
                     c_21(st, _args89, 0)
                 except Exception as e:
                     traced(e, 'procedure ordinance (' + str(S[295]) + ')')
                     raise
-            elif (_L_a2 == 'promotion'):
+            elif (_L_a3 == 'promotion'):
                 st.at = o194  # game.yaml:580
-                _args90 = {'p': _L_p18}
+                _args90 = {'p': _L_p19}
                 try:
                     c_22(st, _args90, 0)
                 except Exception as e:
                     traced(e, 'procedure promotion (' + str(S[296]) + ')')
                     raise
-            elif (_L_a2 == 'daughter'):
+            elif (_L_a3 == 'daughter'):
                 st.at = o196  # game.yaml:581
-                _args91 = {'p': _L_p18}
+                _args91 = {'p': _L_p19}
                 try:
                     c_23(st, _args91, 0)
                 except Exception as e:
                     traced(e, 'procedure kings_daughter (' + str(S[297]) + ')')
                     raise
     def c_18(st, env, pc):  # game.yaml:583
-        _L_p19 = env['p']
+        _L_p20 = env['p']
         _L_optional2 = env['optional']
-        _S_p12 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
+        _S_p13 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
         if pc <= 0:
             st.at = o203  # game.yaml:588
-            _v45 = [_s75 for _s75 in K_spaces1 if ((((len((_r94 := st.zones[(Z_at1 + _s75.ordinal)])) > 0) and ((_r95 := _r94[-1]).kind == 'aristocrats')) and ((_r95.owner != _L_p19) or (st.vars['age'][(_r95.ordinal if _r95.kind == 'aristocrats' else ordinal(_r95, 'aristocrats', S[24]))] > 15))) and (_r95.owner == _L_p19))]  # game.yaml:591
-            _v46 = [_s76 for _s76 in K_spaces1 if ((((len((_r96 := st.zones[(Z_at1 + _s76.ordinal)])) > 0) and ((_r97 := _r96[-1]).kind == 'aristocrats')) and ((_r97.owner != _L_p19) or (st.vars['age'][(_r97.ordinal if _r97.kind == 'aristocrats' else ordinal(_r97, 'aristocrats', S[24]))] > 15))) and (_r97.owner != _L_p19))]  # game.yaml:593
+            _v45 = [_s75 for _s75 in K_spaces1 if ((((len((_r94 := st.zones[(Z_at1 + _s75.ordinal)])) > 0) and ((_r95 := _r94[-1]).kind == 'aristocrats')) and ((_r95.owner != _L_p20) or (st.vars['age'][(_r95.ordinal if _r95.kind == 'aristocrats' else ordinal(_r95, 'aristocrats', S[24]))] > 15))) and (_r95.owner == _L_p20))]  # game.yaml:591
+            _v46 = [_s76 for _s76 in K_spaces1 if ((((len((_r96 := st.zones[(Z_at1 + _s76.ordinal)])) > 0) and ((_r97 := _r96[-1]).kind == 'aristocrats')) and ((_r97.owner != _L_p20) or (st.vars['age'][(_r97.ordinal if _r97.kind == 'aristocrats' else ordinal(_r97, 'aristocrats', S[24]))] > 15))) and (_r97.owner != _L_p20))]  # game.yaml:593
             if _L_optional2:  # game.yaml:595
                 _f9 = 1
             else:
@@ -5910,9 +5921,9 @@ def build(num_players, files):
             _end24 = _end23 + _f9
             if not _end24:
                 raise RuleError('a choice has no legal option', S[298])
-            if _S_p12 is None:
-                raise RuleError(not_a_seat(_L_p19, num_players), S[298])
-            if _L_p19 in st.players:  # else out of the game: no option runs
+            if _S_p13 is None:
+                raise RuleError(not_a_seat(_L_p20, num_players), S[298])
+            if _L_p20 in st.players:  # else out of the game: no option runs
                 if _end24 > 1:
                     _i108 = st.choose(_end24)
                     st.move_number += 1
@@ -5936,11 +5947,11 @@ def build(num_players, files):
                 else:  # game.yaml:595
                     pass
     def c_19(st, env, pc):  # game.yaml:597
-        _L_p20 = env['p']
-        _S_p13 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
+        _L_p21 = env['p']
+        _S_p14 = _L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else None
         if pc <= 0:
             st.at = o210  # game.yaml:601
-            _v47 = [_s79 for _s79 in K_spaces1 if (fn_move_from(st, S[197], _L_p20, _s79))]  # game.yaml:604
+            _v47 = [_s79 for _s79 in K_spaces1 if (fn_move_from(st, S[197], _L_p21, _s79))]  # game.yaml:604
             if (len(st.players) == 2):  # game.yaml:614
                 _f10 = 1
             else:
@@ -5949,9 +5960,9 @@ def build(num_players, files):
             _end26 = _end25 + _f10
             if not _end26:
                 raise RuleError('a choice has no legal option', S[299])
-            if _S_p13 is None:
-                raise RuleError(not_a_seat(_L_p20, num_players), S[299])
-            if _L_p20 in st.players:  # else out of the game: no option runs
+            if _S_p14 is None:
+                raise RuleError(not_a_seat(_L_p21, num_players), S[299])
+            if _L_p21 in st.players:  # else out of the game: no option runs
                 if _end26 > 1:
                     _i110 = st.choose(_end26)
                     st.move_number += 1
@@ -5967,9 +5978,9 @@ def build(num_players, files):
                     _end27 = len(_v48)
                     if not _end27:
                         raise RuleError('a choice has no legal option', S[300])
-                    if _S_p13 is None:
-                        raise RuleError(not_a_seat(_L_p20, num_players), S[300])
-                    if _L_p20 in st.players:  # else out of the game: no option runs
+                    if _S_p14 is None:
+                        raise RuleError(not_a_seat(_L_p21, num_players), S[300])
+                    if _L_p21 in st.players:  # else out of the game: no option runs
                         if _end27 > 1:
                             _i111 = st.choose(_end27)
                             st.move_number += 1
@@ -5987,15 +5998,15 @@ def build(num_players, files):
                 else:  # game.yaml:614
                     pass
     def c_20(st, env, pc):  # game.yaml:616
-        _L_p21 = env['p']
-        _S_p14 = _L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else None
+        _L_p22 = env['p']
+        _S_p15 = _L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else None
         if pc <= 0:
             st.at = o217  # game.yaml:620
-            if (_r99 := fn_can_place_new(st, S[202], _L_p21)):  # game.yaml:623
+            if (_r99 := fn_can_place_new(st, S[202], _L_p22)):  # game.yaml:623
                 _f11 = 1
             else:
                 _f11 = 0
-            if (_r99 and (st.vars['thalers'][(_S_p14 if _S_p14 is not None else seat(st, _L_p21, S[204]))] >= 2)):  # game.yaml:624
+            if (_r99 and (st.vars['thalers'][(_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[204]))] >= 2)):  # game.yaml:624
                 _f12 = 1
             else:
                 _f12 = 0
@@ -6008,9 +6019,9 @@ def build(num_players, files):
             _end30 = _end29 + _f13
             if not _end30:
                 raise RuleError('a choice has no legal option', S[301])
-            if _S_p14 is None:
-                raise RuleError(not_a_seat(_L_p21, num_players), S[301])
-            if _L_p21 in st.players:  # else out of the game: no option runs
+            if _S_p15 is None:
+                raise RuleError(not_a_seat(_L_p22, num_players), S[301])
+            if _L_p22 in st.players:  # else out of the game: no option runs
                 if _end30 > 1:
                     _i112 = st.choose(_end30)
                     st.move_number += 1
@@ -6019,7 +6030,7 @@ def build(num_players, files):
                     _i112 = 0
                 if _i112 < _end28:  # game.yaml:623
                     st.at = o212  # game.yaml:623
-                    _args94 = {'p': _L_p21, 'side': False}
+                    _args94 = {'p': _L_p22, 'side': False}
                     try:
                         c_6(st, _args94, 0)
                     except Exception as e:
@@ -6027,7 +6038,7 @@ def build(num_players, files):
                         raise
                 elif _i112 < _end29:  # game.yaml:624
                     st.at = o214  # game.yaml:625
-                    _i113 = (_S_p14 if _S_p14 is not None else seat(st, _L_p21, S[199]))
+                    _i113 = (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[199]))
                     _v49 = st.vars['thalers'][_i113] - 2
                     if _v49 > 12:
                         _v49 = 12  # the marker stops at the end; the excess is lost
@@ -6035,7 +6046,7 @@ def build(num_players, files):
                         raise RuleError("'thalers' would fall to " + str(_v49) + ', below its minimum 0', S[200])
                     st.vars['thalers'][_i113] = _v49
                     st.at = o215  # game.yaml:625
-                    _args95 = {'p': _L_p21, 'side': True}
+                    _args95 = {'p': _L_p22, 'side': True}
                     try:
                         c_6(st, _args95, 0)
                     except Exception as e:
@@ -6044,12 +6055,12 @@ def build(num_players, files):
                 else:  # game.yaml:626
                     pass
     def c_21(st, env, pc):  # game.yaml:628
-        _L_p22 = env['p']
-        _S_p15 = _L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else None
+        _L_p23 = env['p']
+        _S_p16 = _L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else None
         if pc <= 0:
             st.at = o222  # game.yaml:632
             _items8 = K_spaces1  # game.yaml:635
-            if _items8 and any((_x35.kind == 'cities') for _x35 in st.zones[(Z_supply1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[8])))]):
+            if _items8 and any((_x35.kind == 'cities') for _x35 in st.zones[(Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[8])))]):
                 _v50 = [_s81 for _s81 in _items8 if ((_s81.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s81.ordinal)]) == 0) and (not st.vars['closed'][_s81.props['electorate'].ordinal])))]
             else:
                 _v50 = []
@@ -6061,9 +6072,9 @@ def build(num_players, files):
             _end32 = _end31 + _f14
             if not _end32:
                 raise RuleError('a choice has no legal option', S[302])
-            if _S_p15 is None:
-                raise RuleError(not_a_seat(_L_p22, num_players), S[302])
-            if _L_p22 in st.players:  # else out of the game: no option runs
+            if _S_p16 is None:
+                raise RuleError(not_a_seat(_L_p23, num_players), S[302])
+            if _L_p23 in st.players:  # else out of the game: no option runs
                 if _end32 > 1:
                     _i114 = st.choose(_end32)
                     st.move_number += 1
@@ -6073,23 +6084,23 @@ def build(num_players, files):
                 if _i114 < _end31:  # game.yaml:635
                     _s82 = env['s'] = _v50[_i114]
                     st.at = o219  # game.yaml:639
-                    st.move(first([_x36 for _x36 in st.zones[(Z_supply1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[206])))] if (_x36.kind == 'cities')]), (Z_at1 + _s82.ordinal), False)
+                    st.move(first([_x36 for _x36 in st.zones[(Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[206])))] if (_x36.kind == 'cities')]), (Z_at1 + _s82.ordinal), False)
                     st.at = o220  # game.yaml:640
-                    _i115 = (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[207]))
-                    _v51 = st.vars['score'][_i115] + (2 if (not any((_x37.kind == 'cities') for _x37 in st.zones[(Z_supply1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[8])))])) else 1)
+                    _i115 = (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[207]))
+                    _v51 = st.vars['score'][_i115] + (2 if (not any((_x37.kind == 'cities') for _x37 in st.zones[(Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[8])))])) else 1)
                     if _v51 < 0:
                         raise RuleError("'score' would fall to " + str(_v51) + ', below its minimum 0', S[208])
                     st.vars['score'][_i115] = _v51
                 else:  # game.yaml:641
                     pass
     def c_22(st, env, pc):  # game.yaml:643
-        _L_p23 = env['p']
-        _S_p16 = _L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else None
+        _L_p24 = env['p']
+        _S_p17 = _L_p24 if type(_L_p24) is int and 0 <= _L_p24 < num_players else None
         if pc <= 0:
             st.at = o227  # game.yaml:647
             _items9 = K_spaces1  # game.yaml:650
-            if _items9 and any((_x38.kind == 'aristocrats') for _x38 in st.zones[(Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[8])))]):
-                _v52 = [_s83 for _s83 in _items9 if ((_s83.props['type'] == 'aristocrat') and (len((_r100 := st.zones[(Z_at1 + _s83.ordinal)])) > 0) and ((_r101 := _r100[-1]).kind == 'knights') and (_r101.owner == _L_p23))]
+            if _items9 and any((_x38.kind == 'aristocrats') for _x38 in st.zones[(Z_supply1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p24, S[8])))]):
+                _v52 = [_s83 for _s83 in _items9 if ((_s83.props['type'] == 'aristocrat') and (len((_r100 := st.zones[(Z_at1 + _s83.ordinal)])) > 0) and ((_r101 := _r100[-1]).kind == 'knights') and (_r101.owner == _L_p24))]
             else:
                 _v52 = []
             if (len(st.players) == 2):  # game.yaml:656
@@ -6100,9 +6111,9 @@ def build(num_players, files):
             _end34 = _end33 + _f15
             if not _end34:
                 raise RuleError('a choice has no legal option', S[303])
-            if _S_p16 is None:
-                raise RuleError(not_a_seat(_L_p23, num_players), S[303])
-            if _L_p23 in st.players:  # else out of the game: no option runs
+            if _S_p17 is None:
+                raise RuleError(not_a_seat(_L_p24, num_players), S[303])
+            if _L_p24 in st.players:  # else out of the game: no option runs
                 if _end34 > 1:
                     _i116 = st.choose(_end34)
                     st.move_number += 1
@@ -6112,9 +6123,9 @@ def build(num_players, files):
                 if _i116 < _end33:  # game.yaml:650
                     _s84 = env['s'] = _v52[_i116]
                     st.at = o224  # game.yaml:655
-                    st.move(st.zones[(Z_at1 + _s84.ordinal)][-1], (Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[209]))), False)
+                    st.move(st.zones[(Z_at1 + _s84.ordinal)][-1], (Z_supply1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p24, S[209]))), False)
                     st.at = o225  # game.yaml:655
-                    _args96 = {'p': _L_p23, 'a': 15, 'z': st.zones[(Z_at1 + _s84.ordinal)]}
+                    _args96 = {'p': _L_p24, 'a': 15, 'z': st.zones[(Z_at1 + _s84.ordinal)]}
                     try:
                         proc_fresh(st, _args96)
                     except Exception as e:
@@ -6123,12 +6134,12 @@ def build(num_players, files):
                 else:  # game.yaml:656
                     pass
     def c_23(st, env, pc):  # game.yaml:658
-        _L_p24 = env['p']
-        _S_p17 = _L_p24 if type(_L_p24) is int and 0 <= _L_p24 < num_players else None
+        _L_p25 = env['p']
+        _S_p18 = _L_p25 if type(_L_p25) is int and 0 <= _L_p25 < num_players else None
         if pc <= 0:
             st.at = o233  # game.yaml:663
-            _v53 = [_s85 for _s85 in K_spaces1 if (fn_own_baron(st, S[217], _L_p24, _s85))]  # game.yaml:666
-            if (((len(st.zones[Z_throne1]) > 0) and ((_r102 := st.zones[Z_throne1][-1]).owner == _L_p24)) and (not st.vars['couple'][(_r102.ordinal if _r102.kind == 'aristocrats' else ordinal(_r102, 'aristocrats', S[218]))])):  # game.yaml:667
+            _v53 = [_s85 for _s85 in K_spaces1 if (fn_own_baron(st, S[217], _L_p25, _s85))]  # game.yaml:666
+            if (((len(st.zones[Z_throne1]) > 0) and ((_r102 := st.zones[Z_throne1][-1]).owner == _L_p25)) and (not st.vars['couple'][(_r102.ordinal if _r102.kind == 'aristocrats' else ordinal(_r102, 'aristocrats', S[218]))])):  # game.yaml:667
                 _f16 = 1
             else:
                 _f16 = 0
@@ -6141,9 +6152,9 @@ def build(num_players, files):
             _end37 = _end36 + _f17
             if not _end37:
                 raise RuleError('a choice has no legal option', S[304])
-            if _S_p17 is None:
-                raise RuleError(not_a_seat(_L_p24, num_players), S[304])
-            if _L_p24 in st.players:  # else out of the game: no option runs
+            if _S_p18 is None:
+                raise RuleError(not_a_seat(_L_p25, num_players), S[304])
+            if _L_p25 in st.players:  # else out of the game: no option runs
                 if _end37 > 1:
                     _i117 = st.choose(_end37)
                     st.move_number += 1
@@ -6549,8 +6560,8 @@ def build(num_players, files):
                     traced(e, 'procedure deposed (' + str(S[317]) + ')')
                     raise
     def c_32(st, env, pc):  # game.yaml:802
-        _L_p25 = env['p']
-        _S_p18 = _L_p25 if type(_L_p25) is int and 0 <= _L_p25 < num_players else None
+        _L_p26 = env['p']
+        _S_p19 = _L_p26 if type(_L_p26) is int and 0 <= _L_p26 < num_players else None
         if pc <= 0:
             st.at = o334  # game.yaml:807
             env['x'] = st.zones[Z_aside1][-1]
@@ -6562,9 +6573,9 @@ def build(num_players, files):
                 _end46 = len(_v62)
                 if not _end46:
                     raise RuleError('a choice has no legal option', S[318])
-                if _S_p18 is None:
-                    raise RuleError(not_a_seat(_L_p25, num_players), S[318])
-                if _L_p25 in st.players:  # else out of the game: no option runs
+                if _S_p19 is None:
+                    raise RuleError(not_a_seat(_L_p26, num_players), S[318])
+                if _L_p26 in st.players:  # else out of the game: no option runs
                     if _end46 > 1:
                         _i134 = st.choose(_end46)
                         st.move_number += 1
@@ -6582,7 +6593,7 @@ def build(num_players, files):
             else:
                 st.at = o336  # game.yaml:814
                 if st.record_log:
-                    st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(_L_p25), -1)
+                    st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(_L_p26), -1)
                 st.at = o337  # game.yaml:814
                 _args109 = {'x': env['x']}
                 try:
@@ -6704,17 +6715,17 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('no empire city can be placed or moved', -1)
     def c_76(st, env, pc):  # game.yaml:393
-        _L_p26 = env['p']
-        _S_p19 = _L_p26 if type(_L_p26) is int and 0 <= _L_p26 < num_players else None
+        _L_p27 = env['p']
+        _S_p20 = _L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else None
         if pc <= 0:
             st.at = o79  # game.yaml:394
-            _v68 = [_s103 for _s103 in K_spaces1 if (((_s103.props['type'] == 'aristocrat') or (_s103.props['type'] == 'beside')) and (((len((_r110 := st.zones[(Z_at1 + _s103.ordinal)])) > 0) and ((_r111 := _r110[-1]).kind == 'aristocrats')) and (_r111.owner == _L_p26)))]  # game.yaml:397
+            _v68 = [_s103 for _s103 in K_spaces1 if (((_s103.props['type'] == 'aristocrat') or (_s103.props['type'] == 'beside')) and (((len((_r110 := st.zones[(Z_at1 + _s103.ordinal)])) > 0) and ((_r111 := _r110[-1]).kind == 'aristocrats')) and (_r111.owner == _L_p27)))]  # game.yaml:397
             _end50 = len(_v68)
             if not _end50:
                 raise RuleError('a choice has no legal option', S[275])
-            if _S_p19 is None:
-                raise RuleError(not_a_seat(_L_p26, num_players), S[275])
-            if _L_p26 in st.players:  # else out of the game: no option runs
+            if _S_p20 is None:
+                raise RuleError(not_a_seat(_L_p27, num_players), S[275])
+            if _L_p27 in st.players:  # else out of the game: no option runs
                 if _end50 > 1:
                     _i140 = st.choose(_end50)
                     st.move_number += 1
@@ -6806,11 +6817,11 @@ def build(num_players, files):
                 raise
     def c_121(st, env, pc):  # game.yaml:455
         _L_q10 = env['q']
-        _L_s2 = env['s']
-        _O_s1 = _L_s2.ordinal if type(_L_s2) is Card and _L_s2.kind == 'spaces' else None
+        _L_s3 = env['s']
+        _O_s2 = _L_s3.ordinal if type(_L_s3) is Card and _L_s3.kind == 'spaces' else None
         if pc <= 0:
             st.at = o122  # game.yaml:455
-            _args119 = {'q': _L_q10, 'b': st.zones[(Z_at1 + (_O_s1 if _O_s1 is not None else ordinal(_L_s2, 'spaces', S[123])))][-1]}
+            _args119 = {'q': _L_q10, 'b': st.zones[(Z_at1 + (_O_s2 if _O_s2 is not None else ordinal(_L_s3, 'spaces', S[123])))][-1]}
             try:
                 c_13(st, _args119, 0)
             except Exception as e:
@@ -6827,17 +6838,17 @@ def build(num_players, files):
                 traced(e, 'procedure offer (' + str(S[281]) + ')')
                 raise
     def c_136(st, env, pc):  # game.yaml:483
-        _L_p27 = env['p']
-        _S_p20 = _L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else None
+        _L_p28 = env['p']
+        _S_p21 = _L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else None
         if pc <= 0:
             st.at = o142  # game.yaml:484
-            _v69 = [_k15 for _k15 in K_stacks1 if ((len(st.zones[(Z_pile1 + _k15.ordinal)]) > 0) and fn_may_take(st, S[142], _L_p27, _k15))]  # game.yaml:487
+            _v69 = [_k15 for _k15 in K_stacks1 if ((len(st.zones[(Z_pile1 + _k15.ordinal)]) > 0) and fn_may_take(st, S[142], _L_p28, _k15))]  # game.yaml:487
             _end51 = len(_v69)
             if not _end51:
                 raise RuleError('a choice has no legal option', S[284])
-            if _S_p20 is None:
-                raise RuleError(not_a_seat(_L_p27, num_players), S[284])
-            if _L_p27 in st.players:  # else out of the game: no option runs
+            if _S_p21 is None:
+                raise RuleError(not_a_seat(_L_p28, num_players), S[284])
+            if _L_p28 in st.players:  # else out of the game: no option runs
                 if _end51 > 1:
                     _i141 = st.choose(_end51)
                     st.move_number += 1
@@ -6846,9 +6857,9 @@ def build(num_players, files):
                     _i141 = 0
                 _k16 = env['k'] = _v69[_i141]
                 st.at = o138  # game.yaml:491
-                st.move(st.zones[(Z_pile1 + _k16.ordinal)][-1], (Z_play_area1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p27, S[135]))), False)
+                st.move(st.zones[(Z_pile1 + _k16.ordinal)][-1], (Z_play_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[135]))), False)
                 st.at = o139  # game.yaml:492
-                _i142 = (_S_p20 if _S_p20 is not None else seat(st, _L_p27, S[137]))
+                _i142 = (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[137]))
                 _v70 = st.vars['thalers'][_i142] - _k16.props['cost']
                 if _v70 > 12:
                     _v70 = 12  # the marker stops at the end; the excess is lost
@@ -6857,25 +6868,25 @@ def build(num_players, files):
                 st.vars['thalers'][_i142] = _v70
                 st.at = o140  # game.yaml:493
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_p27) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p27, S[139])))][-1]), -1)
+                    st.log_line(fmt_player1(_L_p28) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[139])))][-1]), -1)
                 st.at = o141  # game.yaml:494
-                _args121 = {'p': _L_p27, 'a': _k16.key}
+                _args121 = {'p': _L_p28, 'a': _k16.key}
                 try:
                     c_17(st, _args121, 0)
                 except Exception as e:
                     traced(e, 'procedure use_card (' + str(S[285]) + ')')
                     raise
     def c_137(st, env, pc):  # game.yaml:490
-        _L_p28 = env['p']
+        _L_p29 = env['p']
         _L_k1 = env['k']
-        _S_p21 = _L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else None
+        _S_p22 = _L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else None
         _O_k1 = _L_k1.ordinal if type(_L_k1) is Card and _L_k1.kind == 'stacks' else None
         if pc <= 0:
             st.at = o138  # game.yaml:491
-            st.move(st.zones[(Z_pile1 + (_O_k1 if _O_k1 is not None else ordinal(_L_k1, 'stacks', S[136])))][-1], (Z_play_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[135]))), False)
+            st.move(st.zones[(Z_pile1 + (_O_k1 if _O_k1 is not None else ordinal(_L_k1, 'stacks', S[136])))][-1], (Z_play_area1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p29, S[135]))), False)
         if pc <= 1:
             st.at = o139  # game.yaml:492
-            _i143 = (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[137]))
+            _i143 = (_S_p22 if _S_p22 is not None else seat(st, _L_p29, S[137]))
             _v71 = st.vars['thalers'][_i143] - _L_k1.props['cost']
             if _v71 > 12:
                 _v71 = 12  # the marker stops at the end; the excess is lost
@@ -6885,27 +6896,27 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o140  # game.yaml:493
             if st.record_log:
-                st.log_line(fmt_player1(_L_p28) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[139])))][-1]), -1)
+                st.log_line(fmt_player1(_L_p29) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p29, S[139])))][-1]), -1)
         if pc <= 3:
             st.at = o141  # game.yaml:494
-            _args122 = {'p': _L_p28, 'a': _L_k1.key}
+            _args122 = {'p': _L_p29, 'a': _L_k1.key}
             try:
                 c_17(st, _args122, 0)
             except Exception as e:
                 traced(e, 'procedure use_card (' + str(S[285]) + ')')
                 raise
     def c_143(st, env, pc):  # game.yaml:499
-        _L_p29 = env['p']
-        _S_p22 = _L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else None
+        _L_p30 = env['p']
+        _S_p23 = _L_p30 if type(_L_p30) is int and 0 <= _L_p30 < num_players else None
         if pc <= 0:
             st.at = o149  # game.yaml:500
-            _v72 = [_k17 for _k17 in K_stacks1 if (fn_trier_may_use(st, S[147], _L_p29, _k17))]  # game.yaml:503
+            _v72 = [_k17 for _k17 in K_stacks1 if (fn_trier_may_use(st, S[147], _L_p30, _k17))]  # game.yaml:503
             _end52 = len(_v72)
             if not _end52:
                 raise RuleError('a choice has no legal option', S[286])
-            if _S_p22 is None:
-                raise RuleError(not_a_seat(_L_p29, num_players), S[286])
-            if _L_p29 in st.players:  # else out of the game: no option runs
+            if _S_p23 is None:
+                raise RuleError(not_a_seat(_L_p30, num_players), S[286])
+            if _L_p30 in st.players:  # else out of the game: no option runs
                 if _end52 > 1:
                     _i144 = st.choose(_end52)
                     st.move_number += 1
@@ -6917,7 +6928,7 @@ def build(num_players, files):
                 _i145 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[143]))
                 st.vars['privilege_used'][_i145] = True
                 st.at = o146  # game.yaml:508
-                _i146 = (_S_p22 if _S_p22 is not None else seat(st, _L_p29, S[144]))
+                _i146 = (_S_p23 if _S_p23 is not None else seat(st, _L_p30, S[144]))
                 _v73 = st.vars['thalers'][_i146] - _k18.props['cost']
                 if _v73 > 12:
                     _v73 = 12  # the marker stops at the end; the excess is lost
@@ -6926,25 +6937,25 @@ def build(num_players, files):
                 st.vars['thalers'][_i146] = _v73
                 st.at = o147  # game.yaml:509
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_p29) + ' uses ' + fmt_card1(_k18) + ' with the privilege of Trier', -1)
+                    st.log_line(fmt_player1(_L_p30) + ' uses ' + fmt_card1(_k18) + ' with the privilege of Trier', -1)
                 st.at = o148  # game.yaml:510
-                _args123 = {'p': _L_p29, 'a': _k18.key}
+                _args123 = {'p': _L_p30, 'a': _k18.key}
                 try:
                     c_17(st, _args123, 0)
                 except Exception as e:
                     traced(e, 'procedure use_card (' + str(S[285]) + ')')
                     raise
     def c_144(st, env, pc):  # game.yaml:506
-        _L_p30 = env['p']
+        _L_p31 = env['p']
         _L_k2 = env['k']
-        _S_p23 = _L_p30 if type(_L_p30) is int and 0 <= _L_p30 < num_players else None
+        _S_p24 = _L_p31 if type(_L_p31) is int and 0 <= _L_p31 < num_players else None
         if pc <= 0:
             st.at = o145  # game.yaml:507
             _i147 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[143]))
             st.vars['privilege_used'][_i147] = True
         if pc <= 1:
             st.at = o146  # game.yaml:508
-            _i148 = (_S_p23 if _S_p23 is not None else seat(st, _L_p30, S[144]))
+            _i148 = (_S_p24 if _S_p24 is not None else seat(st, _L_p31, S[144]))
             _v74 = st.vars['thalers'][_i148] - _L_k2.props['cost']
             if _v74 > 12:
                 _v74 = 12  # the marker stops at the end; the excess is lost
@@ -6954,49 +6965,49 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o147  # game.yaml:509
             if st.record_log:
-                st.log_line(fmt_player1(_L_p30) + ' uses ' + fmt_card1(_L_k2) + ' with the privilege of Trier', -1)
+                st.log_line(fmt_player1(_L_p31) + ' uses ' + fmt_card1(_L_k2) + ' with the privilege of Trier', -1)
         if pc <= 3:
             st.at = o148  # game.yaml:510
-            _args124 = {'p': _L_p30, 'a': _L_k2.key}
+            _args124 = {'p': _L_p31, 'a': _L_k2.key}
             try:
                 c_17(st, _args124, 0)
             except Exception as e:
                 traced(e, 'procedure use_card (' + str(S[285]) + ')')
                 raise
     def c_154(st, env, pc):  # game.yaml:521
-        _L_p31 = env['p']
+        _L_p32 = env['p']
         if pc <= 0:
             st.at = o155  # game.yaml:521
             _i149 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[151]))
             st.vars['privilege_used'][_i149] = True
         if pc <= 1:
             st.at = o156  # game.yaml:521
-            _args125 = {'p': _L_p31, 'optional': False}
+            _args125 = {'p': _L_p32, 'optional': False}
             try:
                 c_18(st, _args125, 0)
             except Exception as e:
                 traced(e, 'procedure doctor (' + str(S[287]) + ')')
                 raise
     def c_157(st, env, pc):  # game.yaml:525
-        _L_p32 = env['p']
+        _L_p33 = env['p']
         if pc <= 0:
             st.at = o158  # game.yaml:525
             _i150 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[153]))
             st.vars['privilege_used'][_i150] = True
         if pc <= 1:
             st.at = o159  # game.yaml:525
-            _args126 = {'p': _L_p32, 'side': False}
+            _args126 = {'p': _L_p33, 'side': False}
             try:
                 c_6(st, _args126, 0)
             except Exception as e:
                 traced(e, 'procedure place_new (' + str(S[279]) + ')')
                 raise
     def c_160(st, env, pc):  # game.yaml:530
-        _L_p33 = env['p']
-        _S_p24 = _L_p33 if type(_L_p33) is int and 0 <= _L_p33 < num_players else None
+        _L_p34 = env['p']
+        _S_p25 = _L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else None
         if pc <= 0:
             st.at = o161  # game.yaml:530
-            _i151 = (_S_p24 if _S_p24 is not None else seat(st, _L_p33, S[155]))
+            _i151 = (_S_p25 if _S_p25 is not None else seat(st, _L_p34, S[155]))
             _v75 = st.vars['thalers'][_i151] - 1
             if _v75 > 12:
                 _v75 = 12  # the marker stops at the end; the excess is lost
@@ -7005,18 +7016,18 @@ def build(num_players, files):
             st.vars['thalers'][_i151] = _v75
         if pc <= 1:
             st.at = o162  # game.yaml:530
-            _args127 = {'p': _L_p33}
+            _args127 = {'p': _L_p34}
             try:
                 c_15(st, _args127, 0)
             except Exception as e:
                 traced(e, 'procedure place_knight (' + str(S[288]) + ')')
                 raise
     def c_163(st, env, pc):  # game.yaml:538
-        _L_p34 = env['p']
-        _S_p25 = _L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else None
+        _L_p35 = env['p']
+        _S_p26 = _L_p35 if type(_L_p35) is int and 0 <= _L_p35 < num_players else None
         if pc <= 0:
             st.at = o164  # game.yaml:538
-            _i152 = (_S_p25 if _S_p25 is not None else seat(st, _L_p34, S[158]))
+            _i152 = (_S_p26 if _S_p26 is not None else seat(st, _L_p35, S[158]))
             _v76 = st.vars['thalers'][_i152] - 1
             if _v76 > 12:
                 _v76 = 12  # the marker stops at the end; the excess is lost
@@ -7025,29 +7036,29 @@ def build(num_players, files):
             st.vars['thalers'][_i152] = _v76
         if pc <= 1:
             st.at = o165  # game.yaml:538
-            _args128 = {'p': _L_p34}
+            _args128 = {'p': _L_p35}
             try:
                 c_16(st, _args128, 0)
             except Exception as e:
                 traced(e, 'procedure move_knight (' + str(S[289]) + ')')
                 raise
     def c_173(st, env, pc):  # game.yaml:561
-        _L_s3 = env['s']
-        _L_p35 = env['p']
-        _O_s2 = _L_s3.ordinal if type(_L_s3) is Card and _L_s3.kind == 'spaces' else None
-        _S_p26 = _L_p35 if type(_L_p35) is int and 0 <= _L_p35 < num_players else None
+        _L_s4 = env['s']
+        _L_p36 = env['p']
+        _O_s3 = _L_s4.ordinal if type(_L_s4) is Card and _L_s4.kind == 'spaces' else None
+        _S_p27 = _L_p36 if type(_L_p36) is int and 0 <= _L_p36 < num_players else None
         if pc <= 0:
             st.at = o174  # game.yaml:562
-            env['k'] = st.zones[(Z_at1 + (_O_s2 if _O_s2 is not None else ordinal(_L_s3, 'spaces', S[175])))][-1]
+            env['k'] = st.zones[(Z_at1 + (_O_s3 if _O_s3 is not None else ordinal(_L_s4, 'spaces', S[175])))][-1]
         if pc <= 1:
             st.at = o177  # game.yaml:563
             _v77 = [_t33 for _t33 in K_spaces1 if (((((_t33.props['type'] == 'aristocrat') or (_t33.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + _t33.ordinal)]) == 0)) and (not st.vars['closed'][_t33.props['electorate'].ordinal])))]  # game.yaml:566
             _end53 = len(_v77)
             if not _end53:
                 raise RuleError('a choice has no legal option', S[292])
-            if _S_p26 is None:
-                raise RuleError(not_a_seat(_L_p35, num_players), S[292])
-            if _L_p35 in st.players:  # else out of the game: no option runs
+            if _S_p27 is None:
+                raise RuleError(not_a_seat(_L_p36, num_players), S[292])
+            if _L_p36 in st.players:  # else out of the game: no option runs
                 if _end53 > 1:
                     _i153 = st.choose(_end53)
                     st.move_number += 1
@@ -7058,82 +7069,82 @@ def build(num_players, files):
                 st.at = o176  # game.yaml:566
                 st.move(env['k'], (Z_at1 + _t34.ordinal), False)
     def c_183(st, env, pc):  # game.yaml:575
-        _L_p36 = env['p']
+        _L_p37 = env['p']
         if pc <= 0:
             st.at = o184  # game.yaml:575
-            _args129 = {'p': _L_p36, 'optional': (len(st.players) == 2)}
+            _args129 = {'p': _L_p37, 'optional': (len(st.players) == 2)}
             try:
                 c_18(st, _args129, 0)
             except Exception as e:
                 traced(e, 'procedure doctor (' + str(S[287]) + ')')
                 raise
     def c_185(st, env, pc):  # game.yaml:576
-        _L_p37 = env['p']
+        _L_p38 = env['p']
         if pc <= 0:
             st.at = o186  # game.yaml:576
-            _args130 = {'p': _L_p37}
+            _args130 = {'p': _L_p38}
             try:
                 c_19(st, _args130, 0)
             except Exception as e:
                 traced(e, 'procedure move_card (' + str(S[293]) + ')')
                 raise
     def c_189(st, env, pc):  # game.yaml:578
-        _L_p38 = env['p']
+        _L_p39 = env['p']
         if pc <= 0:
             st.at = o190  # game.yaml:578
-            _args131 = {'p': _L_p38}
+            _args131 = {'p': _L_p39}
             try:
                 c_20(st, _args131, 0)
             except Exception as e:
                 traced(e, 'procedure permit (' + str(S[294]) + ')')
                 raise
     def c_191(st, env, pc):  # game.yaml:579
-        _L_p39 = env['p']
+        _L_p40 = env['p']
         if pc <= 0:
             st.at = o192  # game.yaml:579
-            _args132 = {'p': _L_p39}
+            _args132 = {'p': _L_p40}
             try:
                 c_21(st, _args132, 0)
             except Exception as e:
                 traced(e, 'procedure ordinance (' + str(S[295]) + ')')
                 raise
     def c_193(st, env, pc):  # game.yaml:580
-        _L_p40 = env['p']
+        _L_p41 = env['p']
         if pc <= 0:
             st.at = o194  # game.yaml:580
-            _args133 = {'p': _L_p40}
+            _args133 = {'p': _L_p41}
             try:
                 c_22(st, _args133, 0)
             except Exception as e:
                 traced(e, 'procedure promotion (' + str(S[296]) + ')')
                 raise
     def c_195(st, env, pc):  # game.yaml:581
-        _L_p41 = env['p']
+        _L_p42 = env['p']
         if pc <= 0:
             st.at = o196  # game.yaml:581
-            _args134 = {'p': _L_p41}
+            _args134 = {'p': _L_p42}
             try:
                 c_23(st, _args134, 0)
             except Exception as e:
                 traced(e, 'procedure kings_daughter (' + str(S[297]) + ')')
                 raise
     def c_204(st, env, pc):  # game.yaml:607
-        _L_s4 = env['s']
-        _L_p42 = env['p']
-        _O_s3 = _L_s4.ordinal if type(_L_s4) is Card and _L_s4.kind == 'spaces' else None
-        _S_p27 = _L_p42 if type(_L_p42) is int and 0 <= _L_p42 < num_players else None
+        _L_s5 = env['s']
+        _L_p43 = env['p']
+        _O_s4 = _L_s5.ordinal if type(_L_s5) is Card and _L_s5.kind == 'spaces' else None
+        _S_p28 = _L_p43 if type(_L_p43) is int and 0 <= _L_p43 < num_players else None
         if pc <= 0:
             st.at = o205  # game.yaml:608
-            env['x'] = st.zones[(Z_at1 + (_O_s3 if _O_s3 is not None else ordinal(_L_s4, 'spaces', S[195])))][-1]
+            env['x'] = st.zones[(Z_at1 + (_O_s4 if _O_s4 is not None else ordinal(_L_s5, 'spaces', S[195])))][-1]
         if pc <= 1:
             st.at = o208  # game.yaml:609
-            _v78 = [_t35 for _t35 in K_spaces1 if ((((_t35.props['type'] == 'aristocrat') and (not st.vars['closed'][_t35.props['electorate'].ordinal])) and ((len((_r112 := st.zones[(Z_at1 + _t35.ordinal)])) == 0) or ((_r112[-1].kind == 'knights') and (not any(((_t36.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t36.ordinal if _t36.kind == 'spaces' else ordinal(_t36, 'spaces', S[7])))]) == 0)) for _t36 in st.zones[(Z_area1 + _t35.props['electorate'].ordinal)]))))) and (_t35.props['electorate'] != _L_s4.props['electorate']))]  # game.yaml:612
+            _v78 = [_t35 for _t35 in K_spaces1 if ((((_t35.props['type'] == 'aristocrat') and (not st.vars['closed'][_t35.props['electorate'].ordinal])) and ((len((_r112 := st.zones[(Z_at1 + _t35.ordinal)])) == 0) or ((_r112[-1].kind == 'knights') and (not any(((_t36.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t36.ordinal if _t36.kind == 'spaces' else ordinal(_t36, 'spaces', S[7])))]) == 0)) for _t36 in st.zones[(Z_area1 + _t35.props['electorate'].ordinal)]))))) and (_t35.props['electorate'] != _L_s5.props['electorate']))]  # game.yaml:612
             _end54 = len(_v78)
             if not _end54:
                 raise RuleError('a choice has no legal option', S[300])
-            if _S_p27 is None:
-                raise RuleError(not_a_seat(_L_p42, num_players), S[300])
-            if _L_p42 in st.players:  # else out of the game: no option runs
+            if _S_p28 is None:
+                raise RuleError(not_a_seat(_L_p43, num_players), S[300])
+            if _L_p43 in st.players:  # else out of the game: no option runs
                 if _end54 > 1:
                     _i154 = st.choose(_end54)
                     st.move_number += 1
@@ -7149,21 +7160,21 @@ def build(num_players, files):
                     traced(e, 'procedure settle (' + str(S[106]) + ')')
                     raise
     def c_211(st, env, pc):  # game.yaml:623
-        _L_p43 = env['p']
+        _L_p44 = env['p']
         if pc <= 0:
             st.at = o212  # game.yaml:623
-            _args136 = {'p': _L_p43, 'side': False}
+            _args136 = {'p': _L_p44, 'side': False}
             try:
                 c_6(st, _args136, 0)
             except Exception as e:
                 traced(e, 'procedure place_new (' + str(S[279]) + ')')
                 raise
     def c_213(st, env, pc):  # game.yaml:625
-        _L_p44 = env['p']
-        _S_p28 = _L_p44 if type(_L_p44) is int and 0 <= _L_p44 < num_players else None
+        _L_p45 = env['p']
+        _S_p29 = _L_p45 if type(_L_p45) is int and 0 <= _L_p45 < num_players else None
         if pc <= 0:
             st.at = o214  # game.yaml:625
-            _i155 = (_S_p28 if _S_p28 is not None else seat(st, _L_p44, S[199]))
+            _i155 = (_S_p29 if _S_p29 is not None else seat(st, _L_p45, S[199]))
             _v79 = st.vars['thalers'][_i155] - 2
             if _v79 > 12:
                 _v79 = 12  # the marker stops at the end; the excess is lost
@@ -7172,7 +7183,7 @@ def build(num_players, files):
             st.vars['thalers'][_i155] = _v79
         if pc <= 1:
             st.at = o215  # game.yaml:625
-            _args137 = {'p': _L_p44, 'side': True}
+            _args137 = {'p': _L_p45, 'side': True}
             try:
                 c_6(st, _args137, 0)
             except Exception as e:
@@ -7289,7 +7300,7 @@ def build(num_players, files):
                 raise
     def c_276(st, env, pc):  # game.yaml:734
         _L_e11 = env['e']
-        _L_x1 = env['x']
+        _L_x4 = env['x']
         _O_e7 = _L_e11.ordinal if type(_L_e11) is Card and _L_e11.kind == 'electorates' else None
         if pc <= 0:
             st.at = o279  # game.yaml:735
@@ -7305,7 +7316,7 @@ def build(num_players, files):
             _end56 = len(_v82)
             if not _end56:
                 raise RuleError('a choice has no legal option', S[311])
-            _p39 = _L_x1.owner
+            _p39 = _L_x4.owner
             if type(_p39) is not int or not 0 <= _p39 < num_players:
                 raise RuleError(not_a_seat(_p39, num_players), S[311])
             if _p39 in st.players:  # else out of the game: no option runs
@@ -7317,7 +7328,7 @@ def build(num_players, files):
                     _i158 = 0
                 _s108 = env['s'] = _v82[_i158]
                 st.at = o278  # game.yaml:738
-                _args144 = {'x': _L_x1, 's': _s108}
+                _args144 = {'x': _L_x4, 's': _s108}
                 try:
                     proc_settle(st, _args144)
                 except Exception as e:
@@ -7465,18 +7476,18 @@ def build(num_players, files):
                 traced(e, 'procedure deposed (' + str(S[317]) + ')')
                 raise
     def c_338(st, env, pc):  # game.yaml:809
-        _L_p45 = env['p']
-        _L_x2 = env['x']
-        _S_p29 = _L_p45 if type(_L_p45) is int and 0 <= _L_p45 < num_players else None
+        _L_p46 = env['p']
+        _L_x5 = env['x']
+        _S_p30 = _L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else None
         if pc <= 0:
             st.at = o341  # game.yaml:810
             _v87 = [_s109 for _s109 in K_spaces1 if ((((_s109.props['type'] == 'aristocrat') and (not st.vars['closed'][_s109.props['electorate'].ordinal])) and ((len((_r114 := st.zones[(Z_at1 + _s109.ordinal)])) == 0) or ((_r114[-1].kind == 'knights') and (not any(((_t39.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t39.ordinal if _t39.kind == 'spaces' else ordinal(_t39, 'spaces', S[7])))]) == 0)) for _t39 in st.zones[(Z_area1 + _s109.props['electorate'].ordinal)]))))))]  # game.yaml:813
             _end63 = len(_v87)
             if not _end63:
                 raise RuleError('a choice has no legal option', S[318])
-            if _S_p29 is None:
-                raise RuleError(not_a_seat(_L_p45, num_players), S[318])
-            if _L_p45 in st.players:  # else out of the game: no option runs
+            if _S_p30 is None:
+                raise RuleError(not_a_seat(_L_p46, num_players), S[318])
+            if _L_p46 in st.players:  # else out of the game: no option runs
                 if _end63 > 1:
                     _i166 = st.choose(_end63)
                     st.move_number += 1
@@ -7485,7 +7496,7 @@ def build(num_players, files):
                     _i166 = 0
                 _s110 = env['s'] = _v87[_i166]
                 st.at = o340  # game.yaml:813
-                _args148 = {'x': _L_x2, 's': _s110}
+                _args148 = {'x': _L_x5, 's': _s110}
                 try:
                     proc_settle(st, _args148)
                 except Exception as e:
@@ -7577,11 +7588,11 @@ def build(num_players, files):
                     st.at = o364  # game.yaml:858
                     st.move(env['c'], (Z_at1 + _t41.ordinal), False)
     def c_361(st, env, pc):  # game.yaml:853
-        _L_s5 = env['s']
-        _O_s4 = _L_s5.ordinal if type(_L_s5) is Card and _L_s5.kind == 'spaces' else None
+        _L_s6 = env['s']
+        _O_s5 = _L_s6.ordinal if type(_L_s6) is Card and _L_s6.kind == 'spaces' else None
         if pc <= 0:
             st.at = o362  # game.yaml:854
-            env['c'] = st.zones[(Z_at1 + (_O_s4 if _O_s4 is not None else ordinal(_L_s5, 'spaces', S[250])))][-1]
+            env['c'] = st.zones[(Z_at1 + (_O_s5 if _O_s5 is not None else ordinal(_L_s6, 'spaces', S[250])))][-1]
         if pc <= 1:
             st.at = o365  # game.yaml:855
             _v91 = [_t42 for _t42 in K_spaces1 if ((_t42.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _t42.ordinal)]) == 0) and (not st.vars['closed'][_t42.props['electorate'].ordinal])))]  # game.yaml:858
@@ -7709,44 +7720,44 @@ def build(num_players, files):
                 _i173 = _p54
                 st.vars['chip'][_i173] = 7
     def c_385(st, env, pc):  # game.yaml:289
-        _L_p46 = env['p']
+        _L_p47 = env['p']
         if pc <= 0:
             st.at = o386  # game.yaml:289
-            _args157 = {'p': _L_p46, 'a': 45, 'side': False, 'kind': 'elector'}
+            _args157 = {'p': _L_p47, 'a': 45, 'side': False, 'kind': 'elector'}
             try:
                 c_2(st, _args157, 0)
             except Exception as e:
                 traced(e, 'procedure start_piece (' + str(S[325]) + ')')
                 raise
     def c_388(st, env, pc):  # game.yaml:292
-        _L_a3 = env['a']
+        _L_a4 = env['a']
         if pc <= 0:
             st.at = o391  # game.yaml:292
             for _p55 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                 env['p'] = _p55
                 st.at = o390  # game.yaml:292
-                _args158 = {'p': _p55, 'a': _L_a3, 'side': (_L_a3 != 25), 'kind': 'aristocrat'}
+                _args158 = {'p': _p55, 'a': _L_a4, 'side': (_L_a4 != 25), 'kind': 'aristocrat'}
                 try:
                     c_2(st, _args158, 0)
                 except Exception as e:
                     traced(e, 'procedure start_piece (' + str(S[325]) + ')')
                     raise
     def c_389(st, env, pc):  # game.yaml:292
-        _L_p47 = env['p']
-        _L_a4 = env['a']
+        _L_p48 = env['p']
+        _L_a5 = env['a']
         if pc <= 0:
             st.at = o390  # game.yaml:292
-            _args159 = {'p': _L_p47, 'a': _L_a4, 'side': (_L_a4 != 25), 'kind': 'aristocrat'}
+            _args159 = {'p': _L_p48, 'a': _L_a5, 'side': (_L_a5 != 25), 'kind': 'aristocrat'}
             try:
                 c_2(st, _args159, 0)
             except Exception as e:
                 traced(e, 'procedure start_piece (' + str(S[325]) + ')')
                 raise
     def c_393(st, env, pc):  # game.yaml:293
-        _L_p48 = env['p']
+        _L_p49 = env['p']
         if pc <= 0:
             st.at = o394  # game.yaml:293
-            _args160 = {'p': _L_p48}
+            _args160 = {'p': _L_p49}
             try:
                 c_15(st, _args160, 0)
             except Exception as e:
@@ -8160,32 +8171,32 @@ def build(num_players, files):
                         traced(e, 'procedure action_turn (' + str(S[329]) + ')')
                         raise
     def c_432(st, env, pc):  # game.yaml:306
-        _L_p49 = env['p']
-        _S_p30 = _L_p49 if type(_L_p49) is int and 0 <= _L_p49 < num_players else None
+        _L_p50 = env['p']
+        _S_p31 = _L_p50 if type(_L_p50) is int and 0 <= _L_p50 < num_players else None
         if pc <= 0:
             st.at = o436  # game.yaml:306
-            if (not st.vars['passed'][(_S_p30 if _S_p30 is not None else seat(st, _L_p49, S[268]))]):
+            if (not st.vars['passed'][(_S_p31 if _S_p31 is not None else seat(st, _L_p50, S[268]))]):
                 st.at = o434  # game.yaml:306
-                st.vars['turn_player'] = _L_p49
+                st.vars['turn_player'] = _L_p50
                 if st.record_log:
                     st.log_line(turn_line(st), -1)
                 st.at = o435  # game.yaml:310
-                _args179 = {'p': _L_p49}
+                _args179 = {'p': _L_p50}
                 try:
                     c_14(st, _args179, 0)
                 except Exception as e:
                     traced(e, 'procedure action_turn (' + str(S[329]) + ')')
                     raise
     def c_433(st, env, pc):  # game.yaml:310
-        _L_p50 = env['p']
+        _L_p51 = env['p']
         if pc <= 0:
             st.at = o434  # game.yaml:306
-            st.vars['turn_player'] = _L_p50
+            st.vars['turn_player'] = _L_p51
             if st.record_log:
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
             st.at = o435  # game.yaml:310
-            _args180 = {'p': _L_p50}
+            _args180 = {'p': _L_p51}
             try:
                 c_14(st, _args180, 0)
             except Exception as e:

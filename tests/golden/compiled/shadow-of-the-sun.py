@@ -373,8 +373,12 @@ def build(num_players, files):
             raise
 
     def proc_return_marker(st, env):  # game.yaml:193
+        _L_q1 = env['q']
+        _L_d1 = env['d']
+        _S_q1 = _L_q1 if type(_L_q1) is int and 0 <= _L_q1 < num_players else None
+        _O_d1 = _L_d1.ordinal if type(_L_d1) is Card and _L_d1.kind == 'districts' else None
         st.at = o42  # game.yaml:197
-        st.move(first([_m2 for _m2 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[6])))] if (_m2.owner == env['q'])]), (Z_house1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[5]))), False)
+        st.move(first([_m2 for _m2 in st.zones[(Z_markers_on1 + (_O_d1 if _O_d1 is not None else ordinal(_L_d1, 'districts', S[6])))] if (_m2.owner == _L_q1)]), (Z_house1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[5]))), False)
 
     def step_0(st, fr):  # game.yaml:119
         env = fr.env
@@ -790,13 +794,13 @@ def build(num_players, files):
     def e32_when0(st, env):  # game.yaml:178
         return (len([1 for _m5 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m5.owner == env['q'])]) > 0)
     def collect_32(st, env):  # game.yaml:176
-        _L_d1 = env['d']
-        _O_d1 = _L_d1.ordinal if type(_L_d1) is Card and _L_d1.kind == 'districts' else None
+        _L_d2 = env['d']
+        _O_d2 = _L_d2.ordinal if type(_L_d2) is Card and _L_d2.kind == 'districts' else None
         actions = []
         values = []
         idx = []
         for _q4 in st.players:  # game.yaml:178
-            if not ((len([1 for _m6 in st.zones[(Z_markers_on1 + (_O_d1 if _O_d1 is not None else ordinal(_L_d1, 'districts', S[0])))] if (_m6.owner == _q4)]) > 0)):
+            if not ((len([1 for _m6 in st.zones[(Z_markers_on1 + (_O_d2 if _O_d2 is not None else ordinal(_L_d2, 'districts', S[0])))] if (_m6.owner == _q4)]) > 0)):
                 continue
             a = A_71 + (_q4 if type(_q4) is int and 0 <= _q4 < num_players else option_seat(_q4, num_players))
             if a not in actions:  # an identical card: the same choice
@@ -1068,12 +1072,12 @@ def build(num_players, files):
         return ((len([1 for _m14 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m14.owner == env['p'])]) > 0) and (len([1 for _m15 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m15.owner == env['q'])]) > 0))
     def collect_49(st, env):  # game.yaml:223
         _L_p3 = env['p']
-        _L_q1 = env['q']
+        _L_q2 = env['q']
         actions = []
         values = []
         idx = []
         for _d7 in K_districts1:  # game.yaml:225
-            if not ((len([1 for _m16 in st.zones[(Z_markers_on1 + _d7.ordinal)] if (_m16.owner == _L_p3)]) > 0) and (len([1 for _m17 in st.zones[(Z_markers_on1 + _d7.ordinal)] if (_m17.owner == _L_q1)]) > 0)):
+            if not ((len([1 for _m16 in st.zones[(Z_markers_on1 + _d7.ordinal)] if (_m16.owner == _L_p3)]) > 0) and (len([1 for _m17 in st.zones[(Z_markers_on1 + _d7.ordinal)] if (_m17.owner == _L_q2)]) > 0)):
                 continue
             a = A_141 + _d7.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2195,23 +2199,23 @@ def build(num_players, files):
                     st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[49]))), False, S[50])
     def c_6(st, env, pc):  # game.yaml:234
         _L_p10 = env['p']
-        _L_q2 = env['q']
-        _L_d2 = env['d']
-        _S_q1 = _L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else None
+        _L_q3 = env['q']
+        _L_d3 = env['d']
+        _S_q2 = _L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else None
         _S_p9 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
-        _O_d2 = _L_d2.ordinal if type(_L_d2) is Card and _L_d2.kind == 'districts' else None
+        _O_d3 = _L_d3.ordinal if type(_L_d3) is Card and _L_d3.kind == 'districts' else None
         if pc <= 0:
             st.at = o54  # game.yaml:239
             if st.record_log:
-                st.log_line(fmt_player1(_L_p10) + ' attempts to usurp ' + fmt_player1(_L_q2) + ' in ' + fmt_card1(_L_d2), -1)
+                st.log_line(fmt_player1(_L_p10) + ' attempts to usurp ' + fmt_player1(_L_q3) + ' in ' + fmt_card1(_L_d3), -1)
         if pc <= 1:
             st.at = o55  # game.yaml:240
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[14]))), False, S[15])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[14]))), False, S[15])
         if pc <= 2:
             st.at = o58  # game.yaml:241
-            if (len(st.zones[(Z_hand1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[16])))]) >= 2):
+            if (len(st.zones[(Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[16])))]) >= 2):
                 st.at = o57  # game.yaml:241
-                _args28 = {'p': _L_q2}
+                _args28 = {'p': _L_q3}
                 try:
                     c_7(st, _args28, 0)
                 except Exception as e:
@@ -2236,8 +2240,8 @@ def build(num_players, files):
                     _i14 = 0
                 if _i14 < _end14:  # game.yaml:245
                     st.at = o60  # game.yaml:245
-                    _items18 = st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[57])))]
-                    _dest8 = (Z_hand1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[56])))
+                    _items18 = st.zones[(Z_legion1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[57])))]
+                    _dest8 = (Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[56])))
                     for _c41 in cards_of(_items18):
                         st.move(_c41, _dest8, False)
                 else:  # game.yaml:246
@@ -2250,7 +2254,7 @@ def build(num_players, files):
                         raise
                     st.at = o63  # game.yaml:249
                     if st.record_log:
-                        st.log_line(fmt_player1(_L_p10) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[60])))])) + '); ' + fmt_player1(_L_q2) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[62])))])) + ')', -1)
+                        st.log_line(fmt_player1(_L_p10) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[60])))])) + '); ' + fmt_player1(_L_q3) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[62])))])) + ')', -1)
                     _h1 = len(st.frames)
                     st.at = o64  # game.yaml:250
                     o64.exec(st, env)
@@ -2259,21 +2263,21 @@ def build(num_players, files):
                     st.at = o70  # game.yaml:251
                     if (env['w'] != None):
                         st.at = o66  # game.yaml:254
-                        env['loser'] = (_L_q2 if (env['w'] == _L_p10) else _L_p10)
+                        env['loser'] = (_L_q3 if (env['w'] == _L_p10) else _L_p10)
                         st.at = o67  # game.yaml:255
                         if st.record_log:
-                            st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(_L_d2), -1)
+                            st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(_L_d3), -1)
                         st.at = o68  # game.yaml:256
-                        _args30 = {'q': env['loser'], 'd': _L_d2}
+                        _args30 = {'q': env['loser'], 'd': _L_d3}
                         try:
                             proc_return_marker(st, _args30)
                         except Exception as e:
                             traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                             raise
                         st.at = o69  # game.yaml:257
-                        st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[65]))), (Z_markers_on1 + (_O_d2 if _O_d2 is not None else ordinal(_L_d2, 'districts', S[64]))), False, S[67])
+                        st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[65]))), (Z_markers_on1 + (_O_d3 if _O_d3 is not None else ordinal(_L_d3, 'districts', S[64]))), False, S[67])
                     st.at = o73  # game.yaml:258
-                    for _x7 in [_L_p10, _L_q2]:
+                    for _x7 in [_L_p10, _L_q3]:
                         env['x'] = _x7
                         st.at = o72  # game.yaml:258
                         _items19 = st.zones[(Z_legion1 + (_x7 if type(_x7) is int and 0 <= _x7 < num_players else seat(st, _x7, S[68])))]
@@ -2521,8 +2525,8 @@ def build(num_players, files):
             st.at = o27  # game.yaml:169
             st.move_count(1, Z_minion_deck1, (Z_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p12, S[31]))), False, S[32])
     def c_24(st, env, pc):  # game.yaml:166
-        _L_q3 = env['q']
-        _S_q2 = _L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else None
+        _L_q4 = env['q']
+        _S_q3 = _L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else None
         if pc <= 0:
             st.at = o25  # game.yaml:167
             _lo8 = 1
@@ -2534,7 +2538,7 @@ def build(num_players, files):
                 if len(_picked8) < _hi7:
                     _cands8 = []
                     _seen8 = set()
-                    for _y8 in reversed(st.zones[(Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[33])))]):
+                    for _y8 in reversed(st.zones[(Z_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q4, S[33])))]):
                         _t8 = _y8.type_id
                         if _t8 not in _seen8:
                             _seen8.add(_t8)
@@ -2547,9 +2551,9 @@ def build(num_players, files):
                     if not _stop8:
                         raise RuleError(f'a pick needs {_lo8} items but only {len(_picked8)} could be picked', S[96])
                     break
-                if _S_q2 is None:
-                    raise RuleError(not_a_seat(_L_q3, num_players), S[96])
-                if _L_q3 not in st.players:
+                if _S_q3 is None:
+                    raise RuleError(not_a_seat(_L_q4, num_players), S[96])
+                if _L_q4 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n8 = len(_cands8) + _stop8
                 if _n8 > 1:
@@ -2565,8 +2569,8 @@ def build(num_players, files):
                 st.move(_c51, Z_discard1, False)
     def c_28(st, env, pc):  # game.yaml:174
         _L_p13 = env['p']
-        _L_d3 = env['d']
-        _O_d3 = _L_d3.ordinal if type(_L_d3) is Card and _L_d3.kind == 'districts' else None
+        _L_d4 = env['d']
+        _O_d4 = _L_d4.ordinal if type(_L_d4) is Card and _L_d4.kind == 'districts' else None
         _S_p12 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
         if pc <= 0:
             st.at = o29  # game.yaml:175
@@ -2578,7 +2582,7 @@ def build(num_players, files):
                 raise
         if pc <= 1:
             st.at = o32  # game.yaml:176
-            _v13 = [_q19 for _q19 in st.players if ((len([1 for _m37 in st.zones[(Z_markers_on1 + (_O_d3 if _O_d3 is not None else ordinal(_L_d3, 'districts', S[0])))] if (_m37.owner == _q19)]) > 0))]  # game.yaml:178
+            _v13 = [_q19 for _q19 in st.players if ((len([1 for _m37 in st.zones[(Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[0])))] if (_m37.owner == _q19)]) > 0))]  # game.yaml:178
             _end18 = len(_v13)
             if not _end18:
                 raise RuleError('a choice has no legal option', S[97])
@@ -2593,7 +2597,7 @@ def build(num_players, files):
                     _i20 = 0
                 _q20 = env['q'] = _v13[_i20]
                 st.at = o31  # game.yaml:179
-                _args34 = {'q': _q20, 'd': _L_d3}
+                _args34 = {'q': _q20, 'd': _L_d4}
                 try:
                     proc_return_marker(st, _args34)
                 except Exception as e:
@@ -2632,8 +2636,8 @@ def build(num_players, files):
                 st.move(first([_m38 for _m38 in st.zones[(Z_markers_on1 + (_O_a1 if _O_a1 is not None else ordinal(_L_a2, 'districts', S[39])))] if (_m38.owner == _L_p14)]), (Z_markers_on1 + _b6.ordinal), False)
     def c_38(st, env, pc):  # game.yaml:191
         _L_p15 = env['p']
-        _L_d4 = env['d']
-        _O_d4 = _L_d4.ordinal if type(_L_d4) is Card and _L_d4.kind == 'districts' else None
+        _L_d5 = env['d']
+        _O_d5 = _L_d5.ordinal if type(_L_d5) is Card and _L_d5.kind == 'districts' else None
         _S_p14 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
         if pc <= 0:
             st.at = o39  # game.yaml:191
@@ -2645,22 +2649,22 @@ def build(num_players, files):
                 raise
         if pc <= 1:
             st.at = o40  # game.yaml:191
-            st.move(st.zones[(Z_house1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p15, S[42])))][-1], (Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[41]))), False)
+            st.move(st.zones[(Z_house1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p15, S[42])))][-1], (Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[41]))), False)
     def c_43(st, env, pc):  # game.yaml:213
         _L_p16 = env['p']
-        _L_d5 = env['d']
-        _O_d5 = _L_d5.ordinal if type(_L_d5) is Card and _L_d5.kind == 'districts' else None
+        _L_d6 = env['d']
+        _O_d6 = _L_d6.ordinal if type(_L_d6) is Card and _L_d6.kind == 'districts' else None
         _S_p15 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
         if pc <= 0:
             st.at = o44  # game.yaml:214
-            _lo9 = ((_r8 := len([1 for _m39 in st.zones[(Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[0])))] if (_m39.owner == _L_p16)])) + 1)
+            _lo9 = ((_r8 := len([1 for _m39 in st.zones[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))] if (_m39.owner == _L_p16)])) + 1)
             _hi8 = (_r8 + 1)
             if _lo9 < 0 or _hi8 < _lo9:
                 raise RuleError(f'a pick of {_lo9} to {_hi8} items is impossible', S[100])
             _picked9 = []
             while True:
                 if len(_picked9) < _hi8:
-                    _found3 = [_c54 for _c54 in st.zones[(Z_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[47])))] if ((_c54.name == _L_d5.props['minion']) or _c54.props['wild'])]
+                    _found3 = [_c54 for _c54 in st.zones[(Z_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[47])))] if ((_c54.name == _L_d6.props['minion']) or _c54.props['wild'])]
                     _cands9 = []
                     _seen9 = set()
                     for _y9 in reversed(_found3):
@@ -2694,14 +2698,14 @@ def build(num_players, files):
                 st.move(_c53, Z_discard1, False)
         if pc <= 1:
             st.at = o45  # game.yaml:216
-            st.move(st.zones[(Z_house1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[46])))][-1], (Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[45]))), False)
+            st.move(st.zones[(Z_house1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[46])))][-1], (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[45]))), False)
     def c_46(st, env, pc):  # game.yaml:222
         _L_p17 = env['p']
-        _L_q4 = env['q']
+        _L_q5 = env['q']
         _S_p16 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
         if pc <= 0:
             st.at = o49  # game.yaml:223
-            _v15 = [_d26 for _d26 in K_districts1 if ((len([1 for _m40 in st.zones[(Z_markers_on1 + _d26.ordinal)] if (_m40.owner == _L_p17)]) > 0) and (len([1 for _m41 in st.zones[(Z_markers_on1 + _d26.ordinal)] if (_m41.owner == _L_q4)]) > 0))]  # game.yaml:225
+            _v15 = [_d26 for _d26 in K_districts1 if ((len([1 for _m40 in st.zones[(Z_markers_on1 + _d26.ordinal)] if (_m40.owner == _L_p17)]) > 0) and (len([1 for _m41 in st.zones[(Z_markers_on1 + _d26.ordinal)] if (_m41.owner == _L_q5)]) > 0))]  # game.yaml:225
             _end20 = len(_v15)
             if not _end20:
                 raise RuleError('a choice has no legal option', S[101])
@@ -2716,7 +2720,7 @@ def build(num_players, files):
                     _i23 = 0
                 _d27 = env['d'] = _v15[_i23]
                 st.at = o48  # game.yaml:225
-                _args37 = {'p': _L_p17, 'q': _L_q4, 'd': _d27}
+                _args37 = {'p': _L_p17, 'q': _L_q5, 'd': _d27}
                 try:
                     c_6(st, _args37, 0)
                 except Exception as e:
@@ -2724,11 +2728,11 @@ def build(num_players, files):
                     raise
     def c_47(st, env, pc):  # game.yaml:225
         _L_p18 = env['p']
-        _L_q5 = env['q']
-        _L_d6 = env['d']
+        _L_q6 = env['q']
+        _L_d7 = env['d']
         if pc <= 0:
             st.at = o48  # game.yaml:225
-            _args38 = {'p': _L_p18, 'q': _L_q5, 'd': _L_d6}
+            _args38 = {'p': _L_p18, 'q': _L_q6, 'd': _L_d7}
             try:
                 c_6(st, _args38, 0)
             except Exception as e:
@@ -2778,10 +2782,10 @@ def build(num_players, files):
             st.at = o52  # game.yaml:232
             st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p19, S[49]))), False, S[50])
     def c_56(st, env, pc):  # game.yaml:241
-        _L_q6 = env['q']
+        _L_q7 = env['q']
         if pc <= 0:
             st.at = o57  # game.yaml:241
-            _args39 = {'p': _L_q6}
+            _args39 = {'p': _L_q7}
             try:
                 c_7(st, _args39, 0)
             except Exception as e:
@@ -2789,11 +2793,11 @@ def build(num_players, files):
                 raise
     def c_61(st, env, pc):  # game.yaml:247
         _L_p20 = env['p']
-        _L_q7 = env['q']
-        _L_d7 = env['d']
+        _L_q8 = env['q']
+        _L_d8 = env['d']
         _S_p18 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
-        _S_q3 = _L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else None
-        _O_d6 = _L_d7.ordinal if type(_L_d7) is Card and _L_d7.kind == 'districts' else None
+        _S_q4 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
+        _O_d7 = _L_d8.ordinal if type(_L_d8) is Card and _L_d8.kind == 'districts' else None
         if pc <= 0:
             st.at = o62  # game.yaml:248
             _args40 = {'p': _L_p20}
@@ -2805,7 +2809,7 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o63  # game.yaml:249
             if st.record_log:
-                st.log_line(fmt_player1(_L_p20) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[60])))])) + '); ' + fmt_player1(_L_q7) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q7, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q7, S[62])))])) + ')', -1)
+                st.log_line(fmt_player1(_L_p20) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[60])))])) + '); ' + fmt_player1(_L_q8) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q8, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q8, S[62])))])) + ')', -1)
         if pc <= 2:
             _h3 = len(st.frames)
             st.at = o64  # game.yaml:250
@@ -2816,22 +2820,22 @@ def build(num_players, files):
             st.at = o70  # game.yaml:251
             if (env['w'] != None):
                 st.at = o66  # game.yaml:254
-                env['loser'] = (_L_q7 if (env['w'] == _L_p20) else _L_p20)
+                env['loser'] = (_L_q8 if (env['w'] == _L_p20) else _L_p20)
                 st.at = o67  # game.yaml:255
                 if st.record_log:
-                    st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(_L_d7), -1)
+                    st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(_L_d8), -1)
                 st.at = o68  # game.yaml:256
-                _args41 = {'q': env['loser'], 'd': _L_d7}
+                _args41 = {'q': env['loser'], 'd': _L_d8}
                 try:
                     proc_return_marker(st, _args41)
                 except Exception as e:
                     traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                     raise
                 st.at = o69  # game.yaml:257
-                st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[65]))), (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d7, 'districts', S[64]))), False, S[67])
+                st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[65]))), (Z_markers_on1 + (_O_d7 if _O_d7 is not None else ordinal(_L_d8, 'districts', S[64]))), False, S[67])
         if pc <= 4:
             st.at = o73  # game.yaml:258
-            for _x9 in [_L_p20, _L_q7]:
+            for _x9 in [_L_p20, _L_q8]:
                 env['x'] = _x9
                 st.at = o72  # game.yaml:258
                 _items22 = st.zones[(Z_legion1 + (_x9 if type(_x9) is int and 0 <= _x9 < num_players else seat(st, _x9, S[68])))]
@@ -2839,11 +2843,11 @@ def build(num_players, files):
                 for _c57 in cards_of(_items22):
                     st.move(_c57, _dest12, False)
     def c_76(st, env, pc):  # game.yaml:272
-        _L_q8 = env['q']
-        _S_q4 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
+        _L_q9 = env['q']
+        _S_q5 = _L_q9 if type(_L_q9) is int and 0 <= _L_q9 < num_players else None
         if pc <= 0:
             st.at = o82  # game.yaml:273
-            if (len(st.zones[(Z_hand1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q8, S[72])))]) >= 2):
+            if (len(st.zones[(Z_hand1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q9, S[72])))]) >= 2):
                 st.at = o81  # game.yaml:276
                 # game.yaml:278: always offered
                 # game.yaml:278: always offered
@@ -2851,9 +2855,9 @@ def build(num_players, files):
                 _end22 = _end21 + 1
                 if not _end22:
                     raise RuleError('a choice has no legal option', S[107])
-                if _S_q4 is None:
-                    raise RuleError(not_a_seat(_L_q8, num_players), S[107])
-                if _L_q8 in st.players:  # else out of the game: no option runs
+                if _S_q5 is None:
+                    raise RuleError(not_a_seat(_L_q9, num_players), S[107])
+                if _L_q9 in st.players:  # else out of the game: no option runs
                     if _end22 > 1:
                         _i25 = st.choose(_end22)
                         st.move_number += 1
@@ -2862,7 +2866,7 @@ def build(num_players, files):
                         _i25 = 0
                     if _i25 < _end21:  # game.yaml:278
                         st.at = o79  # game.yaml:278
-                        _args42 = {'p': _L_q8}
+                        _args42 = {'p': _L_q9}
                         try:
                             c_7(st, _args42, 0)
                         except Exception as e:
@@ -2871,8 +2875,8 @@ def build(num_players, files):
                     else:  # game.yaml:278
                         pass
     def c_77(st, env, pc):  # game.yaml:275
-        _L_q9 = env['q']
-        _S_q5 = _L_q9 if type(_L_q9) is int and 0 <= _L_q9 < num_players else None
+        _L_q10 = env['q']
+        _S_q6 = _L_q10 if type(_L_q10) is int and 0 <= _L_q10 < num_players else None
         if pc <= 0:
             st.at = o81  # game.yaml:276
             # game.yaml:278: always offered
@@ -2881,9 +2885,9 @@ def build(num_players, files):
             _end24 = _end23 + 1
             if not _end24:
                 raise RuleError('a choice has no legal option', S[107])
-            if _S_q5 is None:
-                raise RuleError(not_a_seat(_L_q9, num_players), S[107])
-            if _L_q9 in st.players:  # else out of the game: no option runs
+            if _S_q6 is None:
+                raise RuleError(not_a_seat(_L_q10, num_players), S[107])
+            if _L_q10 in st.players:  # else out of the game: no option runs
                 if _end24 > 1:
                     _i26 = st.choose(_end24)
                     st.move_number += 1
@@ -2892,7 +2896,7 @@ def build(num_players, files):
                     _i26 = 0
                 if _i26 < _end23:  # game.yaml:278
                     st.at = o79  # game.yaml:278
-                    _args43 = {'p': _L_q9}
+                    _args43 = {'p': _L_q10}
                     try:
                         c_7(st, _args43, 0)
                     except Exception as e:
@@ -2901,23 +2905,23 @@ def build(num_players, files):
                 else:  # game.yaml:278
                     pass
     def c_78(st, env, pc):  # game.yaml:278
-        _L_q10 = env['q']
+        _L_q11 = env['q']
         if pc <= 0:
             st.at = o79  # game.yaml:278
-            _args44 = {'p': _L_q10}
+            _args44 = {'p': _L_q11}
             try:
                 c_7(st, _args44, 0)
             except Exception as e:
                 traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                 raise
     def c_102(st, env, pc):  # game.yaml:298
-        _L_q11 = env['q']
-        _S_q6 = _L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else None
+        _L_q12 = env['q']
+        _S_q7 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
         if pc <= 0:
             st.at = o107  # game.yaml:299
-            if (len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[75])))]) > 3):
+            if (len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[75])))]) > 3):
                 st.at = o106  # game.yaml:301
-                _lo11 = ((_r9 := len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[80])))])) - 3)
+                _lo11 = ((_r9 := len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[80])))])) - 3)
                 _hi9 = (_r9 - 3)
                 if _lo11 < 0 or _hi9 < _lo11:
                     raise RuleError(f'a pick of {_lo11} to {_hi9} items is impossible', S[108])
@@ -2926,7 +2930,7 @@ def build(num_players, files):
                     if len(_picked11) < _hi9:
                         _cands11 = []
                         _seen11 = set()
-                        for _y11 in reversed(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[79])))]):
+                        for _y11 in reversed(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[79])))]):
                             _t11 = _y11.type_id
                             if _t11 not in _seen11:
                                 _seen11.add(_t11)
@@ -2939,9 +2943,9 @@ def build(num_players, files):
                         if not _stop11:
                             raise RuleError(f'a pick needs {_lo11} items but only {len(_picked11)} could be picked', S[108])
                         break
-                    if _S_q6 is None:
-                        raise RuleError(not_a_seat(_L_q11, num_players), S[108])
-                    if _L_q11 not in st.players:
+                    if _S_q7 is None:
+                        raise RuleError(not_a_seat(_L_q12, num_players), S[108])
+                    if _L_q12 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
                     _n11 = len(_cands11) + _stop11
                     if _n11 > 1:
@@ -2957,13 +2961,13 @@ def build(num_players, files):
                     st.move(_c58, Z_discard1, False)
             else:
                 st.at = o104  # game.yaml:302
-                st.move_count((3 - len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[77])))])), Z_minion_deck1, (Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[76]))), False, S[78])
+                st.move_count((3 - len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[77])))])), Z_minion_deck1, (Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[76]))), False, S[78])
     def c_105(st, env, pc):  # game.yaml:300
-        _L_q12 = env['q']
-        _S_q7 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
+        _L_q13 = env['q']
+        _S_q8 = _L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else None
         if pc <= 0:
             st.at = o106  # game.yaml:301
-            _lo12 = ((_r10 := len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[80])))])) - 3)
+            _lo12 = ((_r10 := len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[80])))])) - 3)
             _hi10 = (_r10 - 3)
             if _lo12 < 0 or _hi10 < _lo12:
                 raise RuleError(f'a pick of {_lo12} to {_hi10} items is impossible', S[108])
@@ -2972,7 +2976,7 @@ def build(num_players, files):
                 if len(_picked12) < _hi10:
                     _cands12 = []
                     _seen12 = set()
-                    for _y12 in reversed(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[79])))]):
+                    for _y12 in reversed(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[79])))]):
                         _t12 = _y12.type_id
                         if _t12 not in _seen12:
                             _seen12.add(_t12)
@@ -2985,9 +2989,9 @@ def build(num_players, files):
                     if not _stop12:
                         raise RuleError(f'a pick needs {_lo12} items but only {len(_picked12)} could be picked', S[108])
                     break
-                if _S_q7 is None:
-                    raise RuleError(not_a_seat(_L_q12, num_players), S[108])
-                if _L_q12 not in st.players:
+                if _S_q8 is None:
+                    raise RuleError(not_a_seat(_L_q13, num_players), S[108])
+                if _L_q13 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n12 = len(_cands12) + _stop12
                 if _n12 > 1:

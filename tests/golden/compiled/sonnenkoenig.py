@@ -724,20 +724,29 @@ def build(num_players, files):
             st.move(_c10, _dest1, True)
 
     def proc_gain_gold(st, env):  # game.yaml:468
+        _L_p1 = env['p']
+        _L_n1 = env['n']
+        _S_p1 = _L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else None
         st.at = o144  # game.yaml:472
-        st.move_count(min((env['n'], len(st.zones[Z_gold_supply1]),)), Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[19]))), False, S[20])
+        st.move_count(min((_L_n1, len(st.zones[Z_gold_supply1]),)), Z_gold_supply1, (Z_chips1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[19]))), False, S[20])
 
     def proc_pay_gold(st, env):  # game.yaml:473
+        _L_n2 = env['n']
+        _L_p2 = env['p']
+        _S_p2 = _L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else None
         st.at = o145  # game.yaml:476
-        _n1 = env['n']
-        _moved1 = take_where(st, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[22]))), _n1, lambda _c11: (_c11.kind == 'gold_chips'), S[21])
+        _n1 = _L_n2
+        _moved1 = take_where(st, (Z_chips1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[22]))), _n1, lambda _c11: (_c11.kind == 'gold_chips'), S[21])
         _dest2 = Z_gold_supply1
         for _c12 in _moved1:
             st.move(_c12, _dest2, False)
 
     def proc_gain_power(st, env):  # game.yaml:477
+        _L_n3 = env['n']
+        _L_p3 = env['p']
+        _S_p3 = _L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else None
         st.at = o146  # game.yaml:482
-        st.vars['due'] = env['n']
+        st.vars['due'] = _L_n3
         st.at = o162  # game.yaml:483
         _passes1 = 0
         while True:
@@ -750,31 +759,34 @@ def build(num_players, files):
             st.at = o161  # game.yaml:485
             if ((st.vars['due'] >= 2) and any(((_c13.kind == 'power_chips') and (_c13.props['value'] == 2)) for _c13 in st.zones[Z_power_supply1])):
                 st.at = o152  # game.yaml:486
-                st.move(first([_c14 for _c14 in st.zones[Z_power_supply1] if ((_c14.kind == 'power_chips') and (_c14.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
+                st.move(first([_c14 for _c14 in st.zones[Z_power_supply1] if ((_c14.kind == 'power_chips') and (_c14.props['value'] == 2))]), (Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[24]))), False)
                 st.at = o153  # game.yaml:486
                 st.vars['due'] -= 2
             elif any(((_c15.kind == 'power_chips') and (_c15.props['value'] == 1)) for _c15 in st.zones[Z_power_supply1]):
                 st.at = o155  # game.yaml:489
-                st.move(first([_c16 for _c16 in st.zones[Z_power_supply1] if ((_c16.kind == 'power_chips') and (_c16.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
+                st.move(first([_c16 for _c16 in st.zones[Z_power_supply1] if ((_c16.kind == 'power_chips') and (_c16.props['value'] == 1))]), (Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[25]))), False)
                 st.at = o156  # game.yaml:489
                 st.vars['due'] -= 1
-            elif (any(((_c17.kind == 'power_chips') and (_c17.props['value'] == 2)) for _c17 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26])))], 1)):
+            elif (any(((_c17.kind == 'power_chips') and (_c17.props['value'] == 2)) for _c17 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[26])))], 1)):
                 st.at = o158  # game.yaml:491
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1), Z_power_supply1, False)
+                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[27])))], 1), Z_power_supply1, False)
                 st.at = o159  # game.yaml:492
-                st.move(first([_c18 for _c18 in st.zones[Z_power_supply1] if ((_c18.kind == 'power_chips') and (_c18.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
+                st.move(first([_c18 for _c18 in st.zones[Z_power_supply1] if ((_c18.kind == 'power_chips') and (_c18.props['value'] == 2))]), (Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[28]))), False)
                 st.at = o160  # game.yaml:492
                 st.vars['due'] -= 1
             else:
                 st.at = o149  # game.yaml:493
                 if st.record_log:
-                    st.log_line('the supply cannot give ' + fmt_player1(env['p']) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
+                    st.log_line('the supply cannot give ' + fmt_player1(_L_p3) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
                 st.at = o150  # game.yaml:493
                 st.vars['due'] = 0
 
     def proc_give_power(st, env):  # game.yaml:502
+        _L_n4 = env['n']
+        _L_q1 = env['q']
+        _S_q1 = _L_q1 if type(_L_q1) is int and 0 <= _L_q1 < num_players else None
         st.at = o169  # game.yaml:507
-        _v1 = env['n']
+        _v1 = _L_n4
         if _v1 < 0:
             _v1 = 0  # the marker stops at the end; the excess is lost
         st.vars['owed'] = _v1
@@ -788,9 +800,9 @@ def build(num_players, files):
             if _passes2 > MAX_PASSES:
                 raise too_long(S[30])
             st.at = o181  # game.yaml:510
-            if fn_has_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[31])))], 1):
+            if fn_has_chip(st, st.zones[(Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[31])))], 1):
                 st.at = o175  # game.yaml:511
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[32])))], 1), Z_power_supply1, False)
+                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[32])))], 1), Z_power_supply1, False)
                 st.at = o176  # game.yaml:511
                 _v2 = st.vars['owed'] - 1
                 if _v2 < 0:
@@ -798,9 +810,9 @@ def build(num_players, files):
                 st.vars['owed'] = _v2
             elif ((st.vars['owed'] == 1) and any(((_c19.kind == 'power_chips') and (_c19.props['value'] == 1)) for _c19 in st.zones[Z_power_supply1])):
                 st.at = o178  # game.yaml:514
-                st.move(first([_c20 for _c20 in st.zones[Z_power_supply1] if ((_c20.kind == 'power_chips') and (_c20.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
+                st.move(first([_c20 for _c20 in st.zones[Z_power_supply1] if ((_c20.kind == 'power_chips') and (_c20.props['value'] == 1))]), (Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[34]))), False)
                 st.at = o179  # game.yaml:515
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35])))], 2), Z_power_supply1, False)
+                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[35])))], 2), Z_power_supply1, False)
                 st.at = o180  # game.yaml:515
                 _v3 = st.vars['owed'] - 1
                 if _v3 < 0:
@@ -808,7 +820,7 @@ def build(num_players, files):
                 st.vars['owed'] = _v3
             else:
                 st.at = o172  # game.yaml:516
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[37])))], 2), Z_power_supply1, False)
+                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[37])))], 2), Z_power_supply1, False)
                 st.at = o173  # game.yaml:516
                 _v4 = st.vars['owed'] - 2
                 if _v4 < 0:
@@ -1441,12 +1453,12 @@ def build(num_players, files):
     def e39_when0(st, env):  # game.yaml:273
         return (env['col'].props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p3: len([1 for _c29 in st.zones[(Z_area1 + _p3)] if (_c29.props['colour'] == env['col'])])))
     def collect_39(st, env):  # game.yaml:270
-        _L_p1 = env['p']
+        _L_p4 = env['p']
         actions = []
         values = []
         idx = []
         for _col1 in st.zones[Z_unused_properties1]:  # game.yaml:273
-            if not (_col1.props['phase1'] and majority_has(st, _L_p1, st.players, 1, '2-3:nobody,4-6:all', lambda _p4: len([1 for _c30 in st.zones[(Z_area1 + _p4)] if (_c30.props['colour'] == _col1)]))):
+            if not (_col1.props['phase1'] and majority_has(st, _L_p4, st.players, 1, '2-3:nobody,4-6:all', lambda _p4: len([1 for _c30 in st.zones[(Z_area1 + _p4)] if (_c30.props['colour'] == _col1)]))):
                 continue
             a = A_01 + _col1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1561,12 +1573,12 @@ def build(num_players, files):
     def e54_items0(st, env):  # game.yaml:304
         return others(st, env['p'])
     def collect_54(st, env):  # game.yaml:302
-        _L_p2 = env['p']
-        _S_p1 = _L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else None
+        _L_p5 = env['p']
+        _S_p4 = _L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else None
         actions = []
         values = []
         idx = []
-        for _q6 in ((SEATS_others1.get(_S_p1) if len(st.players) == num_players else None) or others(st, _L_p2)):  # game.yaml:304
+        for _q6 in ((SEATS_others1.get(_S_p4) if len(st.players) == num_players else None) or others(st, _L_p5)):  # game.yaml:304
             a = A_11 + (_q6 if type(_q6) is int and 0 <= _q6 < num_players else option_seat(_q6, num_players))
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -1748,19 +1760,19 @@ def build(num_players, files):
     def e76_label2(st, env):  # game.yaml:339
         return 'no Etiquette action'
     def collect_76(st, env):  # game.yaml:318
-        _L_p3 = env['p']
-        _S_p2 = _L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else None
+        _L_p6 = env['p']
+        _S_p5 = _L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else None
         actions = []
         values = []
         idx = []
-        for _c33 in (_r1 := fn_top_cards(st, S[76], _L_p3)):  # game.yaml:321
+        for _c33 in (_r1 := fn_top_cards(st, S[76], _L_p6)):  # game.yaml:321
             a = A_21 + _c33.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c33)
                 idx.append(0)
         _items6 = _r1  # game.yaml:335
-        if _items6 and any((len(st.zones[(Z_area1 + _q9)]) > 0) for _q9 in ((SEATS_others1.get(_S_p2) if len(st.players) == num_players else None) or others(st, _L_p3))):
+        if _items6 and any((len(st.zones[(Z_area1 + _q9)]) > 0) for _q9 in ((SEATS_others1.get(_S_p5) if len(st.players) == num_players else None) or others(st, _L_p6))):
             for _c34 in _items6:
                 a = A_41 + _c34.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -1813,11 +1825,11 @@ def build(num_players, files):
     def e80_items0(st, env):  # game.yaml:354
         return fn_top_cards(st, S[78], env['q'])
     def collect_80(st, env):  # game.yaml:352
-        _L_q1 = env['q']
+        _L_q2 = env['q']
         actions = []
         values = []
         idx = []
-        for _x4 in fn_top_cards(st, S[78], _L_q1):  # game.yaml:354
+        for _x4 in fn_top_cards(st, S[78], _L_q2):  # game.yaml:354
             a = A_71 + _x4.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -1842,12 +1854,12 @@ def build(num_players, files):
     def e81_when0(st, env):  # game.yaml:348
         return (len(st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[79])))]) > 0)
     def collect_81(st, env):  # game.yaml:345
-        _L_p4 = env['p']
-        _S_p3 = _L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else None
+        _L_p7 = env['p']
+        _S_p6 = _L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else None
         actions = []
         values = []
         idx = []
-        for _q10 in ((SEATS_others1.get(_S_p3) if len(st.players) == num_players else None) or others(st, _L_p4)):  # game.yaml:348
+        for _q10 in ((SEATS_others1.get(_S_p6) if len(st.players) == num_players else None) or others(st, _L_p7)):  # game.yaml:348
             if not ((len(st.zones[(Z_area1 + _q10)]) > 0)):
                 continue
             a = A_61 + (_q10 if type(_q10) is int and 0 <= _q10 < num_players else option_seat(_q10, num_players))
@@ -2249,8 +2261,8 @@ def build(num_players, files):
     def e128_when4(st, env):  # game.yaml:429
         return (len([1 for _c43 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c43.kind == 'gold_chips')]) >= 2)
     def collect_128(st, env):  # game.yaml:418
-        _L_p5 = env['p']
-        _S_p4 = _L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else None
+        _L_p8 = env['p']
+        _S_p7 = _L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else None
         actions = []
         values = []
         idx = []
@@ -2258,15 +2270,15 @@ def build(num_players, files):
         actions.append(A_121)
         values.append(None)
         idx.append(0)
-        _items8 = (_r2 := ((SEATS_others1.get(_S_p4) if len(st.players) == num_players else None) or others(st, _L_p5)))  # game.yaml:422
-        if _items8 and (len([1 for _c44 in st.zones[(Z_chips1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[9])))] if (_c44.kind == 'gold_chips')]) >= 1):
+        _items8 = (_r2 := ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8)))  # game.yaml:422
+        if _items8 and (len([1 for _c44 in st.zones[(Z_chips1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[9])))] if (_c44.kind == 'gold_chips')]) >= 1):
             for _q14 in _items8:
                 a = A_131 + (_q14 if type(_q14) is int and 0 <= _q14 < num_players else option_seat(_q14, num_players))
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
                     values.append(_q14)
                     idx.append(1)
-        if (((_r3 := len([1 for _c45 in st.zones[(Z_chips1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[9])))] if (_c45.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q15)]) > 0) for _q15 in ((SEATS_others1.get(_S_p4) if len(st.players) == num_players else None) or others(st, _L_p5))))):  # game.yaml:424
+        if (((_r3 := len([1 for _c45 in st.zones[(Z_chips1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[9])))] if (_c45.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q15)]) > 0) for _q15 in ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8))))):  # game.yaml:424
             actions.append(A_141)
             values.append(None)
             idx.append(2)
@@ -2340,11 +2352,11 @@ def build(num_players, files):
     def e134_items0(st, env):  # game.yaml:452
         return fn_top_cards(st, S[99], env['q'])
     def collect_134(st, env):  # game.yaml:449
-        _L_q2 = env['q']
+        _L_q3 = env['q']
         actions = []
         values = []
         idx = []
-        for _x6 in fn_top_cards(st, S[99], _L_q2):  # game.yaml:452
+        for _x6 in fn_top_cards(st, S[99], _L_q3):  # game.yaml:452
             a = A_191 + _x6.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2369,11 +2381,11 @@ def build(num_players, files):
     def e135_items0(st, env):  # game.yaml:446
         return fn_top_cards(st, S[100], env['p'])
     def collect_135(st, env):  # game.yaml:443
-        _L_p6 = env['p']
+        _L_p9 = env['p']
         actions = []
         values = []
         idx = []
-        for _c46 in fn_top_cards(st, S[100], _L_p6):  # game.yaml:446
+        for _c46 in fn_top_cards(st, S[100], _L_p9):  # game.yaml:446
             a = A_181 + _c46.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2397,12 +2409,12 @@ def build(num_players, files):
     def e136_when0(st, env):  # game.yaml:439
         return (len(st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[101])))]) > 0)
     def collect_136(st, env):  # game.yaml:436
-        _L_p7 = env['p']
-        _S_p5 = _L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else None
+        _L_p10 = env['p']
+        _S_p8 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
         actions = []
         values = []
         idx = []
-        for _q18 in ((SEATS_others1.get(_S_p5) if len(st.players) == num_players else None) or others(st, _L_p7)):  # game.yaml:439
+        for _q18 in ((SEATS_others1.get(_S_p8) if len(st.players) == num_players else None) or others(st, _L_p10)):  # game.yaml:439
             if not ((len(st.zones[(Z_area1 + _q18)]) > 0)):
                 continue
             a = A_171 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else option_seat(_q18, num_players))
@@ -2811,12 +2823,12 @@ def build(num_players, files):
     def e212_label1(st, env):  # game.yaml:542
         return 'pass'
     def collect_212(st, env):  # game.yaml:542
-        _L_p8 = env['p']
+        _L_p11 = env['p']
         _L_lot1 = env['lot']
         actions = []
         values = []
         idx = []
-        for _amount1 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p8, _L_lot1), S[106]):  # game.yaml:542
+        for _amount1 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p11, _L_lot1), S[106]):  # game.yaml:542
             a = site[22].action(_amount1)
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -3255,18 +3267,18 @@ def build(num_players, files):
     def e267_when2(st, env):  # game.yaml:618
         return ((len((fn_top_cards(st, S[127], env['q']) + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[128])))])) == 0) and (len(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[129])))]) < 2))
     def collect_267(st, env):  # game.yaml:608
-        _L_q3 = env['q']
-        _S_q1 = _L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else None
+        _L_q4 = env['q']
+        _S_q2 = _L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else None
         actions = []
         values = []
         idx = []
-        for _c62 in ((_r6 := fn_top_cards(st, S[123], _L_q3)) + (_r7 := st.zones[(Z_auction_area1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[124])))])):  # game.yaml:611
+        for _c62 in ((_r6 := fn_top_cards(st, S[123], _L_q4)) + (_r7 := st.zones[(Z_auction_area1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[124])))])):  # game.yaml:611
             a = A_301 + _c62.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c62)
                 idx.append(0)
-        if ((_r8 := len(st.zones[(Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[125])))])) >= 2):  # game.yaml:612
+        if ((_r8 := len(st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[125])))])) >= 2):  # game.yaml:612
             actions.append(A_311)
             values.append(None)
             idx.append(1)
@@ -3682,22 +3694,22 @@ def build(num_players, files):
     def e329_items(st, env):  # game.yaml:223
         return st.players
     def c_0(st, env, pc):  # game.yaml:244
-        _L_p9 = env['p']
-        _L_n1 = env['n']
-        _S_p6 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
+        _L_p12 = env['p']
+        _L_n5 = env['n']
+        _S_p9 = _L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else None
         if pc <= 0:
             st.at = o29  # game.yaml:249
             _passes3 = 0
             while True:
                 st.at = o29  # game.yaml:249
-                if not (len(st.zones[(Z_area1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p9, S[65])))]) < _L_n1):
+                if not (len(st.zones[(Z_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p12, S[65])))]) < _L_n5):
                     break
                 _passes3 += 1
                 if _passes3 > MAX_PASSES:
                     raise too_long(S[151])
                 _h1 = len(st.frames)
                 st.at = o28  # game.yaml:250
-                _dest20 = st.zone_index((st.zones[(Z_area1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p9, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+                _dest20 = st.zone_index((st.zones[(Z_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p12, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
                 _before2 = len(st.zones[_dest20])
                 st.move_count(1, Z_deck1, _dest20, False, S[63])
                 if _dest20 in TRIGGERS1:
@@ -3705,11 +3717,11 @@ def build(num_players, files):
                 if len(st.frames) > _h1:
                     run_to(st, _h1)
     def c_2(st, env, pc):  # game.yaml:261
-        _L_p10 = env['p']
-        _S_p7 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
+        _L_p13 = env['p']
+        _S_p10 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
         if pc <= 0:
             st.at = o34  # game.yaml:266
-            _args53 = {'p': _L_p10}
+            _args53 = {'p': _L_p13}
             try:
                 c_13(st, _args53, 0)
             except Exception as e:
@@ -3720,7 +3732,7 @@ def build(num_players, files):
             _passes4 = 0
             while True:
                 st.at = o40  # game.yaml:268
-                if not any((_c82.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p9: len([1 for _c83 in st.zones[(Z_area1 + _p9)] if (_c83.props['colour'] == _c82)]))) for _c82 in st.zones[Z_unused_properties1]):
+                if not any((_c82.props['phase1'] and majority_has(st, _L_p13, st.players, 1, '2-3:nobody,4-6:all', lambda _p9: len([1 for _c83 in st.zones[(Z_area1 + _p9)] if (_c83.props['colour'] == _c82)]))) for _c82 in st.zones[Z_unused_properties1]):
                     break
                 _passes4 += 1
                 if _passes4 > MAX_PASSES:
@@ -3729,7 +3741,7 @@ def build(num_players, files):
                 _actions1 = set()  # (the ids' order is never read)
                 _v13 = []
                 for _col3 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                    if not (_col3.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p10: len([1 for _c84 in st.zones[(Z_area1 + _p10)] if (_c84.props['colour'] == _col3)]))):
+                    if not (_col3.props['phase1'] and majority_has(st, _L_p13, st.players, 1, '2-3:nobody,4-6:all', lambda _p10: len([1 for _c84 in st.zones[(Z_area1 + _p10)] if (_c84.props['colour'] == _col3)]))):
                         continue
                     _a12 = A_01 + _col3.type_id
                     if _a12 not in _actions1:  # an identical card: the same choice
@@ -3738,9 +3750,9 @@ def build(num_players, files):
                 _end1 = len(_v13)
                 if not _end1:
                     raise RuleError('a choice has no legal option', S[154])
-                if _S_p7 is None:
-                    raise RuleError(not_a_seat(_L_p10, num_players), S[154])
-                if _L_p10 in st.players:  # else out of the game: no option runs
+                if _S_p10 is None:
+                    raise RuleError(not_a_seat(_L_p13, num_players), S[154])
+                if _L_p13 in st.players:  # else out of the game: no option runs
                     if _end1 > 1:
                         _i10 = st.choose(_end1)
                         st.move_number += 1
@@ -3751,7 +3763,7 @@ def build(num_players, files):
                     st.at = o37  # game.yaml:278
                     st.move(_col4, Z_used_properties1, False)
                     st.at = o38  # game.yaml:278
-                    _args54 = {'p': _L_p10, 'col': _col4}
+                    _args54 = {'p': _L_p13, 'col': _col4}
                     try:
                         c_3(st, _args54, 0)
                     except Exception as e:
@@ -3759,13 +3771,13 @@ def build(num_players, files):
                         raise
     def c_3(st, env, pc):  # game.yaml:279
         _L_col1 = env['col']
-        _L_p11 = env['p']
-        _S_p8 = _L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else None
+        _L_p14 = env['p']
+        _S_p11 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
         if pc <= 0:
             st.at = o49  # game.yaml:283
             if (_L_col1 == C_green1):
                 st.at = o42  # game.yaml:284
-                _args55 = {'p': _L_p11}
+                _args55 = {'p': _L_p14}
                 try:
                     c_4(st, _args55, 0)
                 except Exception as e:
@@ -3773,7 +3785,7 @@ def build(num_players, files):
                     raise
             elif (_L_col1 == C_red1):
                 st.at = o44  # game.yaml:288
-                _args56 = {'p': _L_p11, 'n': (2 if (len([1 for _a13 in st.zones[(Z_auction_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p11, S[4])))] if (_a13.key == 'autoritaet')]) > 0) else 1)}
+                _args56 = {'p': _L_p14, 'n': (2 if (len([1 for _a13 in st.zones[(Z_auction_area1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p14, S[4])))] if (_a13.key == 'autoritaet')]) > 0) else 1)}
                 try:
                     proc_gain_power(st, _args56)
                 except Exception as e:
@@ -3781,7 +3793,7 @@ def build(num_players, files):
                     raise
             elif (_L_col1 == C_yellow1):
                 st.at = o46  # game.yaml:291
-                _args57 = {'p': _L_p11, 'n': (1 + len([1 for _a14 in st.zones[(Z_auction_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p11, S[4])))] if (_a14.key == 'pension')]))}
+                _args57 = {'p': _L_p14, 'n': (1 + len([1 for _a14 in st.zones[(Z_auction_area1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p14, S[4])))] if (_a14.key == 'pension')]))}
                 try:
                     proc_gain_gold(st, _args57)
                 except Exception as e:
@@ -3789,30 +3801,30 @@ def build(num_players, files):
                     raise
             elif (_L_col1 == C_blue1):
                 st.at = o48  # game.yaml:292
-                _args58 = {'p': _L_p11}
+                _args58 = {'p': _L_p14}
                 try:
                     c_5(st, _args58, 0)
                 except Exception as e:
                     traced(e, 'procedure etiquette (' + str(S[157]) + ')')
                     raise
     def c_4(st, env, pc):  # game.yaml:294
-        _L_p12 = env['p']
-        _S_p9 = _L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else None
+        _L_p15 = env['p']
+        _S_p12 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
         if pc <= 0:
             st.at = o50  # game.yaml:299
-            env['dominion'] = (len([1 for _a15 in st.zones[(Z_auction_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p12, S[4])))] if (_a15.key == 'herrschaft')]) > 0)
+            env['dominion'] = (len([1 for _a15 in st.zones[(Z_auction_area1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p15, S[4])))] if (_a15.key == 'herrschaft')]) > 0)
         if pc <= 1:
             st.at = o55  # game.yaml:300
             for _k1 in span_list(1, (3 if env['dominion'] else 2), S[70]):
                 env['k'] = _k1
                 st.at = o54  # game.yaml:302
-                _v14 = ((SEATS_others1.get(_S_p9) if len(st.players) == num_players else None) or others(st, _L_p12))  # game.yaml:304
+                _v14 = ((SEATS_others1.get(_S_p12) if len(st.players) == num_players else None) or others(st, _L_p15))  # game.yaml:304
                 _end2 = len(_v14)
                 if not _end2:
                     raise RuleError('a choice has no legal option', S[158])
-                if _S_p9 is None:
-                    raise RuleError(not_a_seat(_L_p12, num_players), S[158])
-                if _L_p12 in st.players:  # else out of the game: no option runs
+                if _S_p12 is None:
+                    raise RuleError(not_a_seat(_L_p15, num_players), S[158])
+                if _L_p15 in st.players:  # else out of the game: no option runs
                     if _end2 > 1:
                         _i11 = st.choose(_end2)
                         st.move_number += 1
@@ -3826,7 +3838,7 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o62  # game.yaml:305
             _live5 = live_mask(st)
-            for _q22 in ((SEATS_others1.get(_S_p9) if len(st.players) == num_players else None) or others(st, _L_p12)):
+            for _q22 in ((SEATS_others1.get(_S_p12) if len(st.players) == num_players else None) or others(st, _L_p15)):
                 if gone(st, _live5, _q22):
                     continue
                 env['q'] = _q22
@@ -3845,19 +3857,19 @@ def build(num_players, files):
                         traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                         raise
     def c_5(st, env, pc):  # game.yaml:314
-        _L_p13 = env['p']
-        _S_p10 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
+        _L_p16 = env['p']
+        _S_p13 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
         if pc <= 0:
             st.at = o76  # game.yaml:318
             _actions2 = set()  # (the ids' order is never read)
             _v15 = []
-            for _c85 in fn_top_cards(st, S[76], _L_p13):  # game.yaml:321
+            for _c85 in fn_top_cards(st, S[76], _L_p16):  # game.yaml:321
                 _a17 = A_21 + _c85.type_id
                 if _a17 not in _actions2:  # an identical card: the same choice
                     _actions2.add(_a17)
                     _v15.append(_c85)
-            _items13 = fn_top_cards(st, S[77], _L_p13)  # game.yaml:335
-            if _items13 and any((len(st.zones[(Z_area1 + _q23)]) > 0) for _q23 in ((SEATS_others1.get(_S_p10) if len(st.players) == num_players else None) or others(st, _L_p13))):
+            _items13 = fn_top_cards(st, S[77], _L_p16)  # game.yaml:335
+            if _items13 and any((len(st.zones[(Z_area1 + _q23)]) > 0) for _q23 in ((SEATS_others1.get(_S_p13) if len(st.players) == num_players else None) or others(st, _L_p16))):
                 _v16 = []
                 for _c86 in _items13:
                     _a18 = A_41 + _c86.type_id
@@ -3872,9 +3884,9 @@ def build(num_players, files):
             _end5 = _end4 + 1
             if not _end5:
                 raise RuleError('a choice has no legal option', S[160])
-            if _S_p10 is None:
-                raise RuleError(not_a_seat(_L_p13, num_players), S[160])
-            if _L_p13 in st.players:  # else out of the game: no option runs
+            if _S_p13 is None:
+                raise RuleError(not_a_seat(_L_p16, num_players), S[160])
+            if _L_p16 in st.players:  # else out of the game: no option runs
                 if _end5 > 1:
                     _i14 = st.choose(_end5)
                     st.move_number += 1
@@ -3898,9 +3910,9 @@ def build(num_players, files):
                         _end6 = len(_v17)
                         if not _end6:
                             raise RuleError('a choice has no legal option', S[161])
-                        if _S_p10 is None:
-                            raise RuleError(not_a_seat(_L_p13, num_players), S[161])
-                        if _L_p13 in st.players:  # else out of the game: no option runs
+                        if _S_p13 is None:
+                            raise RuleError(not_a_seat(_L_p16, num_players), S[161])
+                        if _L_p16 in st.players:  # else out of the game: no option runs
                             if _end6 > 1:
                                 _i15 = st.choose(_end6)
                                 st.move_number += 1
@@ -3909,19 +3921,19 @@ def build(num_players, files):
                                 _i15 = 0
                             _d6 = env['d'] = _v17[_i15]
                             st.at = o68  # game.yaml:332
-                            st.move(_d6, (Z_area1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p13, S[74]))), False)
+                            st.move(_d6, (Z_area1 + (_S_p13 if _S_p13 is not None else seat(st, _L_p16, S[74]))), False)
                             st.at = o69  # game.yaml:332
                             st.move(_c87, Z_discard1, False)
                     else:
                         st.at = o65  # game.yaml:334
                         if st.record_log:
-                            st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p13) + ' keeps ' + fmt_card1(_c87) + ' and Etiquette is spent', -1)
+                            st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p16) + ' keeps ' + fmt_card1(_c87) + ' and Etiquette is spent', -1)
                 elif _i14 < _end4:  # game.yaml:335
                     _c88 = env['c'] = _v16[_i14 - _end3]
                     st.at = o73  # game.yaml:338
                     st.move(_c88, Z_discard1, False)
                     st.at = o74  # game.yaml:338
-                    _args60 = {'p': _L_p13}
+                    _args60 = {'p': _L_p16}
                     try:
                         c_6(st, _args60, 0)
                     except Exception as e:
@@ -3930,17 +3942,17 @@ def build(num_players, files):
                 else:  # game.yaml:339
                     pass
     def c_6(st, env, pc):  # game.yaml:341
-        _L_p14 = env['p']
-        _S_p11 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
+        _L_p17 = env['p']
+        _S_p14 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
         if pc <= 0:
             st.at = o81  # game.yaml:345
-            _v18 = [_q24 for _q24 in ((SEATS_others1.get(_S_p11) if len(st.players) == num_players else None) or others(st, _L_p14)) if ((len(st.zones[(Z_area1 + _q24)]) > 0))]  # game.yaml:348
+            _v18 = [_q24 for _q24 in ((SEATS_others1.get(_S_p14) if len(st.players) == num_players else None) or others(st, _L_p17)) if ((len(st.zones[(Z_area1 + _q24)]) > 0))]  # game.yaml:348
             _end7 = len(_v18)
             if not _end7:
                 raise RuleError('a choice has no legal option', S[163])
-            if _S_p11 is None:
-                raise RuleError(not_a_seat(_L_p14, num_players), S[163])
-            if _L_p14 in st.players:  # else out of the game: no option runs
+            if _S_p14 is None:
+                raise RuleError(not_a_seat(_L_p17, num_players), S[163])
+            if _L_p17 in st.players:  # else out of the game: no option runs
                 if _end7 > 1:
                     _i16 = st.choose(_end7)
                     st.move_number += 1
@@ -3959,9 +3971,9 @@ def build(num_players, files):
                 _end8 = len(_v19)
                 if not _end8:
                     raise RuleError('a choice has no legal option', S[164])
-                if _S_p11 is None:
-                    raise RuleError(not_a_seat(_L_p14, num_players), S[164])
-                if _L_p14 in st.players:  # else out of the game: no option runs
+                if _S_p14 is None:
+                    raise RuleError(not_a_seat(_L_p17, num_players), S[164])
+                if _L_p17 in st.players:  # else out of the game: no option runs
                     if _end8 > 1:
                         _i17 = st.choose(_end8)
                         st.move_number += 1
@@ -3972,11 +3984,11 @@ def build(num_players, files):
                     st.at = o79  # game.yaml:354
                     st.move(_x9, Z_discard1, False)
     def c_7(st, env, pc):  # game.yaml:356
-        _L_p15 = env['p']
-        _S_p12 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
+        _L_p18 = env['p']
+        _S_p15 = _L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else None
         if pc <= 0:
             st.at = o82  # game.yaml:360
-            _args61 = {'p': _L_p15}
+            _args61 = {'p': _L_p18}
             try:
                 c_13(st, _args61, 0)
             except Exception as e:
@@ -3984,9 +3996,9 @@ def build(num_players, files):
                 raise
         if pc <= 1:
             st.at = o92  # game.yaml:361
-            if (len([1 for _a21 in st.zones[(Z_auction_area1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p15, S[4])))] if (_a21.key == 'orden')]) > 0):
+            if (len([1 for _a21 in st.zones[(Z_auction_area1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p18, S[4])))] if (_a21.key == 'orden')]) > 0):
                 st.at = o91  # game.yaml:362
-                _args62 = {'p': _L_p15}
+                _args62 = {'p': _L_p18}
                 st.inline += 1
                 try:
                     c_8(st, _args62, 0)
@@ -4005,9 +4017,9 @@ def build(num_players, files):
                 _end9 = len(_v20)
                 if not _end9:
                     raise RuleError('a choice has no legal option', S[166])
-                if _S_p12 is None:
-                    raise RuleError(not_a_seat(_L_p15, num_players), S[166])
-                if _L_p15 in st.players:  # else out of the game: no option runs
+                if _S_p15 is None:
+                    raise RuleError(not_a_seat(_L_p18, num_players), S[166])
+                if _L_p18 in st.players:  # else out of the game: no option runs
                     if _end9 > 1:
                         _i18 = st.choose(_end9)
                         st.move_number += 1
@@ -4017,7 +4029,7 @@ def build(num_players, files):
                     _n9 = env['n'] = _v20[_i18]
                     st.at = o85  # game.yaml:370
                     if st.record_log:
-                        st.log_line(fmt_player1(_L_p15) + ' announces ' + fmt_int1(_n9), -1)
+                        st.log_line(fmt_player1(_L_p18) + ' announces ' + fmt_int1(_n9), -1)
                     st.at = o88  # game.yaml:371
                     _passes5 = 0
                     while True:
@@ -4028,7 +4040,7 @@ def build(num_players, files):
                         if _passes5 > MAX_PASSES:
                             raise too_long(S[167])
                         st.at = o87  # game.yaml:372
-                        _args63 = {'p': _L_p15, 'into_area': False}
+                        _args63 = {'p': _L_p18, 'into_area': False}
                         st.inline += 1
                         try:
                             c_9(st, _args63, 0)
@@ -4039,18 +4051,18 @@ def build(num_players, files):
                         st.inline -= 1
         if pc <= 2:
             st.at = o93  # game.yaml:373
-            _args64 = {'p': _L_p15}
+            _args64 = {'p': _L_p18}
             try:
                 c_10(st, _args64, 0)
             except Exception as e:
                 traced(e, 'procedure keep_cards (' + str(S[169]) + ')')
                 raise
     def c_8(st, env, pc):  # game.yaml:374
-        _L_p16 = env['p']
-        _S_p13 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
+        _L_p19 = env['p']
+        _S_p16 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
         if pc <= 0:
             st.at = o94  # game.yaml:379
-            _args65 = {'p': _L_p16, 'into_area': False}
+            _args65 = {'p': _L_p19, 'into_area': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[46])
             st.inline += 1
@@ -4071,9 +4083,9 @@ def build(num_players, files):
                 _end11 = _end10 + 1
                 if not _end11:
                     raise RuleError('a choice has no legal option', S[170])
-                if _S_p13 is None:
-                    raise RuleError(not_a_seat(_L_p16, num_players), S[170])
-                if _L_p16 in st.players:  # else out of the game: no option runs
+                if _S_p16 is None:
+                    raise RuleError(not_a_seat(_L_p19, num_players), S[170])
+                if _L_p19 in st.players:  # else out of the game: no option runs
                     if _end11 > 1:
                         _i19 = st.choose(_end11)
                         st.move_number += 1
@@ -4082,7 +4094,7 @@ def build(num_players, files):
                         _i19 = 0
                     if _i19 < _end10:  # game.yaml:384
                         st.at = o97  # game.yaml:384
-                        _args66 = {'p': _L_p16}
+                        _args66 = {'p': _L_p19}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[83])
                         st.inline += 1
@@ -4096,19 +4108,19 @@ def build(num_players, files):
                     else:  # game.yaml:384
                         pass
     def c_9(st, env, pc):  # game.yaml:385
-        _L_p17 = env['p']
+        _L_p20 = env['p']
         _L_into_area1 = env['into_area']
-        _S_p14 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
+        _S_p17 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
         if pc <= 0:
             st.at = o101  # game.yaml:392
-            st.vars['revealer'] = _L_p17
+            st.vars['revealer'] = _L_p20
         if pc <= 1:
             st.at = o102  # game.yaml:393
             env['c'] = st.zones[Z_draw_pile1][-1]
         if pc <= 2:
             st.at = o103  # game.yaml:394
             if st.record_log:
-                st.log_line(fmt_player1(_L_p17) + ' reveals ' + fmt_card1(env['c']), -1)
+                st.log_line(fmt_player1(_L_p20) + ' reveals ' + fmt_card1(env['c']), -1)
         if pc <= 3:
             _h2 = len(st.frames)
             st.at = o104  # game.yaml:395
@@ -4126,7 +4138,7 @@ def build(num_players, files):
             if (env['c'].kind == 'property_cards'):
                 _h3 = len(st.frames)
                 st.at = o108  # game.yaml:397
-                _dest22 = st.zone_index((st.zones[(Z_area1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p17, S[86])))] if _L_into_area1 else st.zones[Z_on_display1]))
+                _dest22 = st.zone_index((st.zones[(Z_area1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p20, S[86])))] if _L_into_area1 else st.zones[Z_on_display1]))
                 _moved10 = env['c']
                 _moved10 = cards_of(_moved10)
                 for _c90 in _moved10:
@@ -4137,7 +4149,7 @@ def build(num_players, files):
                     run_to(st, _h3)
             else:
                 st.at = o106  # game.yaml:398
-                _args67 = {'p': _L_p17, 'into_area': _L_into_area1}
+                _args67 = {'p': _L_p20, 'into_area': _L_into_area1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[84])
                 st.inline += 1
@@ -4149,14 +4161,14 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_10(st, env, pc):  # game.yaml:399
-        _L_p18 = env['p']
-        _S_p15 = _L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else None
+        _L_p21 = env['p']
+        _S_p18 = _L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else None
         if pc <= 0:
             st.at = o113  # game.yaml:406
             if (len(st.zones[Z_on_display1]) > 0):
                 st.at = o111  # game.yaml:408
                 _lo1 = 1
-                _hi1 = (2 if (len([1 for _a22 in st.zones[(Z_auction_area1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p18, S[4])))] if (_a22.key == 'einfluss')]) > 0) else 1)
+                _hi1 = (2 if (len([1 for _a22 in st.zones[(Z_auction_area1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p21, S[4])))] if (_a22.key == 'einfluss')]) > 0) else 1)
                 if _lo1 < 0 or _hi1 < _lo1:
                     raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[171])
                 _picked1 = []
@@ -4178,9 +4190,9 @@ def build(num_players, files):
                         if not _stop1:
                             raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[171])
                         break
-                    if _S_p15 is None:
-                        raise RuleError(not_a_seat(_L_p18, num_players), S[171])
-                    if _L_p18 not in st.players:
+                    if _S_p18 is None:
+                        raise RuleError(not_a_seat(_L_p21, num_players), S[171])
+                    if _L_p21 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
                     _n10 = len(_cands1) + _stop1
                     if _n10 > 1:
@@ -4193,18 +4205,18 @@ def build(num_players, files):
                     else:  # one card and no stopping yet: it is picked
                         _c91 = _cands1[0]
                     _picked1.append(_c91)
-                    st.move(_c91, (Z_area1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p18, S[87]))), False)
+                    st.move(_c91, (Z_area1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p21, S[87]))), False)
                 st.at = o112  # game.yaml:411
                 _items14 = st.zones[Z_on_display1]
                 _dest23 = Z_discard1
                 for _c93 in cards_of(_items14):
                     st.move(_c93, _dest23, False)
     def c_11(st, env, pc):  # game.yaml:413
-        _L_p19 = env['p']
-        _S_p16 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
+        _L_p22 = env['p']
+        _S_p19 = _L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else None
         if pc <= 0:
             st.at = o114  # game.yaml:417
-            _args68 = {'p': _L_p19}
+            _args68 = {'p': _L_p22}
             try:
                 c_13(st, _args68, 0)
             except Exception as e:
@@ -4213,12 +4225,12 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o128  # game.yaml:418
             # game.yaml:421: always offered
-            _items15 = (_r9 := ((SEATS_others1.get(_S_p16) if len(st.players) == num_players else None) or others(st, _L_p19)))  # game.yaml:422
-            if _items15 and (len([1 for _c94 in st.zones[(Z_chips1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[9])))] if (_c94.kind == 'gold_chips')]) >= 1):
+            _items15 = (_r9 := ((SEATS_others1.get(_S_p19) if len(st.players) == num_players else None) or others(st, _L_p22)))  # game.yaml:422
+            if _items15 and (len([1 for _c94 in st.zones[(Z_chips1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[9])))] if (_c94.kind == 'gold_chips')]) >= 1):
                 _v21 = _items15
             else:
                 _v21 = []
-            if (((_r10 := len([1 for _c95 in st.zones[(Z_chips1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[9])))] if (_c95.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q27)]) > 0) for _q27 in ((SEATS_others1.get(_S_p16) if len(st.players) == num_players else None) or others(st, _L_p19))))):  # game.yaml:424
+            if (((_r10 := len([1 for _c95 in st.zones[(Z_chips1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[9])))] if (_c95.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q27)]) > 0) for _q27 in ((SEATS_others1.get(_S_p19) if len(st.players) == num_players else None) or others(st, _L_p22))))):  # game.yaml:424
                 _f1 = 1
             else:
                 _f1 = 0
@@ -4237,9 +4249,9 @@ def build(num_players, files):
             _end16 = _end15 + _f3
             if not _end16:
                 raise RuleError('a choice has no legal option', S[172])
-            if _S_p16 is None:
-                raise RuleError(not_a_seat(_L_p19, num_players), S[172])
-            if _L_p19 in st.players:  # else out of the game: no option runs
+            if _S_p19 is None:
+                raise RuleError(not_a_seat(_L_p22, num_players), S[172])
+            if _L_p22 in st.players:  # else out of the game: no option runs
                 if _end16 > 1:
                     _i21 = st.choose(_end16)
                     st.move_number += 1
@@ -4251,7 +4263,7 @@ def build(num_players, files):
                 elif _i21 < _end13:  # game.yaml:422
                     _q29 = env['q'] = _v21[_i21 - _end12]
                     st.at = o117  # game.yaml:423
-                    _args69 = {'p': _L_p19, 'n': 1}
+                    _args69 = {'p': _L_p22, 'n': 1}
                     try:
                         proc_pay_gold(st, _args69)
                     except Exception as e:
@@ -4266,14 +4278,14 @@ def build(num_players, files):
                         raise
                 elif _i21 < _end14:  # game.yaml:424
                     st.at = o120  # game.yaml:425
-                    _args71 = {'p': _L_p19, 'n': 1}
+                    _args71 = {'p': _L_p22, 'n': 1}
                     try:
                         proc_pay_gold(st, _args71)
                     except Exception as e:
                         traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                         raise
                     st.at = o121  # game.yaml:425
-                    _args72 = {'p': _L_p19}
+                    _args72 = {'p': _L_p22}
                     try:
                         c_12(st, _args72, 0)
                     except Exception as e:
@@ -4281,14 +4293,14 @@ def build(num_players, files):
                         raise
                 elif _i21 < _end15:  # game.yaml:426
                     st.at = o123  # game.yaml:428
-                    _args73 = {'p': _L_p19, 'n': 2}
+                    _args73 = {'p': _L_p22, 'n': 2}
                     try:
                         proc_pay_gold(st, _args73)
                     except Exception as e:
                         traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                         raise
                     st.at = o124  # game.yaml:428
-                    _args74 = {'p': _L_p19}
+                    _args74 = {'p': _L_p22}
                     try:
                         c_6(st, _args74, 0)
                     except Exception as e:
@@ -4296,14 +4308,14 @@ def build(num_players, files):
                         raise
                 else:  # game.yaml:429
                     st.at = o126  # game.yaml:430
-                    _args75 = {'p': _L_p19, 'n': 2}
+                    _args75 = {'p': _L_p22, 'n': 2}
                     try:
                         proc_pay_gold(st, _args75)
                     except Exception as e:
                         traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                         raise
                     st.at = o127  # game.yaml:430
-                    _args76 = {'p': _L_p19, 'into_area': True}
+                    _args76 = {'p': _L_p22, 'into_area': True}
                     st.inline += 1
                     try:
                         c_9(st, _args76, 0)
@@ -4313,17 +4325,17 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
     def c_12(st, env, pc):  # game.yaml:432
-        _L_p20 = env['p']
-        _S_p17 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
+        _L_p23 = env['p']
+        _S_p20 = _L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else None
         if pc <= 0:
             st.at = o136  # game.yaml:436
-            _v22 = [_q30 for _q30 in ((SEATS_others1.get(_S_p17) if len(st.players) == num_players else None) or others(st, _L_p20)) if ((len(st.zones[(Z_area1 + _q30)]) > 0))]  # game.yaml:439
+            _v22 = [_q30 for _q30 in ((SEATS_others1.get(_S_p20) if len(st.players) == num_players else None) or others(st, _L_p23)) if ((len(st.zones[(Z_area1 + _q30)]) > 0))]  # game.yaml:439
             _end17 = len(_v22)
             if not _end17:
                 raise RuleError('a choice has no legal option', S[174])
-            if _S_p17 is None:
-                raise RuleError(not_a_seat(_L_p20, num_players), S[174])
-            if _L_p20 in st.players:  # else out of the game: no option runs
+            if _S_p20 is None:
+                raise RuleError(not_a_seat(_L_p23, num_players), S[174])
+            if _L_p23 in st.players:  # else out of the game: no option runs
                 if _end17 > 1:
                     _i22 = st.choose(_end17)
                     st.move_number += 1
@@ -4334,7 +4346,7 @@ def build(num_players, files):
                 st.at = o135  # game.yaml:443
                 _actions5 = set()  # (the ids' order is never read)
                 _v23 = []
-                for _c96 in fn_top_cards(st, S[100], _L_p20):  # game.yaml:446
+                for _c96 in fn_top_cards(st, S[100], _L_p23):  # game.yaml:446
                     _a23 = A_181 + _c96.type_id
                     if _a23 not in _actions5:  # an identical card: the same choice
                         _actions5.add(_a23)
@@ -4342,9 +4354,9 @@ def build(num_players, files):
                 _end18 = len(_v23)
                 if not _end18:
                     raise RuleError('a choice has no legal option', S[175])
-                if _S_p17 is None:
-                    raise RuleError(not_a_seat(_L_p20, num_players), S[175])
-                if _L_p20 in st.players:  # else out of the game: no option runs
+                if _S_p20 is None:
+                    raise RuleError(not_a_seat(_L_p23, num_players), S[175])
+                if _L_p23 in st.players:  # else out of the game: no option runs
                     if _end18 > 1:
                         _i23 = st.choose(_end18)
                         st.move_number += 1
@@ -4363,9 +4375,9 @@ def build(num_players, files):
                     _end19 = len(_v24)
                     if not _end19:
                         raise RuleError('a choice has no legal option', S[176])
-                    if _S_p17 is None:
-                        raise RuleError(not_a_seat(_L_p20, num_players), S[176])
-                    if _L_p20 in st.players:  # else out of the game: no option runs
+                    if _S_p20 is None:
+                        raise RuleError(not_a_seat(_L_p23, num_players), S[176])
+                    if _L_p23 in st.players:  # else out of the game: no option runs
                         if _end19 > 1:
                             _i24 = st.choose(_end19)
                             st.move_number += 1
@@ -4374,15 +4386,15 @@ def build(num_players, files):
                             _i24 = 0
                         _x11 = env['x'] = _v24[_i24]
                         st.at = o132  # game.yaml:453
-                        st.move(_x11, (Z_area1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p20, S[97]))), False)
+                        st.move(_x11, (Z_area1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p23, S[97]))), False)
                         st.at = o133  # game.yaml:453
                         st.move(_c97, (Z_area1 + _q31), False)
     def c_13(st, env, pc):  # game.yaml:455
-        _L_p21 = env['p']
-        _S_p18 = _L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else None
+        _L_p24 = env['p']
+        _S_p21 = _L_p24 if type(_L_p24) is int and 0 <= _L_p24 < num_players else None
         if pc <= 0:
             st.at = o143  # game.yaml:460
-            if (((len([1 for _a25 in st.zones[(Z_auction_area1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p21, S[4])))] if (_a25.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p21, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q32)]) > 0) for _q32 in ((SEATS_others1.get(_S_p18) if len(st.players) == num_players else None) or others(st, _L_p21))))):
+            if (((len([1 for _a25 in st.zones[(Z_auction_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p24, S[4])))] if (_a25.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p24, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q32)]) > 0) for _q32 in ((SEATS_others1.get(_S_p21) if len(st.players) == num_players else None) or others(st, _L_p24))))):
                 st.at = o142  # game.yaml:462
                 # game.yaml:464: always offered
                 # game.yaml:465: always offered
@@ -4390,9 +4402,9 @@ def build(num_players, files):
                 _end21 = _end20 + 1
                 if not _end21:
                     raise RuleError('a choice has no legal option', S[177])
-                if _S_p18 is None:
-                    raise RuleError(not_a_seat(_L_p21, num_players), S[177])
-                if _L_p21 in st.players:  # else out of the game: no option runs
+                if _S_p21 is None:
+                    raise RuleError(not_a_seat(_L_p24, num_players), S[177])
+                if _L_p24 in st.players:  # else out of the game: no option runs
                     if _end21 > 1:
                         _i25 = st.choose(_end21)
                         st.move_number += 1
@@ -4403,7 +4415,7 @@ def build(num_players, files):
                         st.at = o139  # game.yaml:464
                         st.vars['conspiracy_used'] = True
                         st.at = o140  # game.yaml:464
-                        _args77 = {'p': _L_p21}
+                        _args77 = {'p': _L_p24}
                         try:
                             c_12(st, _args77, 0)
                         except Exception as e:
@@ -4412,17 +4424,17 @@ def build(num_players, files):
                     else:  # game.yaml:465
                         pass
     def c_17(st, env, pc):  # game.yaml:494
-        _L_q4 = env['q']
-        _L_n2 = env['n']
-        _S_q2 = _L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else None
+        _L_q5 = env['q']
+        _L_n6 = env['n']
+        _S_q3 = _L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else None
         if pc <= 0:
             st.at = o168  # game.yaml:499
-            if (sum([_c98.props['value'] for _c98 in st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[8])))] if (_c98.kind == 'power_chips')]) < _L_n2):
+            if (sum([_c98.props['value'] for _c98 in st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[8])))] if (_c98.kind == 'power_chips')]) < _L_n6):
                 st.at = o166  # game.yaml:500
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_q4) + ' must give ' + fmt_int1(_L_n2) + ' power but owns ' + fmt_int1(sum([_c99.props['value'] for _c99 in st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[8])))] if (_c99.kind == 'power_chips')])), -1)
+                    st.log_line(fmt_player1(_L_q5) + ' must give ' + fmt_int1(_L_n6) + ' power but owns ' + fmt_int1(sum([_c99.props['value'] for _c99 in st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[8])))] if (_c99.kind == 'power_chips')])), -1)
                 st.at = o167  # game.yaml:500
-                _args78 = {'q': _L_q4}
+                _args78 = {'q': _L_q5}
                 try:
                     c_19(st, _args78, 0)
                 except Exception as e:
@@ -4430,36 +4442,36 @@ def build(num_players, files):
                     raise
             else:
                 st.at = o164  # game.yaml:501
-                _args79 = {'q': _L_q4, 'n': _L_n2}
+                _args79 = {'q': _L_q5, 'n': _L_n6}
                 try:
                     proc_give_power(st, _args79)
                 except Exception as e:
                     traced(e, 'procedure give_power (' + str(S[50]) + ')')
                     raise
     def c_19(st, env, pc):  # game.yaml:517
-        _L_q5 = env['q']
-        _S_q3 = _L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else None
+        _L_q6 = env['q']
+        _S_q4 = _L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else None
         if pc <= 0:
             st.at = o183  # game.yaml:522
-            _items16 = (st.zones[(Z_area1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[51])))] + st.zones[(Z_auction_area1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[52])))])
+            _items16 = (st.zones[(Z_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[51])))] + st.zones[(Z_auction_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[52])))])
             _dest24 = Z_discard1
             for _c100 in cards_of(_items16):
                 st.move(_c100, _dest24, False)
         if pc <= 1:
             st.at = o184  # game.yaml:523
-            _items17 = [_c102 for _c102 in st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[53])))] if (_c102.kind == 'gold_chips')]
+            _items17 = [_c102 for _c102 in st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[53])))] if (_c102.kind == 'gold_chips')]
             _dest25 = Z_gold_supply1
             for _c101 in cards_of(_items17):
                 st.move(_c101, _dest25, False)
         if pc <= 2:
             st.at = o185  # game.yaml:524
-            _items18 = st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[54])))]
+            _items18 = st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[54])))]
             _dest26 = Z_power_supply1
             for _c103 in cards_of(_items18):
                 st.move(_c103, _dest26, False)
         if pc <= 3:
             st.at = o186  # game.yaml:525
-            eliminate(st, _L_q5, S[55])
+            eliminate(st, _L_q6, S[55])
         if pc <= 4:
             st.at = o190  # game.yaml:526
             if (len(st.players) <= 1):
@@ -4803,22 +4815,22 @@ def build(num_players, files):
             st.at = o255  # game.yaml:602
             st.move(_L_card2, Z_discard1, False)
     def c_25(st, env, pc):  # game.yaml:603
-        _L_q6 = env['q']
-        _S_q4 = _L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else None
+        _L_q7 = env['q']
+        _S_q5 = _L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else None
         if pc <= 0:
             st.at = o267  # game.yaml:608
             _actions7 = set()  # (the ids' order is never read)
             _v26 = []
-            for _c107 in (fn_top_cards(st, S[123], _L_q6) + st.zones[(Z_auction_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[124])))]):  # game.yaml:611
+            for _c107 in (fn_top_cards(st, S[123], _L_q7) + st.zones[(Z_auction_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[124])))]):  # game.yaml:611
                 _a26 = A_301 + _c107.type_id
                 if _a26 not in _actions7:  # an identical card: the same choice
                     _actions7.add(_a26)
                     _v26.append(_c107)
-            if ((_r13 := len(st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[125])))])) >= 2):  # game.yaml:612
+            if ((_r13 := len(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[125])))])) >= 2):  # game.yaml:612
                 _f7 = 1
             else:
                 _f7 = 0
-            if ((len((fn_top_cards(st, S[127], _L_q6) + st.zones[(Z_auction_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[128])))])) == 0) and (_r13 < 2)):  # game.yaml:618
+            if ((len((fn_top_cards(st, S[127], _L_q7) + st.zones[(Z_auction_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[128])))])) == 0) and (_r13 < 2)):  # game.yaml:618
                 _f8 = 1
             else:
                 _f8 = 0
@@ -4827,9 +4839,9 @@ def build(num_players, files):
             _end31 = _end30 + _f8
             if not _end31:
                 raise RuleError('a choice has no legal option', S[187])
-            if _S_q4 is None:
-                raise RuleError(not_a_seat(_L_q6, num_players), S[187])
-            if _L_q6 in st.players:  # else out of the game: no option runs
+            if _S_q5 is None:
+                raise RuleError(not_a_seat(_L_q7, num_players), S[187])
+            if _L_q7 in st.players:  # else out of the game: no option runs
                 if _end31 > 1:
                     _i33 = st.choose(_end31)
                     st.move_number += 1
@@ -4851,7 +4863,7 @@ def build(num_players, files):
                         if len(_picked3) < _hi3:
                             _cands3 = []
                             _seen2 = set()
-                            for _y3 in reversed(st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[119])))]):
+                            for _y3 in reversed(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[119])))]):
                                 _t2 = _y3.type_id
                                 if _t2 not in _seen2 and _y3 not in _picked3:
                                     _seen2.add(_t2)
@@ -4864,9 +4876,9 @@ def build(num_players, files):
                             if not _stop3:
                                 raise RuleError(f'a pick needs {_lo3} items but only {len(_picked3)} could be picked', S[188])
                             break
-                        if _S_q4 is None:
-                            raise RuleError(not_a_seat(_L_q6, num_players), S[188])
-                        if _L_q6 not in st.players:
+                        if _S_q5 is None:
+                            raise RuleError(not_a_seat(_L_q7, num_players), S[188])
+                        if _L_q7 not in st.players:
                             break  # the picker is out of the game: the pick ends with what was picked
                         _n12 = len(_cands3) + _stop3
                         if _n12 > 1:
@@ -4897,7 +4909,7 @@ def build(num_players, files):
                         st.inline -= 1
                 else:  # game.yaml:618
                     st.at = o266  # game.yaml:620
-                    for _x13 in list(st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[122])))]):
+                    for _x13 in list(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[122])))]):
                         env['x'] = _x13
                         st.at = o265  # game.yaml:620
                         _args87 = {'c': _x13}
@@ -4964,12 +4976,12 @@ def build(num_players, files):
                 traced(e, 'procedure split_with_ludwig (' + str(S[62]) + ')')
                 raise
     def c_27(st, env, pc):  # game.yaml:250
-        _L_p22 = env['p']
-        _S_p19 = _L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else None
+        _L_p25 = env['p']
+        _S_p22 = _L_p25 if type(_L_p25) is int and 0 <= _L_p25 < num_players else None
         if pc <= 0:
             _h5 = len(st.frames)
             st.at = o28  # game.yaml:250
-            _dest29 = st.zone_index((st.zones[(Z_area1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+            _dest29 = st.zone_index((st.zones[(Z_area1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p25, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
             _before3 = len(st.zones[_dest29])
             st.move_count(1, Z_deck1, _dest29, False, S[63])
             if _dest29 in TRIGGERS1:
@@ -4977,14 +4989,14 @@ def build(num_players, files):
             if len(st.frames) > _h5:
                 run_to(st, _h5)
     def c_35(st, env, pc):  # game.yaml:269
-        _L_p23 = env['p']
-        _S_p20 = _L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else None
+        _L_p26 = env['p']
+        _S_p23 = _L_p26 if type(_L_p26) is int and 0 <= _L_p26 < num_players else None
         if pc <= 0:
             st.at = o39  # game.yaml:270
             _actions8 = set()  # (the ids' order is never read)
             _v27 = []
             for _col5 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                if not (_col5.props['phase1'] and majority_has(st, _L_p23, st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c112 in st.zones[(Z_area1 + _p34)] if (_c112.props['colour'] == _col5)]))):
+                if not (_col5.props['phase1'] and majority_has(st, _L_p26, st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c112 in st.zones[(Z_area1 + _p34)] if (_c112.props['colour'] == _col5)]))):
                     continue
                 _a27 = A_01 + _col5.type_id
                 if _a27 not in _actions8:  # an identical card: the same choice
@@ -4993,9 +5005,9 @@ def build(num_players, files):
             _end32 = len(_v27)
             if not _end32:
                 raise RuleError('a choice has no legal option', S[154])
-            if _S_p20 is None:
-                raise RuleError(not_a_seat(_L_p23, num_players), S[154])
-            if _L_p23 in st.players:  # else out of the game: no option runs
+            if _S_p23 is None:
+                raise RuleError(not_a_seat(_L_p26, num_players), S[154])
+            if _L_p26 in st.players:  # else out of the game: no option runs
                 if _end32 > 1:
                     _i35 = st.choose(_end32)
                     st.move_number += 1
@@ -5006,7 +5018,7 @@ def build(num_players, files):
                 st.at = o37  # game.yaml:278
                 st.move(_col6, Z_used_properties1, False)
                 st.at = o38  # game.yaml:278
-                _args90 = {'p': _L_p23, 'col': _col6}
+                _args90 = {'p': _L_p26, 'col': _col6}
                 try:
                     c_3(st, _args90, 0)
                 except Exception as e:
@@ -5014,50 +5026,50 @@ def build(num_players, files):
                     raise
     def c_36(st, env, pc):  # game.yaml:278
         _L_col2 = env['col']
-        _L_p24 = env['p']
+        _L_p27 = env['p']
         if pc <= 0:
             st.at = o37  # game.yaml:278
             st.move(_L_col2, Z_used_properties1, False)
         if pc <= 1:
             st.at = o38  # game.yaml:278
-            _args91 = {'p': _L_p24, 'col': _L_col2}
+            _args91 = {'p': _L_p27, 'col': _L_col2}
             try:
                 c_3(st, _args91, 0)
             except Exception as e:
                 traced(e, 'procedure use_property (' + str(S[155]) + ')')
                 raise
     def c_41(st, env, pc):  # game.yaml:284
-        _L_p25 = env['p']
+        _L_p28 = env['p']
         if pc <= 0:
             st.at = o42  # game.yaml:284
-            _args92 = {'p': _L_p25}
+            _args92 = {'p': _L_p28}
             try:
                 c_4(st, _args92, 0)
             except Exception as e:
                 traced(e, 'procedure combat (' + str(S[156]) + ')')
                 raise
     def c_47(st, env, pc):  # game.yaml:292
-        _L_p26 = env['p']
+        _L_p29 = env['p']
         if pc <= 0:
             st.at = o48  # game.yaml:292
-            _args93 = {'p': _L_p26}
+            _args93 = {'p': _L_p29}
             try:
                 c_5(st, _args93, 0)
             except Exception as e:
                 traced(e, 'procedure etiquette (' + str(S[157]) + ')')
                 raise
     def c_51(st, env, pc):  # game.yaml:301
-        _L_p27 = env['p']
-        _S_p21 = _L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else None
+        _L_p30 = env['p']
+        _S_p24 = _L_p30 if type(_L_p30) is int and 0 <= _L_p30 < num_players else None
         if pc <= 0:
             st.at = o54  # game.yaml:302
-            _v28 = ((SEATS_others1.get(_S_p21) if len(st.players) == num_players else None) or others(st, _L_p27))  # game.yaml:304
+            _v28 = ((SEATS_others1.get(_S_p24) if len(st.players) == num_players else None) or others(st, _L_p30))  # game.yaml:304
             _end33 = len(_v28)
             if not _end33:
                 raise RuleError('a choice has no legal option', S[158])
-            if _S_p21 is None:
-                raise RuleError(not_a_seat(_L_p27, num_players), S[158])
-            if _L_p27 in st.players:  # else out of the game: no option runs
+            if _S_p24 is None:
+                raise RuleError(not_a_seat(_L_p30, num_players), S[158])
+            if _L_p30 in st.players:  # else out of the game: no option runs
                 if _end33 > 1:
                     _i36 = st.choose(_end33)
                     st.move_number += 1
@@ -5069,43 +5081,43 @@ def build(num_players, files):
                 _i37 = _q39
                 st.vars['demand'][_i37] += 1
     def c_56(st, env, pc):  # game.yaml:306
-        _L_q7 = env['q']
+        _L_q8 = env['q']
         _L_dominion1 = env['dominion']
-        _S_q5 = _L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else None
+        _S_q6 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
         if pc <= 0:
             st.at = o57  # game.yaml:307
-            env['n'] = st.vars['demand'][(_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[71]))]
+            env['n'] = st.vars['demand'][(_S_q6 if _S_q6 is not None else seat(st, _L_q8, S[71]))]
         if pc <= 1:
             st.at = o58  # game.yaml:308
-            _i38 = (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[72]))
+            _i38 = (_S_q6 if _S_q6 is not None else seat(st, _L_q8, S[72]))
             st.vars['demand'][_i38] = 0
         if pc <= 2:
             st.at = o61  # game.yaml:309
             if (env['n'] > 0):
                 st.at = o60  # game.yaml:310
-                _args94 = {'q': _L_q7, 'n': ((env['n'] - 1) if ((len([1 for _a28 in st.zones[(Z_auction_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[4])))] if (_a28.key == 'diplomatie')]) > 0) and (not _L_dominion1)) else env['n'])}
+                _args94 = {'q': _L_q8, 'n': ((env['n'] - 1) if ((len([1 for _a28 in st.zones[(Z_auction_area1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q8, S[4])))] if (_a28.key == 'diplomatie')]) > 0) and (not _L_dominion1)) else env['n'])}
                 try:
                     c_17(st, _args94, 0)
                 except Exception as e:
                     traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                     raise
     def c_59(st, env, pc):  # game.yaml:310
-        _L_q8 = env['q']
+        _L_q9 = env['q']
         _L_dominion2 = env['dominion']
-        _L_n3 = env['n']
-        _S_q6 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
+        _L_n7 = env['n']
+        _S_q7 = _L_q9 if type(_L_q9) is int and 0 <= _L_q9 < num_players else None
         if pc <= 0:
             st.at = o60  # game.yaml:310
-            _args95 = {'q': _L_q8, 'n': ((_L_n3 - 1) if ((len([1 for _a29 in st.zones[(Z_auction_area1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q8, S[4])))] if (_a29.key == 'diplomatie')]) > 0) and (not _L_dominion2)) else _L_n3)}
+            _args95 = {'q': _L_q9, 'n': ((_L_n7 - 1) if ((len([1 for _a29 in st.zones[(Z_auction_area1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q9, S[4])))] if (_a29.key == 'diplomatie')]) > 0) and (not _L_dominion2)) else _L_n7)}
             try:
                 c_17(st, _args95, 0)
             except Exception as e:
                 traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                 raise
     def c_63(st, env, pc):  # game.yaml:325
-        _L_p28 = env['p']
+        _L_p31 = env['p']
         _L_c2 = env['c']
-        _S_p22 = _L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else None
+        _S_p25 = _L_p31 if type(_L_p31) is int and 0 <= _L_p31 < num_players else None
         if pc <= 0:
             st.at = o71  # game.yaml:326
             if any((_d7.kind == 'property_cards') for _d7 in st.zones[Z_discard1]):
@@ -5122,9 +5134,9 @@ def build(num_players, files):
                 _end34 = len(_v29)
                 if not _end34:
                     raise RuleError('a choice has no legal option', S[161])
-                if _S_p22 is None:
-                    raise RuleError(not_a_seat(_L_p28, num_players), S[161])
-                if _L_p28 in st.players:  # else out of the game: no option runs
+                if _S_p25 is None:
+                    raise RuleError(not_a_seat(_L_p31, num_players), S[161])
+                if _L_p31 in st.players:  # else out of the game: no option runs
                     if _end34 > 1:
                         _i39 = st.choose(_end34)
                         st.move_number += 1
@@ -5133,17 +5145,17 @@ def build(num_players, files):
                         _i39 = 0
                     _d9 = env['d'] = _v29[_i39]
                     st.at = o68  # game.yaml:332
-                    st.move(_d9, (Z_area1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p28, S[74]))), False)
+                    st.move(_d9, (Z_area1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p31, S[74]))), False)
                     st.at = o69  # game.yaml:332
                     st.move(_L_c2, Z_discard1, False)
             else:
                 st.at = o65  # game.yaml:334
                 if st.record_log:
-                    st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p28) + ' keeps ' + fmt_card1(_L_c2) + ' and Etiquette is spent', -1)
+                    st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p31) + ' keeps ' + fmt_card1(_L_c2) + ' and Etiquette is spent', -1)
     def c_66(st, env, pc):  # game.yaml:327
-        _L_p29 = env['p']
+        _L_p32 = env['p']
         _L_c3 = env['c']
-        _S_p23 = _L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else None
+        _S_p26 = _L_p32 if type(_L_p32) is int and 0 <= _L_p32 < num_players else None
         if pc <= 0:
             st.at = o70  # game.yaml:328
             _actions10 = set()  # (the ids' order is never read)
@@ -5158,9 +5170,9 @@ def build(num_players, files):
             _end35 = len(_v30)
             if not _end35:
                 raise RuleError('a choice has no legal option', S[161])
-            if _S_p23 is None:
-                raise RuleError(not_a_seat(_L_p29, num_players), S[161])
-            if _L_p29 in st.players:  # else out of the game: no option runs
+            if _S_p26 is None:
+                raise RuleError(not_a_seat(_L_p32, num_players), S[161])
+            if _L_p32 in st.players:  # else out of the game: no option runs
                 if _end35 > 1:
                     _i40 = st.choose(_end35)
                     st.move_number += 1
@@ -5169,32 +5181,32 @@ def build(num_players, files):
                     _i40 = 0
                 _d11 = env['d'] = _v30[_i40]
                 st.at = o68  # game.yaml:332
-                st.move(_d11, (Z_area1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p29, S[74]))), False)
+                st.move(_d11, (Z_area1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p32, S[74]))), False)
                 st.at = o69  # game.yaml:332
                 st.move(_L_c3, Z_discard1, False)
     def c_72(st, env, pc):  # game.yaml:338
         _L_c4 = env['c']
-        _L_p30 = env['p']
+        _L_p33 = env['p']
         if pc <= 0:
             st.at = o73  # game.yaml:338
             st.move(_L_c4, Z_discard1, False)
         if pc <= 1:
             st.at = o74  # game.yaml:338
-            _args96 = {'p': _L_p30}
+            _args96 = {'p': _L_p33}
             try:
                 c_6(st, _args96, 0)
             except Exception as e:
                 traced(e, 'procedure discard_opponent_card (' + str(S[162]) + ')')
                 raise
     def c_77(st, env, pc):  # game.yaml:351
-        _L_q9 = env['q']
-        _L_p31 = env['p']
-        _S_p24 = _L_p31 if type(_L_p31) is int and 0 <= _L_p31 < num_players else None
+        _L_q10 = env['q']
+        _L_p34 = env['p']
+        _S_p27 = _L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else None
         if pc <= 0:
             st.at = o80  # game.yaml:352
             _actions11 = set()  # (the ids' order is never read)
             _v31 = []
-            for _x14 in fn_top_cards(st, S[78], _L_q9):  # game.yaml:354
+            for _x14 in fn_top_cards(st, S[78], _L_q10):  # game.yaml:354
                 _a32 = A_71 + _x14.type_id
                 if _a32 not in _actions11:  # an identical card: the same choice
                     _actions11.add(_a32)
@@ -5202,9 +5214,9 @@ def build(num_players, files):
             _end36 = len(_v31)
             if not _end36:
                 raise RuleError('a choice has no legal option', S[164])
-            if _S_p24 is None:
-                raise RuleError(not_a_seat(_L_p31, num_players), S[164])
-            if _L_p31 in st.players:  # else out of the game: no option runs
+            if _S_p27 is None:
+                raise RuleError(not_a_seat(_L_p34, num_players), S[164])
+            if _L_p34 in st.players:  # else out of the game: no option runs
                 if _end36 > 1:
                     _i41 = st.choose(_end36)
                     st.move_number += 1
@@ -5215,8 +5227,8 @@ def build(num_players, files):
                 st.at = o79  # game.yaml:354
                 st.move(_x15, Z_discard1, False)
     def c_83(st, env, pc):  # game.yaml:363
-        _L_p32 = env['p']
-        _S_p25 = _L_p32 if type(_L_p32) is int and 0 <= _L_p32 < num_players else None
+        _L_p35 = env['p']
+        _S_p28 = _L_p35 if type(_L_p35) is int and 0 <= _L_p35 < num_players else None
         if pc <= 0:
             st.at = o89  # game.yaml:364
             _v32 = []
@@ -5227,9 +5239,9 @@ def build(num_players, files):
             _end37 = len(_v32)
             if not _end37:
                 raise RuleError('a choice has no legal option', S[166])
-            if _S_p25 is None:
-                raise RuleError(not_a_seat(_L_p32, num_players), S[166])
-            if _L_p32 in st.players:  # else out of the game: no option runs
+            if _S_p28 is None:
+                raise RuleError(not_a_seat(_L_p35, num_players), S[166])
+            if _L_p35 in st.players:  # else out of the game: no option runs
                 if _end37 > 1:
                     _i42 = st.choose(_end37)
                     st.move_number += 1
@@ -5239,7 +5251,7 @@ def build(num_players, files):
                 _n14 = env['n'] = _v32[_i42]
                 st.at = o85  # game.yaml:370
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_p32) + ' announces ' + fmt_int1(_n14), -1)
+                    st.log_line(fmt_player1(_L_p35) + ' announces ' + fmt_int1(_n14), -1)
                 st.at = o88  # game.yaml:371
                 _passes8 = 0
                 while True:
@@ -5250,7 +5262,7 @@ def build(num_players, files):
                     if _passes8 > MAX_PASSES:
                         raise too_long(S[167])
                     st.at = o87  # game.yaml:372
-                    _args97 = {'p': _L_p32, 'into_area': False}
+                    _args97 = {'p': _L_p35, 'into_area': False}
                     st.inline += 1
                     try:
                         c_9(st, _args97, 0)
@@ -5260,24 +5272,24 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
     def c_84(st, env, pc):  # game.yaml:369
-        _L_p33 = env['p']
-        _L_n4 = env['n']
+        _L_p36 = env['p']
+        _L_n8 = env['n']
         if pc <= 0:
             st.at = o85  # game.yaml:370
             if st.record_log:
-                st.log_line(fmt_player1(_L_p33) + ' announces ' + fmt_int1(_L_n4), -1)
+                st.log_line(fmt_player1(_L_p36) + ' announces ' + fmt_int1(_L_n8), -1)
         if pc <= 1:
             st.at = o88  # game.yaml:371
             _passes9 = 0
             while True:
                 st.at = o88  # game.yaml:371
-                if not (len(st.zones[Z_on_display1]) < _L_n4):
+                if not (len(st.zones[Z_on_display1]) < _L_n8):
                     break
                 _passes9 += 1
                 if _passes9 > MAX_PASSES:
                     raise too_long(S[167])
                 st.at = o87  # game.yaml:372
-                _args98 = {'p': _L_p33, 'into_area': False}
+                _args98 = {'p': _L_p36, 'into_area': False}
                 st.inline += 1
                 try:
                     c_9(st, _args98, 0)
@@ -5287,10 +5299,10 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_86(st, env, pc):  # game.yaml:372
-        _L_p34 = env['p']
+        _L_p37 = env['p']
         if pc <= 0:
             st.at = o87  # game.yaml:372
-            _args99 = {'p': _L_p34, 'into_area': False}
+            _args99 = {'p': _L_p37, 'into_area': False}
             st.inline += 1
             try:
                 c_9(st, _args99, 0)
@@ -5300,10 +5312,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_90(st, env, pc):  # game.yaml:362
-        _L_p35 = env['p']
+        _L_p38 = env['p']
         if pc <= 0:
             st.at = o91  # game.yaml:362
-            _args100 = {'p': _L_p35}
+            _args100 = {'p': _L_p38}
             st.inline += 1
             try:
                 c_8(st, _args100, 0)
@@ -5313,8 +5325,8 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_95(st, env, pc):  # game.yaml:381
-        _L_p36 = env['p']
-        _S_p26 = _L_p36 if type(_L_p36) is int and 0 <= _L_p36 < num_players else None
+        _L_p39 = env['p']
+        _S_p29 = _L_p39 if type(_L_p39) is int and 0 <= _L_p39 < num_players else None
         if pc <= 0:
             st.at = o99  # game.yaml:382
             # game.yaml:384: always offered
@@ -5323,9 +5335,9 @@ def build(num_players, files):
             _end39 = _end38 + 1
             if not _end39:
                 raise RuleError('a choice has no legal option', S[170])
-            if _S_p26 is None:
-                raise RuleError(not_a_seat(_L_p36, num_players), S[170])
-            if _L_p36 in st.players:  # else out of the game: no option runs
+            if _S_p29 is None:
+                raise RuleError(not_a_seat(_L_p39, num_players), S[170])
+            if _L_p39 in st.players:  # else out of the game: no option runs
                 if _end39 > 1:
                     _i43 = st.choose(_end39)
                     st.move_number += 1
@@ -5334,7 +5346,7 @@ def build(num_players, files):
                     _i43 = 0
                 if _i43 < _end38:  # game.yaml:384
                     st.at = o97  # game.yaml:384
-                    _args101 = {'p': _L_p36}
+                    _args101 = {'p': _L_p39}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[83])
                     st.inline += 1
@@ -5348,10 +5360,10 @@ def build(num_players, files):
                 else:  # game.yaml:384
                     pass
     def c_96(st, env, pc):  # game.yaml:384
-        _L_p37 = env['p']
+        _L_p40 = env['p']
         if pc <= 0:
             st.at = o97  # game.yaml:384
-            _args102 = {'p': _L_p37}
+            _args102 = {'p': _L_p40}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[83])
             st.inline += 1
@@ -5363,11 +5375,11 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_105(st, env, pc):  # game.yaml:398
-        _L_p38 = env['p']
+        _L_p41 = env['p']
         _L_into_area2 = env['into_area']
         if pc <= 0:
             st.at = o106  # game.yaml:398
-            _args103 = {'p': _L_p38, 'into_area': _L_into_area2}
+            _args103 = {'p': _L_p41, 'into_area': _L_into_area2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[84])
             st.inline += 1
@@ -5380,13 +5392,13 @@ def build(num_players, files):
             st.inline -= 1
     def c_107(st, env, pc):  # game.yaml:397
         _L_into_area3 = env['into_area']
-        _L_p39 = env['p']
+        _L_p42 = env['p']
         _L_c5 = env['c']
-        _S_p27 = _L_p39 if type(_L_p39) is int and 0 <= _L_p39 < num_players else None
+        _S_p30 = _L_p42 if type(_L_p42) is int and 0 <= _L_p42 < num_players else None
         if pc <= 0:
             _h6 = len(st.frames)
             st.at = o108  # game.yaml:397
-            _dest30 = st.zone_index((st.zones[(Z_area1 + (_S_p27 if _S_p27 is not None else seat(st, _L_p39, S[86])))] if _L_into_area3 else st.zones[Z_on_display1]))
+            _dest30 = st.zone_index((st.zones[(Z_area1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p42, S[86])))] if _L_into_area3 else st.zones[Z_on_display1]))
             _moved12 = _L_c5
             _moved12 = cards_of(_moved12)
             for _c113 in _moved12:
@@ -5396,12 +5408,12 @@ def build(num_players, files):
             if len(st.frames) > _h6:
                 run_to(st, _h6)
     def c_110(st, env, pc):  # game.yaml:407
-        _L_p40 = env['p']
-        _S_p28 = _L_p40 if type(_L_p40) is int and 0 <= _L_p40 < num_players else None
+        _L_p43 = env['p']
+        _S_p31 = _L_p43 if type(_L_p43) is int and 0 <= _L_p43 < num_players else None
         if pc <= 0:
             st.at = o111  # game.yaml:408
             _lo4 = 1
-            _hi4 = (2 if (len([1 for _a33 in st.zones[(Z_auction_area1 + (_S_p28 if _S_p28 is not None else seat(st, _L_p40, S[4])))] if (_a33.key == 'einfluss')]) > 0) else 1)
+            _hi4 = (2 if (len([1 for _a33 in st.zones[(Z_auction_area1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p43, S[4])))] if (_a33.key == 'einfluss')]) > 0) else 1)
             if _lo4 < 0 or _hi4 < _lo4:
                 raise RuleError(f'a pick of {_lo4} to {_hi4} items is impossible', S[171])
             _picked4 = []
@@ -5423,9 +5435,9 @@ def build(num_players, files):
                     if not _stop4:
                         raise RuleError(f'a pick needs {_lo4} items but only {len(_picked4)} could be picked', S[171])
                     break
-                if _S_p28 is None:
-                    raise RuleError(not_a_seat(_L_p40, num_players), S[171])
-                if _L_p40 not in st.players:
+                if _S_p31 is None:
+                    raise RuleError(not_a_seat(_L_p43, num_players), S[171])
+                if _L_p43 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n15 = len(_cands4) + _stop4
                 if _n15 > 1:
@@ -5438,7 +5450,7 @@ def build(num_players, files):
                 else:  # one card and no stopping yet: it is picked
                     _c114 = _cands4[0]
                 _picked4.append(_c114)
-                st.move(_c114, (Z_area1 + (_S_p28 if _S_p28 is not None else seat(st, _L_p40, S[87]))), False)
+                st.move(_c114, (Z_area1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p43, S[87]))), False)
         if pc <= 1:
             st.at = o112  # game.yaml:411
             _items20 = st.zones[Z_on_display1]
@@ -5446,11 +5458,11 @@ def build(num_players, files):
             for _c116 in cards_of(_items20):
                 st.move(_c116, _dest31, False)
     def c_116(st, env, pc):  # game.yaml:423
-        _L_p41 = env['p']
-        _L_q10 = env['q']
+        _L_p44 = env['p']
+        _L_q11 = env['q']
         if pc <= 0:
             st.at = o117  # game.yaml:423
-            _args104 = {'p': _L_p41, 'n': 1}
+            _args104 = {'p': _L_p44, 'n': 1}
             try:
                 proc_pay_gold(st, _args104)
             except Exception as e:
@@ -5458,17 +5470,17 @@ def build(num_players, files):
                 raise
         if pc <= 1:
             st.at = o118  # game.yaml:423
-            _args105 = {'q': _L_q10, 'n': 1}
+            _args105 = {'q': _L_q11, 'n': 1}
             try:
                 c_17(st, _args105, 0)
             except Exception as e:
                 traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                 raise
     def c_119(st, env, pc):  # game.yaml:425
-        _L_p42 = env['p']
+        _L_p45 = env['p']
         if pc <= 0:
             st.at = o120  # game.yaml:425
-            _args106 = {'p': _L_p42, 'n': 1}
+            _args106 = {'p': _L_p45, 'n': 1}
             try:
                 proc_pay_gold(st, _args106)
             except Exception as e:
@@ -5476,17 +5488,17 @@ def build(num_players, files):
                 raise
         if pc <= 1:
             st.at = o121  # game.yaml:425
-            _args107 = {'p': _L_p42}
+            _args107 = {'p': _L_p45}
             try:
                 c_12(st, _args107, 0)
             except Exception as e:
                 traced(e, 'procedure swap_cards (' + str(S[173]) + ')')
                 raise
     def c_122(st, env, pc):  # game.yaml:428
-        _L_p43 = env['p']
+        _L_p46 = env['p']
         if pc <= 0:
             st.at = o123  # game.yaml:428
-            _args108 = {'p': _L_p43, 'n': 2}
+            _args108 = {'p': _L_p46, 'n': 2}
             try:
                 proc_pay_gold(st, _args108)
             except Exception as e:
@@ -5494,17 +5506,17 @@ def build(num_players, files):
                 raise
         if pc <= 1:
             st.at = o124  # game.yaml:428
-            _args109 = {'p': _L_p43}
+            _args109 = {'p': _L_p46}
             try:
                 c_6(st, _args109, 0)
             except Exception as e:
                 traced(e, 'procedure discard_opponent_card (' + str(S[162]) + ')')
                 raise
     def c_125(st, env, pc):  # game.yaml:430
-        _L_p44 = env['p']
+        _L_p47 = env['p']
         if pc <= 0:
             st.at = o126  # game.yaml:430
-            _args110 = {'p': _L_p44, 'n': 2}
+            _args110 = {'p': _L_p47, 'n': 2}
             try:
                 proc_pay_gold(st, _args110)
             except Exception as e:
@@ -5512,7 +5524,7 @@ def build(num_players, files):
                 raise
         if pc <= 1:
             st.at = o127  # game.yaml:430
-            _args111 = {'p': _L_p44, 'into_area': True}
+            _args111 = {'p': _L_p47, 'into_area': True}
             st.inline += 1
             try:
                 c_9(st, _args111, 0)
@@ -5522,15 +5534,15 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_129(st, env, pc):  # game.yaml:442
-        _L_p45 = env['p']
-        _L_q11 = env['q']
-        _S_p29 = _L_p45 if type(_L_p45) is int and 0 <= _L_p45 < num_players else None
-        _S_q7 = _L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else None
+        _L_p48 = env['p']
+        _L_q12 = env['q']
+        _S_p32 = _L_p48 if type(_L_p48) is int and 0 <= _L_p48 < num_players else None
+        _S_q8 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
         if pc <= 0:
             st.at = o135  # game.yaml:443
             _actions12 = set()  # (the ids' order is never read)
             _v33 = []
-            for _c117 in fn_top_cards(st, S[100], _L_p45):  # game.yaml:446
+            for _c117 in fn_top_cards(st, S[100], _L_p48):  # game.yaml:446
                 _a34 = A_181 + _c117.type_id
                 if _a34 not in _actions12:  # an identical card: the same choice
                     _actions12.add(_a34)
@@ -5538,9 +5550,9 @@ def build(num_players, files):
             _end40 = len(_v33)
             if not _end40:
                 raise RuleError('a choice has no legal option', S[175])
-            if _S_p29 is None:
-                raise RuleError(not_a_seat(_L_p45, num_players), S[175])
-            if _L_p45 in st.players:  # else out of the game: no option runs
+            if _S_p32 is None:
+                raise RuleError(not_a_seat(_L_p48, num_players), S[175])
+            if _L_p48 in st.players:  # else out of the game: no option runs
                 if _end40 > 1:
                     _i45 = st.choose(_end40)
                     st.move_number += 1
@@ -5551,7 +5563,7 @@ def build(num_players, files):
                 st.at = o134  # game.yaml:449
                 _actions13 = set()  # (the ids' order is never read)
                 _v34 = []
-                for _x16 in fn_top_cards(st, S[99], _L_q11):  # game.yaml:452
+                for _x16 in fn_top_cards(st, S[99], _L_q12):  # game.yaml:452
                     _a35 = A_191 + _x16.type_id
                     if _a35 not in _actions13:  # an identical card: the same choice
                         _actions13.add(_a35)
@@ -5559,9 +5571,9 @@ def build(num_players, files):
                 _end41 = len(_v34)
                 if not _end41:
                     raise RuleError('a choice has no legal option', S[176])
-                if _S_p29 is None:
-                    raise RuleError(not_a_seat(_L_p45, num_players), S[176])
-                if _L_p45 in st.players:  # else out of the game: no option runs
+                if _S_p32 is None:
+                    raise RuleError(not_a_seat(_L_p48, num_players), S[176])
+                if _L_p48 in st.players:  # else out of the game: no option runs
                     if _end41 > 1:
                         _i46 = st.choose(_end41)
                         st.move_number += 1
@@ -5570,20 +5582,20 @@ def build(num_players, files):
                         _i46 = 0
                     _x17 = env['x'] = _v34[_i46]
                     st.at = o132  # game.yaml:453
-                    st.move(_x17, (Z_area1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p45, S[97]))), False)
+                    st.move(_x17, (Z_area1 + (_S_p32 if _S_p32 is not None else seat(st, _L_p48, S[97]))), False)
                     st.at = o133  # game.yaml:453
-                    st.move(_c118, (Z_area1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q11, S[98]))), False)
+                    st.move(_c118, (Z_area1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[98]))), False)
     def c_130(st, env, pc):  # game.yaml:448
-        _L_q12 = env['q']
-        _L_p46 = env['p']
+        _L_q13 = env['q']
+        _L_p49 = env['p']
         _L_c6 = env['c']
-        _S_p30 = _L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else None
-        _S_q8 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
+        _S_p33 = _L_p49 if type(_L_p49) is int and 0 <= _L_p49 < num_players else None
+        _S_q9 = _L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else None
         if pc <= 0:
             st.at = o134  # game.yaml:449
             _actions14 = set()  # (the ids' order is never read)
             _v35 = []
-            for _x18 in fn_top_cards(st, S[99], _L_q12):  # game.yaml:452
+            for _x18 in fn_top_cards(st, S[99], _L_q13):  # game.yaml:452
                 _a36 = A_191 + _x18.type_id
                 if _a36 not in _actions14:  # an identical card: the same choice
                     _actions14.add(_a36)
@@ -5591,9 +5603,9 @@ def build(num_players, files):
             _end42 = len(_v35)
             if not _end42:
                 raise RuleError('a choice has no legal option', S[176])
-            if _S_p30 is None:
-                raise RuleError(not_a_seat(_L_p46, num_players), S[176])
-            if _L_p46 in st.players:  # else out of the game: no option runs
+            if _S_p33 is None:
+                raise RuleError(not_a_seat(_L_p49, num_players), S[176])
+            if _L_p49 in st.players:  # else out of the game: no option runs
                 if _end42 > 1:
                     _i47 = st.choose(_end42)
                     st.move_number += 1
@@ -5602,12 +5614,12 @@ def build(num_players, files):
                     _i47 = 0
                 _x19 = env['x'] = _v35[_i47]
                 st.at = o132  # game.yaml:453
-                st.move(_x19, (Z_area1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p46, S[97]))), False)
+                st.move(_x19, (Z_area1 + (_S_p33 if _S_p33 is not None else seat(st, _L_p49, S[97]))), False)
                 st.at = o133  # game.yaml:453
-                st.move(_L_c6, (Z_area1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[98]))), False)
+                st.move(_L_c6, (Z_area1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[98]))), False)
     def c_137(st, env, pc):  # game.yaml:461
-        _L_p47 = env['p']
-        _S_p31 = _L_p47 if type(_L_p47) is int and 0 <= _L_p47 < num_players else None
+        _L_p50 = env['p']
+        _S_p34 = _L_p50 if type(_L_p50) is int and 0 <= _L_p50 < num_players else None
         if pc <= 0:
             st.at = o142  # game.yaml:462
             # game.yaml:464: always offered
@@ -5616,9 +5628,9 @@ def build(num_players, files):
             _end44 = _end43 + 1
             if not _end44:
                 raise RuleError('a choice has no legal option', S[177])
-            if _S_p31 is None:
-                raise RuleError(not_a_seat(_L_p47, num_players), S[177])
-            if _L_p47 in st.players:  # else out of the game: no option runs
+            if _S_p34 is None:
+                raise RuleError(not_a_seat(_L_p50, num_players), S[177])
+            if _L_p50 in st.players:  # else out of the game: no option runs
                 if _end44 > 1:
                     _i48 = st.choose(_end44)
                     st.move_number += 1
@@ -5629,7 +5641,7 @@ def build(num_players, files):
                     st.at = o139  # game.yaml:464
                     st.vars['conspiracy_used'] = True
                     st.at = o140  # game.yaml:464
-                    _args112 = {'p': _L_p47}
+                    _args112 = {'p': _L_p50}
                     try:
                         c_12(st, _args112, 0)
                     except Exception as e:
@@ -5638,29 +5650,29 @@ def build(num_players, files):
                 else:  # game.yaml:465
                     pass
     def c_138(st, env, pc):  # game.yaml:464
-        _L_p48 = env['p']
+        _L_p51 = env['p']
         if pc <= 0:
             st.at = o139  # game.yaml:464
             st.vars['conspiracy_used'] = True
         if pc <= 1:
             st.at = o140  # game.yaml:464
-            _args113 = {'p': _L_p48}
+            _args113 = {'p': _L_p51}
             try:
                 c_12(st, _args113, 0)
             except Exception as e:
                 traced(e, 'procedure swap_cards (' + str(S[173]) + ')')
                 raise
     def c_165(st, env, pc):  # game.yaml:500
-        _L_q13 = env['q']
-        _L_n5 = env['n']
-        _S_q9 = _L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else None
+        _L_q14 = env['q']
+        _L_n9 = env['n']
+        _S_q10 = _L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else None
         if pc <= 0:
             st.at = o166  # game.yaml:500
             if st.record_log:
-                st.log_line(fmt_player1(_L_q13) + ' must give ' + fmt_int1(_L_n5) + ' power but owns ' + fmt_int1(sum([_c119.props['value'] for _c119 in st.zones[(Z_chips1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[8])))] if (_c119.kind == 'power_chips')])), -1)
+                st.log_line(fmt_player1(_L_q14) + ' must give ' + fmt_int1(_L_n9) + ' power but owns ' + fmt_int1(sum([_c119.props['value'] for _c119 in st.zones[(Z_chips1 + (_S_q10 if _S_q10 is not None else seat(st, _L_q14, S[8])))] if (_c119.kind == 'power_chips')])), -1)
         if pc <= 1:
             st.at = o167  # game.yaml:500
-            _args114 = {'q': _L_q13}
+            _args114 = {'q': _L_q14}
             try:
                 c_19(st, _args114, 0)
             except Exception as e:
@@ -5840,15 +5852,15 @@ def build(num_players, files):
                             st.at = o211  # game.yaml:542
                             st.vars['_auction1_active'] -= 1
     def c_202(st, env, pc):  # game.yaml:542
-        _L_p49 = env['p']
+        _L_p52 = env['p']
         _L_lot6 = env['lot']
-        _S_p32 = _L_p49 if type(_L_p49) is int and 0 <= _L_p49 < num_players else None
+        _S_p35 = _L_p52 if type(_L_p52) is int and 0 <= _L_p52 < num_players else None
         if pc <= 0:
             st.at = o213  # game.yaml:542
-            if ((st.vars['_auction1_in'][(_S_p32 if _S_p32 is not None else seat(st, _L_p49, S[104]))] and (_L_p49 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
+            if ((st.vars['_auction1_in'][(_S_p35 if _S_p35 is not None else seat(st, _L_p52, S[104]))] and (_L_p52 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                 st.at = o212  # game.yaml:542
                 _v38 = []
-                for _amount9 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p49, _L_lot6), S[106]):  # game.yaml:542
+                for _amount9 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p52, _L_lot6), S[106]):  # game.yaml:542
                     if not 0 <= _amount9 < 333:  # a number out of the site's range
                         site[22].action(_amount9)  # (its error)
                     _v38.append(_amount9)
@@ -5857,9 +5869,9 @@ def build(num_players, files):
                 _end50 = _end49 + 1
                 if not _end50:
                     raise RuleError('a choice has no legal option', S[179])
-                if _S_p32 is None:
-                    raise RuleError(not_a_seat(_L_p49, num_players), S[179])
-                if _L_p49 in st.players:  # else out of the game: no option runs
+                if _S_p35 is None:
+                    raise RuleError(not_a_seat(_L_p52, num_players), S[179])
+                if _L_p52 in st.players:  # else out of the game: no option runs
                     if _end50 > 1:
                         _i54 = st.choose(_end50)
                         st.move_number += 1
@@ -5871,27 +5883,27 @@ def build(num_players, files):
                         st.at = o205  # game.yaml:542
                         st.vars['_auction1_high'] = _amount10
                         st.at = o206  # game.yaml:542
-                        st.vars['_auction1_leader'] = _L_p49
+                        st.vars['_auction1_leader'] = _L_p52
                         st.at = o207  # game.yaml:542
                         if st.record_log:
-                            st.log_line(fmt_player1(_L_p49) + ' bids ' + fmt_int1(_amount10), -1)
+                            st.log_line(fmt_player1(_L_p52) + ' bids ' + fmt_int1(_amount10), -1)
                     else:  # game.yaml:542
                         st.at = o209  # game.yaml:542
                         if st.record_log:
-                            st.log_line(fmt_player1(_L_p49) + ' passes', -1)
+                            st.log_line(fmt_player1(_L_p52) + ' passes', -1)
                         st.at = o210  # game.yaml:542
-                        _i55 = (_S_p32 if _S_p32 is not None else seat(st, _L_p49, S[104]))
+                        _i55 = (_S_p35 if _S_p35 is not None else seat(st, _L_p52, S[104]))
                         st.vars['_auction1_in'][_i55] = False
                         st.at = o211  # game.yaml:542
                         st.vars['_auction1_active'] -= 1
     def c_203(st, env, pc):  # game.yaml:542
-        _L_p50 = env['p']
+        _L_p53 = env['p']
         _L_lot7 = env['lot']
-        _S_p33 = _L_p50 if type(_L_p50) is int and 0 <= _L_p50 < num_players else None
+        _S_p36 = _L_p53 if type(_L_p53) is int and 0 <= _L_p53 < num_players else None
         if pc <= 0:
             st.at = o212  # game.yaml:542
             _v39 = []
-            for _amount11 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p50, _L_lot7), S[106]):  # game.yaml:542
+            for _amount11 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p53, _L_lot7), S[106]):  # game.yaml:542
                 if not 0 <= _amount11 < 333:  # a number out of the site's range
                     site[22].action(_amount11)  # (its error)
                 _v39.append(_amount11)
@@ -5900,9 +5912,9 @@ def build(num_players, files):
             _end52 = _end51 + 1
             if not _end52:
                 raise RuleError('a choice has no legal option', S[179])
-            if _S_p33 is None:
-                raise RuleError(not_a_seat(_L_p50, num_players), S[179])
-            if _L_p50 in st.players:  # else out of the game: no option runs
+            if _S_p36 is None:
+                raise RuleError(not_a_seat(_L_p53, num_players), S[179])
+            if _L_p53 in st.players:  # else out of the game: no option runs
                 if _end52 > 1:
                     _i56 = st.choose(_end52)
                     st.move_number += 1
@@ -5914,16 +5926,16 @@ def build(num_players, files):
                     st.at = o205  # game.yaml:542
                     st.vars['_auction1_high'] = _amount12
                     st.at = o206  # game.yaml:542
-                    st.vars['_auction1_leader'] = _L_p50
+                    st.vars['_auction1_leader'] = _L_p53
                     st.at = o207  # game.yaml:542
                     if st.record_log:
-                        st.log_line(fmt_player1(_L_p50) + ' bids ' + fmt_int1(_amount12), -1)
+                        st.log_line(fmt_player1(_L_p53) + ' bids ' + fmt_int1(_amount12), -1)
                 else:  # game.yaml:542
                     st.at = o209  # game.yaml:542
                     if st.record_log:
-                        st.log_line(fmt_player1(_L_p50) + ' passes', -1)
+                        st.log_line(fmt_player1(_L_p53) + ' passes', -1)
                     st.at = o210  # game.yaml:542
-                    _i57 = (_S_p33 if _S_p33 is not None else seat(st, _L_p50, S[104]))
+                    _i57 = (_S_p36 if _S_p36 is not None else seat(st, _L_p53, S[104]))
                     st.vars['_auction1_in'][_i57] = False
                     st.at = o211  # game.yaml:542
                     st.vars['_auction1_active'] -= 1
@@ -6010,8 +6022,8 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_234(st, env, pc):  # game.yaml:576
-        _L_q14 = env['q']
-        _S_q10 = _L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else None
+        _L_q15 = env['q']
+        _S_q11 = _L_q15 if type(_L_q15) is int and 0 <= _L_q15 < num_players else None
         if pc <= 0:
             st.at = o246  # game.yaml:577
             # game.yaml:580: always offered
@@ -6020,9 +6032,9 @@ def build(num_players, files):
             _end54 = _end53 + 1
             if not _end54:
                 raise RuleError('a choice has no legal option', S[184])
-            if _S_q10 is None:
-                raise RuleError(not_a_seat(_L_q14, num_players), S[184])
-            if _L_q14 in st.players:  # else out of the game: no option runs
+            if _S_q11 is None:
+                raise RuleError(not_a_seat(_L_q15, num_players), S[184])
+            if _L_q15 in st.players:  # else out of the game: no option runs
                 if _end54 > 1:
                     _i59 = st.choose(_end54)
                     st.move_number += 1
@@ -6031,7 +6043,7 @@ def build(num_players, files):
                     _i59 = 0
                 if _i59 < _end53:  # game.yaml:580
                     st.at = o236  # game.yaml:580
-                    _args118 = {'p': _L_q14, 'into_area': True}
+                    _args118 = {'p': _L_q15, 'into_area': True}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[114])
                     st.inline += 1
@@ -6064,9 +6076,9 @@ def build(num_players, files):
                         _end57 = _end56 + _f11
                         if not _end57:
                             raise RuleError('a choice has no legal option', S[185])
-                        if _S_q10 is None:
-                            raise RuleError(not_a_seat(_L_q14, num_players), S[185])
-                        if _L_q14 in st.players:  # else out of the game: no option runs
+                        if _S_q11 is None:
+                            raise RuleError(not_a_seat(_L_q15, num_players), S[185])
+                        if _L_q15 in st.players:  # else out of the game: no option runs
                             if _end57 > 1:
                                 _i61 = st.choose(_end57)
                                 st.move_number += 1
@@ -6075,7 +6087,7 @@ def build(num_players, files):
                                 _i61 = 0
                             if _i61 < _end55:  # game.yaml:589
                                 st.at = o240  # game.yaml:589
-                                _args119 = {'p': _L_q14, 'n': 1}
+                                _args119 = {'p': _L_q15, 'n': 1}
                                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                     enter_procedure(st, S[115])
                                 try:
@@ -6085,7 +6097,7 @@ def build(num_players, files):
                                     raise
                             elif _i61 < _end56:  # game.yaml:590
                                 st.at = o242  # game.yaml:590
-                                _args120 = {'p': _L_q14, 'n': 1}
+                                _args120 = {'p': _L_q15, 'n': 1}
                                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                     enter_procedure(st, S[116])
                                 try:
@@ -6096,10 +6108,10 @@ def build(num_players, files):
                             else:  # game.yaml:591
                                 pass
     def c_235(st, env, pc):  # game.yaml:580
-        _L_q15 = env['q']
+        _L_q16 = env['q']
         if pc <= 0:
             st.at = o236  # game.yaml:580
-            _args121 = {'p': _L_q15, 'into_area': True}
+            _args121 = {'p': _L_q16, 'into_area': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[114])
             st.inline += 1
@@ -6111,8 +6123,8 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_237(st, env, pc):  # game.yaml:583
-        _L_q16 = env['q']
-        _S_q11 = _L_q16 if type(_L_q16) is int and 0 <= _L_q16 < num_players else None
+        _L_q17 = env['q']
+        _S_q12 = _L_q17 if type(_L_q17) is int and 0 <= _L_q17 < num_players else None
         if pc <= 0:
             st.at = o245  # game.yaml:584
             for _i62 in span_list(1, 2, S[117]):
@@ -6135,9 +6147,9 @@ def build(num_players, files):
                 _end60 = _end59 + _f14
                 if not _end60:
                     raise RuleError('a choice has no legal option', S[185])
-                if _S_q11 is None:
-                    raise RuleError(not_a_seat(_L_q16, num_players), S[185])
-                if _L_q16 in st.players:  # else out of the game: no option runs
+                if _S_q12 is None:
+                    raise RuleError(not_a_seat(_L_q17, num_players), S[185])
+                if _L_q17 in st.players:  # else out of the game: no option runs
                     if _end60 > 1:
                         _i63 = st.choose(_end60)
                         st.move_number += 1
@@ -6146,7 +6158,7 @@ def build(num_players, files):
                         _i63 = 0
                     if _i63 < _end58:  # game.yaml:589
                         st.at = o240  # game.yaml:589
-                        _args122 = {'p': _L_q16, 'n': 1}
+                        _args122 = {'p': _L_q17, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[115])
                         try:
@@ -6156,7 +6168,7 @@ def build(num_players, files):
                             raise
                     elif _i63 < _end59:  # game.yaml:590
                         st.at = o242  # game.yaml:590
-                        _args123 = {'p': _L_q16, 'n': 1}
+                        _args123 = {'p': _L_q17, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[116])
                         try:
@@ -6167,8 +6179,8 @@ def build(num_players, files):
                     else:  # game.yaml:591
                         pass
     def c_238(st, env, pc):  # game.yaml:585
-        _L_q17 = env['q']
-        _S_q12 = _L_q17 if type(_L_q17) is int and 0 <= _L_q17 < num_players else None
+        _L_q18 = env['q']
+        _S_q13 = _L_q18 if type(_L_q18) is int and 0 <= _L_q18 < num_players else None
         if pc <= 0:
             st.at = o244  # game.yaml:586
             if ((_r18 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
@@ -6188,9 +6200,9 @@ def build(num_players, files):
             _end63 = _end62 + _f17
             if not _end63:
                 raise RuleError('a choice has no legal option', S[185])
-            if _S_q12 is None:
-                raise RuleError(not_a_seat(_L_q17, num_players), S[185])
-            if _L_q17 in st.players:  # else out of the game: no option runs
+            if _S_q13 is None:
+                raise RuleError(not_a_seat(_L_q18, num_players), S[185])
+            if _L_q18 in st.players:  # else out of the game: no option runs
                 if _end63 > 1:
                     _i64 = st.choose(_end63)
                     st.move_number += 1
@@ -6199,7 +6211,7 @@ def build(num_players, files):
                     _i64 = 0
                 if _i64 < _end61:  # game.yaml:589
                     st.at = o240  # game.yaml:589
-                    _args124 = {'p': _L_q17, 'n': 1}
+                    _args124 = {'p': _L_q18, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[115])
                     try:
@@ -6209,7 +6221,7 @@ def build(num_players, files):
                         raise
                 elif _i64 < _end62:  # game.yaml:590
                     st.at = o242  # game.yaml:590
-                    _args125 = {'p': _L_q17, 'n': 1}
+                    _args125 = {'p': _L_q18, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[116])
                     try:
@@ -6220,10 +6232,10 @@ def build(num_players, files):
                 else:  # game.yaml:591
                     pass
     def c_252(st, env, pc):  # game.yaml:601
-        _L_q18 = env['q']
+        _L_q19 = env['q']
         if pc <= 0:
             st.at = o253  # game.yaml:601
-            _args126 = {'q': _L_q18}
+            _args126 = {'q': _L_q19}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[118])
             st.inline += 1
@@ -6235,8 +6247,8 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_258(st, env, pc):  # game.yaml:615
-        _L_q19 = env['q']
-        _S_q13 = _L_q19 if type(_L_q19) is int and 0 <= _L_q19 < num_players else None
+        _L_q20 = env['q']
+        _S_q14 = _L_q20 if type(_L_q20) is int and 0 <= _L_q20 < num_players else None
         if pc <= 0:
             st.at = o259  # game.yaml:616
             _lo6 = 2
@@ -6248,7 +6260,7 @@ def build(num_players, files):
                 if len(_picked6) < _hi6:
                     _cands6 = []
                     _seen4 = set()
-                    for _y6 in reversed(st.zones[(Z_chips1 + (_S_q13 if _S_q13 is not None else seat(st, _L_q19, S[119])))]):
+                    for _y6 in reversed(st.zones[(Z_chips1 + (_S_q14 if _S_q14 is not None else seat(st, _L_q20, S[119])))]):
                         _t4 = _y6.type_id
                         if _t4 not in _seen4 and _y6 not in _picked6:
                             _seen4.add(_t4)
@@ -6261,9 +6273,9 @@ def build(num_players, files):
                     if not _stop6:
                         raise RuleError(f'a pick needs {_lo6} items but only {len(_picked6)} could be picked', S[188])
                     break
-                if _S_q13 is None:
-                    raise RuleError(not_a_seat(_L_q19, num_players), S[188])
-                if _L_q19 not in st.players:
+                if _S_q14 is None:
+                    raise RuleError(not_a_seat(_L_q20, num_players), S[188])
+                if _L_q20 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n17 = len(_cands6) + _stop6
                 if _n17 > 1:
@@ -6309,11 +6321,11 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_263(st, env, pc):  # game.yaml:620
-        _L_q20 = env['q']
-        _S_q14 = _L_q20 if type(_L_q20) is int and 0 <= _L_q20 < num_players else None
+        _L_q21 = env['q']
+        _S_q15 = _L_q21 if type(_L_q21) is int and 0 <= _L_q21 < num_players else None
         if pc <= 0:
             st.at = o266  # game.yaml:620
-            for _x21 in list(st.zones[(Z_chips1 + (_S_q14 if _S_q14 is not None else seat(st, _L_q20, S[122])))]):
+            for _x21 in list(st.zones[(Z_chips1 + (_S_q15 if _S_q15 is not None else seat(st, _L_q21, S[122])))]):
                 env['x'] = _x21
                 st.at = o265  # game.yaml:620
                 _args129 = {'c': _x21}
@@ -6765,17 +6777,17 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
     def c_311(st, env, pc):  # game.yaml:211
-        _L_p51 = env['p']
+        _L_p54 = env['p']
         if pc <= 0:
             st.at = o320  # game.yaml:207
             if (not (len(st.players) <= 1)):
                 st.at = o313  # game.yaml:207
-                st.vars['turn_player'] = _L_p51
+                st.vars['turn_player'] = _L_p54
                 if st.record_log:
                     st.log_line(turn_line(st), -1)
                 st.at = o314  # game.yaml:212
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_p51) + ' begins a turn', -1)
+                    st.log_line(fmt_player1(_L_p54) + ' begins a turn', -1)
                 st.at = o315  # game.yaml:213
                 st.vars['conspiracy_used'] = False
                 st.at = o316  # game.yaml:214
@@ -6784,14 +6796,14 @@ def build(num_players, files):
                 for _c134 in cards_of(_items27):
                     st.move(_c134, _dest40, False)
                 st.at = o317  # game.yaml:215
-                _args150 = {'p': _L_p51}
+                _args150 = {'p': _L_p54}
                 try:
                     c_2(st, _args150, 0)
                 except Exception as e:
                     traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                     raise
                 st.at = o318  # game.yaml:216
-                _args151 = {'p': _L_p51}
+                _args151 = {'p': _L_p54}
                 st.inline += 1
                 try:
                     c_7(st, _args151, 0)
@@ -6801,7 +6813,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
                 st.at = o319  # game.yaml:217
-                _args152 = {'p': _L_p51}
+                _args152 = {'p': _L_p54}
                 st.inline += 1
                 try:
                     c_11(st, _args152, 0)
@@ -6811,16 +6823,16 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_312(st, env, pc):  # game.yaml:211
-        _L_p52 = env['p']
+        _L_p55 = env['p']
         if pc <= 0:
             st.at = o313  # game.yaml:207
-            st.vars['turn_player'] = _L_p52
+            st.vars['turn_player'] = _L_p55
             if st.record_log:
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
             st.at = o314  # game.yaml:212
             if st.record_log:
-                st.log_line(fmt_player1(_L_p52) + ' begins a turn', -1)
+                st.log_line(fmt_player1(_L_p55) + ' begins a turn', -1)
         if pc <= 2:
             st.at = o315  # game.yaml:213
             st.vars['conspiracy_used'] = False
@@ -6832,7 +6844,7 @@ def build(num_players, files):
                 st.move(_c135, _dest41, False)
         if pc <= 4:
             st.at = o317  # game.yaml:215
-            _args153 = {'p': _L_p52}
+            _args153 = {'p': _L_p55}
             try:
                 c_2(st, _args153, 0)
             except Exception as e:
@@ -6840,7 +6852,7 @@ def build(num_players, files):
                 raise
         if pc <= 5:
             st.at = o318  # game.yaml:216
-            _args154 = {'p': _L_p52}
+            _args154 = {'p': _L_p55}
             st.inline += 1
             try:
                 c_7(st, _args154, 0)
@@ -6851,7 +6863,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 6:
             st.at = o319  # game.yaml:217
-            _args155 = {'p': _L_p52}
+            _args155 = {'p': _L_p55}
             st.inline += 1
             try:
                 c_11(st, _args155, 0)
