@@ -19,6 +19,7 @@ from typing import Any
 
 from meeple.dsl import ir
 
+from .at import put
 from .choice import write_ask, write_choice
 from .hoist import bound_names, hoisted
 from .pick import write_pick
@@ -52,8 +53,8 @@ class DirectEmitter:
             with w.indent(), hoisted(em.ex, w, bound_names(b)) as body:  # locals read once
                 for k, s in enumerate(b.stmts):
                     body.line(f"if pc <= {k}:")
-                    with body.indent():
-                        self.stmt(body, s)
+                    with body.indent():  # (the next section runs next: no pc is between)
+                        self.stmt(body, s, k + 1 < len(b.stmts))
         finally:
             em.direct_block = None
 
@@ -61,20 +62,23 @@ class DirectEmitter:
     def body(self, w: Writer, b: ir.Block) -> None:
         if not b.stmts:
             w.line("pass")
-        for s in b.stmts:
-            self.stmt(w, s)
+        for k, s in enumerate(b.stmts):
+            self.stmt(w, s, k + 1 < len(b.stmts))
 
-    def stmt(self, w: Writer, s: ir.Stmt) -> None:
+    def stmt(self, w: Writer, s: ir.Stmt, followed: bool = False) -> None:
+        """The direct code of ``s``; ``followed``: another statement of its block comes next
+        (then ``st.at`` may be left to it: codegen/at.py)."""
         em = self.em
         if em.flat(s):
-            em.stmt_flat(w, s)
+            em.stmt_flat(w, s, followed)
             return
         direct = getattr(self, "_d_" + type(s).__name__, None)
         if direct is None:
             self._started(w, s)
             return
-        w.line(f"st.at = {em._op(s)}  {em._where(s.span)}")
-        direct(w, s)
+        code = Writer(w.level)
+        direct(code, s)
+        put(em, w, s, code, followed)
 
     def _started(self, w: Writer, s: ir.Stmt) -> None:
         """Start ``s`` as the frame-stepping code does, then run the frames it pushed."""

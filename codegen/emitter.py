@@ -30,6 +30,7 @@ from meeple.dsl.render import eliminates
 from meeple.dsl.specs import kind_specs, zone_specs
 from meeple.runtime.datatable import DataTableRT
 
+from .at import put
 from .calls import ProcedureDepth, never_deep
 from .cse import Reuse, branch, conjunction, iterable, region
 from .direct import DirectEmitter, resume_table
@@ -178,10 +179,12 @@ class ModuleEmitter:
         return False  # choose, pick, end game, and any statement kind not known here
 
     # ------------------------------------------------------------------ statements
-    def stmt_flat(self, w: Writer, s: ir.Stmt) -> None:
-        """Inline code for a flat statement."""
-        w.line(f"st.at = {self._op(s)}  {self._where(s.span)}")
-        getattr(self, "_f_" + type(s).__name__)(w, s)
+    def stmt_flat(self, w: Writer, s: ir.Stmt, followed: bool = False) -> None:
+        """Inline code for a flat statement; ``followed``: another statement of its block comes
+        next (then ``st.at`` may be left to it: codegen/at.py)."""
+        code = Writer(w.level)
+        getattr(self, "_f_" + type(s).__name__)(code, s)
+        put(self, w, s, code, followed)
 
     def _e(self, e: ir.Expr) -> str:
         return self.ex.emit(e, Scope())
@@ -204,6 +207,7 @@ class ModuleEmitter:
             if s.position and s.name == "turn_player" and not isinstance(s.value, ir.Const):
                 w.line("if st.record_log:")  # a turn begins (as the interpreter's _s_Assign)
                 with w.indent():
+                    w.line(f"st.at = {self._op(s)}  {self._where(s.span)}")  # (codegen/at.py)
                     w.line("st.log_line(turn_line(st), -1)")
             return
         if decl.spaces:
@@ -317,6 +321,7 @@ class ModuleEmitter:
     def _f_Log(self, w: Writer, s: ir.Log) -> None:
         w.line("if st.record_log:")
         with w.indent():
+            w.line(f"st.at = {self._op(s)}  {self._where(s.span)}")  # (codegen/at.py)
             w.line(f"st.log_line({self.ex.template(s.parts, Scope())}, -1)")
 
     def _f_CallProc(self, w: Writer, s: ir.CallProc) -> None:
@@ -376,8 +381,8 @@ class ModuleEmitter:
     def body_flat(self, w: Writer, b: ir.Block) -> None:
         if not b.stmts:
             w.line("pass")
-        for x in b.stmts:
-            self.stmt_flat(w, x)
+        for k, x in enumerate(b.stmts):
+            self.stmt_flat(w, x, k + 1 < len(b.stmts))
 
     def _f_If(
         self, w: Writer, s: ir.If, body: Callable[[Writer, ir.Block], None] | None = None
@@ -516,7 +521,7 @@ class ModuleEmitter:
             w.level += 1
             for k, s in enumerate(b.stmts):
                 if self.flat(s):
-                    self.stmt_flat(w, s)
+                    self.stmt_flat(w, s, k + 1 < len(b.stmts))
                     continue
                 w.line(f"fr.pc = {k + 1}")
                 self.stmt_start(w, s)

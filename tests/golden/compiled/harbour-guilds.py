@@ -123,6 +123,7 @@ def build(num_players, files):
             st.vars['score'][_i1] = _v1
             st.at = o3  # game.yaml:101
             if st.record_log:
+                st.at = o3  # game.yaml:101
                 st.log_line(fmt_player1(_w1) + ' has the majority of the ' + fmt_card1(_L_g1) + ' and scores ' + fmt_int1(_L_g1.props['bonus']), -1)
 
     step_0 = run_whole(proc_majority)  # game.yaml:94
@@ -137,6 +138,7 @@ def build(num_players, files):
         st.vars['score'][_i2] = _v2
         st.at = o3  # game.yaml:101
         if st.record_log:
+            st.at = o3  # game.yaml:101
             st.log_line(fmt_player1(env['w']) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].props['bonus']), -1)
         st.frames.pop()
 
@@ -182,8 +184,8 @@ def build(num_players, files):
         if pc == 0:
             st.at = o12  # game.yaml:53
             st.vars['round'] += 1
-            st.at = o13  # game.yaml:53
             if st.record_log:
+                st.at = o13  # game.yaml:53
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
             fr.pc = 3
             st.at = o14  # game.yaml:57
@@ -200,7 +202,6 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o15  # game.yaml:57
             st.vars['phase'] = 'Turns'
             fr.pc = 2
             st.at = o29  # game.yaml:57
@@ -209,7 +210,6 @@ def build(num_players, files):
                 return
             pc = 2
         if pc == 2:
-            st.at = o30  # game.yaml:57
             st.vars['turn_player'] = None
             st.at = o31  # game.yaml:57
             st.vars['phase'] = ''
@@ -224,6 +224,7 @@ def build(num_players, files):
             st.at = o17  # game.yaml:57
             st.vars['turn_player'] = env['p']
             if st.record_log:
+                st.at = o17  # game.yaml:57
                 st.log_line(turn_line(st), -1)
             fr.pc = 2
             st.at = o28  # game.yaml:60
@@ -363,7 +364,6 @@ def build(num_players, files):
         st.at = o36  # game.yaml:106
         for _g1 in list(K_guilds1):
             env['g'] = _g1
-            st.at = o35  # game.yaml:108
             _args1 = {'g': _g1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[12])
@@ -397,7 +397,6 @@ def build(num_players, files):
         return K_guilds1
     def c_10(st, env, pc):  # game.yaml:53
         if pc <= 0:
-            st.at = o32  # game.yaml:53
             _passes1 = 0
             while True:
                 st.at = o32  # game.yaml:53
@@ -408,18 +407,16 @@ def build(num_players, files):
                     raise too_long(S[14])
                 st.at = o12  # game.yaml:53
                 st.vars['round'] += 1
-                st.at = o13  # game.yaml:53
                 if st.record_log:
+                    st.at = o13  # game.yaml:53
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
-                st.at = o14  # game.yaml:57
-                st.at = o15  # game.yaml:57
                 st.vars['phase'] = 'Turns'
                 st.at = o29  # game.yaml:57
                 for _p7 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p7
-                    st.at = o17  # game.yaml:57
                     st.vars['turn_player'] = _p7
                     if st.record_log:
+                        st.at = o17  # game.yaml:57
                         st.log_line(turn_line(st), -1)
                     st.at = o28  # game.yaml:60
                     if (len(st.zones[(Z_hand1 + _p7)]) > 0):
@@ -434,7 +431,6 @@ def build(num_players, files):
                             if _end2 > 1:
                                 _i4 = st.choose(_end2)
                                 st.move_number += 1
-                                st.at = o24  # game.yaml:62
                             else:
                                 _i4 = 0
                             if _i4 < _end1:  # game.yaml:65
@@ -467,7 +463,6 @@ def build(num_players, files):
                                     if _n1 > 1:
                                         _i5 = st.choose(_n1)
                                         st.move_number += 1
-                                        st.at = o20  # game.yaml:67
                                         if _i5 == len(_cands1):
                                             break  # done
                                         _c5 = _cands1[_i5]
@@ -505,7 +500,6 @@ def build(num_players, files):
                                     if _n2 > 1:
                                         _i6 = st.choose(_n2)
                                         st.move_number += 1
-                                        st.at = o22  # game.yaml:75
                                         if _i6 == len(_cands2):
                                             break  # done
                                         _c7 = _cands2[_i6]
@@ -524,7 +518,6 @@ def build(num_players, files):
                         if (len(st.zones[Z_draw_pile1]) > 0):
                             st.at = o26  # game.yaml:84
                             st.move_count(1, Z_draw_pile1, (Z_hand1 + _p7), False, S[6])
-                st.at = o30  # game.yaml:57
                 st.vars['turn_player'] = None
                 st.at = o31  # game.yaml:57
                 st.vars['phase'] = ''
@@ -533,19 +526,17 @@ def build(num_players, files):
             st.at = o12  # game.yaml:53
             st.vars['round'] += 1
         if pc <= 1:
-            st.at = o13  # game.yaml:53
             if st.record_log:
+                st.at = o13  # game.yaml:53
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
         if pc <= 2:
-            st.at = o14  # game.yaml:57
-            st.at = o15  # game.yaml:57
             st.vars['phase'] = 'Turns'
             st.at = o29  # game.yaml:57
             for _p11 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p11
-                st.at = o17  # game.yaml:57
                 st.vars['turn_player'] = _p11
                 if st.record_log:
+                    st.at = o17  # game.yaml:57
                     st.log_line(turn_line(st), -1)
                 st.at = o28  # game.yaml:60
                 if (len(st.zones[(Z_hand1 + _p11)]) > 0):
@@ -560,7 +551,6 @@ def build(num_players, files):
                         if _end4 > 1:
                             _i8 = st.choose(_end4)
                             st.move_number += 1
-                            st.at = o24  # game.yaml:62
                         else:
                             _i8 = 0
                         if _i8 < _end3:  # game.yaml:65
@@ -593,7 +583,6 @@ def build(num_players, files):
                                 if _n3 > 1:
                                     _i9 = st.choose(_n3)
                                     st.move_number += 1
-                                    st.at = o20  # game.yaml:67
                                     if _i9 == len(_cands3):
                                         break  # done
                                     _c10 = _cands3[_i9]
@@ -631,7 +620,6 @@ def build(num_players, files):
                                 if _n4 > 1:
                                     _i10 = st.choose(_n4)
                                     st.move_number += 1
-                                    st.at = o22  # game.yaml:75
                                     if _i10 == len(_cands4):
                                         break  # done
                                     _c12 = _cands4[_i10]
@@ -650,21 +638,19 @@ def build(num_players, files):
                     if (len(st.zones[Z_draw_pile1]) > 0):
                         st.at = o26  # game.yaml:84
                         st.move_count(1, Z_draw_pile1, (Z_hand1 + _p11), False, S[6])
-            st.at = o30  # game.yaml:57
             st.vars['turn_player'] = None
             st.at = o31  # game.yaml:57
             st.vars['phase'] = ''
     def c_14(st, env, pc):  # game.yaml:57
         if pc <= 0:
-            st.at = o15  # game.yaml:57
             st.vars['phase'] = 'Turns'
         if pc <= 1:
             st.at = o29  # game.yaml:57
             for _p15 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p15
-                st.at = o17  # game.yaml:57
                 st.vars['turn_player'] = _p15
                 if st.record_log:
+                    st.at = o17  # game.yaml:57
                     st.log_line(turn_line(st), -1)
                 st.at = o28  # game.yaml:60
                 if (len(st.zones[(Z_hand1 + _p15)]) > 0):
@@ -679,7 +665,6 @@ def build(num_players, files):
                         if _end6 > 1:
                             _i12 = st.choose(_end6)
                             st.move_number += 1
-                            st.at = o24  # game.yaml:62
                         else:
                             _i12 = 0
                         if _i12 < _end5:  # game.yaml:65
@@ -712,7 +697,6 @@ def build(num_players, files):
                                 if _n5 > 1:
                                     _i13 = st.choose(_n5)
                                     st.move_number += 1
-                                    st.at = o20  # game.yaml:67
                                     if _i13 == len(_cands5):
                                         break  # done
                                     _c15 = _cands5[_i13]
@@ -750,7 +734,6 @@ def build(num_players, files):
                                 if _n6 > 1:
                                     _i14 = st.choose(_n6)
                                     st.move_number += 1
-                                    st.at = o22  # game.yaml:75
                                     if _i14 == len(_cands6):
                                         break  # done
                                     _c17 = _cands6[_i14]
@@ -770,7 +753,6 @@ def build(num_players, files):
                         st.at = o26  # game.yaml:84
                         st.move_count(1, Z_draw_pile1, (Z_hand1 + _p15), False, S[6])
         if pc <= 2:
-            st.at = o30  # game.yaml:57
             st.vars['turn_player'] = None
         if pc <= 3:
             st.at = o31  # game.yaml:57
@@ -779,9 +761,9 @@ def build(num_players, files):
         _L_p1 = env['p']
         _S_p1 = _L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else None
         if pc <= 0:
-            st.at = o17  # game.yaml:57
             st.vars['turn_player'] = _L_p1
             if st.record_log:
+                st.at = o17  # game.yaml:57
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
             st.at = o28  # game.yaml:60
@@ -799,7 +781,6 @@ def build(num_players, files):
                     if _end8 > 1:
                         _i16 = st.choose(_end8)
                         st.move_number += 1
-                        st.at = o24  # game.yaml:62
                     else:
                         _i16 = 0
                     if _i16 < _end7:  # game.yaml:65
@@ -834,7 +815,6 @@ def build(num_players, files):
                             if _n7 > 1:
                                 _i17 = st.choose(_n7)
                                 st.move_number += 1
-                                st.at = o20  # game.yaml:67
                                 if _i17 == len(_cands7):
                                     break  # done
                                 _c20 = _cands7[_i17]
@@ -874,7 +854,6 @@ def build(num_players, files):
                             if _n8 > 1:
                                 _i18 = st.choose(_n8)
                                 st.move_number += 1
-                                st.at = o22  # game.yaml:75
                                 if _i18 == len(_cands8):
                                     break  # done
                                 _c22 = _cands8[_i18]
@@ -910,7 +889,6 @@ def build(num_players, files):
                 if _end10 > 1:
                     _i20 = st.choose(_end10)
                     st.move_number += 1
-                    st.at = o24  # game.yaml:62
                 else:
                     _i20 = 0
                 if _i20 < _end9:  # game.yaml:65
@@ -945,7 +923,6 @@ def build(num_players, files):
                         if _n9 > 1:
                             _i21 = st.choose(_n9)
                             st.move_number += 1
-                            st.at = o20  # game.yaml:67
                             if _i21 == len(_cands9):
                                 break  # done
                             _c25 = _cands9[_i21]
@@ -985,7 +962,6 @@ def build(num_players, files):
                         if _n10 > 1:
                             _i22 = st.choose(_n10)
                             st.move_number += 1
-                            st.at = o22  # game.yaml:75
                             if _i22 == len(_cands10):
                                 break  # done
                             _c27 = _cands10[_i22]
@@ -1040,7 +1016,6 @@ def build(num_players, files):
                 if _n11 > 1:
                     _i24 = st.choose(_n11)
                     st.move_number += 1
-                    st.at = o20  # game.yaml:67
                     if _i24 == len(_cands11):
                         break  # done
                     _c30 = _cands11[_i24]
@@ -1083,7 +1058,6 @@ def build(num_players, files):
                 if _n12 > 1:
                     _i25 = st.choose(_n12)
                     st.move_number += 1
-                    st.at = o22  # game.yaml:75
                     if _i25 == len(_cands12):
                         break  # done
                     _c32 = _cands12[_i25]

@@ -1081,7 +1081,6 @@ def build(num_players, files):
         st.at = o302  # game.yaml:726
         _i5 = (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[45]))
         st.vars['exchanges_used'][_i5] += 1
-        st.at = o303  # game.yaml:726
         _args1 = {'p': _L_p8, 'n': 2}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
             enter_procedure(st, S[46])
@@ -1095,7 +1094,6 @@ def build(num_players, files):
         st.inline -= 1
         st.at = o304  # game.yaml:726
         st.move(_L_x1, Z_token_supply1, False)
-        st.at = o305  # game.yaml:726
         _args2 = {'p': _L_p8, 's': 'crown'}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
             enter_procedure(st, S[48])
@@ -1407,7 +1405,6 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o176  # game.yaml:577
             st.vars['flip'] = False
             st.at = o177  # game.yaml:578
             env['leaders'] = fn_most_influence(st, S[63], env['t'])
@@ -1421,8 +1418,8 @@ def build(num_players, files):
                 return
             pc = 4
         if pc == 4:
-            st.at = o184  # game.yaml:582
             if st.record_log:
+                st.at = o184  # game.yaml:582
                 st.log_line(fmt_card1(env['t']) + ' (' + fmt_str1(fn_kind_of(st, S[65], env['t'])) + '): most markers ' + fmt_list_player1(env['leaders']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
             fr.pc = 6
             st.at = o191  # game.yaml:583
@@ -1646,7 +1643,6 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o274  # game.yaml:677
             st.vars['missions_over'] = False
             fr.pc = 2
             st.at = o284  # game.yaml:678
@@ -3442,7 +3438,6 @@ def build(num_players, files):
                 return
             pc = 2
         if pc == 2:
-            st.at = o237  # game.yaml:645
             _args62 = {'p': st.vars['leader'], 's': 'crown'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[174])
@@ -4331,8 +4326,8 @@ def build(num_players, files):
         if pc == 0:
             st.at = o352  # game.yaml:318
             st.vars['round'] += 1
-            st.at = o353  # game.yaml:318
             if st.record_log:
+                st.at = o353  # game.yaml:318
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins' + '; start player ' + fmt_player1(st.vars['start_player']), -1)
             fr.pc = 3
             st.at = o354  # game.yaml:325
@@ -4372,10 +4367,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o355  # game.yaml:325
             st.vars['phase'] = 'Resources'
-            st.at = o356  # game.yaml:325
             if st.record_log:
+                st.at = o356  # game.yaml:325
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
             st.at = o357  # game.yaml:329
             _items11 = st.zones[Z_gold_shown1]
@@ -4386,8 +4380,8 @@ def build(num_players, files):
             st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
             st.at = o359  # game.yaml:331
             st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
-            st.at = o360  # game.yaml:332
             if st.record_log:
+                st.at = o360  # game.yaml:332
                 st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
             st.at = o363  # game.yaml:333
             for _p6 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -4499,10 +4493,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o377  # game.yaml:342
             st.vars['phase'] = 'Influence'
-            st.at = o378  # game.yaml:342
             if st.record_log:
+                st.at = o378  # game.yaml:342
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Influence', -1)
             fr.pc = 3
             st.at = o379  # game.yaml:342
@@ -4524,10 +4517,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o382  # game.yaml:343
             st.vars['phase'] = 'Evaluation'
-            st.at = o383  # game.yaml:343
             if st.record_log:
+                st.at = o383  # game.yaml:343
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Evaluation', -1)
             fr.pc = 3
             st.at = o384  # game.yaml:343
@@ -4549,9 +4541,7 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o387  # game.yaml:344
             st.vars['phase'] = 'Missions'
-            st.at = o388  # game.yaml:346
             st.at = o391  # game.yaml:346
             for _p8 in list(st.players):
                 env['p'] = _p8
@@ -4565,7 +4555,6 @@ def build(num_players, files):
                 return
             pc = 3
         if pc == 3:
-            st.at = o396  # game.yaml:344
             st.vars['turn_player'] = None
             fr.pc = 5
             st.at = o397  # game.yaml:349
@@ -4606,6 +4595,7 @@ def build(num_players, files):
             st.at = o393  # game.yaml:344
             st.vars['turn_player'] = env['p']
             if st.record_log:
+                st.at = o393  # game.yaml:344
                 st.log_line(turn_line(st), -1)
             fr.pc = 2
             st.at = o394  # game.yaml:348
@@ -4714,8 +4704,8 @@ def build(num_players, files):
             env['placed'] = sum([len([1 for _m19 in st.zones[(Z_markers_on1 + _t7.ordinal)] if (_m19.owner == _p10)]) for _t7 in K_courtiers1])
             st.at = o413  # game.yaml:787
             env['coins'] = divide(st.vars['gold'][_p10], 3, '//', S[234])
-            st.at = o414  # game.yaml:788
             if st.record_log:
+                st.at = o414  # game.yaml:788
                 st.log_line(fmt_player1(_p10) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * 3)) + " Louis d'or for coats of arms", -1)
             st.at = o415  # game.yaml:789
             _items12 = st.zones[(Z_influence_hand1 + _p10)]
@@ -4735,7 +4725,6 @@ def build(num_players, files):
             st.at = o420  # game.yaml:792
             for _t8 in list(K_courtiers1):
                 env['t'] = _t8
-                st.at = o419  # game.yaml:792
                 _args96 = {'p': _p10, 't': _t8}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[235])
@@ -4762,7 +4751,6 @@ def build(num_players, files):
             st.at = o424  # game.yaml:794
             for _i25 in span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[237]):
                 env['i'] = _i25
-                st.at = o423  # game.yaml:794
                 _args98 = {'p': _p10, 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[238])
@@ -4780,7 +4768,6 @@ def build(num_players, files):
             st.at = o429  # game.yaml:797
             for _q6 in list(majority_holders(st, (_r11 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c19 in st.zones[(Z_coats_held1 + _p11)] if (_c19.props['arms'] == _a3)]) for _p11 in _r11])):
                 env['q'] = _q6
-                st.at = o428  # game.yaml:797
                 _args99 = {'p': _q6, 'bonus': True}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[240])
@@ -4811,8 +4798,8 @@ def build(num_players, files):
         env['placed'] = sum([len([1 for _m20 in st.zones[(Z_markers_on1 + _t9.ordinal)] if (_m20.owner == env['p'])]) for _t9 in K_courtiers1])
         st.at = o413  # game.yaml:787
         env['coins'] = divide(st.vars['gold'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[245]))], 3, '//', S[234])
-        st.at = o414  # game.yaml:788
         if st.record_log:
+            st.at = o414  # game.yaml:788
             st.log_line(fmt_player1(env['p']) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * 3)) + " Louis d'or for coats of arms", -1)
         st.at = o415  # game.yaml:789
         _items15 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[246])))]
@@ -4916,7 +4903,6 @@ def build(num_players, files):
         st.at = o429  # game.yaml:797
         for _q7 in list(majority_holders(st, (_r12 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c23 in st.zones[(Z_coats_held1 + _p13)] if (_c23.props['arms'] == env['a'])]) for _p13 in _r12])):
             env['q'] = _q7
-            st.at = o428  # game.yaml:797
             _args105 = {'p': _q7, 'bonus': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[240])
@@ -4969,7 +4955,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o50  # game.yaml:397
             if (_L_m3.props['ability'] == 'marker1'):
-                st.at = o49  # game.yaml:397
                 _args107 = {'p': _L_p16, 'n': 1}
                 try:
                     proc_to_personal(st, _args107)
@@ -4979,7 +4964,6 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o53  # game.yaml:398
             if (_L_m3.props['ability'] == 'marker3'):
-                st.at = o52  # game.yaml:398
                 _args108 = {'p': _L_p16, 'n': 3}
                 try:
                     proc_to_personal(st, _args108)
@@ -4989,7 +4973,6 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o56  # game.yaml:399
             if (_L_m3.props['ability'] == 'gold1'):
-                st.at = o55  # game.yaml:399
                 _args109 = {'p': _L_p16, 'n': 1}
                 try:
                     proc_earn(st, _args109)
@@ -4999,7 +4982,6 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o59  # game.yaml:400
             if (_L_m3.props['ability'] == 'gold3'):
-                st.at = o58  # game.yaml:400
                 _args110 = {'p': _L_p16, 'n': 3}
                 try:
                     proc_earn(st, _args110)
@@ -5009,7 +4991,6 @@ def build(num_players, files):
         if pc <= 4:
             st.at = o62  # game.yaml:401
             if (_L_m3.props['ability'] == 'coat1'):
-                st.at = o61  # game.yaml:401
                 _args111 = {'p': _L_p16, 'bonus': False}
                 try:
                     proc_take_coat(st, _args111)
@@ -5045,11 +5026,9 @@ def build(num_players, files):
                     if _end3 > 1:
                         _i29 = st.choose(_end3)
                         st.move_number += 1
-                        st.at = o74  # game.yaml:406
                     else:
                         _i29 = 0
                     if _i29 < _end1:  # game.yaml:409
-                        st.at = o68  # game.yaml:409
                         _args112 = {'p': _L_p16, 'n': 2}
                         try:
                             proc_earn(st, _args112)
@@ -5057,14 +5036,12 @@ def build(num_players, files):
                             traced(e, 'procedure earn (' + str(S[54]) + ')')
                             raise
                     elif _i29 < _end2:  # game.yaml:410
-                        st.at = o70  # game.yaml:411
                         _args113 = {'p': _L_p16, 'n': 1}
                         try:
                             proc_earn(st, _args113)
                         except Exception as e:
                             traced(e, 'procedure earn (' + str(S[54]) + ')')
                             raise
-                        st.at = o71  # game.yaml:411
                         _args114 = {'p': _L_p16, 'n': 1}
                         try:
                             proc_to_personal(st, _args114)
@@ -5072,7 +5049,6 @@ def build(num_players, files):
                             traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                             raise
                     else:  # game.yaml:412
-                        st.at = o73  # game.yaml:412
                         _args115 = {'p': _L_p16, 'n': 2}
                         try:
                             proc_to_personal(st, _args115)
@@ -5095,7 +5071,6 @@ def build(num_players, files):
                     if _end5 > 1:
                         _i30 = st.choose(_end5)
                         st.move_number += 1
-                        st.at = o81  # game.yaml:415
                     else:
                         _i30 = 0
                     if _i30 < _end4:  # game.yaml:419
@@ -5139,7 +5114,6 @@ def build(num_players, files):
                         traced(e, 'procedure optional_markers (' + str(S[256]) + ')')
                         raise
         if pc <= 1:
-            st.at = o95  # game.yaml:435
             _passes1 = 0
             while True:
                 st.at = o95  # game.yaml:435
@@ -5151,7 +5125,6 @@ def build(num_players, files):
                 st.at = o94  # game.yaml:437
                 for _p18 in [_q9 for _q9 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len(st.zones[(Z_influence_hand1 + _q9)]) > 1)]:
                     env['p'] = _p18
-                    st.at = o93  # game.yaml:438
                     _args117 = {'p': _p18}
                     st.inline += 1
                     try:
@@ -5168,7 +5141,6 @@ def build(num_players, files):
                 st.at = o99  # game.yaml:443
                 for _m25 in [_x22 for _x22 in st.zones[(Z_missions_done1 + _p19)] if (_x22.props['ability'] == 'final_marker')]:
                     env['m'] = _m25
-                    st.at = o98  # game.yaml:444
                     _args118 = {'p': _p19, 'x': _m25, 'optional': True}
                     try:
                         c_10(st, _args118, 0)
@@ -5217,11 +5189,9 @@ def build(num_players, files):
                     if _end7 > 1:
                         _i34 = st.choose(_end7)
                         st.move_number += 1
-                        st.at = o111  # game.yaml:456
                     else:
                         _i34 = 0
                     if _i34 < _end6:  # game.yaml:459
-                        st.at = o109  # game.yaml:459
                         _args119 = {'p': _L_p17, 't': _L_t4, 'n': _L_n5}
                         try:
                             proc_from_general(st, _args119)
@@ -5253,12 +5223,10 @@ def build(num_players, files):
                     if _end9 > 1:
                         _i35 = st.choose(_end9)
                         st.move_number += 1
-                        st.at = o117  # game.yaml:468
                     else:
                         _i35 = 0
                     if _i35 < _end8:  # game.yaml:471
                         _t12 = env['t'] = _v24[_i35]
-                        st.at = o115  # game.yaml:471
                         _args120 = {'p': _L_p18, 't': _t12, 'n': 1}
                         try:
                             proc_from_general(st, _args120)
@@ -5305,14 +5273,12 @@ def build(num_players, files):
                 if _end12 > 1:
                     _i36 = st.choose(_end12)
                     st.move_number += 1
-                    st.at = o129  # game.yaml:477
                 else:
                     _i36 = 0
                 if _i36 < _end10:  # game.yaml:480
                     _c29 = env['c'] = _v25[_i36]
                     st.at = o120  # game.yaml:482
                     st.move(_c29, Z_influence_played1, False)
-                    st.at = o121  # game.yaml:482
                     _args121 = {'p': _L_p19, 'c': _c29}
                     st.inline += 1
                     try:
@@ -5329,7 +5295,6 @@ def build(num_players, files):
                     if _v27 < 0:
                         raise RuleError("'pass_left' would fall to " + str(_v27) + ', below its minimum 0', S[110])
                     st.vars['pass_left'][_i37] = _v27
-                    st.at = o124  # game.yaml:486
                     _args122 = {'p': _L_p19, 'n': 2}
                     try:
                         proc_pay(st, _args122)
@@ -5382,13 +5347,11 @@ def build(num_players, files):
                 if _end16 > 1:
                     _i39 = st.choose(_end16)
                     st.move_number += 1
-                    st.at = o145  # game.yaml:498
                 else:
                     _i39 = 0
                 if _i39 < _end13:  # game.yaml:501
                     st.at = o136  # game.yaml:504
                     if env['joker']:
-                        st.at = o135  # game.yaml:505
                         _args123 = {'p': _L_p20, 'n': 2, 'jumps': 1}
                         st.inline += 1
                         try:
@@ -5424,7 +5387,6 @@ def build(num_players, files):
                     if _v29 < 0:
                         raise RuleError("'four_left' would fall to " + str(_v29) + ', below its minimum 0', S[125])
                     st.vars['four_left'][_i40] = _v29
-                    st.at = o141  # game.yaml:512
                     _args126 = {'p': _L_p20, 'n': 4, 'jumps': 3}
                     st.inline += 1
                     try:
@@ -5441,7 +5403,6 @@ def build(num_players, files):
                     if _v30 < 0:
                         raise RuleError("'four_left' would fall to " + str(_v30) + ', below its minimum 0', S[128])
                     st.vars['four_left'][_i41] = _v30
-                    st.at = o144  # game.yaml:516
                     _args127 = {'p': _L_p20, 'n': 4}
                     try:
                         proc_to_personal(st, _args127)
@@ -5465,11 +5426,9 @@ def build(num_players, files):
                 if _end17 > 1:
                     _i42 = st.choose(_end17)
                     st.move_number += 1
-                    st.at = o148  # game.yaml:521
                 else:
                     _i42 = 0
                 _t14 = env['t'] = _v31[_i42]
-                st.at = o147  # game.yaml:523
                 _args128 = {'p': _L_p21, 't': _t14, 'n': _L_n6, 'jumps': _L_jumps1}
                 st.inline += 1
                 try:
@@ -5505,7 +5464,6 @@ def build(num_players, files):
                 if _end18 > 1:
                     _i43 = st.choose(_end18)
                     st.move_number += 1
-                    st.at = o158  # game.yaml:531
                 else:
                     _i43 = 0
                 _k4 = env['k'] = _v32[_i43]
@@ -5532,7 +5490,6 @@ def build(num_players, files):
                         if _end20 > 1:
                             _i44 = st.choose(_end20)
                             st.move_number += 1
-                            st.at = o156  # game.yaml:540
                         else:
                             _i44 = 0
                         if _i44 < _end19:  # game.yaml:543
@@ -5566,14 +5523,12 @@ def build(num_players, files):
             st.at = o165  # game.yaml:553
             for _t15 in list(K_courtiers1):
                 env['t'] = _t15
-                st.at = o163  # game.yaml:554
                 _args130 = {'t': _t15}
                 try:
                     c_16(st, _args130, 0)
                 except Exception as e:
                     traced(e, 'procedure play_intrigue (' + str(S[270]) + ')')
                     raise
-                st.at = o164  # game.yaml:554
                 _args131 = {'t': _t15}
                 try:
                     c_17(st, _args131, 0)
@@ -5604,7 +5559,6 @@ def build(num_players, files):
                         if _end22 > 1:
                             _i46 = st.choose(_end22)
                             st.move_number += 1
-                            st.at = o173  # game.yaml:565
                         else:
                             _i46 = 0
                         if _i46 < _end21:  # game.yaml:569
@@ -5618,7 +5572,6 @@ def build(num_players, files):
         _L_t7 = env['t']
         _O_t5 = _L_t7.ordinal if type(_L_t7) is Card and _L_t7.kind == 'courtiers' else None
         if pc <= 0:
-            st.at = o176  # game.yaml:577
             st.vars['flip'] = False
         if pc <= 1:
             st.at = o177  # game.yaml:578
@@ -5632,7 +5585,6 @@ def build(num_players, files):
                 st.at = o182  # game.yaml:581
                 for _q11 in list(env['leaders']):
                     env['q'] = _q11
-                    st.at = o181  # game.yaml:581
                     _args132 = {'q': _q11, 't': _L_t7}
                     try:
                         c_18(st, _args132, 0)
@@ -5640,13 +5592,12 @@ def build(num_players, files):
                         traced(e, 'procedure first_once (' + str(S[273]) + ')')
                         raise
         if pc <= 4:
-            st.at = o184  # game.yaml:582
             if st.record_log:
+                st.at = o184  # game.yaml:582
                 st.log_line(fmt_card1(_L_t7) + ' (' + fmt_str1(fn_kind_of(st, S[65], _L_t7)) + '): most markers ' + fmt_list_player1(env['leaders']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
         if pc <= 5:
             st.at = o191  # game.yaml:583
             if (fn_kind_of(st, S[66], _L_t7) == 'markers'):
-                st.at = o188  # game.yaml:584
                 _args133 = {'t': _L_t7}
                 try:
                     c_21(st, _args133, 0)
@@ -5662,7 +5613,6 @@ def build(num_players, files):
                     traced(e, 'procedure louis_evaluation (' + str(S[275]) + ')')
                     raise
             else:
-                st.at = o186  # game.yaml:586
                 _args135 = {'t': _L_t7}
                 try:
                     c_19(st, _args135, 0)
@@ -5702,7 +5652,6 @@ def build(num_players, files):
                     if _end24 > 1:
                         _i47 = st.choose(_end24)
                         st.move_number += 1
-                        st.at = o203  # game.yaml:599
                     else:
                         _i47 = 0
                     if _i47 < _end23:  # game.yaml:601
@@ -5721,14 +5670,12 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o209  # game.yaml:608
             if (st.vars['leader'] != None):
-                st.at = o206  # game.yaml:610
                 _args136 = {'p': st.vars['leader'], 't': _L_t8}
                 try:
                     c_23(st, _args136, 0)
                 except Exception as e:
                     traced(e, 'procedure gift (' + str(S[278]) + ')')
                     raise
-                st.at = o207  # game.yaml:611
                 _args137 = {'p': st.vars['leader'], 't': _L_t8}
                 try:
                     proc_to_general(st, _args137)
@@ -5768,7 +5715,6 @@ def build(num_players, files):
                         if _end26 > 1:
                             _i49 = st.choose(_end26)
                             st.move_number += 1
-                            st.at = o219  # game.yaml:622
                         else:
                             _i49 = 0
                         if _i49 < _end25:  # game.yaml:624
@@ -5779,7 +5725,6 @@ def build(num_players, files):
                             except Exception as e:
                                 traced(e, 'procedure pay (' + str(S[47]) + ')')
                                 raise
-                            st.at = o217  # game.yaml:624
                             _args140 = {'p': _q13, 't': _L_t9}
                             try:
                                 c_23(st, _args140, 0)
@@ -5795,7 +5740,6 @@ def build(num_players, files):
             st.at = o225  # game.yaml:630
             for _q14 in [_x24 for _x24 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m29 in st.zones[(Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t10, 'courtiers', S[0])))] if (_m29.owner == _x24)]) >= fn_need(st, S[167], _L_t10))]:
                 env['q'] = _q14
-                st.at = o223  # game.yaml:631
                 _args141 = {'p': _q14, 't': _L_t10}
                 try:
                     c_23(st, _args141, 0)
@@ -5812,21 +5756,18 @@ def build(num_players, files):
             if (st.vars['leader'] != None):
                 st.at = o235  # game.yaml:642
                 env['seconds'] = (fn_second_influence(st, S[172], _L_t11) if ((_r17 := len(_L_leaders1)) == 1) else ([_q15 for _q15 in _L_leaders1 if (_q15 != st.vars['leader'])] if (_r17 == 2) else []))
-                st.at = o236  # game.yaml:644
                 _args142 = {'p': st.vars['leader'], 't': _L_t11}
                 try:
                     c_23(st, _args142, 0)
                 except Exception as e:
                     traced(e, 'procedure gift (' + str(S[278]) + ')')
                     raise
-                st.at = o237  # game.yaml:645
                 _args143 = {'p': st.vars['leader'], 's': 'crown'}
                 try:
                     proc_take_token(st, _args143)
                 except Exception as e:
                     traced(e, 'procedure take_token (' + str(S[49]) + ')')
                     raise
-                st.at = o238  # game.yaml:646
                 _args144 = {'p': st.vars['leader'], 't': _L_t11}
                 try:
                     proc_to_general(st, _args144)
@@ -5836,7 +5777,6 @@ def build(num_players, files):
                 st.at = o241  # game.yaml:647
                 for _q16 in list(env['seconds']):
                     env['q'] = _q16
-                    st.at = o240  # game.yaml:648
                     _args145 = {'p': _q16, 't': _L_t11}
                     try:
                         c_23(st, _args145, 0)
@@ -5856,14 +5796,12 @@ def build(num_players, files):
                 st.at = o230  # game.yaml:653
                 for _q18 in list(_L_leaders1):
                     env['q'] = _q18
-                    st.at = o228  # game.yaml:654
                     _args147 = {'p': _q18, 't': _L_t11}
                     try:
                         c_23(st, _args147, 0)
                     except Exception as e:
                         traced(e, 'procedure gift (' + str(S[278]) + ')')
                         raise
-                    st.at = o229  # game.yaml:654
                     _args148 = {'p': _q18, 't': _L_t11}
                     try:
                         proc_to_general(st, _args148)
@@ -5872,7 +5810,6 @@ def build(num_players, files):
                         raise
                 st.at = o233  # game.yaml:655
                 if (fn_kind_of(st, S[168], _L_t11) == 'gold'):
-                    st.at = o232  # game.yaml:655
                     _args149 = {'t': _L_t11, 'gifted': _L_leaders1}
                     try:
                         c_20(st, _args149, 0)
@@ -5899,14 +5836,12 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o253  # game.yaml:662
             if (_L_t12.props['gift'] == 'conde'):
-                st.at = o251  # game.yaml:662
                 _args151 = {'p': _L_p23, 'bonus': False}
                 try:
                     proc_take_coat(st, _args151)
                 except Exception as e:
                     traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                     raise
-                st.at = o252  # game.yaml:662
                 _args152 = {'p': _L_p23, 'x': _L_t12, 'optional': False}
                 try:
                     c_10(st, _args152, 0)
@@ -5916,7 +5851,6 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o256  # game.yaml:663
             if (_L_t12.props['gift'] == 'colbert'):
-                st.at = o255  # game.yaml:663
                 _args153 = {'p': _L_p23, 'n': 5}
                 try:
                     proc_earn(st, _args153)
@@ -5933,7 +5867,6 @@ def build(num_players, files):
                 except Exception as e:
                     traced(e, 'procedure optional_markers (' + str(S[256]) + ')')
                     raise
-                st.at = o259  # game.yaml:664
                 _args155 = {'p': _L_p23, 'n': 1}
                 try:
                     proc_to_personal(st, _args155)
@@ -5943,14 +5876,12 @@ def build(num_players, files):
         if pc <= 4:
             st.at = o264  # game.yaml:665
             if (_L_t12.props['gift'] == 'turenne'):
-                st.at = o262  # game.yaml:665
                 _args156 = {'p': _L_p23, 'bonus': False}
                 try:
                     proc_take_coat(st, _args156)
                 except Exception as e:
                     traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                     raise
-                st.at = o263  # game.yaml:665
                 _args157 = {'p': _L_p23, 'bonus': False}
                 try:
                     proc_take_coat(st, _args157)
@@ -5965,7 +5896,6 @@ def build(num_players, files):
         if pc <= 6:
             st.at = o273  # game.yaml:667
             if (_L_t12.props['gift'] == 'louvois'):
-                st.at = o269  # game.yaml:669
                 _args158 = {'p': _L_p23, 'bonus': False}
                 try:
                     proc_take_coat(st, _args158)
@@ -5980,10 +5910,8 @@ def build(num_players, files):
         _L_p24 = env['p']
         _S_p24 = _L_p24 if type(_L_p24) is int and 0 <= _L_p24 < num_players else None
         if pc <= 0:
-            st.at = o274  # game.yaml:677
             st.vars['missions_over'] = False
         if pc <= 1:
-            st.at = o284  # game.yaml:678
             _passes2 = 0
             while True:
                 st.at = o284  # game.yaml:678
@@ -5992,7 +5920,6 @@ def build(num_players, files):
                 _passes2 += 1
                 if _passes2 > MAX_PASSES:
                     raise too_long(S[281])
-                st.at = o276  # game.yaml:679
                 _args159 = {'p': _L_p24}
                 try:
                     c_25(st, _args159, 0)
@@ -6033,12 +5960,10 @@ def build(num_players, files):
                     if _end29 > 1:
                         _i50 = st.choose(_end29)
                         st.move_number += 1
-                        st.at = o283  # game.yaml:680
                     else:
                         _i50 = 0
                     if _i50 < _end27:  # game.yaml:683
                         _m31 = env['m'] = _v36[_i50]
-                        st.at = o278  # game.yaml:686
                         _args160 = {'p': _L_p24, 'm': _m31}
                         try:
                             c_27(st, _args160, 0)
@@ -6047,7 +5972,6 @@ def build(num_players, files):
                             raise
                     elif _i50 < _end28:  # game.yaml:687
                         _x26 = env['x'] = _v37[_i50 - _end27]
-                        st.at = o280  # game.yaml:691
                         _args161 = {'p': _L_p24, 'x': _x26}
                         try:
                             proc_exchange_token(st, _args161)
@@ -6077,7 +6001,6 @@ def build(num_players, files):
                     if _end30 > 1:
                         _i51 = st.choose(_end30)
                         st.move_number += 1
-                        st.at = o292  # game.yaml:697
                     else:
                         _i51 = 0
                     _x28 = env['x'] = _v38[_i51]
@@ -6091,7 +6014,6 @@ def build(num_players, files):
                     st.at = o291  # game.yaml:706
                     for _y8 in list(env['back']):
                         env['y'] = _y8
-                        st.at = o290  # game.yaml:706
                         _args162 = {'p': _L_p24, 'bonus': False}
                         try:
                             proc_take_coat(st, _args162)
@@ -6125,12 +6047,10 @@ def build(num_players, files):
                         if _end32 > 1:
                             _i52 = st.choose(_end32)
                             st.move_number += 1
-                            st.at = o299  # game.yaml:716
                         else:
                             _i52 = 0
                         if _i52 < _end31:  # game.yaml:719
                             _x30 = env['x'] = _v39[_i52]
-                            st.at = o297  # game.yaml:722
                             _args163 = {'p': _q19, 'x': _x30}
                             try:
                                 proc_exchange_token(st, _args163)
@@ -6163,7 +6083,6 @@ def build(num_players, files):
                 if _end33 > 1:
                     _i53 = st.choose(_end33)
                     st.move_number += 1
-                    st.at = o308  # game.yaml:731
                 else:
                     _i53 = 0
                 _x32 = env['x'] = _v40[_i53]
@@ -6189,7 +6108,6 @@ def build(num_players, files):
                 if _end34 > 1:
                     _i54 = st.choose(_end34)
                     st.move_number += 1
-                    st.at = o311  # game.yaml:735
                 else:
                     _i54 = 0
                 _x34 = env['x'] = _v41[_i54]
@@ -6199,7 +6117,6 @@ def build(num_players, files):
             st.at = o312  # game.yaml:739
             st.move(_L_m4, (Z_missions_done1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[80]))), False)
         if pc <= 3:
-            st.at = o313  # game.yaml:740
             _args164 = {'p': _L_p26}
             try:
                 c_28(st, _args164, 0)
@@ -6209,7 +6126,6 @@ def build(num_players, files):
         if pc <= 4:
             st.at = o316  # game.yaml:741
             if (_L_m4.props['ability'] == 'extra_mission'):
-                st.at = o315  # game.yaml:742
                 _args165 = {'p': _L_p26}
                 try:
                     c_28(st, _args165, 0)
@@ -6246,7 +6162,6 @@ def build(num_players, files):
                     if _end37 > 1:
                         _i55 = st.choose(_end37)
                         st.move_number += 1
-                        st.at = o324  # game.yaml:751
                     else:
                         _i55 = 0
                     if _i55 < _end35:  # game.yaml:754
@@ -6293,7 +6208,6 @@ def build(num_players, files):
                 if _n1 > 1:
                     _i56 = st.choose(_n1)
                     st.move_number += 1
-                    st.at = o326  # game.yaml:764
                     if _i56 == len(_cands1):
                         break  # done
                     _c34 = _cands1[_i56]
@@ -6312,7 +6226,6 @@ def build(num_players, files):
             st.at = o332  # game.yaml:777
             for _c37 in list(env['back']):
                 env['c'] = _c37
-                st.at = o331  # game.yaml:777
                 _args166 = {'p': _L_p28}
                 try:
                     c_28(st, _args166, 0)
@@ -6344,11 +6257,9 @@ def build(num_players, files):
                 if _end40 > 1:
                     _i57 = st.choose(_end40)
                     st.move_number += 1
-                    st.at = o74  # game.yaml:406
                 else:
                     _i57 = 0
                 if _i57 < _end38:  # game.yaml:409
-                    st.at = o68  # game.yaml:409
                     _args167 = {'p': _L_p29, 'n': 2}
                     try:
                         proc_earn(st, _args167)
@@ -6356,14 +6267,12 @@ def build(num_players, files):
                         traced(e, 'procedure earn (' + str(S[54]) + ')')
                         raise
                 elif _i57 < _end39:  # game.yaml:410
-                    st.at = o70  # game.yaml:411
                     _args168 = {'p': _L_p29, 'n': 1}
                     try:
                         proc_earn(st, _args168)
                     except Exception as e:
                         traced(e, 'procedure earn (' + str(S[54]) + ')')
                         raise
-                    st.at = o71  # game.yaml:411
                     _args169 = {'p': _L_p29, 'n': 1}
                     try:
                         proc_to_personal(st, _args169)
@@ -6371,7 +6280,6 @@ def build(num_players, files):
                         traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                         raise
                 else:  # game.yaml:412
-                    st.at = o73  # game.yaml:412
                     _args170 = {'p': _L_p29, 'n': 2}
                     try:
                         proc_to_personal(st, _args170)
@@ -6395,7 +6303,6 @@ def build(num_players, files):
                 if _end42 > 1:
                     _i58 = st.choose(_end42)
                     st.move_number += 1
-                    st.at = o81  # game.yaml:415
                 else:
                     _i58 = 0
                 if _i58 < _end41:  # game.yaml:419
@@ -6456,7 +6363,6 @@ def build(num_players, files):
             st.at = o94  # game.yaml:437
             for _p41 in [_q20 for _q20 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len(st.zones[(Z_influence_hand1 + _q20)]) > 1)]:
                 env['p'] = _p41
-                st.at = o93  # game.yaml:438
                 _args173 = {'p': _p41}
                 st.inline += 1
                 try:
@@ -6469,7 +6375,6 @@ def build(num_players, files):
     def c_92(st, env, pc):  # game.yaml:438
         _L_p33 = env['p']
         if pc <= 0:
-            st.at = o93  # game.yaml:438
             _args174 = {'p': _L_p33}
             st.inline += 1
             try:
@@ -6486,7 +6391,6 @@ def build(num_players, files):
             st.at = o99  # game.yaml:443
             for _m36 in [_x36 for _x36 in st.zones[(Z_missions_done1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p34, S[103])))] if (_x36.props['ability'] == 'final_marker')]:
                 env['m'] = _m36
-                st.at = o98  # game.yaml:444
                 _args175 = {'p': _L_p34, 'x': _m36, 'optional': True}
                 try:
                     c_10(st, _args175, 0)
@@ -6497,7 +6401,6 @@ def build(num_players, files):
         _L_p35 = env['p']
         _L_m6 = env['m']
         if pc <= 0:
-            st.at = o98  # game.yaml:444
             _args176 = {'p': _L_p35, 'x': _L_m6, 'optional': True}
             try:
                 c_10(st, _args176, 0)
@@ -6523,11 +6426,9 @@ def build(num_players, files):
                 if _end44 > 1:
                     _i62 = st.choose(_end44)
                     st.move_number += 1
-                    st.at = o111  # game.yaml:456
                 else:
                     _i62 = 0
                 if _i62 < _end43:  # game.yaml:459
-                    st.at = o109  # game.yaml:459
                     _args177 = {'p': _L_p36, 't': _L_t13, 'n': _L_n8}
                     try:
                         proc_from_general(st, _args177)
@@ -6557,12 +6458,10 @@ def build(num_players, files):
                 if _end46 > 1:
                     _i63 = st.choose(_end46)
                     st.move_number += 1
-                    st.at = o117  # game.yaml:468
                 else:
                     _i63 = 0
                 if _i63 < _end45:  # game.yaml:471
                     _t19 = env['t'] = _v45[_i63]
-                    st.at = o115  # game.yaml:471
                     _args178 = {'p': _L_p37, 't': _t19, 'n': 1}
                     try:
                         proc_from_general(st, _args178)
@@ -6578,7 +6477,6 @@ def build(num_players, files):
             st.at = o120  # game.yaml:482
             st.move(_L_c2, Z_influence_played1, False)
         if pc <= 1:
-            st.at = o121  # game.yaml:482
             _args179 = {'p': _L_p38, 'c': _L_c2}
             st.inline += 1
             try:
@@ -6595,7 +6493,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o136  # game.yaml:504
             if _L_joker1:
-                st.at = o135  # game.yaml:505
                 _args180 = {'p': _L_p39, 'n': 2, 'jumps': 1}
                 st.inline += 1
                 try:
@@ -6633,7 +6530,6 @@ def build(num_players, files):
     def c_134(st, env, pc):  # game.yaml:505
         _L_p41 = env['p']
         if pc <= 0:
-            st.at = o135  # game.yaml:505
             _args183 = {'p': _L_p41, 'n': 2, 'jumps': 1}
             st.inline += 1
             try:
@@ -6654,7 +6550,6 @@ def build(num_players, files):
                 raise RuleError("'four_left' would fall to " + str(_v46) + ', below its minimum 0', S[125])
             st.vars['four_left'][_i64] = _v46
         if pc <= 1:
-            st.at = o141  # game.yaml:512
             _args184 = {'p': _L_p42, 'n': 4, 'jumps': 3}
             st.inline += 1
             try:
@@ -6670,7 +6565,6 @@ def build(num_players, files):
         _L_n9 = env['n']
         _L_jumps3 = env['jumps']
         if pc <= 0:
-            st.at = o147  # game.yaml:523
             _args185 = {'p': _L_p43, 't': _L_t14, 'n': _L_n9, 'jumps': _L_jumps3}
             st.inline += 1
             try:
@@ -6713,7 +6607,6 @@ def build(num_players, files):
                     if _end48 > 1:
                         _i65 = st.choose(_end48)
                         st.move_number += 1
-                        st.at = o156  # game.yaml:540
                     else:
                         _i65 = 0
                     if _i65 < _end47:  # game.yaml:543
@@ -6759,7 +6652,6 @@ def build(num_players, files):
                 if _end50 > 1:
                     _i66 = st.choose(_end50)
                     st.move_number += 1
-                    st.at = o156  # game.yaml:540
                 else:
                     _i66 = 0
                 if _i66 < _end49:  # game.yaml:543
@@ -6800,7 +6692,6 @@ def build(num_players, files):
     def c_162(st, env, pc):  # game.yaml:554
         _L_t17 = env['t']
         if pc <= 0:
-            st.at = o163  # game.yaml:554
             _args189 = {'t': _L_t17}
             try:
                 c_16(st, _args189, 0)
@@ -6808,7 +6699,6 @@ def build(num_players, files):
                 traced(e, 'procedure play_intrigue (' + str(S[270]) + ')')
                 raise
         if pc <= 1:
-            st.at = o164  # game.yaml:554
             _args190 = {'t': _L_t17}
             try:
                 c_17(st, _args190, 0)
@@ -6837,7 +6727,6 @@ def build(num_players, files):
                     if _end52 > 1:
                         _i67 = st.choose(_end52)
                         st.move_number += 1
-                        st.at = o173  # game.yaml:565
                     else:
                         _i67 = 0
                     if _i67 < _end51:  # game.yaml:569
@@ -6867,7 +6756,6 @@ def build(num_players, files):
                 if _end54 > 1:
                     _i68 = st.choose(_end54)
                     st.move_number += 1
-                    st.at = o173  # game.yaml:565
                 else:
                     _i68 = 0
                 if _i68 < _end53:  # game.yaml:569
@@ -6884,7 +6772,6 @@ def build(num_players, files):
             st.at = o182  # game.yaml:581
             for _q21 in list(_L_leaders2):
                 env['q'] = _q21
-                st.at = o181  # game.yaml:581
                 _args191 = {'q': _q21, 't': _L_t20}
                 try:
                     c_18(st, _args191, 0)
@@ -6895,7 +6782,6 @@ def build(num_players, files):
         _L_q5 = env['q']
         _L_t21 = env['t']
         if pc <= 0:
-            st.at = o181  # game.yaml:581
             _args192 = {'q': _L_q5, 't': _L_t21}
             try:
                 c_18(st, _args192, 0)
@@ -6905,7 +6791,6 @@ def build(num_players, files):
     def c_185(st, env, pc):  # game.yaml:586
         _L_t22 = env['t']
         if pc <= 0:
-            st.at = o186  # game.yaml:586
             _args193 = {'t': _L_t22}
             try:
                 c_19(st, _args193, 0)
@@ -6915,7 +6800,6 @@ def build(num_players, files):
     def c_187(st, env, pc):  # game.yaml:584
         _L_t23 = env['t']
         if pc <= 0:
-            st.at = o188  # game.yaml:584
             _args194 = {'t': _L_t23}
             try:
                 c_21(st, _args194, 0)
@@ -6926,7 +6810,6 @@ def build(num_players, files):
         _L_t24 = env['t']
         _L_leaders3 = env['leaders']
         if pc <= 0:
-            st.at = o190  # game.yaml:585
             _args195 = {'t': _L_t24, 'leaders': _L_leaders3}
             try:
                 c_22(st, _args195, 0)
@@ -6950,7 +6833,6 @@ def build(num_players, files):
                 if _end56 > 1:
                     _i69 = st.choose(_end56)
                     st.move_number += 1
-                    st.at = o203  # game.yaml:599
                 else:
                     _i69 = 0
                 if _i69 < _end55:  # game.yaml:601
@@ -6967,7 +6849,6 @@ def build(num_players, files):
     def c_205(st, env, pc):  # game.yaml:609
         _L_t25 = env['t']
         if pc <= 0:
-            st.at = o206  # game.yaml:610
             _args196 = {'p': st.vars['leader'], 't': _L_t25}
             try:
                 c_23(st, _args196, 0)
@@ -6975,7 +6856,6 @@ def build(num_players, files):
                 traced(e, 'procedure gift (' + str(S[278]) + ')')
                 raise
         if pc <= 1:
-            st.at = o207  # game.yaml:611
             _args197 = {'p': st.vars['leader'], 't': _L_t25}
             try:
                 proc_to_general(st, _args197)
@@ -7017,7 +6897,6 @@ def build(num_players, files):
                     if _end58 > 1:
                         _i71 = st.choose(_end58)
                         st.move_number += 1
-                        st.at = o219  # game.yaml:622
                     else:
                         _i71 = 0
                     if _i71 < _end57:  # game.yaml:624
@@ -7028,7 +6907,6 @@ def build(num_players, files):
                         except Exception as e:
                             traced(e, 'procedure pay (' + str(S[47]) + ')')
                             raise
-                        st.at = o217  # game.yaml:624
                         _args200 = {'p': _L_q7, 't': _L_t27}
                         try:
                             c_23(st, _args200, 0)
@@ -7055,7 +6933,6 @@ def build(num_players, files):
                 if _end60 > 1:
                     _i72 = st.choose(_end60)
                     st.move_number += 1
-                    st.at = o219  # game.yaml:622
                 else:
                     _i72 = 0
                 if _i72 < _end59:  # game.yaml:624
@@ -7066,7 +6943,6 @@ def build(num_players, files):
                     except Exception as e:
                         traced(e, 'procedure pay (' + str(S[47]) + ')')
                         raise
-                    st.at = o217  # game.yaml:624
                     _args202 = {'p': _L_q8, 't': _L_t28}
                     try:
                         c_23(st, _args202, 0)
@@ -7087,7 +6963,6 @@ def build(num_players, files):
                 traced(e, 'procedure pay (' + str(S[47]) + ')')
                 raise
         if pc <= 1:
-            st.at = o217  # game.yaml:624
             _args204 = {'p': _L_q9, 't': _L_t29}
             try:
                 c_23(st, _args204, 0)
@@ -7098,7 +6973,6 @@ def build(num_players, files):
         _L_q10 = env['q']
         _L_t30 = env['t']
         if pc <= 0:
-            st.at = o223  # game.yaml:631
             _args205 = {'p': _L_q10, 't': _L_t30}
             try:
                 c_23(st, _args205, 0)
@@ -7115,14 +6989,12 @@ def build(num_players, files):
             st.at = o230  # game.yaml:653
             for _q22 in list(_L_leaders4):
                 env['q'] = _q22
-                st.at = o228  # game.yaml:654
                 _args206 = {'p': _q22, 't': _L_t31}
                 try:
                     c_23(st, _args206, 0)
                 except Exception as e:
                     traced(e, 'procedure gift (' + str(S[278]) + ')')
                     raise
-                st.at = o229  # game.yaml:654
                 _args207 = {'p': _q22, 't': _L_t31}
                 try:
                     proc_to_general(st, _args207)
@@ -7132,7 +7004,6 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o233  # game.yaml:655
             if (fn_kind_of(st, S[168], _L_t31) == 'gold'):
-                st.at = o232  # game.yaml:655
                 _args208 = {'t': _L_t31, 'gifted': _L_leaders4}
                 try:
                     c_20(st, _args208, 0)
@@ -7143,7 +7014,6 @@ def build(num_players, files):
         _L_q11 = env['q']
         _L_t32 = env['t']
         if pc <= 0:
-            st.at = o228  # game.yaml:654
             _args209 = {'p': _L_q11, 't': _L_t32}
             try:
                 c_23(st, _args209, 0)
@@ -7151,7 +7021,6 @@ def build(num_players, files):
                 traced(e, 'procedure gift (' + str(S[278]) + ')')
                 raise
         if pc <= 1:
-            st.at = o229  # game.yaml:654
             _args210 = {'p': _L_q11, 't': _L_t32}
             try:
                 proc_to_general(st, _args210)
@@ -7162,7 +7031,6 @@ def build(num_players, files):
         _L_t33 = env['t']
         _L_leaders5 = env['leaders']
         if pc <= 0:
-            st.at = o232  # game.yaml:655
             _args211 = {'t': _L_t33, 'gifted': _L_leaders5}
             try:
                 c_20(st, _args211, 0)
@@ -7176,7 +7044,6 @@ def build(num_players, files):
             st.at = o235  # game.yaml:642
             env['seconds'] = (fn_second_influence(st, S[172], _L_t34) if ((_r19 := len(_L_leaders6)) == 1) else ([_q23 for _q23 in _L_leaders6 if (_q23 != st.vars['leader'])] if (_r19 == 2) else []))
         if pc <= 1:
-            st.at = o236  # game.yaml:644
             _args212 = {'p': st.vars['leader'], 't': _L_t34}
             try:
                 c_23(st, _args212, 0)
@@ -7184,7 +7051,6 @@ def build(num_players, files):
                 traced(e, 'procedure gift (' + str(S[278]) + ')')
                 raise
         if pc <= 2:
-            st.at = o237  # game.yaml:645
             _args213 = {'p': st.vars['leader'], 's': 'crown'}
             try:
                 proc_take_token(st, _args213)
@@ -7192,7 +7058,6 @@ def build(num_players, files):
                 traced(e, 'procedure take_token (' + str(S[49]) + ')')
                 raise
         if pc <= 3:
-            st.at = o238  # game.yaml:646
             _args214 = {'p': st.vars['leader'], 't': _L_t34}
             try:
                 proc_to_general(st, _args214)
@@ -7203,7 +7068,6 @@ def build(num_players, files):
             st.at = o241  # game.yaml:647
             for _q24 in list(env['seconds']):
                 env['q'] = _q24
-                st.at = o240  # game.yaml:648
                 _args215 = {'p': _q24, 't': _L_t34}
                 try:
                     c_23(st, _args215, 0)
@@ -7224,7 +7088,6 @@ def build(num_players, files):
         _L_q12 = env['q']
         _L_t35 = env['t']
         if pc <= 0:
-            st.at = o240  # game.yaml:648
             _args217 = {'p': _L_q12, 't': _L_t35}
             try:
                 c_23(st, _args217, 0)
@@ -7246,7 +7109,6 @@ def build(num_players, files):
         _L_p47 = env['p']
         _L_t37 = env['t']
         if pc <= 0:
-            st.at = o251  # game.yaml:662
             _args219 = {'p': _L_p47, 'bonus': False}
             try:
                 proc_take_coat(st, _args219)
@@ -7254,7 +7116,6 @@ def build(num_players, files):
                 traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                 raise
         if pc <= 1:
-            st.at = o252  # game.yaml:662
             _args220 = {'p': _L_p47, 'x': _L_t37, 'optional': False}
             try:
                 c_10(st, _args220, 0)
@@ -7273,7 +7134,6 @@ def build(num_players, files):
                 traced(e, 'procedure optional_markers (' + str(S[256]) + ')')
                 raise
         if pc <= 1:
-            st.at = o259  # game.yaml:664
             _args222 = {'p': _L_p48, 'n': 1}
             try:
                 proc_to_personal(st, _args222)
@@ -7284,7 +7144,6 @@ def build(num_players, files):
         _L_p49 = env['p']
         _S_p37 = _L_p49 if type(_L_p49) is int and 0 <= _L_p49 < num_players else None
         if pc <= 0:
-            st.at = o276  # game.yaml:679
             _args223 = {'p': _L_p49}
             try:
                 c_25(st, _args223, 0)
@@ -7326,12 +7185,10 @@ def build(num_players, files):
                 if _end63 > 1:
                     _i73 = st.choose(_end63)
                     st.move_number += 1
-                    st.at = o283  # game.yaml:680
                 else:
                     _i73 = 0
                 if _i73 < _end61:  # game.yaml:683
                     _m39 = env['m'] = _v50[_i73]
-                    st.at = o278  # game.yaml:686
                     _args224 = {'p': _L_p49, 'm': _m39}
                     try:
                         c_27(st, _args224, 0)
@@ -7340,7 +7197,6 @@ def build(num_players, files):
                         raise
                 elif _i73 < _end62:  # game.yaml:687
                     _x39 = env['x'] = _v51[_i73 - _end61]
-                    st.at = o280  # game.yaml:691
                     _args225 = {'p': _L_p49, 'x': _x39}
                     try:
                         proc_exchange_token(st, _args225)
@@ -7354,7 +7210,6 @@ def build(num_players, files):
         _L_p50 = env['p']
         _L_m7 = env['m']
         if pc <= 0:
-            st.at = o278  # game.yaml:686
             _args226 = {'p': _L_p50, 'm': _L_m7}
             try:
                 c_27(st, _args226, 0)
@@ -7382,7 +7237,6 @@ def build(num_players, files):
                 if _end64 > 1:
                     _i74 = st.choose(_end64)
                     st.move_number += 1
-                    st.at = o292  # game.yaml:697
                 else:
                     _i74 = 0
                 _x41 = env['x'] = _v52[_i74]
@@ -7396,7 +7250,6 @@ def build(num_players, files):
                 st.at = o291  # game.yaml:706
                 for _y11 in list(env['back']):
                     env['y'] = _y11
-                    st.at = o290  # game.yaml:706
                     _args227 = {'p': _L_p51, 'bonus': False}
                     try:
                         proc_take_coat(st, _args227)
@@ -7431,12 +7284,10 @@ def build(num_players, files):
                     if _end66 > 1:
                         _i75 = st.choose(_end66)
                         st.move_number += 1
-                        st.at = o299  # game.yaml:716
                     else:
                         _i75 = 0
                     if _i75 < _end65:  # game.yaml:719
                         _x43 = env['x'] = _v53[_i75]
-                        st.at = o297  # game.yaml:722
                         _args228 = {'p': _L_q13, 'x': _x43}
                         try:
                             proc_exchange_token(st, _args228)
@@ -7470,12 +7321,10 @@ def build(num_players, files):
                 if _end68 > 1:
                     _i76 = st.choose(_end68)
                     st.move_number += 1
-                    st.at = o299  # game.yaml:716
                 else:
                     _i76 = 0
                 if _i76 < _end67:  # game.yaml:719
                     _x45 = env['x'] = _v54[_i76]
-                    st.at = o297  # game.yaml:722
                     _args229 = {'p': _L_q14, 'x': _x45}
                     try:
                         proc_exchange_token(st, _args229)
@@ -7487,7 +7336,6 @@ def build(num_players, files):
     def c_314(st, env, pc):  # game.yaml:742
         _L_p53 = env['p']
         if pc <= 0:
-            st.at = o315  # game.yaml:742
             _args230 = {'p': _L_p53}
             try:
                 c_28(st, _args230, 0)
@@ -7522,7 +7370,6 @@ def build(num_players, files):
                 if _end71 > 1:
                     _i77 = st.choose(_end71)
                     st.move_number += 1
-                    st.at = o324  # game.yaml:751
                 else:
                     _i77 = 0
                 if _i77 < _end69:  # game.yaml:754
@@ -7537,7 +7384,6 @@ def build(num_players, files):
     def c_330(st, env, pc):  # game.yaml:777
         _L_p55 = env['p']
         if pc <= 0:
-            st.at = o331  # game.yaml:777
             _args231 = {'p': _L_p55}
             try:
                 c_28(st, _args231, 0)
@@ -7549,7 +7395,6 @@ def build(num_players, files):
             st.at = o350  # game.yaml:322
             st.vars['start_player'] = first(st.players)
         if pc <= 1:
-            st.at = o408  # game.yaml:318
             _passes3 = 0
             while True:
                 st.at = o408  # game.yaml:318
@@ -7560,14 +7405,12 @@ def build(num_players, files):
                     raise too_long(S[292])
                 st.at = o352  # game.yaml:318
                 st.vars['round'] += 1
-                st.at = o353  # game.yaml:318
                 if st.record_log:
+                    st.at = o353  # game.yaml:318
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins' + '; start player ' + fmt_player1(st.vars['start_player']), -1)
-                st.at = o354  # game.yaml:325
-                st.at = o355  # game.yaml:325
                 st.vars['phase'] = 'Resources'
-                st.at = o356  # game.yaml:325
                 if st.record_log:
+                    st.at = o356  # game.yaml:325
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
                 st.at = o357  # game.yaml:329
                 _items26 = st.zones[Z_gold_shown1]
@@ -7578,8 +7421,8 @@ def build(num_players, files):
                 st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
                 st.at = o359  # game.yaml:331
                 st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
-                st.at = o360  # game.yaml:332
                 if st.record_log:
+                    st.at = o360  # game.yaml:332
                     st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
                 st.at = o363  # game.yaml:333
                 for _p56 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -7601,7 +7444,6 @@ def build(num_players, files):
                     st.at = o370  # game.yaml:339
                     for _m40 in list(st.zones[(Z_missions_done1 + _p57)]):
                         env['m'] = _m40
-                        st.at = o369  # game.yaml:339
                         _args233 = {'p': _p57, 'm': _m40}
                         try:
                             c_7(st, _args233, 0)
@@ -7615,13 +7457,10 @@ def build(num_players, files):
                     st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + _p58), False, S[222])
                 st.at = o375  # game.yaml:325
                 st.vars['phase'] = ''
-                st.at = o376  # game.yaml:342
-                st.at = o377  # game.yaml:342
                 st.vars['phase'] = 'Influence'
-                st.at = o378  # game.yaml:342
                 if st.record_log:
+                    st.at = o378  # game.yaml:342
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Influence', -1)
-                st.at = o379  # game.yaml:342
                 _args234 = {}
                 st.inline += 1
                 try:
@@ -7633,13 +7472,10 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o380  # game.yaml:342
                 st.vars['phase'] = ''
-                st.at = o381  # game.yaml:343
-                st.at = o382  # game.yaml:343
                 st.vars['phase'] = 'Evaluation'
-                st.at = o383  # game.yaml:343
                 if st.record_log:
+                    st.at = o383  # game.yaml:343
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Evaluation', -1)
-                st.at = o384  # game.yaml:343
                 _args235 = {}
                 try:
                     c_15(st, _args235, 0)
@@ -7648,10 +7484,7 @@ def build(num_players, files):
                     raise
                 st.at = o385  # game.yaml:343
                 st.vars['phase'] = ''
-                st.at = o386  # game.yaml:344
-                st.at = o387  # game.yaml:344
                 st.vars['phase'] = 'Missions'
-                st.at = o388  # game.yaml:346
                 st.at = o391  # game.yaml:346
                 for _p59 in list(st.players):
                     env['p'] = _p59
@@ -7661,21 +7494,17 @@ def build(num_players, files):
                 st.at = o395  # game.yaml:344
                 for _p60 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p60
-                    st.at = o393  # game.yaml:344
                     st.vars['turn_player'] = _p60
                     if st.record_log:
+                        st.at = o393  # game.yaml:344
                         st.log_line(turn_line(st), -1)
-                    st.at = o394  # game.yaml:348
                     _args236 = {'p': _p60}
                     try:
                         c_24(st, _args236, 0)
                     except Exception as e:
                         traced(e, 'procedure mission_turn (' + str(S[296]) + ')')
                         raise
-                st.at = o396  # game.yaml:344
                 st.vars['turn_player'] = None
-                st.at = o397  # game.yaml:349
-                st.at = o398  # game.yaml:350
                 _args237 = {'p': None}
                 try:
                     c_25(st, _args237, 0)
@@ -7690,7 +7519,6 @@ def build(num_players, files):
                         env['m'] = _m41
                         st.at = o403  # game.yaml:354
                         if (len(st.zones[(Z_mission_hand1 + _p61)]) > 0):
-                            st.at = o402  # game.yaml:354
                             _args238 = {'p': _p61, 'm': _m41}
                             try:
                                 c_29(st, _args238, 0)
@@ -7706,15 +7534,13 @@ def build(num_players, files):
             st.at = o352  # game.yaml:318
             st.vars['round'] += 1
         if pc <= 1:
-            st.at = o353  # game.yaml:318
             if st.record_log:
+                st.at = o353  # game.yaml:318
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins' + '; start player ' + fmt_player1(st.vars['start_player']), -1)
         if pc <= 2:
-            st.at = o354  # game.yaml:325
-            st.at = o355  # game.yaml:325
             st.vars['phase'] = 'Resources'
-            st.at = o356  # game.yaml:325
             if st.record_log:
+                st.at = o356  # game.yaml:325
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
             st.at = o357  # game.yaml:329
             _items27 = st.zones[Z_gold_shown1]
@@ -7725,8 +7551,8 @@ def build(num_players, files):
             st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
             st.at = o359  # game.yaml:331
             st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
-            st.at = o360  # game.yaml:332
             if st.record_log:
+                st.at = o360  # game.yaml:332
                 st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
             st.at = o363  # game.yaml:333
             for _p62 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -7748,7 +7574,6 @@ def build(num_players, files):
                 st.at = o370  # game.yaml:339
                 for _m42 in list(st.zones[(Z_missions_done1 + _p63)]):
                     env['m'] = _m42
-                    st.at = o369  # game.yaml:339
                     _args240 = {'p': _p63, 'm': _m42}
                     try:
                         c_7(st, _args240, 0)
@@ -7763,13 +7588,10 @@ def build(num_players, files):
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''
         if pc <= 3:
-            st.at = o376  # game.yaml:342
-            st.at = o377  # game.yaml:342
             st.vars['phase'] = 'Influence'
-            st.at = o378  # game.yaml:342
             if st.record_log:
+                st.at = o378  # game.yaml:342
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Influence', -1)
-            st.at = o379  # game.yaml:342
             _args241 = {}
             st.inline += 1
             try:
@@ -7782,13 +7604,10 @@ def build(num_players, files):
             st.at = o380  # game.yaml:342
             st.vars['phase'] = ''
         if pc <= 4:
-            st.at = o381  # game.yaml:343
-            st.at = o382  # game.yaml:343
             st.vars['phase'] = 'Evaluation'
-            st.at = o383  # game.yaml:343
             if st.record_log:
+                st.at = o383  # game.yaml:343
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Evaluation', -1)
-            st.at = o384  # game.yaml:343
             _args242 = {}
             try:
                 c_15(st, _args242, 0)
@@ -7798,10 +7617,7 @@ def build(num_players, files):
             st.at = o385  # game.yaml:343
             st.vars['phase'] = ''
         if pc <= 5:
-            st.at = o386  # game.yaml:344
-            st.at = o387  # game.yaml:344
             st.vars['phase'] = 'Missions'
-            st.at = o388  # game.yaml:346
             st.at = o391  # game.yaml:346
             for _p65 in list(st.players):
                 env['p'] = _p65
@@ -7811,21 +7627,17 @@ def build(num_players, files):
             st.at = o395  # game.yaml:344
             for _p66 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p66
-                st.at = o393  # game.yaml:344
                 st.vars['turn_player'] = _p66
                 if st.record_log:
+                    st.at = o393  # game.yaml:344
                     st.log_line(turn_line(st), -1)
-                st.at = o394  # game.yaml:348
                 _args243 = {'p': _p66}
                 try:
                     c_24(st, _args243, 0)
                 except Exception as e:
                     traced(e, 'procedure mission_turn (' + str(S[296]) + ')')
                     raise
-            st.at = o396  # game.yaml:344
             st.vars['turn_player'] = None
-            st.at = o397  # game.yaml:349
-            st.at = o398  # game.yaml:350
             _args244 = {'p': None}
             try:
                 c_25(st, _args244, 0)
@@ -7840,7 +7652,6 @@ def build(num_players, files):
                     env['m'] = _m43
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p67)]) > 0):
-                        st.at = o402  # game.yaml:354
                         _args245 = {'p': _p67, 'm': _m43}
                         try:
                             c_29(st, _args245, 0)
@@ -7854,11 +7665,10 @@ def build(num_players, files):
             st.vars['start_player'] = seat_after(st, st.vars['start_player'], 1)
     def c_354(st, env, pc):  # game.yaml:325
         if pc <= 0:
-            st.at = o355  # game.yaml:325
             st.vars['phase'] = 'Resources'
         if pc <= 1:
-            st.at = o356  # game.yaml:325
             if st.record_log:
+                st.at = o356  # game.yaml:325
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
         if pc <= 2:
             st.at = o357  # game.yaml:329
@@ -7873,8 +7683,8 @@ def build(num_players, files):
             st.at = o359  # game.yaml:331
             st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
         if pc <= 5:
-            st.at = o360  # game.yaml:332
             if st.record_log:
+                st.at = o360  # game.yaml:332
                 st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
         if pc <= 6:
             st.at = o363  # game.yaml:333
@@ -7899,7 +7709,6 @@ def build(num_players, files):
                 st.at = o370  # game.yaml:339
                 for _m44 in list(st.zones[(Z_missions_done1 + _p69)]):
                     env['m'] = _m44
-                    st.at = o369  # game.yaml:339
                     _args247 = {'p': _p69, 'm': _m44}
                     try:
                         c_7(st, _args247, 0)
@@ -7922,7 +7731,6 @@ def build(num_players, files):
             st.at = o370  # game.yaml:339
             for _m45 in list(st.zones[(Z_missions_done1 + (_S_p40 if _S_p40 is not None else seat(st, _L_p56, S[224])))]):
                 env['m'] = _m45
-                st.at = o369  # game.yaml:339
                 _args248 = {'p': _L_p56, 'm': _m45}
                 try:
                     c_7(st, _args248, 0)
@@ -7933,7 +7741,6 @@ def build(num_players, files):
         _L_p57 = env['p']
         _L_m8 = env['m']
         if pc <= 0:
-            st.at = o369  # game.yaml:339
             _args249 = {'p': _L_p57, 'm': _L_m8}
             try:
                 c_7(st, _args249, 0)
@@ -7942,14 +7749,12 @@ def build(num_players, files):
                 raise
     def c_376(st, env, pc):  # game.yaml:342
         if pc <= 0:
-            st.at = o377  # game.yaml:342
             st.vars['phase'] = 'Influence'
         if pc <= 1:
-            st.at = o378  # game.yaml:342
             if st.record_log:
+                st.at = o378  # game.yaml:342
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Influence', -1)
         if pc <= 2:
-            st.at = o379  # game.yaml:342
             _args250 = {}
             st.inline += 1
             try:
@@ -7964,14 +7769,12 @@ def build(num_players, files):
             st.vars['phase'] = ''
     def c_381(st, env, pc):  # game.yaml:343
         if pc <= 0:
-            st.at = o382  # game.yaml:343
             st.vars['phase'] = 'Evaluation'
         if pc <= 1:
-            st.at = o383  # game.yaml:343
             if st.record_log:
+                st.at = o383  # game.yaml:343
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Evaluation', -1)
         if pc <= 2:
-            st.at = o384  # game.yaml:343
             _args251 = {}
             try:
                 c_15(st, _args251, 0)
@@ -7983,10 +7786,8 @@ def build(num_players, files):
             st.vars['phase'] = ''
     def c_386(st, env, pc):  # game.yaml:344
         if pc <= 0:
-            st.at = o387  # game.yaml:344
             st.vars['phase'] = 'Missions'
         if pc <= 1:
-            st.at = o388  # game.yaml:346
             st.at = o391  # game.yaml:346
             for _p71 in list(st.players):
                 env['p'] = _p71
@@ -7997,11 +7798,10 @@ def build(num_players, files):
             st.at = o395  # game.yaml:344
             for _p72 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p72
-                st.at = o393  # game.yaml:344
                 st.vars['turn_player'] = _p72
                 if st.record_log:
+                    st.at = o393  # game.yaml:344
                     st.log_line(turn_line(st), -1)
-                st.at = o394  # game.yaml:348
                 _args252 = {'p': _p72}
                 try:
                     c_24(st, _args252, 0)
@@ -8009,11 +7809,8 @@ def build(num_players, files):
                     traced(e, 'procedure mission_turn (' + str(S[296]) + ')')
                     raise
         if pc <= 3:
-            st.at = o396  # game.yaml:344
             st.vars['turn_player'] = None
         if pc <= 4:
-            st.at = o397  # game.yaml:349
-            st.at = o398  # game.yaml:350
             _args253 = {'p': None}
             try:
                 c_25(st, _args253, 0)
@@ -8028,7 +7825,6 @@ def build(num_players, files):
                     env['m'] = _m46
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p73)]) > 0):
-                        st.at = o402  # game.yaml:354
                         _args254 = {'p': _p73, 'm': _m46}
                         try:
                             c_29(st, _args254, 0)
@@ -8041,12 +7837,11 @@ def build(num_players, files):
     def c_392(st, env, pc):  # game.yaml:348
         _L_p58 = env['p']
         if pc <= 0:
-            st.at = o393  # game.yaml:344
             st.vars['turn_player'] = _L_p58
             if st.record_log:
+                st.at = o393  # game.yaml:344
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
-            st.at = o394  # game.yaml:348
             _args255 = {'p': _L_p58}
             try:
                 c_24(st, _args255, 0)
@@ -8055,7 +7850,6 @@ def build(num_players, files):
                 raise
     def c_397(st, env, pc):  # game.yaml:349
         if pc <= 0:
-            st.at = o398  # game.yaml:350
             _args256 = {'p': None}
             try:
                 c_25(st, _args256, 0)
@@ -8071,7 +7865,6 @@ def build(num_players, files):
                     env['m'] = _m47
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p74)]) > 0):
-                        st.at = o402  # game.yaml:354
                         _args257 = {'p': _p74, 'm': _m47}
                         try:
                             c_29(st, _args257, 0)
@@ -8087,7 +7880,6 @@ def build(num_players, files):
                 env['m'] = _m48
                 st.at = o403  # game.yaml:354
                 if (len(st.zones[(Z_mission_hand1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[231])))]) > 0):
-                    st.at = o402  # game.yaml:354
                     _args258 = {'p': _L_p59, 'm': _m48}
                     try:
                         c_29(st, _args258, 0)
@@ -8101,7 +7893,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o403  # game.yaml:354
             if (len(st.zones[(Z_mission_hand1 + (_S_p42 if _S_p42 is not None else seat(st, _L_p60, S[231])))]) > 0):
-                st.at = o402  # game.yaml:354
                 _args259 = {'p': _L_p60, 'm': _L_m9}
                 try:
                     c_29(st, _args259, 0)
@@ -8112,7 +7903,6 @@ def build(num_players, files):
         _L_p61 = env['p']
         _L_m10 = env['m']
         if pc <= 0:
-            st.at = o402  # game.yaml:354
             _args260 = {'p': _L_p61, 'm': _L_m10}
             try:
                 c_29(st, _args260, 0)

@@ -1081,8 +1081,8 @@ def build(num_players, files):
             st.at = o39  # game.yaml:329
             _i1 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[50])
             st.vars['closed'][_i1] = True
-            st.at = o40  # game.yaml:330
             if st.record_log:
+                st.at = o40  # game.yaml:330
                 st.log_line(fmt_card1(st.zones[Z_lots1][-1]) + ' is closed for the game', -1)
             st.at = o41  # game.yaml:331
             _items2 = st.zones[Z_lots1]
@@ -1123,10 +1123,9 @@ def build(num_players, files):
         _O_x2 = _L_x2.ordinal if type(_L_x2) is Card and _L_x2.kind == 'aristocrats' else None
         st.at = o61  # game.yaml:362
         if (st.vars['age'][(_O_x2 if _O_x2 is not None else ordinal(_L_x2, 'aristocrats', S[57]))] == 45):
-            st.at = o59  # game.yaml:362
             if st.record_log:
+                st.at = o59  # game.yaml:362
                 st.log_line(fmt_card1(_L_x2) + ' dies of old age', -1)
-            st.at = o60  # game.yaml:362
             _args1 = {'x': _L_x2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[58])
@@ -1151,8 +1150,8 @@ def build(num_players, files):
         if (len(st.zones[(Z_at1 + (_O_s1 if _O_s1 is not None else ordinal(_L_s1, 'spaces', S[61])))]) > 0):
             st.at = o63  # game.yaml:371
             env['k'] = st.zones[(Z_at1 + (_O_s1 if _O_s1 is not None else ordinal(_L_s1, 'spaces', S[62])))][-1]
-            st.at = o64  # game.yaml:372
             if st.record_log:
+                st.at = o64  # game.yaml:372
                 st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(_L_s1) + ' is pushed away', -1)
             st.at = o65  # game.yaml:373
             st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[63])), False)
@@ -1178,6 +1177,7 @@ def build(num_players, files):
             st.vars['chip'][_i8] = st.vars['thalers'][_p2]
             st.at = o87  # game.yaml:414
             if st.record_log:
+                st.at = o87  # game.yaml:414
                 st.log_line(fmt_player1(_p2) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][_p2]), -1)
 
     step_0 = run_whole(proc_close_electorates)  # game.yaml:321
@@ -1248,6 +1248,7 @@ def build(num_players, files):
             else:
                 st.at = o75  # game.yaml:402
                 if st.record_log:
+                    st.at = o75  # game.yaml:402
                     st.log_line(fmt_player1(env['p']) + ' has no aristocrat for the throne; it stays empty', -1)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1268,7 +1269,6 @@ def build(num_players, files):
                 env['x'] = _x10
                 st.at = o92  # game.yaml:420
                 if (_x10 not in st.zones[(Z_supply1 + seat(st, _x10.owner, S[71]))]):
-                    st.at = o91  # game.yaml:420
                     _args3 = {'x': _x10}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[72])
@@ -1326,6 +1326,7 @@ def build(num_players, files):
             else:
                 st.at = o116  # game.yaml:444
                 if st.record_log:
+                    st.at = o116  # game.yaml:444
                     st.log_line('a son is born to ' + fmt_player1(env['q']) + ', but there is no Baron in his supply or no room for him', -1)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1424,6 +1425,7 @@ def build(num_players, files):
                 st.vars['passed'][_i9] = True
                 st.at = o182  # game.yaml:573
                 if st.record_log:
+                    st.at = o182  # game.yaml:573
                     st.log_line(fmt_player1(env['p']) + ' is the rival; phase IV is over for him', -1)
             elif (env['a'] == 'doctor'):
                 st.frames.append(Frame(o183, env))
@@ -1570,6 +1572,7 @@ def build(num_players, files):
                 st.vars['score'][_i11] = _v3
                 st.at = o246  # game.yaml:683
                 if st.record_log:
+                    st.at = o246  # game.yaml:683
                     st.log_line(fmt_any1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
             st.frames.pop()
             return
@@ -1621,8 +1624,8 @@ def build(num_players, files):
             if (len(st.zones[(Z_at1 + env['e'].props['seat'].ordinal)]) > 0):
                 st.at = o257  # game.yaml:713
                 st.move(st.zones[(Z_at1 + env['e'].props['seat'].ordinal)][-1], Z_aside1, False)
-            st.at = o259  # game.yaml:714
             if st.record_log:
+                st.at = o259  # game.yaml:714
                 st.log_line('change of power in ' + fmt_card1(env['e']) + ', where ' + fmt_player1(env['w']) + ' has ' + fmt_int1(fn_power(st, S[80], env['w'], env['e'])) + ' power points', -1)
             fr.pc = 3
             st.at = o268  # game.yaml:715
@@ -1631,6 +1634,7 @@ def build(num_players, files):
             else:
                 st.at = o261  # game.yaml:724
                 if st.record_log:
+                    st.at = o261  # game.yaml:724
                     st.log_line(fmt_player1(env['w']) + ' has no suitable aristocrat in ' + fmt_card1(env['e']) + '; the elector space stays empty', -1)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1659,8 +1663,8 @@ def build(num_players, files):
             if any((((_s11.props['type'] == 'aristocrat') and (not st.vars['closed'][_s11.props['electorate'].ordinal])) and ((len((_r34 := st.zones[(Z_at1 + (_s11.ordinal if _s11.kind == 'spaces' else ordinal(_s11, 'spaces', S[6])))])) == 0) or ((_r34[-1].kind == 'knights') and (not any(((_t5.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t5.ordinal if _t5.kind == 'spaces' else ordinal(_t5, 'spaces', S[7])))]) == 0)) for _t5 in st.zones[(Z_area1 + _s11.props['electorate'].ordinal)]))))) for _s11 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[83])))]):
                 st.frames.append(Frame(o276, env))
             else:
-                st.at = o274  # game.yaml:739
                 if st.record_log:
+                    st.at = o274  # game.yaml:739
                     st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
                 st.at = o275  # game.yaml:739
                 _args4 = {'x': env['x']}
@@ -1726,8 +1730,8 @@ def build(num_players, files):
             env['for_emperor'] = sum([fn_votes(st, S[87], _q2) for _q2 in st.players if (st.vars['vote'][_q2] == st.vars['emperor'])])
             st.at = o306  # game.yaml:778
             env['for_rival'] = sum([fn_votes(st, S[88], _q3) for _q3 in st.players if (st.vars['vote'][_q3] == st.vars['rival'])])
-            st.at = o307  # game.yaml:779
             if st.record_log:
+                st.at = o307  # game.yaml:779
                 st.log_line('votes revealed, ' + fmt_list_player1([_q4 for _q4 in st.players if (st.vars['vote'][_q4] == st.vars['emperor'])]) + ' for the Emperor ' + fmt_player1(st.vars['emperor']) + ' (' + fmt_int1(env['for_emperor']) + '), ' + fmt_list_player1([_q5 for _q5 in st.players if (st.vars['vote'][_q5] == st.vars['rival'])]) + ' for the rival ' + fmt_player1(st.vars['rival']) + ' (' + fmt_int1(env['for_rival']) + ')', -1)
             st.at = o308  # game.yaml:780
             env['victor'] = (st.vars['rival'] if (env['for_rival'] > env['for_emperor']) else st.vars['emperor'])
@@ -1744,6 +1748,7 @@ def build(num_players, files):
                     st.vars['score'][_i14] = _v4
                     st.at = o312  # game.yaml:784
                     if st.record_log:
+                        st.at = o312  # game.yaml:784
                         st.log_line(fmt_player1(_q6) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
             fr.pc = 10
             st.at = o319  # game.yaml:785
@@ -1752,16 +1757,14 @@ def build(num_players, files):
             else:
                 st.at = o316  # game.yaml:785
                 if st.record_log:
+                    st.at = o316  # game.yaml:785
                     st.log_line(fmt_player1(st.vars['emperor']) + ' remains Emperor', -1)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 10
         if pc == 10:
-            st.at = o320  # game.yaml:786
             st.vars['rival'] = None
-            st.at = o321  # game.yaml:787
             st.vars['church_on'] = None
-            st.at = o322  # game.yaml:788
             st.vars['excommunicated'] = None
             st.at = o325  # game.yaml:789
             for _q7 in list(st.players):
@@ -1777,7 +1780,6 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o326  # game.yaml:795
             env['old'] = st.vars['emperor']
             st.at = o327  # game.yaml:796
             _items3 = st.zones[Z_throne1]
@@ -1786,8 +1788,8 @@ def build(num_players, files):
                 st.move(_c6, _dest3, False)
             st.at = o328  # game.yaml:797
             st.vars['emperor'] = env['w']
-            st.at = o329  # game.yaml:798
             if st.record_log:
+                st.at = o329  # game.yaml:798
                 st.log_line(fmt_player1(env['w']) + ' is the new Emperor', -1)
             fr.pc = 5
             st.at = o330  # game.yaml:799
@@ -1822,8 +1824,8 @@ def build(num_players, files):
             if any((((_s12.props['type'] == 'aristocrat') and (not st.vars['closed'][_s12.props['electorate'].ordinal])) and ((len((_r35 := st.zones[(Z_at1 + _s12.ordinal)])) == 0) or ((_r35[-1].kind == 'knights') and (not any(((_t6.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t6.ordinal if _t6.kind == 'spaces' else ordinal(_t6, 'spaces', S[7])))]) == 0)) for _t6 in st.zones[(Z_area1 + _s12.props['electorate'].ordinal)]))))) for _s12 in K_spaces1):
                 st.frames.append(Frame(o338, env))
             else:
-                st.at = o336  # game.yaml:814
                 if st.record_log:
+                    st.at = o336  # game.yaml:814
                     st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
                 st.at = o337  # game.yaml:814
                 _args6 = {'x': env['x']}
@@ -1863,8 +1865,8 @@ def build(num_players, files):
             if _v6 < 0:
                 raise RuleError("'thalers' would fall to " + str(_v6) + ', below its minimum 0', S[97])
             st.vars['thalers'][_i17] = _v6
-            st.at = o345  # game.yaml:822
             if st.record_log:
+                st.at = o345  # game.yaml:822
                 st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' takes ' + fmt_int1(DL_rounds3[(st.vars['round'], )][1]) + ' victory points and ' + fmt_int1(DL_rounds4[(st.vars['round'], )][2]) + ' thalers', -1)
             fr.pc = 4
             st.at = o350  # game.yaml:823
@@ -1909,6 +1911,7 @@ def build(num_players, files):
             else:
                 st.at = o359  # game.yaml:859
                 if st.record_log:
+                    st.at = o359  # game.yaml:859
                     st.log_line('no empire city can be placed or moved', -1)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1930,8 +1933,8 @@ def build(num_players, files):
         st.at = o39  # game.yaml:329
         _i18 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[50])
         st.vars['closed'][_i18] = True
-        st.at = o40  # game.yaml:330
         if st.record_log:
+            st.at = o40  # game.yaml:330
             st.log_line(fmt_card1(st.zones[Z_lots1][-1]) + ' is closed for the game', -1)
         st.at = o41  # game.yaml:331
         _items5 = st.zones[Z_lots1]
@@ -2000,8 +2003,8 @@ def build(num_players, files):
 
     def step_58(st, fr):  # game.yaml:362
         env = fr.env
-        st.at = o59  # game.yaml:362
         if st.record_log:
+            st.at = o59  # game.yaml:362
             st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
         st.at = o60  # game.yaml:362
         _args7 = {'x': env['x']}
@@ -2021,8 +2024,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o63  # game.yaml:371
         env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[62])))][-1]
-        st.at = o64  # game.yaml:372
         if st.record_log:
+            st.at = o64  # game.yaml:372
             st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(env['s']) + ' is pushed away', -1)
         st.at = o65  # game.yaml:373
         st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[63])), False)
@@ -2100,6 +2103,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o75  # game.yaml:402
         if st.record_log:
+            st.at = o75  # game.yaml:402
             st.log_line(fmt_player1(env['p']) + ' has no aristocrat for the throne; it stays empty', -1)
         st.frames.pop()
 
@@ -2188,6 +2192,7 @@ def build(num_players, files):
         st.vars['chip'][_i29] = st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[113]))]
         st.at = o87  # game.yaml:414
         if st.record_log:
+            st.at = o87  # game.yaml:414
             st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[114]))]), -1)
         st.frames.pop()
 
@@ -2233,8 +2238,8 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o95  # game.yaml:423
             if st.record_log:
+                st.at = o95  # game.yaml:423
                 st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' needs a new aristocrat on the throne', -1)
             fr.pc = 2
             st.at = o96  # game.yaml:424
@@ -2250,6 +2255,7 @@ def build(num_players, files):
             if (len(st.zones[Z_throne1]) > 0):
                 st.at = o98  # game.yaml:425
                 if st.record_log:
+                    st.at = o98  # game.yaml:425
                     st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[116])]) + ', is the new Emperor tile', -1)
             st.frames.pop()
             return
@@ -2259,6 +2265,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o98  # game.yaml:425
         if st.record_log:
+            st.at = o98  # game.yaml:425
             st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[116])]) + ', is the new Emperor tile', -1)
         st.frames.pop()
 
@@ -2345,6 +2352,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o116  # game.yaml:444
         if st.record_log:
+            st.at = o116  # game.yaml:444
             st.log_line('a son is born to ' + fmt_player1(env['q']) + ', but there is no Baron in his supply or no room for him', -1)
         st.frames.pop()
 
@@ -2352,8 +2360,8 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o118  # game.yaml:443
             if st.record_log:
+                st.at = o118  # game.yaml:443
                 st.log_line('a son is born to ' + fmt_player1(env['q']), -1)
             fr.pc = 2
             st.at = o119  # game.yaml:443
@@ -2485,6 +2493,7 @@ def build(num_players, files):
         st.vars['score'][_i33] = _v10
         st.at = o131  # game.yaml:469
         if st.record_log:
+            st.at = o131  # game.yaml:469
             st.log_line(fmt_card1(env['b']) + ' of ' + fmt_player1(env['b'].owner) + ' marries; ' + fmt_player1(env['q']) + ' takes 1 victory point', -1)
         st.frames.pop()
 
@@ -2500,6 +2509,7 @@ def build(num_players, files):
         st.vars['thalers'][_i34] = _v11
         st.at = o134  # game.yaml:471
         if st.record_log:
+            st.at = o134  # game.yaml:471
             st.log_line('the daughter of ' + fmt_player1(env['q']) + ' joins a convent; ' + fmt_player1(env['q']) + ' takes 1 thaler', -1)
         st.frames.pop()
 
@@ -2539,6 +2549,7 @@ def build(num_players, files):
             st.vars['score'][_i36] = _v12
             st.at = o131  # game.yaml:469
             if st.record_log:
+                st.at = o131  # game.yaml:469
                 st.log_line(fmt_card1(env['b']) + ' of ' + fmt_player1(env['b'].owner) + ' marries; ' + fmt_player1(env['q']) + ' takes 1 victory point', -1)
         elif k == 1:  # game.yaml:470
             st.at = o133  # game.yaml:471
@@ -2551,6 +2562,7 @@ def build(num_players, files):
             st.vars['thalers'][_i37] = _v13
             st.at = o134  # game.yaml:471
             if st.record_log:
+                st.at = o134  # game.yaml:471
                 st.log_line('the daughter of ' + fmt_player1(env['q']) + ' joins a convent; ' + fmt_player1(env['q']) + ' takes 1 thaler', -1)
     def step_136(st, fr):  # game.yaml:483
         env = fr.env
@@ -2581,8 +2593,8 @@ def build(num_players, files):
             if _v14 < 0:
                 raise RuleError("'thalers' would fall to " + str(_v14) + ', below its minimum 0', S[138])
             st.vars['thalers'][_i38] = _v14
-            st.at = o140  # game.yaml:493
             if st.record_log:
+                st.at = o140  # game.yaml:493
                 st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[139])))][-1]), -1)
             fr.pc = 4
             st.at = o141  # game.yaml:494
@@ -2658,8 +2670,8 @@ def build(num_players, files):
             if _v15 < 0:
                 raise RuleError("'thalers' would fall to " + str(_v15) + ', below its minimum 0', S[145])
             st.vars['thalers'][_i40] = _v15
-            st.at = o147  # game.yaml:509
             if st.record_log:
+                st.at = o147  # game.yaml:509
                 st.log_line(fmt_player1(env['p']) + ' uses ' + fmt_card1(env['k']) + ' with the privilege of Trier', -1)
             fr.pc = 4
             st.at = o148  # game.yaml:510
@@ -2714,6 +2726,7 @@ def build(num_players, files):
         st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[150])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[149]))), False)
         st.at = o153  # game.yaml:517
         if st.record_log:
+            st.at = o153  # game.yaml:517
             st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
         st.frames.pop()
 
@@ -2818,6 +2831,7 @@ def build(num_players, files):
         st.vars['passed'][_i46] = True
         st.at = o168  # game.yaml:539
         if st.record_log:
+            st.at = o168  # game.yaml:539
             st.log_line(fmt_player1(env['p']) + ' passes', -1)
         st.frames.pop()
 
@@ -2909,6 +2923,7 @@ def build(num_players, files):
             st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[150])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[149]))), False)
             st.at = o153  # game.yaml:517
             if st.record_log:
+                st.at = o153  # game.yaml:517
                 st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
         elif k == 3:  # game.yaml:518
             st.frames.append(Frame(o154, env))
@@ -2924,6 +2939,7 @@ def build(num_players, files):
             st.vars['passed'][_i48] = True
             st.at = o168  # game.yaml:539
             if st.record_log:
+                st.at = o168  # game.yaml:539
                 st.log_line(fmt_player1(env['p']) + ' passes', -1)
     def step_170(st, fr):  # game.yaml:549
         env = fr.env
@@ -3053,6 +3069,7 @@ def build(num_players, files):
         st.vars['passed'][_i49] = True
         st.at = o182  # game.yaml:573
         if st.record_log:
+            st.at = o182  # game.yaml:573
             st.log_line(fmt_player1(env['p']) + ' is the rival; phase IV is over for him', -1)
         st.frames.pop()
 
@@ -3786,6 +3803,7 @@ def build(num_players, files):
         st.vars['score'][_i60] = _v22
         st.at = o246  # game.yaml:683
         if st.record_log:
+            st.at = o246  # game.yaml:683
             st.log_line(fmt_any1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
         st.frames.pop()
 
@@ -3894,6 +3912,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o261  # game.yaml:724
         if st.record_log:
+            st.at = o261  # game.yaml:724
             st.log_line(fmt_player1(env['w']) + ' has no suitable aristocrat in ' + fmt_card1(env['e']) + '; the elector space stays empty', -1)
         st.frames.pop()
 
@@ -3916,6 +3935,7 @@ def build(num_players, files):
             st.vars['score'][_i61] = _v23
             st.at = o267  # game.yaml:723
             if st.record_log:
+                st.at = o267  # game.yaml:723
                 st.log_line(fmt_player1(env['w']) + ' places the elector of ' + fmt_card1(env['e']) + ' and takes 2 victory points', -1)
             st.frames.pop()
             return
@@ -3980,8 +4000,8 @@ def build(num_players, files):
 
     def step_273(st, fr):  # game.yaml:739
         env = fr.env
-        st.at = o274  # game.yaml:739
         if st.record_log:
+            st.at = o274  # game.yaml:739
             st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
         st.at = o275  # game.yaml:739
         _args45 = {'x': env['x']}
@@ -4291,6 +4311,7 @@ def build(num_players, files):
             st.vars['score'][_i66] = _v24
             st.at = o312  # game.yaml:784
             if st.record_log:
+                st.at = o312  # game.yaml:784
                 st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
         st.frames.pop()
 
@@ -4304,6 +4325,7 @@ def build(num_players, files):
         st.vars['score'][_i67] = _v25
         st.at = o312  # game.yaml:784
         if st.record_log:
+            st.at = o312  # game.yaml:784
             st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
         st.frames.pop()
 
@@ -4313,6 +4335,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o316  # game.yaml:785
         if st.record_log:
+            st.at = o316  # game.yaml:785
             st.log_line(fmt_player1(st.vars['emperor']) + ' remains Emperor', -1)
         st.frames.pop()
 
@@ -4363,8 +4386,8 @@ def build(num_players, files):
 
     def step_335(st, fr):  # game.yaml:814
         env = fr.env
-        st.at = o336  # game.yaml:814
         if st.record_log:
+            st.at = o336  # game.yaml:814
             st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
         st.at = o337  # game.yaml:814
         _args51 = {'x': env['x']}
@@ -4560,6 +4583,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o359  # game.yaml:859
         if st.record_log:
+            st.at = o359  # game.yaml:859
             st.log_line('no empire city can be placed or moved', -1)
         st.frames.pop()
 
@@ -4666,7 +4690,6 @@ def build(num_players, files):
         if pc == 0:
             st.at = o371  # game.yaml:274
             if (len(st.players) == 2):
-                st.at = o370  # game.yaml:274
                 _args57 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[253])
@@ -4690,8 +4713,8 @@ def build(num_players, files):
                 env['s'] = _s56
                 st.at = o378  # game.yaml:281
                 st.move(_s56, (Z_area1 + _s56.props['electorate'].ordinal), False)
-            st.at = o380  # game.yaml:282
             if st.record_log:
+                st.at = o380  # game.yaml:282
                 st.log_line(fmt_player1(st.vars['emperor']) + ' is the Emperor', -1)
             fr.pc = 5
             st.at = o383  # game.yaml:283
@@ -4753,7 +4776,6 @@ def build(num_players, files):
 
     def step_369(st, fr):  # game.yaml:274
         env = fr.env
-        st.at = o370  # game.yaml:274
         _args59 = {}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
             enter_procedure(st, S[253])
@@ -4942,10 +4964,9 @@ def build(num_players, files):
         if pc == 0:
             st.at = o402  # game.yaml:296
             st.vars['round'] += 1
-            st.at = o403  # game.yaml:296
             if st.record_log:
+                st.at = o403  # game.yaml:296
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
-            st.at = o404  # game.yaml:299
             st.at = o407  # game.yaml:300
             for _e13 in list(K_electorates1):
                 env['e'] = _e13
@@ -4954,12 +4975,10 @@ def build(num_players, files):
                 st.vars['privilege_used'][_i73] = False
             st.at = o413  # game.yaml:303
             if (st.vars['round'] > 1):
-                st.at = o409  # game.yaml:303
                 st.vars['phase'] = 'Income'
-                st.at = o410  # game.yaml:303
                 if st.record_log:
+                    st.at = o410  # game.yaml:303
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
-                st.at = o411  # game.yaml:303
                 _args63 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[263])
@@ -5042,12 +5061,10 @@ def build(num_players, files):
         return K_electorates1
     def step_408(st, fr):  # game.yaml:303
         env = fr.env
-        st.at = o409  # game.yaml:303
         st.vars['phase'] = 'Income'
-        st.at = o410  # game.yaml:303
         if st.record_log:
+            st.at = o410  # game.yaml:303
             st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
-        st.at = o411  # game.yaml:303
         _args64 = {}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
             enter_procedure(st, S[263])
@@ -5067,10 +5084,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o415  # game.yaml:304
             st.vars['phase'] = 'Aging'
-            st.at = o416  # game.yaml:304
             if st.record_log:
+                st.at = o416  # game.yaml:304
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Aging', -1)
             fr.pc = 3
             st.at = o417  # game.yaml:304
@@ -5092,10 +5108,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o421  # game.yaml:305
             st.vars['phase'] = 'Descendants'
-            st.at = o422  # game.yaml:305
             if st.record_log:
+                st.at = o422  # game.yaml:305
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Descendants', -1)
             fr.pc = 3
             st.at = o423  # game.yaml:305
@@ -5117,7 +5132,6 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o427  # game.yaml:306
             st.vars['phase'] = 'Actions'
             st.at = o430  # game.yaml:306
             for _p4 in list(st.players):
@@ -5132,7 +5146,6 @@ def build(num_players, files):
                 return
             pc = 3
         if pc == 3:
-            st.at = o439  # game.yaml:306
             st.vars['turn_player'] = None
             st.at = o440  # game.yaml:306
             st.vars['phase'] = ''
@@ -5187,6 +5200,7 @@ def build(num_players, files):
             st.at = o434  # game.yaml:306
             st.vars['turn_player'] = env['p']
             if st.record_log:
+                st.at = o434  # game.yaml:306
                 st.log_line(turn_line(st), -1)
             fr.pc = 2
             st.at = o435  # game.yaml:310
@@ -5210,10 +5224,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o442  # game.yaml:311
             st.vars['phase'] = 'New Electors'
-            st.at = o443  # game.yaml:311
             if st.record_log:
+                st.at = o443  # game.yaml:311
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
             fr.pc = 3
             st.at = o444  # game.yaml:311
@@ -5235,10 +5248,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o447  # game.yaml:312
             st.vars['phase'] = 'Elect Emperor'
-            st.at = o448  # game.yaml:312
             if st.record_log:
+                st.at = o448  # game.yaml:312
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
             fr.pc = 3
             st.at = o449  # game.yaml:312
@@ -5260,10 +5272,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o452  # game.yaml:313
             st.vars['phase'] = 'Emperor Action'
-            st.at = o453  # game.yaml:313
             if st.record_log:
+                st.at = o453  # game.yaml:313
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
             fr.pc = 3
             st.at = o454  # game.yaml:313
@@ -5287,6 +5298,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o458  # game.yaml:317
         if st.record_log:
+            st.at = o458  # game.yaml:317
             st.log_line('The game ends after phase VII of round ' + fmt_int1(st.vars['round']) + '; victory points ' + fmt_list_int1(st.vars['score']), -1)
         st.frames.pop()
 
@@ -5311,7 +5323,6 @@ def build(num_players, files):
                 if _end1 > 1:
                     _i78 = st.choose(_end1)
                     st.move_number += 1
-                    st.at = o52  # game.yaml:347
                 else:
                     _i78 = 0
                 _s60 = env['s'] = _v28[_i78]
@@ -5342,7 +5353,6 @@ def build(num_players, files):
                 if _end2 > 1:
                     _i81 = st.choose(_end2)
                     st.move_number += 1
-                    st.at = o73  # game.yaml:381
                 else:
                     _i81 = 0
                 _s62 = env['s'] = _v29[_i81]
@@ -5376,7 +5386,6 @@ def build(num_players, files):
                     if _end3 > 1:
                         _i84 = st.choose(_end3)
                         st.move_number += 1
-                        st.at = o79  # game.yaml:394
                     else:
                         _i84 = 0
                     _s65 = env['s'] = _v30[_i84]
@@ -5393,6 +5402,7 @@ def build(num_players, files):
             else:
                 st.at = o75  # game.yaml:402
                 if st.record_log:
+                    st.at = o75  # game.yaml:402
                     st.log_line(fmt_player1(_L_p15) + ' has no aristocrat for the throne; it stays empty', -1)
     def c_9(st, env, pc):  # game.yaml:417
         if pc <= 0:
@@ -5401,7 +5411,6 @@ def build(num_players, files):
                 env['x'] = _x30
                 st.at = o92  # game.yaml:420
                 if (_x30 not in st.zones[(Z_supply1 + seat(st, _x30.owner, S[71]))]):
-                    st.at = o91  # game.yaml:420
                     _args73 = {'x': _x30}
                     try:
                         proc_grow_old(st, _args73)
@@ -5411,10 +5420,9 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o100  # game.yaml:421
             if (len(st.zones[Z_throne1]) == 0):
-                st.at = o95  # game.yaml:423
                 if st.record_log:
+                    st.at = o95  # game.yaml:423
                     st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' needs a new aristocrat on the throne', -1)
-                st.at = o96  # game.yaml:424
                 _args74 = {'p': st.vars['emperor']}
                 try:
                     c_7(st, _args74, 0)
@@ -5425,6 +5433,7 @@ def build(num_players, files):
                 if (len(st.zones[Z_throne1]) > 0):
                     st.at = o98  # game.yaml:425
                     if st.record_log:
+                        st.at = o98  # game.yaml:425
                         st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[116])]) + ', is the new Emperor tile', -1)
     def c_10(st, env, pc):  # game.yaml:428
         if pc <= 0:
@@ -5437,7 +5446,6 @@ def build(num_players, files):
                 env['blue'] = len([1 for _c17 in st.zones[(Z_play_area1 + _q8)] if (_c17.props['stack'].props['colour'] == 'blue')])
                 st.at = o108  # game.yaml:435
                 if (env['blue'] > env['pink']):
-                    st.at = o105  # game.yaml:435
                     _args75 = {'q': _q8}
                     try:
                         c_11(st, _args75, 0)
@@ -5445,7 +5453,6 @@ def build(num_players, files):
                         traced(e, 'procedure son (' + str(S[277]) + ')')
                         raise
                 elif (env['pink'] > 0):
-                    st.at = o107  # game.yaml:435
                     _args76 = {'q': _q8}
                     try:
                         c_12(st, _args76, 0)
@@ -5466,10 +5473,9 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o120  # game.yaml:443
             if fn_can_place_new(st, S[74], _L_q2):
-                st.at = o118  # game.yaml:443
                 if st.record_log:
+                    st.at = o118  # game.yaml:443
                     st.log_line('a son is born to ' + fmt_player1(_L_q2), -1)
-                st.at = o119  # game.yaml:443
                 _args77 = {'p': _L_q2, 'side': False}
                 try:
                     c_6(st, _args77, 0)
@@ -5479,6 +5485,7 @@ def build(num_players, files):
             else:
                 st.at = o116  # game.yaml:444
                 if st.record_log:
+                    st.at = o116  # game.yaml:444
                     st.log_line('a son is born to ' + fmt_player1(_L_q2) + ', but there is no Baron in his supply or no room for him', -1)
     def c_12(st, env, pc):  # game.yaml:446
         _L_q3 = env['q']
@@ -5502,7 +5509,6 @@ def build(num_players, files):
                 if _end6 > 1:
                     _i85 = st.choose(_end6)
                     st.move_number += 1
-                    st.at = o127  # game.yaml:451
                 else:
                     _i85 = 0
                 if _i85 < _end4:  # game.yaml:454
@@ -5551,7 +5557,6 @@ def build(num_players, files):
                 if _end8 > 1:
                     _i87 = st.choose(_end8)
                     st.move_number += 1
-                    st.at = o135  # game.yaml:465
                 else:
                     _i87 = 0
                 if _i87 < _end7:  # game.yaml:468
@@ -5566,6 +5571,7 @@ def build(num_players, files):
                     st.vars['score'][_i89] = _v33
                     st.at = o131  # game.yaml:469
                     if st.record_log:
+                        st.at = o131  # game.yaml:469
                         st.log_line(fmt_card1(_L_b1) + ' of ' + fmt_player1(_L_b1.owner) + ' marries; ' + fmt_player1(_L_q4) + ' takes 1 victory point', -1)
                 else:  # game.yaml:470
                     st.at = o133  # game.yaml:471
@@ -5578,6 +5584,7 @@ def build(num_players, files):
                     st.vars['thalers'][_i90] = _v34
                     st.at = o134  # game.yaml:471
                     if st.record_log:
+                        st.at = o134  # game.yaml:471
                         st.log_line('the daughter of ' + fmt_player1(_L_q4) + ' joins a convent; ' + fmt_player1(_L_q4) + ' takes 1 thaler', -1)
     def c_14(st, env, pc):  # game.yaml:474
         _L_p16 = env['p']
@@ -5629,7 +5636,6 @@ def build(num_players, files):
                 if _end16 > 1:
                     _i91 = st.choose(_end16)
                     st.move_number += 1
-                    st.at = o169  # game.yaml:478
                 else:
                     _i91 = 0
                 if _i91 < _end9:  # game.yaml:481
@@ -5644,7 +5650,6 @@ def build(num_players, files):
                         if _end17 > 1:
                             _i92 = st.choose(_end17)
                             st.move_number += 1
-                            st.at = o142  # game.yaml:484
                         else:
                             _i92 = 0
                         _k12 = env['k'] = _v35[_i92]
@@ -5658,8 +5663,8 @@ def build(num_players, files):
                         if _v36 < 0:
                             raise RuleError("'thalers' would fall to " + str(_v36) + ', below its minimum 0', S[138])
                         st.vars['thalers'][_i93] = _v36
-                        st.at = o140  # game.yaml:493
                         if st.record_log:
+                            st.at = o140  # game.yaml:493
                             st.log_line(fmt_player1(_L_p16) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[139])))][-1]), -1)
                         st.at = o141  # game.yaml:494
                         _args80 = {'p': _L_p16, 'a': _k12.key}
@@ -5680,7 +5685,6 @@ def build(num_players, files):
                         if _end18 > 1:
                             _i94 = st.choose(_end18)
                             st.move_number += 1
-                            st.at = o149  # game.yaml:500
                         else:
                             _i94 = 0
                         _k14 = env['k'] = _v37[_i94]
@@ -5695,8 +5699,8 @@ def build(num_players, files):
                         if _v38 < 0:
                             raise RuleError("'thalers' would fall to " + str(_v38) + ', below its minimum 0', S[145])
                         st.vars['thalers'][_i96] = _v38
-                        st.at = o147  # game.yaml:509
                         if st.record_log:
+                            st.at = o147  # game.yaml:509
                             st.log_line(fmt_player1(_L_p16) + ' uses ' + fmt_card1(_k14) + ' with the privilege of Trier', -1)
                         st.at = o148  # game.yaml:510
                         _args81 = {'p': _L_p16, 'a': _k14.key}
@@ -5713,12 +5717,12 @@ def build(num_players, files):
                     st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[150])))][-1], (Z_play_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[149]))), False)
                     st.at = o153  # game.yaml:517
                     if st.record_log:
+                        st.at = o153  # game.yaml:517
                         st.log_line(fmt_player1(_L_p16) + ' takes Gray eminence', -1)
                 elif _i91 < _end12:  # game.yaml:518
                     st.at = o155  # game.yaml:521
                     _i98 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[151]))
                     st.vars['privilege_used'][_i98] = True
-                    st.at = o156  # game.yaml:521
                     _args82 = {'p': _L_p16, 'optional': False}
                     try:
                         c_18(st, _args82, 0)
@@ -5729,7 +5733,6 @@ def build(num_players, files):
                     st.at = o158  # game.yaml:525
                     _i99 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[153]))
                     st.vars['privilege_used'][_i99] = True
-                    st.at = o159  # game.yaml:525
                     _args83 = {'p': _L_p16, 'side': False}
                     try:
                         c_6(st, _args83, 0)
@@ -5745,7 +5748,6 @@ def build(num_players, files):
                     if _v39 < 0:
                         raise RuleError("'thalers' would fall to " + str(_v39) + ', below its minimum 0', S[156])
                     st.vars['thalers'][_i100] = _v39
-                    st.at = o162  # game.yaml:530
                     _args84 = {'p': _L_p16}
                     try:
                         c_15(st, _args84, 0)
@@ -5761,7 +5763,6 @@ def build(num_players, files):
                     if _v40 < 0:
                         raise RuleError("'thalers' would fall to " + str(_v40) + ', below its minimum 0', S[159])
                     st.vars['thalers'][_i101] = _v40
-                    st.at = o165  # game.yaml:538
                     _args85 = {'p': _L_p16}
                     try:
                         c_16(st, _args85, 0)
@@ -5774,6 +5775,7 @@ def build(num_players, files):
                     st.vars['passed'][_i102] = True
                     st.at = o168  # game.yaml:539
                     if st.record_log:
+                        st.at = o168  # game.yaml:539
                         st.log_line(fmt_player1(_L_p16) + ' passes', -1)
     def c_15(st, env, pc):  # game.yaml:541
         _L_p17 = env['p']
@@ -5790,7 +5792,6 @@ def build(num_players, files):
                 if _end19 > 1:
                     _i103 = st.choose(_end19)
                     st.move_number += 1
-                    st.at = o172  # game.yaml:545
                 else:
                     _i103 = 0
                 _s72 = env['s'] = _v41[_i103]
@@ -5811,7 +5812,6 @@ def build(num_players, files):
                 if _end20 > 1:
                     _i104 = st.choose(_end20)
                     st.move_number += 1
-                    st.at = o178  # game.yaml:555
                 else:
                     _i104 = 0
                 _s74 = env['s'] = _v42[_i104]
@@ -5828,7 +5828,6 @@ def build(num_players, files):
                     if _end21 > 1:
                         _i105 = st.choose(_end21)
                         st.move_number += 1
-                        st.at = o177  # game.yaml:563
                     else:
                         _i105 = 0
                     _t23 = env['t'] = _v43[_i105]
@@ -5841,13 +5840,13 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o197  # game.yaml:572
             if (_L_a3 == 'rival'):
-                st.at = o180  # game.yaml:573
                 st.vars['rival'] = _L_p19
                 st.at = o181  # game.yaml:573
                 _i106 = seat(st, st.vars['turn_player'], S[75])
                 st.vars['passed'][_i106] = True
                 st.at = o182  # game.yaml:573
                 if st.record_log:
+                    st.at = o182  # game.yaml:573
                     st.log_line(fmt_player1(_L_p19) + ' is the rival; phase IV is over for him', -1)
             elif (_L_a3 == 'doctor'):
                 st.at = o184  # game.yaml:575
@@ -5858,7 +5857,6 @@ def build(num_players, files):
                     traced(e, 'procedure doctor (' + str(S[287]) + ')')
                     raise
             elif (_L_a3 == 'move'):
-                st.at = o186  # game.yaml:576
                 _args87 = {'p': _L_p19}
                 try:
                     c_19(st, _args87, 0)
@@ -5873,7 +5871,6 @@ def build(num_players, files):
                     raise RuleError("'score' would fall to " + str(_v44) + ', below its minimum 0', S[77])
                 st.vars['score'][_i107] = _v44
             elif (_L_a3 == 'permit'):
-                st.at = o190  # game.yaml:578
                 _args88 = {'p': _L_p19}
                 try:
                     c_20(st, _args88, 0)
@@ -5881,7 +5878,6 @@ def build(num_players, files):
                     traced(e, 'procedure permit (' + str(S[294]) + ')')
                     raise
             elif (_L_a3 == 'ordinance'):
-                st.at = o192  # game.yaml:579
                 _args89 = {'p': _L_p19}
                 try:
                     c_21(st, _args89, 0)
@@ -5889,7 +5885,6 @@ def build(num_players, files):
                     traced(e, 'procedure ordinance (' + str(S[295]) + ')')
                     raise
             elif (_L_a3 == 'promotion'):
-                st.at = o194  # game.yaml:580
                 _args90 = {'p': _L_p19}
                 try:
                     c_22(st, _args90, 0)
@@ -5897,7 +5892,6 @@ def build(num_players, files):
                     traced(e, 'procedure promotion (' + str(S[296]) + ')')
                     raise
             elif (_L_a3 == 'daughter'):
-                st.at = o196  # game.yaml:581
                 _args91 = {'p': _L_p19}
                 try:
                     c_23(st, _args91, 0)
@@ -5927,7 +5921,6 @@ def build(num_players, files):
                 if _end24 > 1:
                     _i108 = st.choose(_end24)
                     st.move_number += 1
-                    st.at = o203  # game.yaml:588
                 else:
                     _i108 = 0
                 if _i108 < _end22:  # game.yaml:591
@@ -5966,7 +5959,6 @@ def build(num_players, files):
                 if _end26 > 1:
                     _i110 = st.choose(_end26)
                     st.move_number += 1
-                    st.at = o210  # game.yaml:601
                 else:
                     _i110 = 0
                 if _i110 < _end25:  # game.yaml:604
@@ -5984,7 +5976,6 @@ def build(num_players, files):
                         if _end27 > 1:
                             _i111 = st.choose(_end27)
                             st.move_number += 1
-                            st.at = o208  # game.yaml:609
                         else:
                             _i111 = 0
                         _t26 = env['t'] = _v48[_i111]
@@ -6025,11 +6016,9 @@ def build(num_players, files):
                 if _end30 > 1:
                     _i112 = st.choose(_end30)
                     st.move_number += 1
-                    st.at = o217  # game.yaml:620
                 else:
                     _i112 = 0
                 if _i112 < _end28:  # game.yaml:623
-                    st.at = o212  # game.yaml:623
                     _args94 = {'p': _L_p22, 'side': False}
                     try:
                         c_6(st, _args94, 0)
@@ -6045,7 +6034,6 @@ def build(num_players, files):
                     if _v49 < 0:
                         raise RuleError("'thalers' would fall to " + str(_v49) + ', below its minimum 0', S[200])
                     st.vars['thalers'][_i113] = _v49
-                    st.at = o215  # game.yaml:625
                     _args95 = {'p': _L_p22, 'side': True}
                     try:
                         c_6(st, _args95, 0)
@@ -6078,7 +6066,6 @@ def build(num_players, files):
                 if _end32 > 1:
                     _i114 = st.choose(_end32)
                     st.move_number += 1
-                    st.at = o222  # game.yaml:632
                 else:
                     _i114 = 0
                 if _i114 < _end31:  # game.yaml:635
@@ -6117,7 +6104,6 @@ def build(num_players, files):
                 if _end34 > 1:
                     _i116 = st.choose(_end34)
                     st.move_number += 1
-                    st.at = o227  # game.yaml:647
                 else:
                     _i116 = 0
                 if _i116 < _end33:  # game.yaml:650
@@ -6158,7 +6144,6 @@ def build(num_players, files):
                 if _end37 > 1:
                     _i117 = st.choose(_end37)
                     st.move_number += 1
-                    st.at = o233  # game.yaml:663
                 else:
                     _i117 = 0
                 if _i117 < _end35:  # game.yaml:666
@@ -6179,7 +6164,6 @@ def build(num_players, files):
                 env['q'] = _q10
                 st.at = o237  # game.yaml:678
                 if (any((_c19.props['stack'].key == 'gray') for _c19 in st.zones[(Z_play_area1 + _q10)]) and any((_x39.kind == 'aristocrats') for _x39 in st.zones[(Z_supply1 + _q10)])):
-                    st.at = o236  # game.yaml:678
                     _args97 = {'q': _q10}
                     try:
                         c_25(st, _args97, 0)
@@ -6192,7 +6176,6 @@ def build(num_players, files):
                 env['e'] = _e15
                 st.at = o242  # game.yaml:679
                 if (not st.vars['closed'][_e15.ordinal]):
-                    st.at = o241  # game.yaml:679
                     _args98 = {'e': _e15}
                     try:
                         c_26(st, _args98, 0)
@@ -6210,6 +6193,7 @@ def build(num_players, files):
                 st.vars['score'][_i120] = _v54
                 st.at = o246  # game.yaml:683
                 if st.record_log:
+                    st.at = o246  # game.yaml:683
                     st.log_line(fmt_any1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
     def c_25(st, env, pc):  # game.yaml:687
         _L_q5 = env['q']
@@ -6228,7 +6212,6 @@ def build(num_players, files):
                 if _end39 > 1:
                     _i121 = st.choose(_end39)
                     st.move_number += 1
-                    st.at = o251  # game.yaml:692
                 else:
                     _i121 = 0
                 if _i121 < _end38:  # game.yaml:695
@@ -6271,8 +6254,8 @@ def build(num_players, files):
                 st.at = o257  # game.yaml:713
                 st.move(st.zones[(Z_at1 + _L_e4.props['seat'].ordinal)][-1], Z_aside1, False)
         if pc <= 1:
-            st.at = o259  # game.yaml:714
             if st.record_log:
+                st.at = o259  # game.yaml:714
                 st.log_line('change of power in ' + fmt_card1(_L_e4) + ', where ' + fmt_player1(_L_w2) + ' has ' + fmt_int1(fn_power(st, S[80], _L_w2, _L_e4)) + ' power points', -1)
         if pc <= 2:
             st.at = o268  # game.yaml:715
@@ -6296,7 +6279,6 @@ def build(num_players, files):
                     if _end40 > 1:
                         _i122 = st.choose(_end40)
                         st.move_number += 1
-                        st.at = o265  # game.yaml:717
                     else:
                         _i122 = 0
                     _s89 = env['s'] = _v56[_i122]
@@ -6310,15 +6292,16 @@ def build(num_players, files):
                 st.vars['score'][_i123] = _v57
                 st.at = o267  # game.yaml:723
                 if st.record_log:
+                    st.at = o267  # game.yaml:723
                     st.log_line(fmt_player1(_L_w2) + ' places the elector of ' + fmt_card1(_L_e4) + ' and takes 2 victory points', -1)
             else:
                 st.at = o261  # game.yaml:724
                 if st.record_log:
+                    st.at = o261  # game.yaml:724
                     st.log_line(fmt_player1(_L_w2) + ' has no suitable aristocrat in ' + fmt_card1(_L_e4) + '; the elector space stays empty', -1)
         if pc <= 3:
             st.at = o271  # game.yaml:725
             if (len(st.zones[Z_aside1]) > 0):
-                st.at = o270  # game.yaml:725
                 _args101 = {'e': _L_e4}
                 try:
                     c_28(st, _args101, 0)
@@ -6354,7 +6337,6 @@ def build(num_players, files):
                     if _end41 > 1:
                         _i124 = st.choose(_end41)
                         st.move_number += 1
-                        st.at = o279  # game.yaml:735
                     else:
                         _i124 = 0
                     _s92 = env['s'] = _v58[_i124]
@@ -6366,8 +6348,8 @@ def build(num_players, files):
                         traced(e, 'procedure settle (' + str(S[106]) + ')')
                         raise
             else:
-                st.at = o274  # game.yaml:739
                 if st.record_log:
+                    st.at = o274  # game.yaml:739
                     st.log_line('no room in ' + fmt_card1(_L_e5) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
                 st.at = o275  # game.yaml:739
                 _args103 = {'x': env['x']}
@@ -6380,7 +6362,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o283  # game.yaml:744
             if (st.vars['rival'] != None):
-                st.at = o282  # game.yaml:744
                 _args104 = {}
                 try:
                     c_30(st, _args104, 0)
@@ -6403,7 +6384,6 @@ def build(num_players, files):
                         if _end42 > 1:
                             _i125 = st.choose(_end42)
                             st.move_number += 1
-                            st.at = o288  # game.yaml:754
                         else:
                             _i125 = 0
                         _e19 = env['e'] = _v59[_i125]
@@ -6420,7 +6400,6 @@ def build(num_players, files):
                         if _end43 > 1:
                             _i126 = st.choose(_end43)
                             st.move_number += 1
-                            st.at = o293  # game.yaml:762
                         else:
                             _i126 = 0
                         _e21 = env['e'] = _v60[_i126]
@@ -6453,7 +6432,6 @@ def build(num_players, files):
                     if _end45 > 1:
                         _i129 = st.choose(_end45)
                         st.move_number += 1
-                        st.at = o303  # game.yaml:772
                     else:
                         _i129 = 0
                     if _i129 < _end44:  # game.yaml:775
@@ -6472,8 +6450,8 @@ def build(num_players, files):
             st.at = o306  # game.yaml:778
             env['for_rival'] = sum([fn_votes(st, S[88], _q14) for _q14 in st.players if (st.vars['vote'][_q14] == st.vars['rival'])])
         if pc <= 6:
-            st.at = o307  # game.yaml:779
             if st.record_log:
+                st.at = o307  # game.yaml:779
                 st.log_line('votes revealed, ' + fmt_list_player1([_q15 for _q15 in st.players if (st.vars['vote'][_q15] == st.vars['emperor'])]) + ' for the Emperor ' + fmt_player1(st.vars['emperor']) + ' (' + fmt_int1(env['for_emperor']) + '), ' + fmt_list_player1([_q16 for _q16 in st.players if (st.vars['vote'][_q16] == st.vars['rival'])]) + ' for the rival ' + fmt_player1(st.vars['rival']) + ' (' + fmt_int1(env['for_rival']) + ')', -1)
         if pc <= 7:
             st.at = o308  # game.yaml:780
@@ -6492,11 +6470,11 @@ def build(num_players, files):
                     st.vars['score'][_i132] = _v61
                     st.at = o312  # game.yaml:784
                     if st.record_log:
+                        st.at = o312  # game.yaml:784
                         st.log_line(fmt_player1(_q17) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
         if pc <= 9:
             st.at = o319  # game.yaml:785
             if (env['victor'] == st.vars['rival']):
-                st.at = o318  # game.yaml:785
                 _args105 = {'w': st.vars['rival']}
                 try:
                     c_31(st, _args105, 0)
@@ -6506,15 +6484,13 @@ def build(num_players, files):
             else:
                 st.at = o316  # game.yaml:785
                 if st.record_log:
+                    st.at = o316  # game.yaml:785
                     st.log_line(fmt_player1(st.vars['emperor']) + ' remains Emperor', -1)
         if pc <= 10:
-            st.at = o320  # game.yaml:786
             st.vars['rival'] = None
         if pc <= 11:
-            st.at = o321  # game.yaml:787
             st.vars['church_on'] = None
         if pc <= 12:
-            st.at = o322  # game.yaml:788
             st.vars['excommunicated'] = None
         if pc <= 13:
             st.at = o325  # game.yaml:789
@@ -6526,7 +6502,6 @@ def build(num_players, files):
     def c_31(st, env, pc):  # game.yaml:791
         _L_w3 = env['w']
         if pc <= 0:
-            st.at = o326  # game.yaml:795
             env['old'] = st.vars['emperor']
         if pc <= 1:
             st.at = o327  # game.yaml:796
@@ -6535,14 +6510,12 @@ def build(num_players, files):
             for _c22 in cards_of(_items10):
                 st.move(_c22, _dest6, False)
         if pc <= 2:
-            st.at = o328  # game.yaml:797
             st.vars['emperor'] = _L_w3
         if pc <= 3:
-            st.at = o329  # game.yaml:798
             if st.record_log:
+                st.at = o329  # game.yaml:798
                 st.log_line(fmt_player1(_L_w3) + ' is the new Emperor', -1)
         if pc <= 4:
-            st.at = o330  # game.yaml:799
             _args106 = {'p': _L_w3}
             try:
                 c_7(st, _args106, 0)
@@ -6579,7 +6552,6 @@ def build(num_players, files):
                     if _end46 > 1:
                         _i134 = st.choose(_end46)
                         st.move_number += 1
-                        st.at = o341  # game.yaml:810
                     else:
                         _i134 = 0
                     _s95 = env['s'] = _v62[_i134]
@@ -6591,8 +6563,8 @@ def build(num_players, files):
                         traced(e, 'procedure settle (' + str(S[106]) + ')')
                         raise
             else:
-                st.at = o336  # game.yaml:814
                 if st.record_log:
+                    st.at = o336  # game.yaml:814
                     st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(_L_p26), -1)
                 st.at = o337  # game.yaml:814
                 _args109 = {'x': env['x']}
@@ -6619,13 +6591,12 @@ def build(num_players, files):
                 raise RuleError("'thalers' would fall to " + str(_v64) + ', below its minimum 0', S[97])
             st.vars['thalers'][_i136] = _v64
         if pc <= 2:
-            st.at = o345  # game.yaml:822
             if st.record_log:
+                st.at = o345  # game.yaml:822
                 st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' takes ' + fmt_int1(DL_rounds3[(st.vars['round'], )][1]) + ' victory points and ' + fmt_int1(DL_rounds4[(st.vars['round'], )][2]) + ' thalers', -1)
         if pc <= 3:
             st.at = o350  # game.yaml:823
             if (DL_rounds5[(st.vars['round'], )][3] == 'place'):
-                st.at = o347  # game.yaml:823
                 _args110 = {}
                 try:
                     c_34(st, _args110, 0)
@@ -6633,7 +6604,6 @@ def build(num_players, files):
                     traced(e, 'procedure place_empire_city (' + str(S[319]) + ')')
                     raise
             elif (DL_rounds6[(st.vars['round'], )][3] == 'move'):
-                st.at = o349  # game.yaml:824
                 _args111 = {}
                 try:
                     c_35(st, _args111, 0)
@@ -6656,14 +6626,12 @@ def build(num_players, files):
                     if _end47 > 1:
                         _i137 = st.choose(_end47)
                         st.move_number += 1
-                        st.at = o356  # game.yaml:832
                     else:
                         _i137 = 0
                     _s98 = env['s'] = _v65[_i137]
                     st.at = o355  # game.yaml:836
                     st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + _s98.ordinal), False)
             else:
-                st.at = o352  # game.yaml:837
                 _args112 = {}
                 try:
                     c_35(st, _args112, 0)
@@ -6686,7 +6654,6 @@ def build(num_players, files):
                     if _end48 > 1:
                         _i138 = st.choose(_end48)
                         st.move_number += 1
-                        st.at = o366  # game.yaml:847
                     else:
                         _i138 = 0
                     _s102 = env['s'] = _v66[_i138]
@@ -6704,7 +6671,6 @@ def build(num_players, files):
                         if _end49 > 1:
                             _i139 = st.choose(_end49)
                             st.move_number += 1
-                            st.at = o365  # game.yaml:855
                         else:
                             _i139 = 0
                         _t32 = env['t'] = _v67[_i139]
@@ -6713,6 +6679,7 @@ def build(num_players, files):
             else:
                 st.at = o359  # game.yaml:859
                 if st.record_log:
+                    st.at = o359  # game.yaml:859
                     st.log_line('no empire city can be placed or moved', -1)
     def c_76(st, env, pc):  # game.yaml:393
         _L_p27 = env['p']
@@ -6729,7 +6696,6 @@ def build(num_players, files):
                 if _end50 > 1:
                     _i140 = st.choose(_end50)
                     st.move_number += 1
-                    st.at = o79  # game.yaml:394
                 else:
                     _i140 = 0
                 _s104 = env['s'] = _v68[_i140]
@@ -6737,11 +6703,10 @@ def build(num_players, files):
                 st.move(st.zones[(Z_at1 + _s104.ordinal)][-1], Z_throne1, False)
     def c_94(st, env, pc):  # game.yaml:422
         if pc <= 0:
-            st.at = o95  # game.yaml:423
             if st.record_log:
+                st.at = o95  # game.yaml:423
                 st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' needs a new aristocrat on the throne', -1)
         if pc <= 1:
-            st.at = o96  # game.yaml:424
             _args113 = {'p': st.vars['emperor']}
             try:
                 c_7(st, _args113, 0)
@@ -6753,6 +6718,7 @@ def build(num_players, files):
             if (len(st.zones[Z_throne1]) > 0):
                 st.at = o98  # game.yaml:425
                 if st.record_log:
+                    st.at = o98  # game.yaml:425
                     st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[116])]) + ', is the new Emperor tile', -1)
     def c_101(st, env, pc):  # game.yaml:432
         _L_q6 = env['q']
@@ -6766,7 +6732,6 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o108  # game.yaml:435
             if (env['blue'] > env['pink']):
-                st.at = o105  # game.yaml:435
                 _args114 = {'q': _L_q6}
                 try:
                     c_11(st, _args114, 0)
@@ -6774,7 +6739,6 @@ def build(num_players, files):
                     traced(e, 'procedure son (' + str(S[277]) + ')')
                     raise
             elif (env['pink'] > 0):
-                st.at = o107  # game.yaml:435
                 _args115 = {'q': _L_q6}
                 try:
                     c_12(st, _args115, 0)
@@ -6784,7 +6748,6 @@ def build(num_players, files):
     def c_104(st, env, pc):  # game.yaml:435
         _L_q7 = env['q']
         if pc <= 0:
-            st.at = o105  # game.yaml:435
             _args116 = {'q': _L_q7}
             try:
                 c_11(st, _args116, 0)
@@ -6794,7 +6757,6 @@ def build(num_players, files):
     def c_106(st, env, pc):  # game.yaml:435
         _L_q8 = env['q']
         if pc <= 0:
-            st.at = o107  # game.yaml:435
             _args117 = {'q': _L_q8}
             try:
                 c_12(st, _args117, 0)
@@ -6804,11 +6766,10 @@ def build(num_players, files):
     def c_117(st, env, pc):  # game.yaml:443
         _L_q9 = env['q']
         if pc <= 0:
-            st.at = o118  # game.yaml:443
             if st.record_log:
+                st.at = o118  # game.yaml:443
                 st.log_line('a son is born to ' + fmt_player1(_L_q9), -1)
         if pc <= 1:
-            st.at = o119  # game.yaml:443
             _args118 = {'p': _L_q9, 'side': False}
             try:
                 c_6(st, _args118, 0)
@@ -6852,7 +6813,6 @@ def build(num_players, files):
                 if _end51 > 1:
                     _i141 = st.choose(_end51)
                     st.move_number += 1
-                    st.at = o142  # game.yaml:484
                 else:
                     _i141 = 0
                 _k16 = env['k'] = _v69[_i141]
@@ -6866,8 +6826,8 @@ def build(num_players, files):
                 if _v70 < 0:
                     raise RuleError("'thalers' would fall to " + str(_v70) + ', below its minimum 0', S[138])
                 st.vars['thalers'][_i142] = _v70
-                st.at = o140  # game.yaml:493
                 if st.record_log:
+                    st.at = o140  # game.yaml:493
                     st.log_line(fmt_player1(_L_p28) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[139])))][-1]), -1)
                 st.at = o141  # game.yaml:494
                 _args121 = {'p': _L_p28, 'a': _k16.key}
@@ -6894,8 +6854,8 @@ def build(num_players, files):
                 raise RuleError("'thalers' would fall to " + str(_v71) + ', below its minimum 0', S[138])
             st.vars['thalers'][_i143] = _v71
         if pc <= 2:
-            st.at = o140  # game.yaml:493
             if st.record_log:
+                st.at = o140  # game.yaml:493
                 st.log_line(fmt_player1(_L_p29) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p29, S[139])))][-1]), -1)
         if pc <= 3:
             st.at = o141  # game.yaml:494
@@ -6920,7 +6880,6 @@ def build(num_players, files):
                 if _end52 > 1:
                     _i144 = st.choose(_end52)
                     st.move_number += 1
-                    st.at = o149  # game.yaml:500
                 else:
                     _i144 = 0
                 _k18 = env['k'] = _v72[_i144]
@@ -6935,8 +6894,8 @@ def build(num_players, files):
                 if _v73 < 0:
                     raise RuleError("'thalers' would fall to " + str(_v73) + ', below its minimum 0', S[145])
                 st.vars['thalers'][_i146] = _v73
-                st.at = o147  # game.yaml:509
                 if st.record_log:
+                    st.at = o147  # game.yaml:509
                     st.log_line(fmt_player1(_L_p30) + ' uses ' + fmt_card1(_k18) + ' with the privilege of Trier', -1)
                 st.at = o148  # game.yaml:510
                 _args123 = {'p': _L_p30, 'a': _k18.key}
@@ -6963,8 +6922,8 @@ def build(num_players, files):
                 raise RuleError("'thalers' would fall to " + str(_v74) + ', below its minimum 0', S[145])
             st.vars['thalers'][_i148] = _v74
         if pc <= 2:
-            st.at = o147  # game.yaml:509
             if st.record_log:
+                st.at = o147  # game.yaml:509
                 st.log_line(fmt_player1(_L_p31) + ' uses ' + fmt_card1(_L_k2) + ' with the privilege of Trier', -1)
         if pc <= 3:
             st.at = o148  # game.yaml:510
@@ -6981,7 +6940,6 @@ def build(num_players, files):
             _i149 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[151]))
             st.vars['privilege_used'][_i149] = True
         if pc <= 1:
-            st.at = o156  # game.yaml:521
             _args125 = {'p': _L_p32, 'optional': False}
             try:
                 c_18(st, _args125, 0)
@@ -6995,7 +6953,6 @@ def build(num_players, files):
             _i150 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[153]))
             st.vars['privilege_used'][_i150] = True
         if pc <= 1:
-            st.at = o159  # game.yaml:525
             _args126 = {'p': _L_p33, 'side': False}
             try:
                 c_6(st, _args126, 0)
@@ -7015,7 +6972,6 @@ def build(num_players, files):
                 raise RuleError("'thalers' would fall to " + str(_v75) + ', below its minimum 0', S[156])
             st.vars['thalers'][_i151] = _v75
         if pc <= 1:
-            st.at = o162  # game.yaml:530
             _args127 = {'p': _L_p34}
             try:
                 c_15(st, _args127, 0)
@@ -7035,7 +6991,6 @@ def build(num_players, files):
                 raise RuleError("'thalers' would fall to " + str(_v76) + ', below its minimum 0', S[159])
             st.vars['thalers'][_i152] = _v76
         if pc <= 1:
-            st.at = o165  # game.yaml:538
             _args128 = {'p': _L_p35}
             try:
                 c_16(st, _args128, 0)
@@ -7062,7 +7017,6 @@ def build(num_players, files):
                 if _end53 > 1:
                     _i153 = st.choose(_end53)
                     st.move_number += 1
-                    st.at = o177  # game.yaml:563
                 else:
                     _i153 = 0
                 _t34 = env['t'] = _v77[_i153]
@@ -7081,7 +7035,6 @@ def build(num_players, files):
     def c_185(st, env, pc):  # game.yaml:576
         _L_p38 = env['p']
         if pc <= 0:
-            st.at = o186  # game.yaml:576
             _args130 = {'p': _L_p38}
             try:
                 c_19(st, _args130, 0)
@@ -7091,7 +7044,6 @@ def build(num_players, files):
     def c_189(st, env, pc):  # game.yaml:578
         _L_p39 = env['p']
         if pc <= 0:
-            st.at = o190  # game.yaml:578
             _args131 = {'p': _L_p39}
             try:
                 c_20(st, _args131, 0)
@@ -7101,7 +7053,6 @@ def build(num_players, files):
     def c_191(st, env, pc):  # game.yaml:579
         _L_p40 = env['p']
         if pc <= 0:
-            st.at = o192  # game.yaml:579
             _args132 = {'p': _L_p40}
             try:
                 c_21(st, _args132, 0)
@@ -7111,7 +7062,6 @@ def build(num_players, files):
     def c_193(st, env, pc):  # game.yaml:580
         _L_p41 = env['p']
         if pc <= 0:
-            st.at = o194  # game.yaml:580
             _args133 = {'p': _L_p41}
             try:
                 c_22(st, _args133, 0)
@@ -7121,7 +7071,6 @@ def build(num_players, files):
     def c_195(st, env, pc):  # game.yaml:581
         _L_p42 = env['p']
         if pc <= 0:
-            st.at = o196  # game.yaml:581
             _args134 = {'p': _L_p42}
             try:
                 c_23(st, _args134, 0)
@@ -7148,7 +7097,6 @@ def build(num_players, files):
                 if _end54 > 1:
                     _i154 = st.choose(_end54)
                     st.move_number += 1
-                    st.at = o208  # game.yaml:609
                 else:
                     _i154 = 0
                 _t37 = env['t'] = _v78[_i154]
@@ -7162,7 +7110,6 @@ def build(num_players, files):
     def c_211(st, env, pc):  # game.yaml:623
         _L_p44 = env['p']
         if pc <= 0:
-            st.at = o212  # game.yaml:623
             _args136 = {'p': _L_p44, 'side': False}
             try:
                 c_6(st, _args136, 0)
@@ -7182,7 +7129,6 @@ def build(num_players, files):
                 raise RuleError("'thalers' would fall to " + str(_v79) + ', below its minimum 0', S[200])
             st.vars['thalers'][_i155] = _v79
         if pc <= 1:
-            st.at = o215  # game.yaml:625
             _args137 = {'p': _L_p45, 'side': True}
             try:
                 c_6(st, _args137, 0)
@@ -7195,7 +7141,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o237  # game.yaml:678
             if (any((_c25.props['stack'].key == 'gray') for _c25 in st.zones[(Z_play_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q12, S[9])))]) and any((_x41.kind == 'aristocrats') for _x41 in st.zones[(Z_supply1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q12, S[8])))])):
-                st.at = o236  # game.yaml:678
                 _args138 = {'q': _L_q12}
                 try:
                     c_25(st, _args138, 0)
@@ -7205,7 +7150,6 @@ def build(num_players, files):
     def c_235(st, env, pc):  # game.yaml:678
         _L_q13 = env['q']
         if pc <= 0:
-            st.at = o236  # game.yaml:678
             _args139 = {'q': _L_q13}
             try:
                 c_25(st, _args139, 0)
@@ -7218,7 +7162,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o242  # game.yaml:679
             if (not st.vars['closed'][(_O_e5 if _O_e5 is not None else ordinal(_L_e6, 'electorates', S[220]))]):
-                st.at = o241  # game.yaml:679
                 _args140 = {'e': _L_e6}
                 try:
                     c_26(st, _args140, 0)
@@ -7228,7 +7171,6 @@ def build(num_players, files):
     def c_240(st, env, pc):  # game.yaml:679
         _L_e7 = env['e']
         if pc <= 0:
-            st.at = o241  # game.yaml:679
             _args141 = {'e': _L_e7}
             try:
                 c_26(st, _args141, 0)
@@ -7239,7 +7181,6 @@ def build(num_players, files):
         _L_e8 = env['e']
         _L_w4 = env['w']
         if pc <= 0:
-            st.at = o254  # game.yaml:704
             _args142 = {'e': _L_e8, 'w': _L_w4}
             try:
                 c_27(st, _args142, 0)
@@ -7271,7 +7212,6 @@ def build(num_players, files):
                 if _end55 > 1:
                     _i156 = st.choose(_end55)
                     st.move_number += 1
-                    st.at = o265  # game.yaml:717
                 else:
                     _i156 = 0
                 _s106 = env['s'] = _v80[_i156]
@@ -7287,11 +7227,11 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o267  # game.yaml:723
             if st.record_log:
+                st.at = o267  # game.yaml:723
                 st.log_line(fmt_player1(_L_w5) + ' places the elector of ' + fmt_card1(_L_e9) + ' and takes 2 victory points', -1)
     def c_269(st, env, pc):  # game.yaml:725
         _L_e10 = env['e']
         if pc <= 0:
-            st.at = o270  # game.yaml:725
             _args143 = {'e': _L_e10}
             try:
                 c_28(st, _args143, 0)
@@ -7323,11 +7263,9 @@ def build(num_players, files):
                 if _end56 > 1:
                     _i158 = st.choose(_end56)
                     st.move_number += 1
-                    st.at = o279  # game.yaml:735
                 else:
                     _i158 = 0
                 _s108 = env['s'] = _v82[_i158]
-                st.at = o278  # game.yaml:738
                 _args144 = {'x': _L_x4, 's': _s108}
                 try:
                     proc_settle(st, _args144)
@@ -7336,7 +7274,6 @@ def build(num_players, files):
                     raise
     def c_281(st, env, pc):  # game.yaml:744
         if pc <= 0:
-            st.at = o282  # game.yaml:744
             _args145 = {}
             try:
                 c_30(st, _args145, 0)
@@ -7360,7 +7297,6 @@ def build(num_players, files):
                     if _end57 > 1:
                         _i159 = st.choose(_end57)
                         st.move_number += 1
-                        st.at = o288  # game.yaml:754
                     else:
                         _i159 = 0
                     _e23 = env['e'] = _v83[_i159]
@@ -7380,7 +7316,6 @@ def build(num_players, files):
                     if _end58 > 1:
                         _i160 = st.choose(_end58)
                         st.move_number += 1
-                        st.at = o293  # game.yaml:762
                     else:
                         _i160 = 0
                     _e25 = env['e'] = _v84[_i160]
@@ -7401,7 +7336,6 @@ def build(num_players, files):
                 if _end59 > 1:
                     _i161 = st.choose(_end59)
                     st.move_number += 1
-                    st.at = o288  # game.yaml:754
                 else:
                     _i161 = 0
                 _e27 = env['e'] = _v85[_i161]
@@ -7422,7 +7356,6 @@ def build(num_players, files):
                 if _end60 > 1:
                     _i162 = st.choose(_end60)
                     st.move_number += 1
-                    st.at = o293  # game.yaml:762
                 else:
                     _i162 = 0
                 _e29 = env['e'] = _v86[_i162]
@@ -7445,7 +7378,6 @@ def build(num_players, files):
                 if _end62 > 1:
                     _i163 = st.choose(_end62)
                     st.move_number += 1
-                    st.at = o303  # game.yaml:772
                 else:
                     _i163 = 0
                 if _i163 < _end61:  # game.yaml:775
@@ -7458,7 +7390,6 @@ def build(num_players, files):
                     st.vars['vote'][_i165] = st.vars['rival']
     def c_317(st, env, pc):  # game.yaml:785
         if pc <= 0:
-            st.at = o318  # game.yaml:785
             _args146 = {'w': st.vars['rival']}
             try:
                 c_31(st, _args146, 0)
@@ -7468,7 +7399,6 @@ def build(num_players, files):
     def c_331(st, env, pc):  # game.yaml:800
         _L_old1 = env['old']
         if pc <= 0:
-            st.at = o332  # game.yaml:800
             _args147 = {'p': _L_old1}
             try:
                 c_32(st, _args147, 0)
@@ -7491,11 +7421,9 @@ def build(num_players, files):
                 if _end63 > 1:
                     _i166 = st.choose(_end63)
                     st.move_number += 1
-                    st.at = o341  # game.yaml:810
                 else:
                     _i166 = 0
                 _s110 = env['s'] = _v87[_i166]
-                st.at = o340  # game.yaml:813
                 _args148 = {'x': _L_x5, 's': _s110}
                 try:
                     proc_settle(st, _args148)
@@ -7504,7 +7432,6 @@ def build(num_players, files):
                     raise
     def c_346(st, env, pc):  # game.yaml:823
         if pc <= 0:
-            st.at = o347  # game.yaml:823
             _args149 = {}
             try:
                 c_34(st, _args149, 0)
@@ -7513,7 +7440,6 @@ def build(num_players, files):
                 raise
     def c_348(st, env, pc):  # game.yaml:824
         if pc <= 0:
-            st.at = o349  # game.yaml:824
             _args150 = {}
             try:
                 c_35(st, _args150, 0)
@@ -7522,7 +7448,6 @@ def build(num_players, files):
                 raise
     def c_351(st, env, pc):  # game.yaml:837
         if pc <= 0:
-            st.at = o352  # game.yaml:837
             _args151 = {}
             try:
                 c_35(st, _args151, 0)
@@ -7543,7 +7468,6 @@ def build(num_players, files):
                 if _end64 > 1:
                     _i167 = st.choose(_end64)
                     st.move_number += 1
-                    st.at = o356  # game.yaml:832
                 else:
                     _i167 = 0
                 _s112 = env['s'] = _v88[_i167]
@@ -7563,7 +7487,6 @@ def build(num_players, files):
                 if _end65 > 1:
                     _i168 = st.choose(_end65)
                     st.move_number += 1
-                    st.at = o366  # game.yaml:847
                 else:
                     _i168 = 0
                 _s114 = env['s'] = _v89[_i168]
@@ -7581,7 +7504,6 @@ def build(num_players, files):
                     if _end66 > 1:
                         _i169 = st.choose(_end66)
                         st.move_number += 1
-                        st.at = o365  # game.yaml:855
                     else:
                         _i169 = 0
                     _t41 = env['t'] = _v90[_i169]
@@ -7606,7 +7528,6 @@ def build(num_players, files):
                 if _end67 > 1:
                     _i170 = st.choose(_end67)
                     st.move_number += 1
-                    st.at = o365  # game.yaml:855
                 else:
                     _i170 = 0
                 _t43 = env['t'] = _v91[_i170]
@@ -7616,7 +7537,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o371  # game.yaml:274
             if (len(st.players) == 2):
-                st.at = o370  # game.yaml:274
                 _args152 = {}
                 try:
                     proc_close_electorates(st, _args152)
@@ -7638,8 +7558,8 @@ def build(num_players, files):
                 st.at = o378  # game.yaml:281
                 st.move(_s115, (Z_area1 + _s115.props['electorate'].ordinal), False)
         if pc <= 3:
-            st.at = o380  # game.yaml:282
             if st.record_log:
+                st.at = o380  # game.yaml:282
                 st.log_line(fmt_player1(st.vars['emperor']) + ' is the Emperor', -1)
         if pc <= 4:
             st.at = o383  # game.yaml:283
@@ -7654,7 +7574,6 @@ def build(num_players, files):
                 if _end68 > 1:
                     _i171 = st.choose(_end68)
                     st.move_number += 1
-                    st.at = o383  # game.yaml:283
                 else:
                     _i171 = 0
                 _s117 = env['s'] = _v92[_i171]
@@ -7672,7 +7591,6 @@ def build(num_players, files):
             st.at = o387  # game.yaml:289
             for _p51 in ((SEATS_others1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or others(st, st.vars['emperor'])):
                 env['p'] = _p51
-                st.at = o386  # game.yaml:289
                 _args154 = {'p': _p51, 'a': 45, 'side': False, 'kind': 'elector'}
                 try:
                     c_2(st, _args154, 0)
@@ -7697,7 +7615,6 @@ def build(num_players, files):
             st.at = o395  # game.yaml:293
             for _p53 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                 env['p'] = _p53
-                st.at = o394  # game.yaml:293
                 _args156 = {'p': _p53}
                 try:
                     c_15(st, _args156, 0)
@@ -7722,7 +7639,6 @@ def build(num_players, files):
     def c_385(st, env, pc):  # game.yaml:289
         _L_p47 = env['p']
         if pc <= 0:
-            st.at = o386  # game.yaml:289
             _args157 = {'p': _L_p47, 'a': 45, 'side': False, 'kind': 'elector'}
             try:
                 c_2(st, _args157, 0)
@@ -7756,7 +7672,6 @@ def build(num_players, files):
     def c_393(st, env, pc):  # game.yaml:293
         _L_p49 = env['p']
         if pc <= 0:
-            st.at = o394  # game.yaml:293
             _args160 = {'p': _L_p49}
             try:
                 c_15(st, _args160, 0)
@@ -7765,7 +7680,6 @@ def build(num_players, files):
                 raise
     def c_400(st, env, pc):  # game.yaml:296
         if pc <= 0:
-            st.at = o456  # game.yaml:296
             _passes1 = 0
             while True:
                 st.at = o456  # game.yaml:296
@@ -7776,10 +7690,9 @@ def build(num_players, files):
                     raise too_long(S[326])
                 st.at = o402  # game.yaml:296
                 st.vars['round'] += 1
-                st.at = o403  # game.yaml:296
                 if st.record_log:
+                    st.at = o403  # game.yaml:296
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
-                st.at = o404  # game.yaml:299
                 st.at = o407  # game.yaml:300
                 for _e30 in list(K_electorates1):
                     env['e'] = _e30
@@ -7788,12 +7701,10 @@ def build(num_players, files):
                     st.vars['privilege_used'][_i174] = False
                 st.at = o413  # game.yaml:303
                 if (st.vars['round'] > 1):
-                    st.at = o409  # game.yaml:303
                     st.vars['phase'] = 'Income'
-                    st.at = o410  # game.yaml:303
                     if st.record_log:
+                        st.at = o410  # game.yaml:303
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
-                    st.at = o411  # game.yaml:303
                     _args161 = {}
                     try:
                         proc_income_phase(st, _args161)
@@ -7804,12 +7715,10 @@ def build(num_players, files):
                     st.vars['phase'] = ''
                 st.at = o419  # game.yaml:304
                 if (st.vars['round'] > 1):
-                    st.at = o415  # game.yaml:304
                     st.vars['phase'] = 'Aging'
-                    st.at = o416  # game.yaml:304
                     if st.record_log:
+                        st.at = o416  # game.yaml:304
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Aging', -1)
-                    st.at = o417  # game.yaml:304
                     _args162 = {}
                     try:
                         c_9(st, _args162, 0)
@@ -7820,12 +7729,10 @@ def build(num_players, files):
                     st.vars['phase'] = ''
                 st.at = o425  # game.yaml:305
                 if (st.vars['round'] > 1):
-                    st.at = o421  # game.yaml:305
                     st.vars['phase'] = 'Descendants'
-                    st.at = o422  # game.yaml:305
                     if st.record_log:
+                        st.at = o422  # game.yaml:305
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Descendants', -1)
-                    st.at = o423  # game.yaml:305
                     _args163 = {}
                     try:
                         c_10(st, _args163, 0)
@@ -7834,8 +7741,6 @@ def build(num_players, files):
                         raise
                     st.at = o424  # game.yaml:305
                     st.vars['phase'] = ''
-                st.at = o426  # game.yaml:306
-                st.at = o427  # game.yaml:306
                 st.vars['phase'] = 'Actions'
                 st.at = o430  # game.yaml:306
                 for _p56 in list(st.players):
@@ -7843,7 +7748,6 @@ def build(num_players, files):
                     st.at = o429  # game.yaml:306
                     _i175 = _p56
                     st.vars['passed'][_i175] = False
-                st.at = o438  # game.yaml:306
                 _passes2 = 0
                 while True:
                     st.at = o438  # game.yaml:306
@@ -7857,28 +7761,23 @@ def build(num_players, files):
                         env['p'] = _p57
                         st.at = o436  # game.yaml:306
                         if (not st.vars['passed'][_p57]):
-                            st.at = o434  # game.yaml:306
                             st.vars['turn_player'] = _p57
                             if st.record_log:
+                                st.at = o434  # game.yaml:306
                                 st.log_line(turn_line(st), -1)
-                            st.at = o435  # game.yaml:310
                             _args164 = {'p': _p57}
                             try:
                                 c_14(st, _args164, 0)
                             except Exception as e:
                                 traced(e, 'procedure action_turn (' + str(S[329]) + ')')
                                 raise
-                st.at = o439  # game.yaml:306
                 st.vars['turn_player'] = None
                 st.at = o440  # game.yaml:306
                 st.vars['phase'] = ''
-                st.at = o441  # game.yaml:311
-                st.at = o442  # game.yaml:311
                 st.vars['phase'] = 'New Electors'
-                st.at = o443  # game.yaml:311
                 if st.record_log:
+                    st.at = o443  # game.yaml:311
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
-                st.at = o444  # game.yaml:311
                 _args165 = {}
                 try:
                     c_24(st, _args165, 0)
@@ -7887,13 +7786,10 @@ def build(num_players, files):
                     raise
                 st.at = o445  # game.yaml:311
                 st.vars['phase'] = ''
-                st.at = o446  # game.yaml:312
-                st.at = o447  # game.yaml:312
                 st.vars['phase'] = 'Elect Emperor'
-                st.at = o448  # game.yaml:312
                 if st.record_log:
+                    st.at = o448  # game.yaml:312
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
-                st.at = o449  # game.yaml:312
                 _args166 = {}
                 try:
                     c_29(st, _args166, 0)
@@ -7902,13 +7798,10 @@ def build(num_players, files):
                     raise
                 st.at = o450  # game.yaml:312
                 st.vars['phase'] = ''
-                st.at = o451  # game.yaml:313
-                st.at = o452  # game.yaml:313
                 st.vars['phase'] = 'Emperor Action'
-                st.at = o453  # game.yaml:313
                 if st.record_log:
+                    st.at = o453  # game.yaml:313
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
-                st.at = o454  # game.yaml:313
                 _args167 = {}
                 try:
                     c_33(st, _args167, 0)
@@ -7922,11 +7815,10 @@ def build(num_players, files):
             st.at = o402  # game.yaml:296
             st.vars['round'] += 1
         if pc <= 1:
-            st.at = o403  # game.yaml:296
             if st.record_log:
+                st.at = o403  # game.yaml:296
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
         if pc <= 2:
-            st.at = o404  # game.yaml:299
             st.at = o407  # game.yaml:300
             for _e31 in list(K_electorates1):
                 env['e'] = _e31
@@ -7936,12 +7828,10 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o413  # game.yaml:303
             if (st.vars['round'] > 1):
-                st.at = o409  # game.yaml:303
                 st.vars['phase'] = 'Income'
-                st.at = o410  # game.yaml:303
                 if st.record_log:
+                    st.at = o410  # game.yaml:303
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
-                st.at = o411  # game.yaml:303
                 _args168 = {}
                 try:
                     proc_income_phase(st, _args168)
@@ -7953,12 +7843,10 @@ def build(num_players, files):
         if pc <= 4:
             st.at = o419  # game.yaml:304
             if (st.vars['round'] > 1):
-                st.at = o415  # game.yaml:304
                 st.vars['phase'] = 'Aging'
-                st.at = o416  # game.yaml:304
                 if st.record_log:
+                    st.at = o416  # game.yaml:304
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Aging', -1)
-                st.at = o417  # game.yaml:304
                 _args169 = {}
                 try:
                     c_9(st, _args169, 0)
@@ -7970,12 +7858,10 @@ def build(num_players, files):
         if pc <= 5:
             st.at = o425  # game.yaml:305
             if (st.vars['round'] > 1):
-                st.at = o421  # game.yaml:305
                 st.vars['phase'] = 'Descendants'
-                st.at = o422  # game.yaml:305
                 if st.record_log:
+                    st.at = o422  # game.yaml:305
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Descendants', -1)
-                st.at = o423  # game.yaml:305
                 _args170 = {}
                 try:
                     c_10(st, _args170, 0)
@@ -7985,8 +7871,6 @@ def build(num_players, files):
                 st.at = o424  # game.yaml:305
                 st.vars['phase'] = ''
         if pc <= 6:
-            st.at = o426  # game.yaml:306
-            st.at = o427  # game.yaml:306
             st.vars['phase'] = 'Actions'
             st.at = o430  # game.yaml:306
             for _p58 in list(st.players):
@@ -7994,7 +7878,6 @@ def build(num_players, files):
                 st.at = o429  # game.yaml:306
                 _i177 = _p58
                 st.vars['passed'][_i177] = False
-            st.at = o438  # game.yaml:306
             _passes3 = 0
             while True:
                 st.at = o438  # game.yaml:306
@@ -8008,29 +7891,24 @@ def build(num_players, files):
                     env['p'] = _p59
                     st.at = o436  # game.yaml:306
                     if (not st.vars['passed'][_p59]):
-                        st.at = o434  # game.yaml:306
                         st.vars['turn_player'] = _p59
                         if st.record_log:
+                            st.at = o434  # game.yaml:306
                             st.log_line(turn_line(st), -1)
-                        st.at = o435  # game.yaml:310
                         _args171 = {'p': _p59}
                         try:
                             c_14(st, _args171, 0)
                         except Exception as e:
                             traced(e, 'procedure action_turn (' + str(S[329]) + ')')
                             raise
-            st.at = o439  # game.yaml:306
             st.vars['turn_player'] = None
             st.at = o440  # game.yaml:306
             st.vars['phase'] = ''
         if pc <= 7:
-            st.at = o441  # game.yaml:311
-            st.at = o442  # game.yaml:311
             st.vars['phase'] = 'New Electors'
-            st.at = o443  # game.yaml:311
             if st.record_log:
+                st.at = o443  # game.yaml:311
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
-            st.at = o444  # game.yaml:311
             _args172 = {}
             try:
                 c_24(st, _args172, 0)
@@ -8040,13 +7918,10 @@ def build(num_players, files):
             st.at = o445  # game.yaml:311
             st.vars['phase'] = ''
         if pc <= 8:
-            st.at = o446  # game.yaml:312
-            st.at = o447  # game.yaml:312
             st.vars['phase'] = 'Elect Emperor'
-            st.at = o448  # game.yaml:312
             if st.record_log:
+                st.at = o448  # game.yaml:312
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
-            st.at = o449  # game.yaml:312
             _args173 = {}
             try:
                 c_29(st, _args173, 0)
@@ -8056,13 +7931,10 @@ def build(num_players, files):
             st.at = o450  # game.yaml:312
             st.vars['phase'] = ''
         if pc <= 9:
-            st.at = o451  # game.yaml:313
-            st.at = o452  # game.yaml:313
             st.vars['phase'] = 'Emperor Action'
-            st.at = o453  # game.yaml:313
             if st.record_log:
+                st.at = o453  # game.yaml:313
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
-            st.at = o454  # game.yaml:313
             _args174 = {}
             try:
                 c_33(st, _args174, 0)
@@ -8073,14 +7945,12 @@ def build(num_players, files):
             st.vars['phase'] = ''
     def c_414(st, env, pc):  # game.yaml:304
         if pc <= 0:
-            st.at = o415  # game.yaml:304
             st.vars['phase'] = 'Aging'
         if pc <= 1:
-            st.at = o416  # game.yaml:304
             if st.record_log:
+                st.at = o416  # game.yaml:304
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Aging', -1)
         if pc <= 2:
-            st.at = o417  # game.yaml:304
             _args175 = {}
             try:
                 c_9(st, _args175, 0)
@@ -8092,14 +7962,12 @@ def build(num_players, files):
             st.vars['phase'] = ''
     def c_420(st, env, pc):  # game.yaml:305
         if pc <= 0:
-            st.at = o421  # game.yaml:305
             st.vars['phase'] = 'Descendants'
         if pc <= 1:
-            st.at = o422  # game.yaml:305
             if st.record_log:
+                st.at = o422  # game.yaml:305
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Descendants', -1)
         if pc <= 2:
-            st.at = o423  # game.yaml:305
             _args176 = {}
             try:
                 c_10(st, _args176, 0)
@@ -8111,7 +7979,6 @@ def build(num_players, files):
             st.vars['phase'] = ''
     def c_426(st, env, pc):  # game.yaml:306
         if pc <= 0:
-            st.at = o427  # game.yaml:306
             st.vars['phase'] = 'Actions'
         if pc <= 1:
             st.at = o430  # game.yaml:306
@@ -8121,7 +7988,6 @@ def build(num_players, files):
                 _i178 = _p60
                 st.vars['passed'][_i178] = False
         if pc <= 2:
-            st.at = o438  # game.yaml:306
             _passes4 = 0
             while True:
                 st.at = o438  # game.yaml:306
@@ -8135,11 +8001,10 @@ def build(num_players, files):
                     env['p'] = _p61
                     st.at = o436  # game.yaml:306
                     if (not st.vars['passed'][_p61]):
-                        st.at = o434  # game.yaml:306
                         st.vars['turn_player'] = _p61
                         if st.record_log:
+                            st.at = o434  # game.yaml:306
                             st.log_line(turn_line(st), -1)
-                        st.at = o435  # game.yaml:310
                         _args177 = {'p': _p61}
                         try:
                             c_14(st, _args177, 0)
@@ -8147,7 +8012,6 @@ def build(num_players, files):
                             traced(e, 'procedure action_turn (' + str(S[329]) + ')')
                             raise
         if pc <= 3:
-            st.at = o439  # game.yaml:306
             st.vars['turn_player'] = None
         if pc <= 4:
             st.at = o440  # game.yaml:306
@@ -8159,11 +8023,10 @@ def build(num_players, files):
                 env['p'] = _p62
                 st.at = o436  # game.yaml:306
                 if (not st.vars['passed'][_p62]):
-                    st.at = o434  # game.yaml:306
                     st.vars['turn_player'] = _p62
                     if st.record_log:
+                        st.at = o434  # game.yaml:306
                         st.log_line(turn_line(st), -1)
-                    st.at = o435  # game.yaml:310
                     _args178 = {'p': _p62}
                     try:
                         c_14(st, _args178, 0)
@@ -8176,11 +8039,10 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o436  # game.yaml:306
             if (not st.vars['passed'][(_S_p31 if _S_p31 is not None else seat(st, _L_p50, S[268]))]):
-                st.at = o434  # game.yaml:306
                 st.vars['turn_player'] = _L_p50
                 if st.record_log:
+                    st.at = o434  # game.yaml:306
                     st.log_line(turn_line(st), -1)
-                st.at = o435  # game.yaml:310
                 _args179 = {'p': _L_p50}
                 try:
                     c_14(st, _args179, 0)
@@ -8190,12 +8052,11 @@ def build(num_players, files):
     def c_433(st, env, pc):  # game.yaml:310
         _L_p51 = env['p']
         if pc <= 0:
-            st.at = o434  # game.yaml:306
             st.vars['turn_player'] = _L_p51
             if st.record_log:
+                st.at = o434  # game.yaml:306
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
-            st.at = o435  # game.yaml:310
             _args180 = {'p': _L_p51}
             try:
                 c_14(st, _args180, 0)
@@ -8204,14 +8065,12 @@ def build(num_players, files):
                 raise
     def c_441(st, env, pc):  # game.yaml:311
         if pc <= 0:
-            st.at = o442  # game.yaml:311
             st.vars['phase'] = 'New Electors'
         if pc <= 1:
-            st.at = o443  # game.yaml:311
             if st.record_log:
+                st.at = o443  # game.yaml:311
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
         if pc <= 2:
-            st.at = o444  # game.yaml:311
             _args181 = {}
             try:
                 c_24(st, _args181, 0)
@@ -8223,14 +8082,12 @@ def build(num_players, files):
             st.vars['phase'] = ''
     def c_446(st, env, pc):  # game.yaml:312
         if pc <= 0:
-            st.at = o447  # game.yaml:312
             st.vars['phase'] = 'Elect Emperor'
         if pc <= 1:
-            st.at = o448  # game.yaml:312
             if st.record_log:
+                st.at = o448  # game.yaml:312
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
         if pc <= 2:
-            st.at = o449  # game.yaml:312
             _args182 = {}
             try:
                 c_29(st, _args182, 0)
@@ -8242,14 +8099,12 @@ def build(num_players, files):
             st.vars['phase'] = ''
     def c_451(st, env, pc):  # game.yaml:313
         if pc <= 0:
-            st.at = o452  # game.yaml:313
             st.vars['phase'] = 'Emperor Action'
         if pc <= 1:
-            st.at = o453  # game.yaml:313
             if st.record_log:
+                st.at = o453  # game.yaml:313
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
         if pc <= 2:
-            st.at = o454  # game.yaml:313
             _args183 = {}
             try:
                 c_33(st, _args183, 0)

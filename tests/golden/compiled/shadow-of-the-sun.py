@@ -488,8 +488,8 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o54  # game.yaml:239
             if st.record_log:
+                st.at = o54  # game.yaml:239
                 st.log_line(fmt_player1(env['p']) + ' attempts to usurp ' + fmt_player1(env['q']) + ' in ' + fmt_card1(env['d']), -1)
             st.at = o55  # game.yaml:240
             st.move_count(1, Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[14]))), False, S[15])
@@ -540,14 +540,15 @@ def build(num_players, files):
         if pc == 1:
             st.at = o84  # game.yaml:279
             env['fighters'] = [_q1 for _q1 in st.players if (len(st.zones[(Z_legion1 + _q1)]) > 0)]
-            st.at = o85  # game.yaml:280
             if st.record_log:
+                st.at = o85  # game.yaml:280
                 st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
             st.at = o88  # game.yaml:281
             for _q2 in list(env['fighters']):
                 env['q'] = _q2
                 st.at = o87  # game.yaml:281
                 if st.record_log:
+                    st.at = o87  # game.yaml:281
                     st.log_line(fmt_player1(_q2) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_q2 if type(_q2) is int and 0 <= _q2 < num_players else seat(st, _q2, S[17])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_q2 if type(_q2) is int and 0 <= _q2 < num_players else seat(st, _q2, S[18])))])) + ')', -1)
             fr.pc = 5
             st.at = o89  # game.yaml:282
@@ -562,15 +563,16 @@ def build(num_players, files):
                 st.move(env['day'], Z_spent_days1, False)
                 st.at = o97  # game.yaml:285
                 if st.record_log:
+                    st.at = o97  # game.yaml:285
                     st.log_line('nobody wins the Struggle; ' + fmt_card1(env['day']) + ' is set aside', -1)
             else:
                 st.at = o91  # game.yaml:287
                 st.move(env['day'], (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[19]))), False)
-                st.at = o92  # game.yaml:288
                 st.at = o93  # game.yaml:288
                 st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[20]))), (Z_markers_on1 + env['day'].props['district'].ordinal), False, S[22])
                 st.at = o94  # game.yaml:290
                 if st.record_log:
+                    st.at = o94  # game.yaml:290
                     st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
             st.at = o101  # game.yaml:291
             for _q3 in list(env['fighters']):
@@ -1219,8 +1221,8 @@ def build(num_players, files):
                 return
             pc = 1
         if pc == 1:
-            st.at = o63  # game.yaml:249
             if st.record_log:
+                st.at = o63  # game.yaml:249
                 st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[60])))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[62])))])) + ')', -1)
             fr.pc = 3
             st.at = o64  # game.yaml:250
@@ -1233,8 +1235,8 @@ def build(num_players, files):
             if (env['w'] != None):
                 st.at = o66  # game.yaml:254
                 env['loser'] = (env['q'] if (env['w'] == env['p']) else env['p'])
-                st.at = o67  # game.yaml:255
                 if st.record_log:
+                    st.at = o67  # game.yaml:255
                     st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
                 st.at = o68  # game.yaml:256
                 _args13 = {'q': env['loser'], 'd': env['d']}
@@ -1274,8 +1276,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o66  # game.yaml:254
         env['loser'] = (env['q'] if (env['w'] == env['p']) else env['p'])
-        st.at = o67  # game.yaml:255
         if st.record_log:
+            st.at = o67  # game.yaml:255
             st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
         st.at = o68  # game.yaml:256
         _args14 = {'q': env['loser'], 'd': env['d']}
@@ -1438,6 +1440,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o87  # game.yaml:281
         if st.record_log:
+            st.at = o87  # game.yaml:281
             st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[17])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])) + ')', -1)
         st.frames.pop()
 
@@ -1455,11 +1458,11 @@ def build(num_players, files):
         env = fr.env
         st.at = o91  # game.yaml:287
         st.move(env['day'], (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[19]))), False)
-        st.at = o92  # game.yaml:288
         st.at = o93  # game.yaml:288
         st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[20]))), (Z_markers_on1 + env['day'].props['district'].ordinal), False, S[22])
         st.at = o94  # game.yaml:290
         if st.record_log:
+            st.at = o94  # game.yaml:290
             st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
         st.frames.pop()
 
@@ -1475,6 +1478,7 @@ def build(num_players, files):
         st.move(env['day'], Z_spent_days1, False)
         st.at = o97  # game.yaml:285
         if st.record_log:
+            st.at = o97  # game.yaml:285
             st.log_line('nobody wins the Struggle; ' + fmt_card1(env['day']) + ' is set aside', -1)
         st.frames.pop()
 
@@ -1587,19 +1591,17 @@ def build(num_players, files):
         if pc == 0:
             st.at = o120  # game.yaml:105
             st.vars['round'] += 1
-            st.at = o121  # game.yaml:105
             if st.record_log:
+                st.at = o121  # game.yaml:105
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
-            st.at = o122  # game.yaml:109
-            st.at = o123  # game.yaml:109
             st.vars['phase'] = 'Day'
-            st.at = o124  # game.yaml:109
             if st.record_log:
+                st.at = o124  # game.yaml:109
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
             st.at = o125  # game.yaml:112
             st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
-            st.at = o126  # game.yaml:113
             if st.record_log:
+                st.at = o126  # game.yaml:113
                 st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
             st.at = o127  # game.yaml:109
             st.vars['phase'] = ''
@@ -1631,15 +1633,14 @@ def build(num_players, files):
 
     def step_122(st, fr):  # game.yaml:109
         env = fr.env
-        st.at = o123  # game.yaml:109
         st.vars['phase'] = 'Day'
-        st.at = o124  # game.yaml:109
         if st.record_log:
+            st.at = o124  # game.yaml:109
             st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
         st.at = o125  # game.yaml:112
         st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
-        st.at = o126  # game.yaml:113
         if st.record_log:
+            st.at = o126  # game.yaml:113
             st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
         st.at = o127  # game.yaml:109
         st.vars['phase'] = ''
@@ -1649,7 +1650,6 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o129  # game.yaml:114
             st.vars['phase'] = 'Player Turns'
             fr.pc = 2
             st.at = o133  # game.yaml:114
@@ -1658,7 +1658,6 @@ def build(num_players, files):
                 return
             pc = 2
         if pc == 2:
-            st.at = o134  # game.yaml:114
             st.vars['turn_player'] = None
             st.at = o135  # game.yaml:114
             st.vars['phase'] = ''
@@ -1673,6 +1672,7 @@ def build(num_players, files):
             st.at = o131  # game.yaml:114
             st.vars['turn_player'] = env['p']
             if st.record_log:
+                st.at = o131  # game.yaml:114
                 st.log_line(turn_line(st), -1)
             fr.pc = 2
             st.at = o132  # game.yaml:114
@@ -1694,10 +1694,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o137  # game.yaml:115
             st.vars['phase'] = 'Struggle'
-            st.at = o138  # game.yaml:115
             if st.record_log:
+                st.at = o138  # game.yaml:115
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
             fr.pc = 3
             st.at = o139  # game.yaml:115
@@ -1719,10 +1718,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o142  # game.yaml:116
             st.vars['phase'] = 'Ending the Day'
-            st.at = o143  # game.yaml:116
             if st.record_log:
+                st.at = o143  # game.yaml:116
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
             fr.pc = 3
             st.at = o144  # game.yaml:116
@@ -1798,7 +1796,6 @@ def build(num_players, files):
             st.at = o10  # game.yaml:123
             st.move_count(2, Z_minion_deck1, (Z_hand1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[7]))), False, S[8])
         if pc <= 1:
-            st.at = o11  # game.yaml:124
             _args19 = {'p': _L_p5}
             try:
                 c_1(st, _args19, 0)
@@ -1806,7 +1803,6 @@ def build(num_players, files):
                 traced(e, 'procedure bonus (' + str(S[89]) + ')')
                 raise
         if pc <= 2:
-            st.at = o12  # game.yaml:125
             _args20 = {'p': _L_p5}
             try:
                 c_3(st, _args20, 0)
@@ -1814,7 +1810,6 @@ def build(num_players, files):
                 traced(e, 'procedure special_ability (' + str(S[90]) + ')')
                 raise
         if pc <= 3:
-            st.at = o13  # game.yaml:126
             _args21 = {'p': _L_p5}
             try:
                 c_5(st, _args21, 0)
@@ -1845,7 +1840,6 @@ def build(num_players, files):
                 if _end2 > 1:
                     _i4 = st.choose(_end2)
                     st.move_number += 1
-                    st.at = o19  # game.yaml:135
                 else:
                     _i4 = 0
                 if _i4 < _end1:  # game.yaml:138
@@ -1892,7 +1886,6 @@ def build(num_players, files):
                 if _n1 > 1:
                     _i5 = st.choose(_n1)
                     st.move_number += 1
-                    st.at = o20  # game.yaml:150
                     if _i5 == len(_cands1):
                         break  # done
                     _c27 = _cands1[_i5]
@@ -1938,13 +1931,11 @@ def build(num_players, files):
                 if _end7 > 1:
                     _i6 = st.choose(_end7)
                     st.move_number += 1
-                    st.at = o41  # game.yaml:157
                 else:
                     _i6 = 0
                 if _i6 < _end3:  # game.yaml:160
                     pass
                 elif _i6 < _end4:  # game.yaml:161
-                    st.at = o23  # game.yaml:164
                     _args22 = {'p': _L_p8, 'minion': 'Ghoul'}
                     try:
                         c_2(st, _args22, 0)
@@ -1986,7 +1977,6 @@ def build(num_players, files):
                             if _n2 > 1:
                                 _i7 = st.choose(_n2)
                                 st.move_number += 1
-                                st.at = o25  # game.yaml:167
                                 if _i7 == len(_cands2):
                                     break  # done
                                 _c34 = _cands2[_i7]
@@ -1998,7 +1988,6 @@ def build(num_players, files):
                     st.move_count(1, Z_minion_deck1, (Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[31]))), False, S[32])
                 elif _i6 < _end5:  # game.yaml:170
                     _d19 = env['d'] = _v5[_i6 - _end4]
-                    st.at = o29  # game.yaml:175
                     _args23 = {'p': _L_p8, 'minion': 'Darkened'}
                     try:
                         c_2(st, _args23, 0)
@@ -2016,11 +2005,9 @@ def build(num_players, files):
                         if _end8 > 1:
                             _i8 = st.choose(_end8)
                             st.move_number += 1
-                            st.at = o32  # game.yaml:176
                         else:
                             _i8 = 0
                         _q10 = env['q'] = _v8[_i8]
-                        st.at = o31  # game.yaml:179
                         _args24 = {'q': _q10, 'd': _d19}
                         try:
                             proc_return_marker(st, _args24)
@@ -2029,7 +2016,6 @@ def build(num_players, files):
                             raise
                 elif _i6 < _end6:  # game.yaml:180
                     _a4 = env['a'] = _v6[_i6 - _end5]
-                    st.at = o34  # game.yaml:184
                     _args25 = {'p': _L_p8, 'minion': 'Alchemist'}
                     try:
                         c_2(st, _args25, 0)
@@ -2047,7 +2033,6 @@ def build(num_players, files):
                         if _end9 > 1:
                             _i9 = st.choose(_end9)
                             st.move_number += 1
-                            st.at = o37  # game.yaml:185
                         else:
                             _i9 = 0
                         _b4 = env['b'] = _v9[_i9]
@@ -2055,7 +2040,6 @@ def build(num_players, files):
                         st.move(first([_m30 for _m30 in st.zones[(Z_markers_on1 + _a4.ordinal)] if (_m30.owner == _L_p8)]), (Z_markers_on1 + _b4.ordinal), False)
                 else:  # game.yaml:189
                     _d20 = env['d'] = _v7[_i6 - _end6]
-                    st.at = o39  # game.yaml:191
                     _args26 = {'p': _L_p8, 'minion': 'Courtesan'}
                     try:
                         c_2(st, _args26, 0)
@@ -2087,7 +2071,6 @@ def build(num_players, files):
                 if _end12 > 1:
                     _i10 = st.choose(_end12)
                     st.move_number += 1
-                    st.at = o53  # game.yaml:203
                 else:
                     _i10 = 0
                 if _i10 < _end10:  # game.yaml:206
@@ -2124,7 +2107,6 @@ def build(num_players, files):
                         if _n3 > 1:
                             _i11 = st.choose(_n3)
                             st.move_number += 1
-                            st.at = o44  # game.yaml:214
                             if _i11 == len(_cands3):
                                 break  # done
                             _c37 = _cands3[_i11]
@@ -2147,11 +2129,9 @@ def build(num_players, files):
                         if _end13 > 1:
                             _i12 = st.choose(_end13)
                             st.move_number += 1
-                            st.at = o49  # game.yaml:223
                         else:
                             _i12 = 0
                         _d25 = env['d'] = _v12[_i12]
-                        st.at = o48  # game.yaml:225
                         _args27 = {'p': _L_p9, 'q': _q12, 'd': _d25}
                         try:
                             c_6(st, _args27, 0)
@@ -2186,7 +2166,6 @@ def build(num_players, files):
                         if _n4 > 1:
                             _i13 = st.choose(_n4)
                             st.move_number += 1
-                            st.at = o51  # game.yaml:231
                             if _i13 == len(_cands4):
                                 break  # done
                             _c39 = _cands4[_i13]
@@ -2205,8 +2184,8 @@ def build(num_players, files):
         _S_p9 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
         _O_d3 = _L_d3.ordinal if type(_L_d3) is Card and _L_d3.kind == 'districts' else None
         if pc <= 0:
-            st.at = o54  # game.yaml:239
             if st.record_log:
+                st.at = o54  # game.yaml:239
                 st.log_line(fmt_player1(_L_p10) + ' attempts to usurp ' + fmt_player1(_L_q3) + ' in ' + fmt_card1(_L_d3), -1)
         if pc <= 1:
             st.at = o55  # game.yaml:240
@@ -2214,7 +2193,6 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o58  # game.yaml:241
             if (len(st.zones[(Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[16])))]) >= 2):
-                st.at = o57  # game.yaml:241
                 _args28 = {'p': _L_q3}
                 try:
                     c_7(st, _args28, 0)
@@ -2235,7 +2213,6 @@ def build(num_players, files):
                 if _end15 > 1:
                     _i14 = st.choose(_end15)
                     st.move_number += 1
-                    st.at = o74  # game.yaml:242
                 else:
                     _i14 = 0
                 if _i14 < _end14:  # game.yaml:245
@@ -2245,15 +2222,14 @@ def build(num_players, files):
                     for _c41 in cards_of(_items18):
                         st.move(_c41, _dest8, False)
                 else:  # game.yaml:246
-                    st.at = o62  # game.yaml:248
                     _args29 = {'p': _L_p10}
                     try:
                         c_7(st, _args29, 0)
                     except Exception as e:
                         traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                         raise
-                    st.at = o63  # game.yaml:249
                     if st.record_log:
+                        st.at = o63  # game.yaml:249
                         st.log_line(fmt_player1(_L_p10) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[60])))])) + '); ' + fmt_player1(_L_q3) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[62])))])) + ')', -1)
                     _h1 = len(st.frames)
                     st.at = o64  # game.yaml:250
@@ -2264,8 +2240,8 @@ def build(num_players, files):
                     if (env['w'] != None):
                         st.at = o66  # game.yaml:254
                         env['loser'] = (_L_q3 if (env['w'] == _L_p10) else _L_p10)
-                        st.at = o67  # game.yaml:255
                         if st.record_log:
+                            st.at = o67  # game.yaml:255
                             st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(_L_d3), -1)
                         st.at = o68  # game.yaml:256
                         _args30 = {'q': env['loser'], 'd': _L_d3}
@@ -2319,7 +2295,6 @@ def build(num_players, files):
                 if _n5 > 1:
                     _i15 = st.choose(_n5)
                     st.move_number += 1
-                    st.at = o75  # game.yaml:263
                     if _i15 == len(_cands5):
                         break  # done
                     _c43 = _cands5[_i15]
@@ -2347,11 +2322,9 @@ def build(num_players, files):
                         if _end17 > 1:
                             _i16 = st.choose(_end17)
                             st.move_number += 1
-                            st.at = o81  # game.yaml:276
                         else:
                             _i16 = 0
                         if _i16 < _end16:  # game.yaml:278
-                            st.at = o79  # game.yaml:278
                             _args31 = {'p': _q13}
                             try:
                                 c_7(st, _args31, 0)
@@ -2365,8 +2338,8 @@ def build(num_players, files):
             st.at = o84  # game.yaml:279
             env['fighters'] = [_q14 for _q14 in st.players if (len(st.zones[(Z_legion1 + _q14)]) > 0)]
         if pc <= 2:
-            st.at = o85  # game.yaml:280
             if st.record_log:
+                st.at = o85  # game.yaml:280
                 st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
         if pc <= 3:
             st.at = o88  # game.yaml:281
@@ -2374,6 +2347,7 @@ def build(num_players, files):
                 env['q'] = _q15
                 st.at = o87  # game.yaml:281
                 if st.record_log:
+                    st.at = o87  # game.yaml:281
                     st.log_line(fmt_player1(_q15) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_q15 if type(_q15) is int and 0 <= _q15 < num_players else seat(st, _q15, S[17])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_q15 if type(_q15) is int and 0 <= _q15 < num_players else seat(st, _q15, S[18])))])) + ')', -1)
         if pc <= 4:
             _h2 = len(st.frames)
@@ -2388,15 +2362,16 @@ def build(num_players, files):
                 st.move(_L_day1, Z_spent_days1, False)
                 st.at = o97  # game.yaml:285
                 if st.record_log:
+                    st.at = o97  # game.yaml:285
                     st.log_line('nobody wins the Struggle; ' + fmt_card1(_L_day1) + ' is set aside', -1)
             else:
                 st.at = o91  # game.yaml:287
                 st.move(_L_day1, (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[19]))), False)
-                st.at = o92  # game.yaml:288
                 st.at = o93  # game.yaml:288
                 st.move_count(min((_L_day1.props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[20]))), (Z_markers_on1 + _L_day1.props['district'].ordinal), False, S[22])
                 st.at = o94  # game.yaml:290
                 if st.record_log:
+                    st.at = o94  # game.yaml:290
                     st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(_L_day1.props['district']), -1)
         if pc <= 6:
             st.at = o101  # game.yaml:291
@@ -2443,7 +2418,6 @@ def build(num_players, files):
                         if _n6 > 1:
                             _i17 = st.choose(_n6)
                             st.move_number += 1
-                            st.at = o106  # game.yaml:301
                             if _i17 == len(_cands6):
                                 break  # done
                             _c46 = _cands6[_i17]
@@ -2470,7 +2444,6 @@ def build(num_players, files):
         _L_p12 = env['p']
         _S_p11 = _L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else None
         if pc <= 0:
-            st.at = o23  # game.yaml:164
             _args32 = {'p': _L_p12, 'minion': 'Ghoul'}
             try:
                 c_2(st, _args32, 0)
@@ -2513,7 +2486,6 @@ def build(num_players, files):
                     if _n7 > 1:
                         _i18 = st.choose(_n7)
                         st.move_number += 1
-                        st.at = o25  # game.yaml:167
                         if _i18 == len(_cands7):
                             break  # done
                         _c49 = _cands7[_i18]
@@ -2559,7 +2531,6 @@ def build(num_players, files):
                 if _n8 > 1:
                     _i19 = st.choose(_n8)
                     st.move_number += 1
-                    st.at = o25  # game.yaml:167
                     if _i19 == len(_cands8):
                         break  # done
                     _c51 = _cands8[_i19]
@@ -2573,7 +2544,6 @@ def build(num_players, files):
         _O_d4 = _L_d4.ordinal if type(_L_d4) is Card and _L_d4.kind == 'districts' else None
         _S_p12 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
         if pc <= 0:
-            st.at = o29  # game.yaml:175
             _args33 = {'p': _L_p13, 'minion': 'Darkened'}
             try:
                 c_2(st, _args33, 0)
@@ -2592,11 +2562,9 @@ def build(num_players, files):
                 if _end18 > 1:
                     _i20 = st.choose(_end18)
                     st.move_number += 1
-                    st.at = o32  # game.yaml:176
                 else:
                     _i20 = 0
                 _q20 = env['q'] = _v13[_i20]
-                st.at = o31  # game.yaml:179
                 _args34 = {'q': _q20, 'd': _L_d4}
                 try:
                     proc_return_marker(st, _args34)
@@ -2609,7 +2577,6 @@ def build(num_players, files):
         _S_p13 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
         _O_a1 = _L_a2.ordinal if type(_L_a2) is Card and _L_a2.kind == 'districts' else None
         if pc <= 0:
-            st.at = o34  # game.yaml:184
             _args35 = {'p': _L_p14, 'minion': 'Alchemist'}
             try:
                 c_2(st, _args35, 0)
@@ -2628,7 +2595,6 @@ def build(num_players, files):
                 if _end19 > 1:
                     _i21 = st.choose(_end19)
                     st.move_number += 1
-                    st.at = o37  # game.yaml:185
                 else:
                     _i21 = 0
                 _b6 = env['b'] = _v14[_i21]
@@ -2640,7 +2606,6 @@ def build(num_players, files):
         _O_d5 = _L_d5.ordinal if type(_L_d5) is Card and _L_d5.kind == 'districts' else None
         _S_p14 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
         if pc <= 0:
-            st.at = o39  # game.yaml:191
             _args36 = {'p': _L_p15, 'minion': 'Courtesan'}
             try:
                 c_2(st, _args36, 0)
@@ -2688,7 +2653,6 @@ def build(num_players, files):
                 if _n9 > 1:
                     _i22 = st.choose(_n9)
                     st.move_number += 1
-                    st.at = o44  # game.yaml:214
                     if _i22 == len(_cands9):
                         break  # done
                     _c53 = _cands9[_i22]
@@ -2715,11 +2679,9 @@ def build(num_players, files):
                 if _end20 > 1:
                     _i23 = st.choose(_end20)
                     st.move_number += 1
-                    st.at = o49  # game.yaml:223
                 else:
                     _i23 = 0
                 _d27 = env['d'] = _v15[_i23]
-                st.at = o48  # game.yaml:225
                 _args37 = {'p': _L_p17, 'q': _L_q5, 'd': _d27}
                 try:
                     c_6(st, _args37, 0)
@@ -2731,7 +2693,6 @@ def build(num_players, files):
         _L_q6 = env['q']
         _L_d7 = env['d']
         if pc <= 0:
-            st.at = o48  # game.yaml:225
             _args38 = {'p': _L_p18, 'q': _L_q6, 'd': _L_d7}
             try:
                 c_6(st, _args38, 0)
@@ -2769,7 +2730,6 @@ def build(num_players, files):
                 if _n10 > 1:
                     _i24 = st.choose(_n10)
                     st.move_number += 1
-                    st.at = o51  # game.yaml:231
                     if _i24 == len(_cands10):
                         break  # done
                     _c55 = _cands10[_i24]
@@ -2784,7 +2744,6 @@ def build(num_players, files):
     def c_56(st, env, pc):  # game.yaml:241
         _L_q7 = env['q']
         if pc <= 0:
-            st.at = o57  # game.yaml:241
             _args39 = {'p': _L_q7}
             try:
                 c_7(st, _args39, 0)
@@ -2799,7 +2758,6 @@ def build(num_players, files):
         _S_q4 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
         _O_d7 = _L_d8.ordinal if type(_L_d8) is Card and _L_d8.kind == 'districts' else None
         if pc <= 0:
-            st.at = o62  # game.yaml:248
             _args40 = {'p': _L_p20}
             try:
                 c_7(st, _args40, 0)
@@ -2807,8 +2765,8 @@ def build(num_players, files):
                 traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                 raise
         if pc <= 1:
-            st.at = o63  # game.yaml:249
             if st.record_log:
+                st.at = o63  # game.yaml:249
                 st.log_line(fmt_player1(_L_p20) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[60])))])) + '); ' + fmt_player1(_L_q8) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q8, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q8, S[62])))])) + ')', -1)
         if pc <= 2:
             _h3 = len(st.frames)
@@ -2821,8 +2779,8 @@ def build(num_players, files):
             if (env['w'] != None):
                 st.at = o66  # game.yaml:254
                 env['loser'] = (_L_q8 if (env['w'] == _L_p20) else _L_p20)
-                st.at = o67  # game.yaml:255
                 if st.record_log:
+                    st.at = o67  # game.yaml:255
                     st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(_L_d8), -1)
                 st.at = o68  # game.yaml:256
                 _args41 = {'q': env['loser'], 'd': _L_d8}
@@ -2861,11 +2819,9 @@ def build(num_players, files):
                     if _end22 > 1:
                         _i25 = st.choose(_end22)
                         st.move_number += 1
-                        st.at = o81  # game.yaml:276
                     else:
                         _i25 = 0
                     if _i25 < _end21:  # game.yaml:278
-                        st.at = o79  # game.yaml:278
                         _args42 = {'p': _L_q9}
                         try:
                             c_7(st, _args42, 0)
@@ -2891,11 +2847,9 @@ def build(num_players, files):
                 if _end24 > 1:
                     _i26 = st.choose(_end24)
                     st.move_number += 1
-                    st.at = o81  # game.yaml:276
                 else:
                     _i26 = 0
                 if _i26 < _end23:  # game.yaml:278
-                    st.at = o79  # game.yaml:278
                     _args43 = {'p': _L_q10}
                     try:
                         c_7(st, _args43, 0)
@@ -2907,7 +2861,6 @@ def build(num_players, files):
     def c_78(st, env, pc):  # game.yaml:278
         _L_q11 = env['q']
         if pc <= 0:
-            st.at = o79  # game.yaml:278
             _args44 = {'p': _L_q11}
             try:
                 c_7(st, _args44, 0)
@@ -2951,7 +2904,6 @@ def build(num_players, files):
                     if _n11 > 1:
                         _i27 = st.choose(_n11)
                         st.move_number += 1
-                        st.at = o106  # game.yaml:301
                         if _i27 == len(_cands11):
                             break  # done
                         _c58 = _cands11[_i27]
@@ -2997,7 +2949,6 @@ def build(num_players, files):
                 if _n12 > 1:
                     _i28 = st.choose(_n12)
                     st.move_number += 1
-                    st.at = o106  # game.yaml:301
                     if _i28 == len(_cands12):
                         break  # done
                     _c60 = _cands12[_i28]
@@ -3007,7 +2958,6 @@ def build(num_players, files):
                 st.move(_c60, Z_discard1, False)
     def c_118(st, env, pc):  # game.yaml:105
         if pc <= 0:
-            st.at = o147  # game.yaml:105
             _passes1 = 0
             while True:
                 st.at = o147  # game.yaml:105
@@ -3018,48 +2968,40 @@ def build(num_players, files):
                     raise too_long(S[109])
                 st.at = o120  # game.yaml:105
                 st.vars['round'] += 1
-                st.at = o121  # game.yaml:105
                 if st.record_log:
+                    st.at = o121  # game.yaml:105
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
-                st.at = o122  # game.yaml:109
-                st.at = o123  # game.yaml:109
                 st.vars['phase'] = 'Day'
-                st.at = o124  # game.yaml:109
                 if st.record_log:
+                    st.at = o124  # game.yaml:109
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
                 st.at = o125  # game.yaml:112
                 st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
-                st.at = o126  # game.yaml:113
                 if st.record_log:
+                    st.at = o126  # game.yaml:113
                     st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
                 st.at = o127  # game.yaml:109
                 st.vars['phase'] = ''
-                st.at = o128  # game.yaml:114
-                st.at = o129  # game.yaml:114
                 st.vars['phase'] = 'Player Turns'
                 st.at = o133  # game.yaml:114
                 for _p33 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if type(st.vars['supreme']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
                     env['p'] = _p33
-                    st.at = o131  # game.yaml:114
                     st.vars['turn_player'] = _p33
                     if st.record_log:
+                        st.at = o131  # game.yaml:114
                         st.log_line(turn_line(st), -1)
-                    st.at = o132  # game.yaml:114
                     _args45 = {'p': _p33}
                     try:
                         c_0(st, _args45, 0)
                     except Exception as e:
                         traced(e, 'procedure turn (' + str(S[110]) + ')')
                         raise
-                st.at = o134  # game.yaml:114
                 st.vars['turn_player'] = None
                 st.at = o135  # game.yaml:114
                 st.vars['phase'] = ''
-                st.at = o136  # game.yaml:115
-                st.at = o137  # game.yaml:115
                 st.vars['phase'] = 'Struggle'
-                st.at = o138  # game.yaml:115
                 if st.record_log:
+                    st.at = o138  # game.yaml:115
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
                 st.at = o139  # game.yaml:115
                 _args46 = {'day': st.zones[Z_current_day1][-1]}
@@ -3072,12 +3014,10 @@ def build(num_players, files):
                 st.vars['phase'] = ''
                 st.at = o146  # game.yaml:116
                 if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + _p34)]) == 0) for _p34 in st.players))):
-                    st.at = o142  # game.yaml:116
                     st.vars['phase'] = 'Ending the Day'
-                    st.at = o143  # game.yaml:116
                     if st.record_log:
+                        st.at = o143  # game.yaml:116
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
-                    st.at = o144  # game.yaml:116
                     _args47 = {}
                     try:
                         c_9(st, _args47, 0)
@@ -3091,51 +3031,43 @@ def build(num_players, files):
             st.at = o120  # game.yaml:105
             st.vars['round'] += 1
         if pc <= 1:
-            st.at = o121  # game.yaml:105
             if st.record_log:
+                st.at = o121  # game.yaml:105
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
         if pc <= 2:
-            st.at = o122  # game.yaml:109
-            st.at = o123  # game.yaml:109
             st.vars['phase'] = 'Day'
-            st.at = o124  # game.yaml:109
             if st.record_log:
+                st.at = o124  # game.yaml:109
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
             st.at = o125  # game.yaml:112
             st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
-            st.at = o126  # game.yaml:113
             if st.record_log:
+                st.at = o126  # game.yaml:113
                 st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
             st.at = o127  # game.yaml:109
             st.vars['phase'] = ''
         if pc <= 3:
-            st.at = o128  # game.yaml:114
-            st.at = o129  # game.yaml:114
             st.vars['phase'] = 'Player Turns'
             st.at = o133  # game.yaml:114
             for _p35 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if type(st.vars['supreme']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
                 env['p'] = _p35
-                st.at = o131  # game.yaml:114
                 st.vars['turn_player'] = _p35
                 if st.record_log:
+                    st.at = o131  # game.yaml:114
                     st.log_line(turn_line(st), -1)
-                st.at = o132  # game.yaml:114
                 _args48 = {'p': _p35}
                 try:
                     c_0(st, _args48, 0)
                 except Exception as e:
                     traced(e, 'procedure turn (' + str(S[110]) + ')')
                     raise
-            st.at = o134  # game.yaml:114
             st.vars['turn_player'] = None
             st.at = o135  # game.yaml:114
             st.vars['phase'] = ''
         if pc <= 4:
-            st.at = o136  # game.yaml:115
-            st.at = o137  # game.yaml:115
             st.vars['phase'] = 'Struggle'
-            st.at = o138  # game.yaml:115
             if st.record_log:
+                st.at = o138  # game.yaml:115
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
             st.at = o139  # game.yaml:115
             _args49 = {'day': st.zones[Z_current_day1][-1]}
@@ -3149,12 +3081,10 @@ def build(num_players, files):
         if pc <= 5:
             st.at = o146  # game.yaml:116
             if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + _p36)]) == 0) for _p36 in st.players))):
-                st.at = o142  # game.yaml:116
                 st.vars['phase'] = 'Ending the Day'
-                st.at = o143  # game.yaml:116
                 if st.record_log:
+                    st.at = o143  # game.yaml:116
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
-                st.at = o144  # game.yaml:116
                 _args50 = {}
                 try:
                     c_9(st, _args50, 0)
@@ -3165,17 +3095,15 @@ def build(num_players, files):
                 st.vars['phase'] = ''
     def c_128(st, env, pc):  # game.yaml:114
         if pc <= 0:
-            st.at = o129  # game.yaml:114
             st.vars['phase'] = 'Player Turns'
         if pc <= 1:
             st.at = o133  # game.yaml:114
             for _p37 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if type(st.vars['supreme']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
                 env['p'] = _p37
-                st.at = o131  # game.yaml:114
                 st.vars['turn_player'] = _p37
                 if st.record_log:
+                    st.at = o131  # game.yaml:114
                     st.log_line(turn_line(st), -1)
-                st.at = o132  # game.yaml:114
                 _args51 = {'p': _p37}
                 try:
                     c_0(st, _args51, 0)
@@ -3183,7 +3111,6 @@ def build(num_players, files):
                     traced(e, 'procedure turn (' + str(S[110]) + ')')
                     raise
         if pc <= 2:
-            st.at = o134  # game.yaml:114
             st.vars['turn_player'] = None
         if pc <= 3:
             st.at = o135  # game.yaml:114
@@ -3191,12 +3118,11 @@ def build(num_players, files):
     def c_130(st, env, pc):  # game.yaml:114
         _L_p21 = env['p']
         if pc <= 0:
-            st.at = o131  # game.yaml:114
             st.vars['turn_player'] = _L_p21
             if st.record_log:
+                st.at = o131  # game.yaml:114
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
-            st.at = o132  # game.yaml:114
             _args52 = {'p': _L_p21}
             try:
                 c_0(st, _args52, 0)
@@ -3205,11 +3131,10 @@ def build(num_players, files):
                 raise
     def c_136(st, env, pc):  # game.yaml:115
         if pc <= 0:
-            st.at = o137  # game.yaml:115
             st.vars['phase'] = 'Struggle'
         if pc <= 1:
-            st.at = o138  # game.yaml:115
             if st.record_log:
+                st.at = o138  # game.yaml:115
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
         if pc <= 2:
             st.at = o139  # game.yaml:115
@@ -3224,14 +3149,12 @@ def build(num_players, files):
             st.vars['phase'] = ''
     def c_141(st, env, pc):  # game.yaml:116
         if pc <= 0:
-            st.at = o142  # game.yaml:116
             st.vars['phase'] = 'Ending the Day'
         if pc <= 1:
-            st.at = o143  # game.yaml:116
             if st.record_log:
+                st.at = o143  # game.yaml:116
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
         if pc <= 2:
-            st.at = o144  # game.yaml:116
             _args54 = {}
             try:
                 c_9(st, _args54, 0)

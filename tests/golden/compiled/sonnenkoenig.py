@@ -745,9 +745,7 @@ def build(num_players, files):
         _L_n3 = env['n']
         _L_p3 = env['p']
         _S_p3 = _L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else None
-        st.at = o146  # game.yaml:482
         st.vars['due'] = _L_n3
-        st.at = o162  # game.yaml:483
         _passes1 = 0
         while True:
             st.at = o162  # game.yaml:483
@@ -775,8 +773,8 @@ def build(num_players, files):
                 st.at = o160  # game.yaml:492
                 st.vars['due'] -= 1
             else:
-                st.at = o149  # game.yaml:493
                 if st.record_log:
+                    st.at = o149  # game.yaml:493
                     st.log_line('the supply cannot give ' + fmt_player1(_L_p3) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
                 st.at = o150  # game.yaml:493
                 st.vars['due'] = 0
@@ -790,7 +788,6 @@ def build(num_players, files):
         if _v1 < 0:
             _v1 = 0  # the marker stops at the end; the excess is lost
         st.vars['owed'] = _v1
-        st.at = o182  # game.yaml:508
         _passes2 = 0
         while True:
             st.at = o182  # game.yaml:508
@@ -1039,8 +1036,8 @@ def build(num_players, files):
             st.vars['revealer'] = env['p']
             st.at = o102  # game.yaml:393
             env['c'] = st.zones[Z_draw_pile1][-1]
-            st.at = o103  # game.yaml:394
             if st.record_log:
+                st.at = o103  # game.yaml:394
                 st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_card1(env['c']), -1)
             fr.pc = 4
             st.at = o104  # game.yaml:395
@@ -1236,8 +1233,8 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o192  # game.yaml:541
             if st.record_log:
+                st.at = o192  # game.yaml:541
                 st.log_line('the auction of ' + fmt_card1(env['lot']) + ' begins with ' + fmt_player1(env['r']), -1)
             fr.pc = 2
             st.at = o193  # game.yaml:542
@@ -1254,7 +1251,6 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o226  # game.yaml:560
             st.vars['paid'] = 0
             fr.pc = 2
             st.at = o231  # game.yaml:561
@@ -1273,8 +1269,8 @@ def build(num_players, files):
         if pc == 0:
             st.at = o232  # game.yaml:573
             env['holders'] = [_q3 for _q3 in ((SEATS_clockwise_from1.get(env['r']) if type(env['r']) is int and len(st.players) == num_players else None) or clockwise_from(st, env['r'])) if (_q3 in fn_colour_majority(st, S[57], C_violet1))]
-            st.at = o233  # game.yaml:574
             if st.record_log:
+                st.at = o233  # game.yaml:574
                 st.log_line('Kardinal Mazarin - Intrigue is held by ' + fmt_list_player1(env['holders']), -1)
             fr.pc = 3
             st.at = o247  # game.yaml:575
@@ -1297,8 +1293,8 @@ def build(num_players, files):
             env['most'] = max([fn_visible_seals(st, S[58], _q4) for _q4 in st.players])
             st.at = o250  # game.yaml:599
             env['debtors'] = [_q5 for _q5 in ((SEATS_clockwise_from1.get(env['r']) if type(env['r']) is int and len(st.players) == num_players else None) or clockwise_from(st, env['r'])) if ((env['most'] > 0) and (fn_visible_seals(st, S[59], _q5) < env['most']))]
-            st.at = o251  # game.yaml:600
             if st.record_log:
+                st.at = o251  # game.yaml:600
                 st.log_line('Spielschulden - the most visible seals are ' + fmt_int1(env['most']) + '; game debts for ' + fmt_list_player1(env['debtors']), -1)
             fr.pc = 4
             st.at = o254  # game.yaml:601
@@ -1342,8 +1338,8 @@ def build(num_players, files):
                 return
             pc = 2
         if pc == 2:
-            st.at = o273  # game.yaml:628
             if st.record_log:
+                st.at = o273  # game.yaml:628
                 st.log_line(fmt_card1(env['card']) + ' is revealed, everyone gains a gold chip; the piles are re-split', -1)
             st.at = o276  # game.yaml:629
             _live1 = live_mask(st)
@@ -1351,7 +1347,6 @@ def build(num_players, files):
                 if gone(st, _live1, _p2):
                     continue
                 env['p'] = _p2
-                st.at = o275  # game.yaml:629
                 _args9 = {'p': _p2, 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[60])
@@ -1370,7 +1365,6 @@ def build(num_players, files):
                 st.move(_c28, _dest8, False)
             st.at = o278  # game.yaml:631
             st.shuffle(Z_draw_pile1)
-            st.at = o279  # game.yaml:632
             _args10 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[61])
@@ -1647,6 +1641,7 @@ def build(num_players, files):
             else:
                 st.at = o65  # game.yaml:334
                 if st.record_log:
+                    st.at = o65  # game.yaml:334
                     st.log_line('the discard pile holds no property card; ' + fmt_player1(env['p']) + ' keeps ' + fmt_card1(env['c']) + ' and Etiquette is spent', -1)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1660,6 +1655,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o65  # game.yaml:334
         if st.record_log:
+            st.at = o65  # game.yaml:334
             st.log_line('the discard pile holds no property card; ' + fmt_player1(env['p']) + ' keeps ' + fmt_card1(env['c']) + ' and Etiquette is spent', -1)
         st.frames.pop()
 
@@ -1893,8 +1889,8 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o85  # game.yaml:370
             if st.record_log:
+                st.at = o85  # game.yaml:370
                 st.log_line(fmt_player1(env['p']) + ' announces ' + fmt_int1(env['n']), -1)
             fr.pc = 2
             st.at = o88  # game.yaml:371
@@ -2448,7 +2444,6 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o139  # game.yaml:464
             st.vars['conspiracy_used'] = True
             fr.pc = 2
             st.at = o140  # game.yaml:464
@@ -2518,8 +2513,8 @@ def build(num_players, files):
             st.at = o160  # game.yaml:492
             st.vars['due'] -= 1
         else:
-            st.at = o149  # game.yaml:493
             if st.record_log:
+                st.at = o149  # game.yaml:493
                 st.log_line('the supply cannot give ' + fmt_player1(env['p']) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
             st.at = o150  # game.yaml:493
             st.vars['due'] = 0
@@ -2527,8 +2522,8 @@ def build(num_players, files):
 
     def step_148(st, fr):  # game.yaml:493
         env = fr.env
-        st.at = o149  # game.yaml:493
         if st.record_log:
+            st.at = o149  # game.yaml:493
             st.log_line('the supply cannot give ' + fmt_player1(env['p']) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
         st.at = o150  # game.yaml:493
         st.vars['due'] = 0
@@ -2582,8 +2577,8 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o166  # game.yaml:500
             if st.record_log:
+                st.at = o166  # game.yaml:500
                 st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c57.props['value'] for _c57 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c57.kind == 'power_chips')])), -1)
             fr.pc = 2
             st.at = o167  # game.yaml:500
@@ -2671,8 +2666,8 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o188  # game.yaml:527
             if st.record_log:
+                st.at = o188  # game.yaml:527
                 st.log_line(fmt_player1(first(st.players)) + ' is the last player standing', -1)
             fr.pc = 2
             st.at = o189  # game.yaml:527
@@ -2690,9 +2685,7 @@ def build(num_players, files):
         if pc == 0:
             st.at = o194  # game.yaml:542
             env['_auction1_order'] = clockwise_from(st, env['r'])
-            st.at = o195  # game.yaml:542
             st.vars['_auction1_high'] = 0
-            st.at = o196  # game.yaml:542
             st.vars['_auction1_leader'] = None
             st.at = o199  # game.yaml:542
             _live2 = live_mask(st)
@@ -2712,15 +2705,13 @@ def build(num_players, files):
                 return
             pc = 6
         if pc == 6:
-            st.at = o216  # game.yaml:542
             env['w'] = st.vars['_auction1_leader']
-            st.at = o217  # game.yaml:542
             env['price'] = st.vars['_auction1_high']
             fr.pc = 9
             st.at = o225  # game.yaml:542
             if (env['w'] == None):
-                st.at = o223  # game.yaml:554
                 if st.record_log:
+                    st.at = o223  # game.yaml:554
                     st.log_line('nobody bids for ' + fmt_card1(env['lot']), -1)
                 st.at = o224  # game.yaml:554
                 st.move(env['lot'], Z_discard1, False)
@@ -2797,13 +2788,14 @@ def build(num_players, files):
         st.vars['_auction1_leader'] = env['p']
         st.at = o207  # game.yaml:542
         if st.record_log:
+            st.at = o207  # game.yaml:542
             st.log_line(fmt_player1(env['p']) + ' bids ' + fmt_int1(env['amount']), -1)
         st.frames.pop()
 
     def step_208(st, fr):  # game.yaml:542
         env = fr.env
-        st.at = o209  # game.yaml:542
         if st.record_log:
+            st.at = o209  # game.yaml:542
             st.log_line(fmt_player1(env['p']) + ' passes', -1)
         st.at = o210  # game.yaml:542
         _i6 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[104]))
@@ -2844,16 +2836,16 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:542
             _amount2 = env['amount'] = dec.values[i]
-            st.at = o205  # game.yaml:542
             st.vars['_auction1_high'] = _amount2
             st.at = o206  # game.yaml:542
             st.vars['_auction1_leader'] = env['p']
             st.at = o207  # game.yaml:542
             if st.record_log:
+                st.at = o207  # game.yaml:542
                 st.log_line(fmt_player1(env['p']) + ' bids ' + fmt_int1(_amount2), -1)
         elif k == 1:  # game.yaml:542
-            st.at = o209  # game.yaml:542
             if st.record_log:
+                st.at = o209  # game.yaml:542
                 st.log_line(fmt_player1(env['p']) + ' passes', -1)
             st.at = o210  # game.yaml:542
             _i7 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[104]))
@@ -2878,8 +2870,8 @@ def build(num_players, files):
                 return
             pc = 1
         if pc == 1:
-            st.at = o220  # game.yaml:553
             if st.record_log:
+                st.at = o220  # game.yaml:553
                 st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(env['lot']) + ' for ' + fmt_int1(env['price']), -1)
             st.at = o221  # game.yaml:553
             st.move(env['lot'], (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[108]))), False)
@@ -2889,8 +2881,8 @@ def build(num_players, files):
 
     def step_222(st, fr):  # game.yaml:554
         env = fr.env
-        st.at = o223  # game.yaml:554
         if st.record_log:
+            st.at = o223  # game.yaml:554
             st.log_line('nobody bids for ' + fmt_card1(env['lot']), -1)
         st.at = o224  # game.yaml:554
         st.move(env['lot'], Z_discard1, False)
@@ -3302,8 +3294,8 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o270  # game.yaml:627
             if st.record_log:
+                st.at = o270  # game.yaml:627
                 st.log_line(fmt_card1(env['card']) + ' is revealed again and the game ends', -1)
             fr.pc = 2
             st.at = o271  # game.yaml:627
@@ -3420,7 +3412,6 @@ def build(num_players, files):
                 return
             pc = 3
         if pc == 3:
-            st.at = o294  # game.yaml:194
             st.at = o295  # game.yaml:194
             _items9 = st.zones[Z_returned1]
             _dest12 = Z_deck1
@@ -3453,7 +3444,6 @@ def build(num_players, files):
             _dest15 = Z_draw_pile1
             for _c69 in cards_of(_items10):
                 st.move(_c69, _dest15, False)
-            st.at = o303  # game.yaml:201
             _args48 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[137])
@@ -3541,8 +3531,8 @@ def build(num_players, files):
         if pc == 0:
             st.at = o306  # game.yaml:203
             st.vars['round'] += 1
-            st.at = o307  # game.yaml:203
             if st.record_log:
+                st.at = o307  # game.yaml:203
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
             fr.pc = 3
             st.at = o308  # game.yaml:207
@@ -3559,7 +3549,6 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o309  # game.yaml:207
             st.vars['phase'] = 'Turns'
             fr.pc = 2
             st.at = o322  # game.yaml:207
@@ -3568,7 +3557,6 @@ def build(num_players, files):
                 return
             pc = 2
         if pc == 2:
-            st.at = o323  # game.yaml:207
             st.vars['turn_player'] = None
             st.at = o324  # game.yaml:207
             st.vars['phase'] = ''
@@ -3614,11 +3602,11 @@ def build(num_players, files):
             st.at = o313  # game.yaml:207
             st.vars['turn_player'] = env['p']
             if st.record_log:
+                st.at = o313  # game.yaml:207
                 st.log_line(turn_line(st), -1)
-            st.at = o314  # game.yaml:212
             if st.record_log:
+                st.at = o314  # game.yaml:212
                 st.log_line(fmt_player1(env['p']) + ' begins a turn', -1)
-            st.at = o315  # game.yaml:213
             st.vars['conspiracy_used'] = False
             st.at = o316  # game.yaml:214
             _items12 = st.zones[Z_used_properties1]
@@ -3698,7 +3686,6 @@ def build(num_players, files):
         _L_n5 = env['n']
         _S_p9 = _L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else None
         if pc <= 0:
-            st.at = o29  # game.yaml:249
             _passes3 = 0
             while True:
                 st.at = o29  # game.yaml:249
@@ -3720,7 +3707,6 @@ def build(num_players, files):
         _L_p13 = env['p']
         _S_p10 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
         if pc <= 0:
-            st.at = o34  # game.yaml:266
             _args53 = {'p': _L_p13}
             try:
                 c_13(st, _args53, 0)
@@ -3728,7 +3714,6 @@ def build(num_players, files):
                 traced(e, 'procedure conspiracy (' + str(S[152]) + ')')
                 raise
         if pc <= 1:
-            st.at = o40  # game.yaml:268
             _passes4 = 0
             while True:
                 st.at = o40  # game.yaml:268
@@ -3756,13 +3741,11 @@ def build(num_players, files):
                     if _end1 > 1:
                         _i10 = st.choose(_end1)
                         st.move_number += 1
-                        st.at = o39  # game.yaml:270
                     else:
                         _i10 = 0
                     _col4 = env['col'] = _v13[_i10]
                     st.at = o37  # game.yaml:278
                     st.move(_col4, Z_used_properties1, False)
-                    st.at = o38  # game.yaml:278
                     _args54 = {'p': _L_p13, 'col': _col4}
                     try:
                         c_3(st, _args54, 0)
@@ -3776,7 +3759,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o49  # game.yaml:283
             if (_L_col1 == C_green1):
-                st.at = o42  # game.yaml:284
                 _args55 = {'p': _L_p14}
                 try:
                     c_4(st, _args55, 0)
@@ -3800,7 +3782,6 @@ def build(num_players, files):
                     traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                     raise
             elif (_L_col1 == C_blue1):
-                st.at = o48  # game.yaml:292
                 _args58 = {'p': _L_p14}
                 try:
                     c_5(st, _args58, 0)
@@ -3828,7 +3809,6 @@ def build(num_players, files):
                     if _end2 > 1:
                         _i11 = st.choose(_end2)
                         st.move_number += 1
-                        st.at = o54  # game.yaml:302
                     else:
                         _i11 = 0
                     _q21 = env['q'] = _v14[_i11]
@@ -3890,7 +3870,6 @@ def build(num_players, files):
                 if _end5 > 1:
                     _i14 = st.choose(_end5)
                     st.move_number += 1
-                    st.at = o76  # game.yaml:318
                 else:
                     _i14 = 0
                 if _i14 < _end3:  # game.yaml:321
@@ -3916,7 +3895,6 @@ def build(num_players, files):
                             if _end6 > 1:
                                 _i15 = st.choose(_end6)
                                 st.move_number += 1
-                                st.at = o70  # game.yaml:328
                             else:
                                 _i15 = 0
                             _d6 = env['d'] = _v17[_i15]
@@ -3927,12 +3905,12 @@ def build(num_players, files):
                     else:
                         st.at = o65  # game.yaml:334
                         if st.record_log:
+                            st.at = o65  # game.yaml:334
                             st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p16) + ' keeps ' + fmt_card1(_c87) + ' and Etiquette is spent', -1)
                 elif _i14 < _end4:  # game.yaml:335
                     _c88 = env['c'] = _v16[_i14 - _end3]
                     st.at = o73  # game.yaml:338
                     st.move(_c88, Z_discard1, False)
-                    st.at = o74  # game.yaml:338
                     _args60 = {'p': _L_p16}
                     try:
                         c_6(st, _args60, 0)
@@ -3956,7 +3934,6 @@ def build(num_players, files):
                 if _end7 > 1:
                     _i16 = st.choose(_end7)
                     st.move_number += 1
-                    st.at = o81  # game.yaml:345
                 else:
                     _i16 = 0
                 _q25 = env['q'] = _v18[_i16]
@@ -3977,7 +3954,6 @@ def build(num_players, files):
                     if _end8 > 1:
                         _i17 = st.choose(_end8)
                         st.move_number += 1
-                        st.at = o80  # game.yaml:352
                     else:
                         _i17 = 0
                     _x9 = env['x'] = _v19[_i17]
@@ -3987,7 +3963,6 @@ def build(num_players, files):
         _L_p18 = env['p']
         _S_p15 = _L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else None
         if pc <= 0:
-            st.at = o82  # game.yaml:360
             _args61 = {'p': _L_p18}
             try:
                 c_13(st, _args61, 0)
@@ -3997,7 +3972,6 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o92  # game.yaml:361
             if (len([1 for _a21 in st.zones[(Z_auction_area1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p18, S[4])))] if (_a21.key == 'orden')]) > 0):
-                st.at = o91  # game.yaml:362
                 _args62 = {'p': _L_p18}
                 st.inline += 1
                 try:
@@ -4023,14 +3997,12 @@ def build(num_players, files):
                     if _end9 > 1:
                         _i18 = st.choose(_end9)
                         st.move_number += 1
-                        st.at = o89  # game.yaml:364
                     else:
                         _i18 = 0
                     _n9 = env['n'] = _v20[_i18]
-                    st.at = o85  # game.yaml:370
                     if st.record_log:
+                        st.at = o85  # game.yaml:370
                         st.log_line(fmt_player1(_L_p18) + ' announces ' + fmt_int1(_n9), -1)
-                    st.at = o88  # game.yaml:371
                     _passes5 = 0
                     while True:
                         st.at = o88  # game.yaml:371
@@ -4039,7 +4011,6 @@ def build(num_players, files):
                         _passes5 += 1
                         if _passes5 > MAX_PASSES:
                             raise too_long(S[167])
-                        st.at = o87  # game.yaml:372
                         _args63 = {'p': _L_p18, 'into_area': False}
                         st.inline += 1
                         try:
@@ -4050,7 +4021,6 @@ def build(num_players, files):
                             raise
                         st.inline -= 1
         if pc <= 2:
-            st.at = o93  # game.yaml:373
             _args64 = {'p': _L_p18}
             try:
                 c_10(st, _args64, 0)
@@ -4061,7 +4031,6 @@ def build(num_players, files):
         _L_p19 = env['p']
         _S_p16 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
         if pc <= 0:
-            st.at = o94  # game.yaml:379
             _args65 = {'p': _L_p19, 'into_area': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[46])
@@ -4089,11 +4058,9 @@ def build(num_players, files):
                     if _end11 > 1:
                         _i19 = st.choose(_end11)
                         st.move_number += 1
-                        st.at = o99  # game.yaml:382
                     else:
                         _i19 = 0
                     if _i19 < _end10:  # game.yaml:384
-                        st.at = o97  # game.yaml:384
                         _args66 = {'p': _L_p19}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[83])
@@ -4112,14 +4079,13 @@ def build(num_players, files):
         _L_into_area1 = env['into_area']
         _S_p17 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
         if pc <= 0:
-            st.at = o101  # game.yaml:392
             st.vars['revealer'] = _L_p20
         if pc <= 1:
             st.at = o102  # game.yaml:393
             env['c'] = st.zones[Z_draw_pile1][-1]
         if pc <= 2:
-            st.at = o103  # game.yaml:394
             if st.record_log:
+                st.at = o103  # game.yaml:394
                 st.log_line(fmt_player1(_L_p20) + ' reveals ' + fmt_card1(env['c']), -1)
         if pc <= 3:
             _h2 = len(st.frames)
@@ -4148,7 +4114,6 @@ def build(num_players, files):
                 if len(st.frames) > _h3:
                     run_to(st, _h3)
             else:
-                st.at = o106  # game.yaml:398
                 _args67 = {'p': _L_p20, 'into_area': _L_into_area1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[84])
@@ -4198,7 +4163,6 @@ def build(num_players, files):
                     if _n10 > 1:
                         _i20 = st.choose(_n10)
                         st.move_number += 1
-                        st.at = o111  # game.yaml:408
                         if _i20 == len(_cands1):
                             break  # done
                         _c91 = _cands1[_i20]
@@ -4215,7 +4179,6 @@ def build(num_players, files):
         _L_p22 = env['p']
         _S_p19 = _L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else None
         if pc <= 0:
-            st.at = o114  # game.yaml:417
             _args68 = {'p': _L_p22}
             try:
                 c_13(st, _args68, 0)
@@ -4255,21 +4218,18 @@ def build(num_players, files):
                 if _end16 > 1:
                     _i21 = st.choose(_end16)
                     st.move_number += 1
-                    st.at = o128  # game.yaml:418
                 else:
                     _i21 = 0
                 if _i21 < _end12:  # game.yaml:421
                     pass
                 elif _i21 < _end13:  # game.yaml:422
                     _q29 = env['q'] = _v21[_i21 - _end12]
-                    st.at = o117  # game.yaml:423
                     _args69 = {'p': _L_p22, 'n': 1}
                     try:
                         proc_pay_gold(st, _args69)
                     except Exception as e:
                         traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                         raise
-                    st.at = o118  # game.yaml:423
                     _args70 = {'q': _q29, 'n': 1}
                     try:
                         c_17(st, _args70, 0)
@@ -4277,14 +4237,12 @@ def build(num_players, files):
                         traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                         raise
                 elif _i21 < _end14:  # game.yaml:424
-                    st.at = o120  # game.yaml:425
                     _args71 = {'p': _L_p22, 'n': 1}
                     try:
                         proc_pay_gold(st, _args71)
                     except Exception as e:
                         traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                         raise
-                    st.at = o121  # game.yaml:425
                     _args72 = {'p': _L_p22}
                     try:
                         c_12(st, _args72, 0)
@@ -4292,14 +4250,12 @@ def build(num_players, files):
                         traced(e, 'procedure swap_cards (' + str(S[173]) + ')')
                         raise
                 elif _i21 < _end15:  # game.yaml:426
-                    st.at = o123  # game.yaml:428
                     _args73 = {'p': _L_p22, 'n': 2}
                     try:
                         proc_pay_gold(st, _args73)
                     except Exception as e:
                         traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                         raise
-                    st.at = o124  # game.yaml:428
                     _args74 = {'p': _L_p22}
                     try:
                         c_6(st, _args74, 0)
@@ -4307,14 +4263,12 @@ def build(num_players, files):
                         traced(e, 'procedure discard_opponent_card (' + str(S[162]) + ')')
                         raise
                 else:  # game.yaml:429
-                    st.at = o126  # game.yaml:430
                     _args75 = {'p': _L_p22, 'n': 2}
                     try:
                         proc_pay_gold(st, _args75)
                     except Exception as e:
                         traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                         raise
-                    st.at = o127  # game.yaml:430
                     _args76 = {'p': _L_p22, 'into_area': True}
                     st.inline += 1
                     try:
@@ -4339,7 +4293,6 @@ def build(num_players, files):
                 if _end17 > 1:
                     _i22 = st.choose(_end17)
                     st.move_number += 1
-                    st.at = o136  # game.yaml:436
                 else:
                     _i22 = 0
                 _q31 = env['q'] = _v22[_i22]
@@ -4360,7 +4313,6 @@ def build(num_players, files):
                     if _end18 > 1:
                         _i23 = st.choose(_end18)
                         st.move_number += 1
-                        st.at = o135  # game.yaml:443
                     else:
                         _i23 = 0
                     _c97 = env['c'] = _v23[_i23]
@@ -4381,7 +4333,6 @@ def build(num_players, files):
                         if _end19 > 1:
                             _i24 = st.choose(_end19)
                             st.move_number += 1
-                            st.at = o134  # game.yaml:449
                         else:
                             _i24 = 0
                         _x11 = env['x'] = _v24[_i24]
@@ -4408,13 +4359,10 @@ def build(num_players, files):
                     if _end21 > 1:
                         _i25 = st.choose(_end21)
                         st.move_number += 1
-                        st.at = o142  # game.yaml:462
                     else:
                         _i25 = 0
                     if _i25 < _end20:  # game.yaml:464
-                        st.at = o139  # game.yaml:464
                         st.vars['conspiracy_used'] = True
-                        st.at = o140  # game.yaml:464
                         _args77 = {'p': _L_p24}
                         try:
                             c_12(st, _args77, 0)
@@ -4430,10 +4378,9 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o168  # game.yaml:499
             if (sum([_c98.props['value'] for _c98 in st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[8])))] if (_c98.kind == 'power_chips')]) < _L_n6):
-                st.at = o166  # game.yaml:500
                 if st.record_log:
+                    st.at = o166  # game.yaml:500
                     st.log_line(fmt_player1(_L_q5) + ' must give ' + fmt_int1(_L_n6) + ' power but owns ' + fmt_int1(sum([_c99.props['value'] for _c99 in st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[8])))] if (_c99.kind == 'power_chips')])), -1)
-                st.at = o167  # game.yaml:500
                 _args78 = {'q': _L_q5}
                 try:
                     c_19(st, _args78, 0)
@@ -4441,7 +4388,6 @@ def build(num_players, files):
                     traced(e, 'procedure eliminate_player (' + str(S[178]) + ')')
                     raise
             else:
-                st.at = o164  # game.yaml:501
                 _args79 = {'q': _L_q5, 'n': _L_n6}
                 try:
                     proc_give_power(st, _args79)
@@ -4475,8 +4421,8 @@ def build(num_players, files):
         if pc <= 4:
             st.at = o190  # game.yaml:526
             if (len(st.players) <= 1):
-                st.at = o188  # game.yaml:527
                 if st.record_log:
+                    st.at = o188  # game.yaml:527
                     st.log_line(fmt_player1(first(st.players)) + ' is the last player standing', -1)
                 st.at = o189  # game.yaml:527
                 st.end_game()  # raises GameEnded during a playout
@@ -4498,16 +4444,13 @@ def build(num_players, files):
         _L_lot2 = env['lot']
         _L_r1 = env['r']
         if pc <= 0:
-            st.at = o192  # game.yaml:541
             if st.record_log:
+                st.at = o192  # game.yaml:541
                 st.log_line('the auction of ' + fmt_card1(_L_lot2) + ' begins with ' + fmt_player1(_L_r1), -1)
         if pc <= 1:
-            st.at = o193  # game.yaml:542
             st.at = o194  # game.yaml:542
             env['_auction1_order'] = clockwise_from(st, _L_r1)
-            st.at = o195  # game.yaml:542
             st.vars['_auction1_high'] = 0
-            st.at = o196  # game.yaml:542
             st.vars['_auction1_leader'] = None
             st.at = o199  # game.yaml:542
             _live6 = live_mask(st)
@@ -4520,7 +4463,6 @@ def build(num_players, files):
                 st.vars['_auction1_in'][_i26] = (_p25 in env['_auction1_order'])
             st.at = o200  # game.yaml:542
             st.vars['_auction1_active'] = len(env['_auction1_order'])
-            st.at = o215  # game.yaml:542
             _passes6 = 0
             while True:
                 st.at = o215  # game.yaml:542
@@ -4555,35 +4497,31 @@ def build(num_players, files):
                             if _end23 > 1:
                                 _i27 = st.choose(_end23)
                                 st.move_number += 1
-                                st.at = o212  # game.yaml:542
                             else:
                                 _i27 = 0
                             if _i27 < _end22:  # game.yaml:542
                                 _amount4 = env['amount'] = _v25[_i27]
-                                st.at = o205  # game.yaml:542
                                 st.vars['_auction1_high'] = _amount4
-                                st.at = o206  # game.yaml:542
                                 st.vars['_auction1_leader'] = _p26
                                 st.at = o207  # game.yaml:542
                                 if st.record_log:
+                                    st.at = o207  # game.yaml:542
                                     st.log_line(fmt_player1(_p26) + ' bids ' + fmt_int1(_amount4), -1)
                             else:  # game.yaml:542
-                                st.at = o209  # game.yaml:542
                                 if st.record_log:
+                                    st.at = o209  # game.yaml:542
                                     st.log_line(fmt_player1(_p26) + ' passes', -1)
                                 st.at = o210  # game.yaml:542
                                 _i28 = (_p26 if type(_p26) is int and 0 <= _p26 < num_players else seat(st, _p26, S[104]))
                                 st.vars['_auction1_in'][_i28] = False
                                 st.at = o211  # game.yaml:542
                                 st.vars['_auction1_active'] -= 1
-            st.at = o216  # game.yaml:542
             env['w'] = st.vars['_auction1_leader']
-            st.at = o217  # game.yaml:542
             env['price'] = st.vars['_auction1_high']
             st.at = o225  # game.yaml:542
             if (env['w'] == None):
-                st.at = o223  # game.yaml:554
                 if st.record_log:
+                    st.at = o223  # game.yaml:554
                     st.log_line('nobody bids for ' + fmt_card1(_L_lot2), -1)
                 st.at = o224  # game.yaml:554
                 st.move(_L_lot2, Z_discard1, False)
@@ -4600,8 +4538,8 @@ def build(num_players, files):
                     traced(e, 'procedure pay_bid (' + str(S[180]) + ')')
                     raise
                 st.inline -= 1
-                st.at = o220  # game.yaml:553
                 if st.record_log:
+                    st.at = o220  # game.yaml:553
                     st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(_L_lot2) + ' for ' + fmt_int1(env['price']), -1)
                 st.at = o221  # game.yaml:553
                 st.move(_L_lot2, (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[108]))), False)
@@ -4611,10 +4549,8 @@ def build(num_players, files):
         _L_lot3 = env['lot']
         _S_w1 = _L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else None
         if pc <= 0:
-            st.at = o226  # game.yaml:560
             st.vars['paid'] = 0
         if pc <= 1:
-            st.at = o231  # game.yaml:561
             _passes7 = 0
             while True:
                 st.at = o231  # game.yaml:561
@@ -4651,7 +4587,6 @@ def build(num_players, files):
                     if _n11 > 1:
                         _i29 = st.choose(_n11)
                         st.move_number += 1
-                        st.at = o228  # game.yaml:563
                         if _i29 == len(_cands2):
                             break  # done
                         _c105 = _cands2[_i29]
@@ -4681,8 +4616,8 @@ def build(num_players, files):
             st.at = o232  # game.yaml:573
             env['holders'] = [_q33 for _q33 in ((SEATS_clockwise_from1.get(_S_r1) if len(st.players) == num_players else None) or clockwise_from(st, _L_r2)) if (_q33 in fn_colour_majority(st, S[57], C_violet1))]
         if pc <= 1:
-            st.at = o233  # game.yaml:574
             if st.record_log:
+                st.at = o233  # game.yaml:574
                 st.log_line('Kardinal Mazarin - Intrigue is held by ' + fmt_list_player1(env['holders']), -1)
         if pc <= 2:
             st.at = o247  # game.yaml:575
@@ -4705,11 +4640,9 @@ def build(num_players, files):
                     if _end25 > 1:
                         _i30 = st.choose(_end25)
                         st.move_number += 1
-                        st.at = o246  # game.yaml:577
                     else:
                         _i30 = 0
                     if _i30 < _end24:  # game.yaml:580
-                        st.at = o236  # game.yaml:580
                         _args82 = {'p': _q34, 'into_area': True}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[114])
@@ -4750,11 +4683,9 @@ def build(num_players, files):
                                 if _end28 > 1:
                                     _i32 = st.choose(_end28)
                                     st.move_number += 1
-                                    st.at = o244  # game.yaml:586
                                 else:
                                     _i32 = 0
                                 if _i32 < _end26:  # game.yaml:589
-                                    st.at = o240  # game.yaml:589
                                     _args83 = {'p': _q34, 'n': 1}
                                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                         enter_procedure(st, S[115])
@@ -4764,7 +4695,6 @@ def build(num_players, files):
                                         traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                                         raise
                                 elif _i32 < _end27:  # game.yaml:590
-                                    st.at = o242  # game.yaml:590
                                     _args84 = {'p': _q34, 'n': 1}
                                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                         enter_procedure(st, S[116])
@@ -4789,8 +4719,8 @@ def build(num_players, files):
             st.at = o250  # game.yaml:599
             env['debtors'] = [_q36 for _q36 in ((SEATS_clockwise_from1.get(_S_r2) if len(st.players) == num_players else None) or clockwise_from(st, _L_r3)) if ((env['most'] > 0) and (fn_visible_seals(st, S[59], _q36) < env['most']))]
         if pc <= 2:
-            st.at = o251  # game.yaml:600
             if st.record_log:
+                st.at = o251  # game.yaml:600
                 st.log_line('Spielschulden - the most visible seals are ' + fmt_int1(env['most']) + '; game debts for ' + fmt_list_player1(env['debtors']), -1)
         if pc <= 3:
             st.at = o254  # game.yaml:601
@@ -4799,7 +4729,6 @@ def build(num_players, files):
                 if gone(st, _live9, _q37):
                     continue
                 env['q'] = _q37
-                st.at = o253  # game.yaml:601
                 _args85 = {'q': _q37}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[118])
@@ -4845,7 +4774,6 @@ def build(num_players, files):
                 if _end31 > 1:
                     _i33 = st.choose(_end31)
                     st.move_number += 1
-                    st.at = o267  # game.yaml:608
                 else:
                     _i33 = 0
                 if _i33 < _end29:  # game.yaml:611
@@ -4884,7 +4812,6 @@ def build(num_players, files):
                         if _n12 > 1:
                             _i34 = st.choose(_n12)
                             st.move_number += 1
-                            st.at = o259  # game.yaml:616
                             if _i34 == len(_cands3):
                                 break  # done
                             _c109 = _cands3[_i34]
@@ -4895,7 +4822,6 @@ def build(num_players, files):
                     st.at = o262  # game.yaml:617
                     for _x12 in list(env['gone']):
                         env['x'] = _x12
-                        st.at = o261  # game.yaml:617
                         _args86 = {'c': _x12}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[120])
@@ -4911,7 +4837,6 @@ def build(num_players, files):
                     st.at = o266  # game.yaml:620
                     for _x13 in list(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[122])))]):
                         env['x'] = _x13
-                        st.at = o265  # game.yaml:620
                         _args87 = {'c': _x13}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[121])
@@ -4931,14 +4856,14 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o272  # game.yaml:626
             if ((st.vars['ludwig_reveals'] >= 2) or (len(st.players) <= 2)):
-                st.at = o270  # game.yaml:627
                 if st.record_log:
+                    st.at = o270  # game.yaml:627
                     st.log_line(fmt_card1(_L_card3) + ' is revealed again and the game ends', -1)
                 st.at = o271  # game.yaml:627
                 st.end_game()  # raises GameEnded during a playout
         if pc <= 2:
-            st.at = o273  # game.yaml:628
             if st.record_log:
+                st.at = o273  # game.yaml:628
                 st.log_line(fmt_card1(_L_card3) + ' is revealed, everyone gains a gold chip; the piles are re-split', -1)
         if pc <= 3:
             st.at = o276  # game.yaml:629
@@ -4947,7 +4872,6 @@ def build(num_players, files):
                 if gone(st, _live10, _p33):
                     continue
                 env['p'] = _p33
-                st.at = o275  # game.yaml:629
                 _args88 = {'p': _p33, 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[60])
@@ -4966,7 +4890,6 @@ def build(num_players, files):
             st.at = o278  # game.yaml:631
             st.shuffle(Z_draw_pile1)
         if pc <= 6:
-            st.at = o279  # game.yaml:632
             _args89 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[61])
@@ -5011,13 +4934,11 @@ def build(num_players, files):
                 if _end32 > 1:
                     _i35 = st.choose(_end32)
                     st.move_number += 1
-                    st.at = o39  # game.yaml:270
                 else:
                     _i35 = 0
                 _col6 = env['col'] = _v27[_i35]
                 st.at = o37  # game.yaml:278
                 st.move(_col6, Z_used_properties1, False)
-                st.at = o38  # game.yaml:278
                 _args90 = {'p': _L_p26, 'col': _col6}
                 try:
                     c_3(st, _args90, 0)
@@ -5031,7 +4952,6 @@ def build(num_players, files):
             st.at = o37  # game.yaml:278
             st.move(_L_col2, Z_used_properties1, False)
         if pc <= 1:
-            st.at = o38  # game.yaml:278
             _args91 = {'p': _L_p27, 'col': _L_col2}
             try:
                 c_3(st, _args91, 0)
@@ -5041,7 +4961,6 @@ def build(num_players, files):
     def c_41(st, env, pc):  # game.yaml:284
         _L_p28 = env['p']
         if pc <= 0:
-            st.at = o42  # game.yaml:284
             _args92 = {'p': _L_p28}
             try:
                 c_4(st, _args92, 0)
@@ -5051,7 +4970,6 @@ def build(num_players, files):
     def c_47(st, env, pc):  # game.yaml:292
         _L_p29 = env['p']
         if pc <= 0:
-            st.at = o48  # game.yaml:292
             _args93 = {'p': _L_p29}
             try:
                 c_5(st, _args93, 0)
@@ -5073,7 +4991,6 @@ def build(num_players, files):
                 if _end33 > 1:
                     _i36 = st.choose(_end33)
                     st.move_number += 1
-                    st.at = o54  # game.yaml:302
                 else:
                     _i36 = 0
                 _q39 = env['q'] = _v28[_i36]
@@ -5140,7 +5057,6 @@ def build(num_players, files):
                     if _end34 > 1:
                         _i39 = st.choose(_end34)
                         st.move_number += 1
-                        st.at = o70  # game.yaml:328
                     else:
                         _i39 = 0
                     _d9 = env['d'] = _v29[_i39]
@@ -5151,6 +5067,7 @@ def build(num_players, files):
             else:
                 st.at = o65  # game.yaml:334
                 if st.record_log:
+                    st.at = o65  # game.yaml:334
                     st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p31) + ' keeps ' + fmt_card1(_L_c2) + ' and Etiquette is spent', -1)
     def c_66(st, env, pc):  # game.yaml:327
         _L_p32 = env['p']
@@ -5176,7 +5093,6 @@ def build(num_players, files):
                 if _end35 > 1:
                     _i40 = st.choose(_end35)
                     st.move_number += 1
-                    st.at = o70  # game.yaml:328
                 else:
                     _i40 = 0
                 _d11 = env['d'] = _v30[_i40]
@@ -5191,7 +5107,6 @@ def build(num_players, files):
             st.at = o73  # game.yaml:338
             st.move(_L_c4, Z_discard1, False)
         if pc <= 1:
-            st.at = o74  # game.yaml:338
             _args96 = {'p': _L_p33}
             try:
                 c_6(st, _args96, 0)
@@ -5220,7 +5135,6 @@ def build(num_players, files):
                 if _end36 > 1:
                     _i41 = st.choose(_end36)
                     st.move_number += 1
-                    st.at = o80  # game.yaml:352
                 else:
                     _i41 = 0
                 _x15 = env['x'] = _v31[_i41]
@@ -5245,14 +5159,12 @@ def build(num_players, files):
                 if _end37 > 1:
                     _i42 = st.choose(_end37)
                     st.move_number += 1
-                    st.at = o89  # game.yaml:364
                 else:
                     _i42 = 0
                 _n14 = env['n'] = _v32[_i42]
-                st.at = o85  # game.yaml:370
                 if st.record_log:
+                    st.at = o85  # game.yaml:370
                     st.log_line(fmt_player1(_L_p35) + ' announces ' + fmt_int1(_n14), -1)
-                st.at = o88  # game.yaml:371
                 _passes8 = 0
                 while True:
                     st.at = o88  # game.yaml:371
@@ -5261,7 +5173,6 @@ def build(num_players, files):
                     _passes8 += 1
                     if _passes8 > MAX_PASSES:
                         raise too_long(S[167])
-                    st.at = o87  # game.yaml:372
                     _args97 = {'p': _L_p35, 'into_area': False}
                     st.inline += 1
                     try:
@@ -5275,11 +5186,10 @@ def build(num_players, files):
         _L_p36 = env['p']
         _L_n8 = env['n']
         if pc <= 0:
-            st.at = o85  # game.yaml:370
             if st.record_log:
+                st.at = o85  # game.yaml:370
                 st.log_line(fmt_player1(_L_p36) + ' announces ' + fmt_int1(_L_n8), -1)
         if pc <= 1:
-            st.at = o88  # game.yaml:371
             _passes9 = 0
             while True:
                 st.at = o88  # game.yaml:371
@@ -5288,7 +5198,6 @@ def build(num_players, files):
                 _passes9 += 1
                 if _passes9 > MAX_PASSES:
                     raise too_long(S[167])
-                st.at = o87  # game.yaml:372
                 _args98 = {'p': _L_p36, 'into_area': False}
                 st.inline += 1
                 try:
@@ -5301,7 +5210,6 @@ def build(num_players, files):
     def c_86(st, env, pc):  # game.yaml:372
         _L_p37 = env['p']
         if pc <= 0:
-            st.at = o87  # game.yaml:372
             _args99 = {'p': _L_p37, 'into_area': False}
             st.inline += 1
             try:
@@ -5314,7 +5222,6 @@ def build(num_players, files):
     def c_90(st, env, pc):  # game.yaml:362
         _L_p38 = env['p']
         if pc <= 0:
-            st.at = o91  # game.yaml:362
             _args100 = {'p': _L_p38}
             st.inline += 1
             try:
@@ -5341,11 +5248,9 @@ def build(num_players, files):
                 if _end39 > 1:
                     _i43 = st.choose(_end39)
                     st.move_number += 1
-                    st.at = o99  # game.yaml:382
                 else:
                     _i43 = 0
                 if _i43 < _end38:  # game.yaml:384
-                    st.at = o97  # game.yaml:384
                     _args101 = {'p': _L_p39}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[83])
@@ -5362,7 +5267,6 @@ def build(num_players, files):
     def c_96(st, env, pc):  # game.yaml:384
         _L_p40 = env['p']
         if pc <= 0:
-            st.at = o97  # game.yaml:384
             _args102 = {'p': _L_p40}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[83])
@@ -5378,7 +5282,6 @@ def build(num_players, files):
         _L_p41 = env['p']
         _L_into_area2 = env['into_area']
         if pc <= 0:
-            st.at = o106  # game.yaml:398
             _args103 = {'p': _L_p41, 'into_area': _L_into_area2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[84])
@@ -5443,7 +5346,6 @@ def build(num_players, files):
                 if _n15 > 1:
                     _i44 = st.choose(_n15)
                     st.move_number += 1
-                    st.at = o111  # game.yaml:408
                     if _i44 == len(_cands4):
                         break  # done
                     _c114 = _cands4[_i44]
@@ -5461,7 +5363,6 @@ def build(num_players, files):
         _L_p44 = env['p']
         _L_q11 = env['q']
         if pc <= 0:
-            st.at = o117  # game.yaml:423
             _args104 = {'p': _L_p44, 'n': 1}
             try:
                 proc_pay_gold(st, _args104)
@@ -5469,7 +5370,6 @@ def build(num_players, files):
                 traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
         if pc <= 1:
-            st.at = o118  # game.yaml:423
             _args105 = {'q': _L_q11, 'n': 1}
             try:
                 c_17(st, _args105, 0)
@@ -5479,7 +5379,6 @@ def build(num_players, files):
     def c_119(st, env, pc):  # game.yaml:425
         _L_p45 = env['p']
         if pc <= 0:
-            st.at = o120  # game.yaml:425
             _args106 = {'p': _L_p45, 'n': 1}
             try:
                 proc_pay_gold(st, _args106)
@@ -5487,7 +5386,6 @@ def build(num_players, files):
                 traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
         if pc <= 1:
-            st.at = o121  # game.yaml:425
             _args107 = {'p': _L_p45}
             try:
                 c_12(st, _args107, 0)
@@ -5497,7 +5395,6 @@ def build(num_players, files):
     def c_122(st, env, pc):  # game.yaml:428
         _L_p46 = env['p']
         if pc <= 0:
-            st.at = o123  # game.yaml:428
             _args108 = {'p': _L_p46, 'n': 2}
             try:
                 proc_pay_gold(st, _args108)
@@ -5505,7 +5402,6 @@ def build(num_players, files):
                 traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
         if pc <= 1:
-            st.at = o124  # game.yaml:428
             _args109 = {'p': _L_p46}
             try:
                 c_6(st, _args109, 0)
@@ -5515,7 +5411,6 @@ def build(num_players, files):
     def c_125(st, env, pc):  # game.yaml:430
         _L_p47 = env['p']
         if pc <= 0:
-            st.at = o126  # game.yaml:430
             _args110 = {'p': _L_p47, 'n': 2}
             try:
                 proc_pay_gold(st, _args110)
@@ -5523,7 +5418,6 @@ def build(num_players, files):
                 traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
         if pc <= 1:
-            st.at = o127  # game.yaml:430
             _args111 = {'p': _L_p47, 'into_area': True}
             st.inline += 1
             try:
@@ -5556,7 +5450,6 @@ def build(num_players, files):
                 if _end40 > 1:
                     _i45 = st.choose(_end40)
                     st.move_number += 1
-                    st.at = o135  # game.yaml:443
                 else:
                     _i45 = 0
                 _c118 = env['c'] = _v33[_i45]
@@ -5577,7 +5470,6 @@ def build(num_players, files):
                     if _end41 > 1:
                         _i46 = st.choose(_end41)
                         st.move_number += 1
-                        st.at = o134  # game.yaml:449
                     else:
                         _i46 = 0
                     _x17 = env['x'] = _v34[_i46]
@@ -5609,7 +5501,6 @@ def build(num_players, files):
                 if _end42 > 1:
                     _i47 = st.choose(_end42)
                     st.move_number += 1
-                    st.at = o134  # game.yaml:449
                 else:
                     _i47 = 0
                 _x19 = env['x'] = _v35[_i47]
@@ -5634,13 +5525,10 @@ def build(num_players, files):
                 if _end44 > 1:
                     _i48 = st.choose(_end44)
                     st.move_number += 1
-                    st.at = o142  # game.yaml:462
                 else:
                     _i48 = 0
                 if _i48 < _end43:  # game.yaml:464
-                    st.at = o139  # game.yaml:464
                     st.vars['conspiracy_used'] = True
-                    st.at = o140  # game.yaml:464
                     _args112 = {'p': _L_p50}
                     try:
                         c_12(st, _args112, 0)
@@ -5652,10 +5540,8 @@ def build(num_players, files):
     def c_138(st, env, pc):  # game.yaml:464
         _L_p51 = env['p']
         if pc <= 0:
-            st.at = o139  # game.yaml:464
             st.vars['conspiracy_used'] = True
         if pc <= 1:
-            st.at = o140  # game.yaml:464
             _args113 = {'p': _L_p51}
             try:
                 c_12(st, _args113, 0)
@@ -5667,11 +5553,10 @@ def build(num_players, files):
         _L_n9 = env['n']
         _S_q10 = _L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else None
         if pc <= 0:
-            st.at = o166  # game.yaml:500
             if st.record_log:
+                st.at = o166  # game.yaml:500
                 st.log_line(fmt_player1(_L_q14) + ' must give ' + fmt_int1(_L_n9) + ' power but owns ' + fmt_int1(sum([_c119.props['value'] for _c119 in st.zones[(Z_chips1 + (_S_q10 if _S_q10 is not None else seat(st, _L_q14, S[8])))] if (_c119.kind == 'power_chips')])), -1)
         if pc <= 1:
-            st.at = o167  # game.yaml:500
             _args114 = {'q': _L_q14}
             try:
                 c_19(st, _args114, 0)
@@ -5680,8 +5565,8 @@ def build(num_players, files):
                 raise
     def c_187(st, env, pc):  # game.yaml:527
         if pc <= 0:
-            st.at = o188  # game.yaml:527
             if st.record_log:
+                st.at = o188  # game.yaml:527
                 st.log_line(fmt_player1(first(st.players)) + ' is the last player standing', -1)
         if pc <= 1:
             st.at = o189  # game.yaml:527
@@ -5693,10 +5578,8 @@ def build(num_players, files):
             st.at = o194  # game.yaml:542
             env['_auction1_order'] = clockwise_from(st, _L_r4)
         if pc <= 1:
-            st.at = o195  # game.yaml:542
             st.vars['_auction1_high'] = 0
         if pc <= 2:
-            st.at = o196  # game.yaml:542
             st.vars['_auction1_leader'] = None
         if pc <= 3:
             st.at = o199  # game.yaml:542
@@ -5712,7 +5595,6 @@ def build(num_players, files):
             st.at = o200  # game.yaml:542
             st.vars['_auction1_active'] = len(env['_auction1_order'])
         if pc <= 5:
-            st.at = o215  # game.yaml:542
             _passes10 = 0
             while True:
                 st.at = o215  # game.yaml:542
@@ -5747,21 +5629,19 @@ def build(num_players, files):
                             if _end46 > 1:
                                 _i50 = st.choose(_end46)
                                 st.move_number += 1
-                                st.at = o212  # game.yaml:542
                             else:
                                 _i50 = 0
                             if _i50 < _end45:  # game.yaml:542
                                 _amount6 = env['amount'] = _v36[_i50]
-                                st.at = o205  # game.yaml:542
                                 st.vars['_auction1_high'] = _amount6
-                                st.at = o206  # game.yaml:542
                                 st.vars['_auction1_leader'] = _p48
                                 st.at = o207  # game.yaml:542
                                 if st.record_log:
+                                    st.at = o207  # game.yaml:542
                                     st.log_line(fmt_player1(_p48) + ' bids ' + fmt_int1(_amount6), -1)
                             else:  # game.yaml:542
-                                st.at = o209  # game.yaml:542
                                 if st.record_log:
+                                    st.at = o209  # game.yaml:542
                                     st.log_line(fmt_player1(_p48) + ' passes', -1)
                                 st.at = o210  # game.yaml:542
                                 _i51 = (_p48 if type(_p48) is int and 0 <= _p48 < num_players else seat(st, _p48, S[104]))
@@ -5769,16 +5649,14 @@ def build(num_players, files):
                                 st.at = o211  # game.yaml:542
                                 st.vars['_auction1_active'] -= 1
         if pc <= 6:
-            st.at = o216  # game.yaml:542
             env['w'] = st.vars['_auction1_leader']
         if pc <= 7:
-            st.at = o217  # game.yaml:542
             env['price'] = st.vars['_auction1_high']
         if pc <= 8:
             st.at = o225  # game.yaml:542
             if (env['w'] == None):
-                st.at = o223  # game.yaml:554
                 if st.record_log:
+                    st.at = o223  # game.yaml:554
                     st.log_line('nobody bids for ' + fmt_card1(_L_lot4), -1)
                 st.at = o224  # game.yaml:554
                 st.move(_L_lot4, Z_discard1, False)
@@ -5795,8 +5673,8 @@ def build(num_players, files):
                     traced(e, 'procedure pay_bid (' + str(S[180]) + ')')
                     raise
                 st.inline -= 1
-                st.at = o220  # game.yaml:553
                 if st.record_log:
+                    st.at = o220  # game.yaml:553
                     st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(_L_lot4) + ' for ' + fmt_int1(env['price']), -1)
                 st.at = o221  # game.yaml:553
                 st.move(_L_lot4, (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[108]))), False)
@@ -5830,21 +5708,19 @@ def build(num_players, files):
                         if _end48 > 1:
                             _i52 = st.choose(_end48)
                             st.move_number += 1
-                            st.at = o212  # game.yaml:542
                         else:
                             _i52 = 0
                         if _i52 < _end47:  # game.yaml:542
                             _amount8 = env['amount'] = _v37[_i52]
-                            st.at = o205  # game.yaml:542
                             st.vars['_auction1_high'] = _amount8
-                            st.at = o206  # game.yaml:542
                             st.vars['_auction1_leader'] = _p50
                             st.at = o207  # game.yaml:542
                             if st.record_log:
+                                st.at = o207  # game.yaml:542
                                 st.log_line(fmt_player1(_p50) + ' bids ' + fmt_int1(_amount8), -1)
                         else:  # game.yaml:542
-                            st.at = o209  # game.yaml:542
                             if st.record_log:
+                                st.at = o209  # game.yaml:542
                                 st.log_line(fmt_player1(_p50) + ' passes', -1)
                             st.at = o210  # game.yaml:542
                             _i53 = (_p50 if type(_p50) is int and 0 <= _p50 < num_players else seat(st, _p50, S[104]))
@@ -5875,21 +5751,19 @@ def build(num_players, files):
                     if _end50 > 1:
                         _i54 = st.choose(_end50)
                         st.move_number += 1
-                        st.at = o212  # game.yaml:542
                     else:
                         _i54 = 0
                     if _i54 < _end49:  # game.yaml:542
                         _amount10 = env['amount'] = _v38[_i54]
-                        st.at = o205  # game.yaml:542
                         st.vars['_auction1_high'] = _amount10
-                        st.at = o206  # game.yaml:542
                         st.vars['_auction1_leader'] = _L_p52
                         st.at = o207  # game.yaml:542
                         if st.record_log:
+                            st.at = o207  # game.yaml:542
                             st.log_line(fmt_player1(_L_p52) + ' bids ' + fmt_int1(_amount10), -1)
                     else:  # game.yaml:542
-                        st.at = o209  # game.yaml:542
                         if st.record_log:
+                            st.at = o209  # game.yaml:542
                             st.log_line(fmt_player1(_L_p52) + ' passes', -1)
                         st.at = o210  # game.yaml:542
                         _i55 = (_S_p35 if _S_p35 is not None else seat(st, _L_p52, S[104]))
@@ -5918,21 +5792,19 @@ def build(num_players, files):
                 if _end52 > 1:
                     _i56 = st.choose(_end52)
                     st.move_number += 1
-                    st.at = o212  # game.yaml:542
                 else:
                     _i56 = 0
                 if _i56 < _end51:  # game.yaml:542
                     _amount12 = env['amount'] = _v39[_i56]
-                    st.at = o205  # game.yaml:542
                     st.vars['_auction1_high'] = _amount12
-                    st.at = o206  # game.yaml:542
                     st.vars['_auction1_leader'] = _L_p53
                     st.at = o207  # game.yaml:542
                     if st.record_log:
+                        st.at = o207  # game.yaml:542
                         st.log_line(fmt_player1(_L_p53) + ' bids ' + fmt_int1(_amount12), -1)
                 else:  # game.yaml:542
-                    st.at = o209  # game.yaml:542
                     if st.record_log:
+                        st.at = o209  # game.yaml:542
                         st.log_line(fmt_player1(_L_p53) + ' passes', -1)
                     st.at = o210  # game.yaml:542
                     _i57 = (_S_p36 if _S_p36 is not None else seat(st, _L_p53, S[104]))
@@ -5945,7 +5817,6 @@ def build(num_players, files):
         _L_lot8 = env['lot']
         _S_w2 = _L_w2 if type(_L_w2) is int and 0 <= _L_w2 < num_players else None
         if pc <= 0:
-            st.at = o219  # game.yaml:552
             _args116 = {'w': _L_w2, 'price': _L_price2, 'lot': _L_lot8}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[107])
@@ -5958,8 +5829,8 @@ def build(num_players, files):
                 raise
             st.inline -= 1
         if pc <= 1:
-            st.at = o220  # game.yaml:553
             if st.record_log:
+                st.at = o220  # game.yaml:553
                 st.log_line(fmt_player1(_L_w2) + ' wins ' + fmt_card1(_L_lot8) + ' for ' + fmt_int1(_L_price2), -1)
         if pc <= 2:
             st.at = o221  # game.yaml:553
@@ -5997,7 +5868,6 @@ def build(num_players, files):
                 if _n16 > 1:
                     _i58 = st.choose(_n16)
                     st.move_number += 1
-                    st.at = o228  # game.yaml:563
                     if _i58 == len(_cands5):
                         break  # done
                     _c120 = _cands5[_i58]
@@ -6038,11 +5908,9 @@ def build(num_players, files):
                 if _end54 > 1:
                     _i59 = st.choose(_end54)
                     st.move_number += 1
-                    st.at = o246  # game.yaml:577
                 else:
                     _i59 = 0
                 if _i59 < _end53:  # game.yaml:580
-                    st.at = o236  # game.yaml:580
                     _args118 = {'p': _L_q15, 'into_area': True}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[114])
@@ -6082,11 +5950,9 @@ def build(num_players, files):
                             if _end57 > 1:
                                 _i61 = st.choose(_end57)
                                 st.move_number += 1
-                                st.at = o244  # game.yaml:586
                             else:
                                 _i61 = 0
                             if _i61 < _end55:  # game.yaml:589
-                                st.at = o240  # game.yaml:589
                                 _args119 = {'p': _L_q15, 'n': 1}
                                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                     enter_procedure(st, S[115])
@@ -6096,7 +5962,6 @@ def build(num_players, files):
                                     traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                                     raise
                             elif _i61 < _end56:  # game.yaml:590
-                                st.at = o242  # game.yaml:590
                                 _args120 = {'p': _L_q15, 'n': 1}
                                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                     enter_procedure(st, S[116])
@@ -6110,7 +5975,6 @@ def build(num_players, files):
     def c_235(st, env, pc):  # game.yaml:580
         _L_q16 = env['q']
         if pc <= 0:
-            st.at = o236  # game.yaml:580
             _args121 = {'p': _L_q16, 'into_area': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[114])
@@ -6153,11 +6017,9 @@ def build(num_players, files):
                     if _end60 > 1:
                         _i63 = st.choose(_end60)
                         st.move_number += 1
-                        st.at = o244  # game.yaml:586
                     else:
                         _i63 = 0
                     if _i63 < _end58:  # game.yaml:589
-                        st.at = o240  # game.yaml:589
                         _args122 = {'p': _L_q17, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[115])
@@ -6167,7 +6029,6 @@ def build(num_players, files):
                             traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                             raise
                     elif _i63 < _end59:  # game.yaml:590
-                        st.at = o242  # game.yaml:590
                         _args123 = {'p': _L_q17, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[116])
@@ -6206,11 +6067,9 @@ def build(num_players, files):
                 if _end63 > 1:
                     _i64 = st.choose(_end63)
                     st.move_number += 1
-                    st.at = o244  # game.yaml:586
                 else:
                     _i64 = 0
                 if _i64 < _end61:  # game.yaml:589
-                    st.at = o240  # game.yaml:589
                     _args124 = {'p': _L_q18, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[115])
@@ -6220,7 +6079,6 @@ def build(num_players, files):
                         traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                         raise
                 elif _i64 < _end62:  # game.yaml:590
-                    st.at = o242  # game.yaml:590
                     _args125 = {'p': _L_q18, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[116])
@@ -6234,7 +6092,6 @@ def build(num_players, files):
     def c_252(st, env, pc):  # game.yaml:601
         _L_q19 = env['q']
         if pc <= 0:
-            st.at = o253  # game.yaml:601
             _args126 = {'q': _L_q19}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[118])
@@ -6281,7 +6138,6 @@ def build(num_players, files):
                 if _n17 > 1:
                     _i65 = st.choose(_n17)
                     st.move_number += 1
-                    st.at = o259  # game.yaml:616
                     if _i65 == len(_cands6):
                         break  # done
                     _c122 = _cands6[_i65]
@@ -6293,7 +6149,6 @@ def build(num_players, files):
             st.at = o262  # game.yaml:617
             for _x20 in list(env['gone']):
                 env['x'] = _x20
-                st.at = o261  # game.yaml:617
                 _args127 = {'c': _x20}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[120])
@@ -6308,7 +6163,6 @@ def build(num_players, files):
     def c_260(st, env, pc):  # game.yaml:617
         _L_x1 = env['x']
         if pc <= 0:
-            st.at = o261  # game.yaml:617
             _args128 = {'c': _L_x1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[120])
@@ -6327,7 +6181,6 @@ def build(num_players, files):
             st.at = o266  # game.yaml:620
             for _x21 in list(st.zones[(Z_chips1 + (_S_q15 if _S_q15 is not None else seat(st, _L_q21, S[122])))]):
                 env['x'] = _x21
-                st.at = o265  # game.yaml:620
                 _args129 = {'c': _x21}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[121])
@@ -6342,7 +6195,6 @@ def build(num_players, files):
     def c_264(st, env, pc):  # game.yaml:620
         _L_x2 = env['x']
         if pc <= 0:
-            st.at = o265  # game.yaml:620
             _args130 = {'c': _L_x2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[121])
@@ -6357,8 +6209,8 @@ def build(num_players, files):
     def c_269(st, env, pc):  # game.yaml:627
         _L_card4 = env['card']
         if pc <= 0:
-            st.at = o270  # game.yaml:627
             if st.record_log:
+                st.at = o270  # game.yaml:627
                 st.log_line(fmt_card1(_L_card4) + ' is revealed again and the game ends', -1)
         if pc <= 1:
             st.at = o271  # game.yaml:627
@@ -6366,7 +6218,6 @@ def build(num_players, files):
     def c_280(st, env, pc):  # game.yaml:232
         _L_lot10 = env['lot']
         if pc <= 0:
-            st.at = o281  # game.yaml:232
             _args131 = {'r': st.vars['revealer'], 'lot': _L_lot10}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[130])
@@ -6381,7 +6232,6 @@ def build(num_players, files):
     def c_282(st, env, pc):  # game.yaml:234
         _L_card5 = env['card']
         if pc <= 0:
-            st.at = o283  # game.yaml:235
             _args132 = {'r': st.vars['revealer'], 'card': _L_card5}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[131])
@@ -6396,7 +6246,6 @@ def build(num_players, files):
     def c_284(st, env, pc):  # game.yaml:237
         _L_card6 = env['card']
         if pc <= 0:
-            st.at = o285  # game.yaml:238
             _args133 = {'r': st.vars['revealer'], 'card': _L_card6}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[132])
@@ -6411,7 +6260,6 @@ def build(num_players, files):
     def c_286(st, env, pc):  # game.yaml:239
         _L_card7 = env['card']
         if pc <= 0:
-            st.at = o287  # game.yaml:240
             _args134 = {'card': _L_card7}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[133])
@@ -6445,7 +6293,6 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
         if pc <= 3:
-            st.at = o294  # game.yaml:194
             st.at = o295  # game.yaml:194
             _items21 = st.zones[Z_returned1]
             _dest32 = Z_deck1
@@ -6481,7 +6328,6 @@ def build(num_players, files):
             for _c129 in cards_of(_items22):
                 st.move(_c129, _dest35, False)
         if pc <= 6:
-            st.at = o303  # game.yaml:201
             _args136 = {}
             try:
                 proc_split_with_ludwig(st, _args136)
@@ -6503,7 +6349,6 @@ def build(num_players, files):
             st.inline -= 1
     def c_304(st, env, pc):  # game.yaml:203
         if pc <= 0:
-            st.at = o325  # game.yaml:203
             _passes11 = 0
             while True:
                 st.at = o325  # game.yaml:203
@@ -6514,13 +6359,10 @@ def build(num_players, files):
                     raise too_long(S[194])
                 st.at = o306  # game.yaml:203
                 st.vars['round'] += 1
-                st.at = o307  # game.yaml:203
                 if st.record_log:
+                    st.at = o307  # game.yaml:203
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
-                st.at = o308  # game.yaml:207
-                st.at = o309  # game.yaml:207
                 st.vars['phase'] = 'Turns'
-                st.at = o322  # game.yaml:207
                 _passes12 = 0
                 while True:
                     st.at = o322  # game.yaml:207
@@ -6537,28 +6379,25 @@ def build(num_players, files):
                         env['p'] = _p61
                         st.at = o320  # game.yaml:207
                         if (not (len(st.players) <= 1)):
-                            st.at = o313  # game.yaml:207
                             st.vars['turn_player'] = _p61
                             if st.record_log:
+                                st.at = o313  # game.yaml:207
                                 st.log_line(turn_line(st), -1)
-                            st.at = o314  # game.yaml:212
                             if st.record_log:
+                                st.at = o314  # game.yaml:212
                                 st.log_line(fmt_player1(_p61) + ' begins a turn', -1)
-                            st.at = o315  # game.yaml:213
                             st.vars['conspiracy_used'] = False
                             st.at = o316  # game.yaml:214
                             _items23 = st.zones[Z_used_properties1]
                             _dest36 = Z_unused_properties1
                             for _c130 in cards_of(_items23):
                                 st.move(_c130, _dest36, False)
-                            st.at = o317  # game.yaml:215
                             _args138 = {'p': _p61}
                             try:
                                 c_2(st, _args138, 0)
                             except Exception as e:
                                 traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                                 raise
-                            st.at = o318  # game.yaml:216
                             _args139 = {'p': _p61}
                             st.inline += 1
                             try:
@@ -6568,7 +6407,6 @@ def build(num_players, files):
                                 traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                                 raise
                             st.inline -= 1
-                            st.at = o319  # game.yaml:217
                             _args140 = {'p': _p61}
                             st.inline += 1
                             try:
@@ -6578,7 +6416,6 @@ def build(num_players, files):
                                 traced(e, 'procedure phase3 (' + str(S[198]) + ')')
                                 raise
                             st.inline -= 1
-                st.at = o323  # game.yaml:207
                 st.vars['turn_player'] = None
                 st.at = o324  # game.yaml:207
                 st.vars['phase'] = ''
@@ -6587,14 +6424,11 @@ def build(num_players, files):
             st.at = o306  # game.yaml:203
             st.vars['round'] += 1
         if pc <= 1:
-            st.at = o307  # game.yaml:203
             if st.record_log:
+                st.at = o307  # game.yaml:203
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
         if pc <= 2:
-            st.at = o308  # game.yaml:207
-            st.at = o309  # game.yaml:207
             st.vars['phase'] = 'Turns'
-            st.at = o322  # game.yaml:207
             _passes13 = 0
             while True:
                 st.at = o322  # game.yaml:207
@@ -6611,28 +6445,25 @@ def build(num_players, files):
                     env['p'] = _p62
                     st.at = o320  # game.yaml:207
                     if (not (len(st.players) <= 1)):
-                        st.at = o313  # game.yaml:207
                         st.vars['turn_player'] = _p62
                         if st.record_log:
+                            st.at = o313  # game.yaml:207
                             st.log_line(turn_line(st), -1)
-                        st.at = o314  # game.yaml:212
                         if st.record_log:
+                            st.at = o314  # game.yaml:212
                             st.log_line(fmt_player1(_p62) + ' begins a turn', -1)
-                        st.at = o315  # game.yaml:213
                         st.vars['conspiracy_used'] = False
                         st.at = o316  # game.yaml:214
                         _items24 = st.zones[Z_used_properties1]
                         _dest37 = Z_unused_properties1
                         for _c131 in cards_of(_items24):
                             st.move(_c131, _dest37, False)
-                        st.at = o317  # game.yaml:215
                         _args141 = {'p': _p62}
                         try:
                             c_2(st, _args141, 0)
                         except Exception as e:
                             traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                             raise
-                        st.at = o318  # game.yaml:216
                         _args142 = {'p': _p62}
                         st.inline += 1
                         try:
@@ -6642,7 +6473,6 @@ def build(num_players, files):
                             traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                             raise
                         st.inline -= 1
-                        st.at = o319  # game.yaml:217
                         _args143 = {'p': _p62}
                         st.inline += 1
                         try:
@@ -6652,16 +6482,13 @@ def build(num_players, files):
                             traced(e, 'procedure phase3 (' + str(S[198]) + ')')
                             raise
                         st.inline -= 1
-            st.at = o323  # game.yaml:207
             st.vars['turn_player'] = None
             st.at = o324  # game.yaml:207
             st.vars['phase'] = ''
     def c_308(st, env, pc):  # game.yaml:207
         if pc <= 0:
-            st.at = o309  # game.yaml:207
             st.vars['phase'] = 'Turns'
         if pc <= 1:
-            st.at = o322  # game.yaml:207
             _passes14 = 0
             while True:
                 st.at = o322  # game.yaml:207
@@ -6678,28 +6505,25 @@ def build(num_players, files):
                     env['p'] = _p63
                     st.at = o320  # game.yaml:207
                     if (not (len(st.players) <= 1)):
-                        st.at = o313  # game.yaml:207
                         st.vars['turn_player'] = _p63
                         if st.record_log:
+                            st.at = o313  # game.yaml:207
                             st.log_line(turn_line(st), -1)
-                        st.at = o314  # game.yaml:212
                         if st.record_log:
+                            st.at = o314  # game.yaml:212
                             st.log_line(fmt_player1(_p63) + ' begins a turn', -1)
-                        st.at = o315  # game.yaml:213
                         st.vars['conspiracy_used'] = False
                         st.at = o316  # game.yaml:214
                         _items25 = st.zones[Z_used_properties1]
                         _dest38 = Z_unused_properties1
                         for _c132 in cards_of(_items25):
                             st.move(_c132, _dest38, False)
-                        st.at = o317  # game.yaml:215
                         _args144 = {'p': _p63}
                         try:
                             c_2(st, _args144, 0)
                         except Exception as e:
                             traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                             raise
-                        st.at = o318  # game.yaml:216
                         _args145 = {'p': _p63}
                         st.inline += 1
                         try:
@@ -6709,7 +6533,6 @@ def build(num_players, files):
                             traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                             raise
                         st.inline -= 1
-                        st.at = o319  # game.yaml:217
                         _args146 = {'p': _p63}
                         st.inline += 1
                         try:
@@ -6720,7 +6543,6 @@ def build(num_players, files):
                             raise
                         st.inline -= 1
         if pc <= 2:
-            st.at = o323  # game.yaml:207
             st.vars['turn_player'] = None
         if pc <= 3:
             st.at = o324  # game.yaml:207
@@ -6735,28 +6557,25 @@ def build(num_players, files):
                 env['p'] = _p64
                 st.at = o320  # game.yaml:207
                 if (not (len(st.players) <= 1)):
-                    st.at = o313  # game.yaml:207
                     st.vars['turn_player'] = _p64
                     if st.record_log:
+                        st.at = o313  # game.yaml:207
                         st.log_line(turn_line(st), -1)
-                    st.at = o314  # game.yaml:212
                     if st.record_log:
+                        st.at = o314  # game.yaml:212
                         st.log_line(fmt_player1(_p64) + ' begins a turn', -1)
-                    st.at = o315  # game.yaml:213
                     st.vars['conspiracy_used'] = False
                     st.at = o316  # game.yaml:214
                     _items26 = st.zones[Z_used_properties1]
                     _dest39 = Z_unused_properties1
                     for _c133 in cards_of(_items26):
                         st.move(_c133, _dest39, False)
-                    st.at = o317  # game.yaml:215
                     _args147 = {'p': _p64}
                     try:
                         c_2(st, _args147, 0)
                     except Exception as e:
                         traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                         raise
-                    st.at = o318  # game.yaml:216
                     _args148 = {'p': _p64}
                     st.inline += 1
                     try:
@@ -6766,7 +6585,6 @@ def build(num_players, files):
                         traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                         raise
                     st.inline -= 1
-                    st.at = o319  # game.yaml:217
                     _args149 = {'p': _p64}
                     st.inline += 1
                     try:
@@ -6781,28 +6599,25 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o320  # game.yaml:207
             if (not (len(st.players) <= 1)):
-                st.at = o313  # game.yaml:207
                 st.vars['turn_player'] = _L_p54
                 if st.record_log:
+                    st.at = o313  # game.yaml:207
                     st.log_line(turn_line(st), -1)
-                st.at = o314  # game.yaml:212
                 if st.record_log:
+                    st.at = o314  # game.yaml:212
                     st.log_line(fmt_player1(_L_p54) + ' begins a turn', -1)
-                st.at = o315  # game.yaml:213
                 st.vars['conspiracy_used'] = False
                 st.at = o316  # game.yaml:214
                 _items27 = st.zones[Z_used_properties1]
                 _dest40 = Z_unused_properties1
                 for _c134 in cards_of(_items27):
                     st.move(_c134, _dest40, False)
-                st.at = o317  # game.yaml:215
                 _args150 = {'p': _L_p54}
                 try:
                     c_2(st, _args150, 0)
                 except Exception as e:
                     traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                     raise
-                st.at = o318  # game.yaml:216
                 _args151 = {'p': _L_p54}
                 st.inline += 1
                 try:
@@ -6812,7 +6627,6 @@ def build(num_players, files):
                     traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                     raise
                 st.inline -= 1
-                st.at = o319  # game.yaml:217
                 _args152 = {'p': _L_p54}
                 st.inline += 1
                 try:
@@ -6825,16 +6639,15 @@ def build(num_players, files):
     def c_312(st, env, pc):  # game.yaml:211
         _L_p55 = env['p']
         if pc <= 0:
-            st.at = o313  # game.yaml:207
             st.vars['turn_player'] = _L_p55
             if st.record_log:
+                st.at = o313  # game.yaml:207
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
-            st.at = o314  # game.yaml:212
             if st.record_log:
+                st.at = o314  # game.yaml:212
                 st.log_line(fmt_player1(_L_p55) + ' begins a turn', -1)
         if pc <= 2:
-            st.at = o315  # game.yaml:213
             st.vars['conspiracy_used'] = False
         if pc <= 3:
             st.at = o316  # game.yaml:214
@@ -6843,7 +6656,6 @@ def build(num_players, files):
             for _c135 in cards_of(_items28):
                 st.move(_c135, _dest41, False)
         if pc <= 4:
-            st.at = o317  # game.yaml:215
             _args153 = {'p': _L_p55}
             try:
                 c_2(st, _args153, 0)
@@ -6851,7 +6663,6 @@ def build(num_players, files):
                 traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                 raise
         if pc <= 5:
-            st.at = o318  # game.yaml:216
             _args154 = {'p': _L_p55}
             st.inline += 1
             try:
@@ -6862,7 +6673,6 @@ def build(num_players, files):
                 raise
             st.inline -= 1
         if pc <= 6:
-            st.at = o319  # game.yaml:217
             _args155 = {'p': _L_p55}
             st.inline += 1
             try:
