@@ -17,8 +17,8 @@ the same order (the conditions that do not name the option's variable tested onc
 loop, when it has items; a value the conditions compute again read where no statement ran in
 between: codegen/cse.py), each offered number checked as ``site.action`` checks it (the call
 made for its error), the options in the same order, the same errors with the same messages and
-spans, the same ``st.choose`` calls and ``st.move_number``/``st.at`` updates, so a playout stays
-the API's game.
+spans, the same ``st.choose`` calls and ``st.move_number`` updates (``st.at`` is the choice's
+from its start on, as after State.decide: codegen/at.py), so a playout stays the API's game.
 Rule text reaches this code only through the emitter's expression writer and ``literal``.
 """
 
@@ -236,8 +236,7 @@ def write_ask(em: Any, w: Writer, s: ir.Choose, n: str, span: str, uid: int) -> 
         w.line(f"if {n} > 1:")
         with w.indent():
             w.line(f"{i} = st.choose({n})")
-            w.line("st.move_number += 1")
-            w.line(f"st.at = {em._op(s)}  {em._where(s.span)}")
+            w.line("st.move_number += 1")  # (st.at: still this statement, codegen/at.py)
         w.line("else:")
         with w.indent():
             w.line(f"{i} = 0")

@@ -4,7 +4,8 @@ of the block, decisions taken inline (State.playout, runtime/playout.py).
 The frame-stepping code of a generated module stops at every decision, so that a state can wait
 for an action, be saved and be resumed; a playout never waits. Its code is straight-line Python:
 a choice is ``i = st.choose(n)`` followed by the chosen option's statements, loops are Python
-loops, a procedure is a Python call, a pick is one loop (run_pick's, written out: pick.py).
+loops, a procedure is a Python call (depth checked and counted only where a recursive procedure
+may lie below it: codegen/calls.py), a pick is one loop (run_pick's, written out: pick.py).
 ``c_N(st, fr)`` runs the rest of a frame of block N (from its ``pc``); ``P.resume`` maps each
 block's uid to it. A statement without direct code here (a tie broken by a chooser, a move that
 sets off triggers, a track's spaces) starts as in the frame-stepping code and its frames are run
@@ -18,6 +19,7 @@ from typing import Any
 
 from meeple.dsl import ir
 
+from .at import put
 from .choice import write_ask, write_choice
 from .hoist import bound_names, hoisted
 from .pick import write_pick
@@ -45,32 +47,40 @@ class DirectEmitter:
         frame-stepping function runs it whole already."""
         em = self.em
         w.line(f"def c_{em._uid(b)}(st, env, pc):  {em._where(b.span)}")
+        # procedure calls checked and counted only where a playout needs it (codegen/calls.py)
+        em.direct_block = b
         em.playout_only = True  # the log is off: moves are written without it (codegen/moves)
-        with w.indent(), hoisted(em.ex, w, bound_names(b)) as body:  # locals read once
-            for k, s in enumerate(b.stmts):
-                body.line(f"if pc <= {k}:")
-                with body.indent():
-                    self.stmt(body, s)
-        em.playout_only = False
+        try:
+            with w.indent(), hoisted(em.ex, w, bound_names(b)) as body:  # locals read once
+                for k, s in enumerate(b.stmts):
+                    body.line(f"if pc <= {k}:")
+                    with body.indent():  # (the next section runs next: no pc is between)
+                        self.stmt(body, s, k + 1 < len(b.stmts))
+        finally:
+            em.direct_block = None
+            em.playout_only = False
 
     # ------------------------------------------------------------------ statements
     def body(self, w: Writer, b: ir.Block) -> None:
         if not b.stmts:
             w.line("pass")
-        for s in b.stmts:
-            self.stmt(w, s)
+        for k, s in enumerate(b.stmts):
+            self.stmt(w, s, k + 1 < len(b.stmts))
 
-    def stmt(self, w: Writer, s: ir.Stmt) -> None:
+    def stmt(self, w: Writer, s: ir.Stmt, followed: bool = False) -> None:
+        """The direct code of ``s``; ``followed``: another statement of its block comes next
+        (then ``st.at`` may be left to it: codegen/at.py)."""
         em = self.em
         if em.flat(s):
-            em.stmt_flat(w, s)
+            em.stmt_flat(w, s, followed)
             return
         direct = getattr(self, "_d_" + type(s).__name__, None)
         if direct is None:
             self._started(w, s)
             return
-        w.line(f"st.at = {em._op(s)}  {em._where(s.span)}")
-        direct(w, s)
+        code = Writer(w.level)
+        direct(code, s)
+        put(em, w, s, code, followed)
 
     def _started(self, w: Writer, s: ir.Stmt) -> None:
         """Start ``s`` as the frame-stepping code does, then run the frames it pushed."""

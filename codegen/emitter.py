@@ -30,12 +30,13 @@ from meeple.dsl.render import eliminates
 from meeple.dsl.specs import kind_specs, zone_specs
 from meeple.runtime.datatable import DataTableRT
 
-from .calls import never_deep
+from .at import put
+from .calls import ProcedureDepth, never_deep
 from .cse import Reuse, branch, conjunction, iterable, region
 from .direct import DirectEmitter, resume_table
 from .exprs import ExprEmitter, Scope, action_id, function_name, split_invariant
 from .facts import SEAT_TABLES, fresh_list
-from .hoist import hoisted
+from .hoist import bound_names, hoisted
 from .layout import GenLayout
 from .moves import write_move, write_moved
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
@@ -65,6 +66,12 @@ class ModuleEmitter:
         self.ex = ExprEmitter(self.layout, self._const, self._span, self.names.fresh)
         self.ex.reuse = Reuse(self.ex)  # values computed twice computed once (codegen/cse)
         self.never_deep = never_deep(self.game)  # no depth count in functions (codegen/calls)
+        # which procedure calls direct code checks and counts (codegen/calls); ``direct_block``:
+        # the block whose direct code is being written (None: the frame-stepping code's, which
+        # checks and counts them all); ``uncounted``: a call was written unchecked or uncounted
+        self.depth = ProcedureDepth(self.game)
+        self.direct_block: ir.Block | None = None
+        self.uncounted = False
         self._flat_proc = _flat_procedures(self.game)
         # can a seat leave the game? If not, loops over seats never skip one (ForOp's check)
         self.eliminates = eliminates(self.game)
@@ -180,10 +187,12 @@ class ModuleEmitter:
         return False  # choose, pick, end game, and any statement kind not known here
 
     # ------------------------------------------------------------------ statements
-    def stmt_flat(self, w: Writer, s: ir.Stmt) -> None:
-        """Inline code for a flat statement."""
-        w.line(f"st.at = {self._op(s)}  {self._where(s.span)}")
-        getattr(self, "_f_" + type(s).__name__)(w, s)
+    def stmt_flat(self, w: Writer, s: ir.Stmt, followed: bool = False) -> None:
+        """Inline code for a flat statement; ``followed``: another statement of its block comes
+        next (then ``st.at`` may be left to it: codegen/at.py)."""
+        code = Writer(w.level)
+        getattr(self, "_f_" + type(s).__name__)(code, s)
+        put(self, w, s, code, followed)
 
     def _e(self, e: ir.Expr) -> str:
         return self.ex.emit(e, Scope())
@@ -206,6 +215,7 @@ class ModuleEmitter:
             if s.position and s.name == "turn_player" and not isinstance(s.value, ir.Const):
                 w.line("if st.record_log:")  # a turn begins (as the interpreter's _s_Assign)
                 with w.indent():
+                    w.line(f"st.at = {self._op(s)}  {self._where(s.span)}")  # (codegen/at.py)
                     w.line("st.log_line(turn_line(st), -1)")
             return
         if decl.spaces:
@@ -284,6 +294,7 @@ class ModuleEmitter:
     def _f_Log(self, w: Writer, s: ir.Log) -> None:
         w.line("if st.record_log:")
         with w.indent():
+            w.line(f"st.at = {self._op(s)}  {self._where(s.span)}")  # (codegen/at.py)
             w.line(f"st.log_line({self.ex.template(s.parts, Scope())}, -1)")
 
     def _f_CallProc(self, w: Writer, s: ir.CallProc) -> None:
@@ -298,20 +309,29 @@ class ModuleEmitter:
     def _inline_call(self, w: Writer, s: ir.CallProc, args: str, call: str = "") -> None:
         """A procedure run as a Python function (``proc_NAME(st, args)``, or the playouts'
         ``call``): counted in the call depth (``st.inline``, as the interpreter counts its
-        frame) and named in the rules trace of an error inside it."""
-        proc = self.game.procedures[s.name]
-        self.enter(w, s.span)
-        w.line("st.inline += 1")
+        frame) and checked, but in direct code where codegen/calls.py finds neither needed; and
+        named in the rules trace of an error inside it."""
+        proc, checked, counted = self.game.procedures[s.name], True, True
+        if self.direct_block is not None:  # (a playout made sure it may: codegen/calls.py)
+            checked = self.depth.checked(self.direct_block)
+            counted = self.depth.counted(s.name)
+            self.uncounted |= not (checked and counted)
+        if checked:
+            self.enter(w, s.span)
+        if counted:
+            w.line("st.inline += 1")
         w.line("try:")
         with w.indent():
             w.line(call or f"proc_{s.name}(st, {args})")
         w.line("except Exception as e:")
         with w.indent():
-            w.line("st.inline -= 1")
+            if counted:
+                w.line("st.inline -= 1")
             head = repr(f"procedure {s.name} (")  # rule text reaches code only through repr
             w.line(f"traced(e, {head} + str({self._span(proc.span)}) + ')')")
             w.line("raise")
-        w.line("st.inline -= 1")
+        if counted:
+            w.line("st.inline -= 1")
 
     def enter(self, w: Writer, span: ir.SourceSpan) -> None:
         """enter_procedure's depth check, called only when the stack could be that deep."""
@@ -334,8 +354,8 @@ class ModuleEmitter:
     def body_flat(self, w: Writer, b: ir.Block) -> None:
         if not b.stmts:
             w.line("pass")
-        for x in b.stmts:
-            self.stmt_flat(w, x)
+        for k, x in enumerate(b.stmts):
+            self.stmt_flat(w, x, k + 1 < len(b.stmts))
 
     def _f_If(
         self, w: Writer, s: ir.If, body: Callable[[Writer, ir.Block], None] | None = None
@@ -474,7 +494,7 @@ class ModuleEmitter:
             w.level += 1
             for k, s in enumerate(b.stmts):
                 if self.flat(s):
-                    self.stmt_flat(w, s)
+                    self.stmt_flat(w, s, k + 1 < len(b.stmts))
                     continue
                 w.line(f"fr.pc = {k + 1}")
                 self.stmt_start(w, s)
@@ -692,8 +712,9 @@ class ModuleEmitter:
         for name, p in g.procedures.items():
             if id(p.body) in self._flat_proc_named:
                 body.line(f"def proc_{name}(st, env):  {self._where(p.span)}")
-                with body.indent():
-                    self.body_flat(body, p.body)
+                # its parameters, bound nowhere inside, read once (codegen/hoist)
+                with body.indent(), hoisted(self.ex, body, bound_names(p.body)) as inner:
+                    self.body_flat(inner, p.body)
                 body.line()
         for uid, node in enumerate(self.numbering.nodes):
             if isinstance(node, ir.Block):
@@ -833,6 +854,8 @@ class ModuleEmitter:
             out.line(f"P.play = {self._op(g.play)}")
             out.line(f"P.scoring = {self._op(g.scoring)}")
             out.line(f"P.proc_names = {{{entries}}}")
+            if self.uncounted:  # (direct code that leaves calls unchecked: codegen/calls.py)
+                out.line(f"P.procedure_chain = {self.depth.bound}")
             out.line("P.var_specs = [")
             for name, t, per, span, vis in variables:
                 args = ", ".join(literal(x) for x in (name, t, per))

@@ -9,8 +9,9 @@ cards already picked is not written; a zone holds only cards, so its identical c
 in one pass from the top down (run_pick's merge, by positions, is kept for any other list).
 Everything else is run_pick's, step by step: the same expressions evaluated in the same order
 (a value the bounds both compute is computed once: codegen/cse.py), the same errors with the
-same messages and spans, the same ``st.choose`` calls, ``st.move_number`` and ``st.at`` updates,
-so a playout stays the API's game. Rule text reaches this code only through the emitter's
+same messages and spans, the same ``st.choose`` calls and ``st.move_number`` updates (``st.at``
+is the pick's from its start on, as after each of run_pick's decisions: codegen/at.py), so a
+playout stays the API's game. Rule text reaches this code only through the emitter's
 expression writer and ``literal``.
 """
 
@@ -58,7 +59,7 @@ def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
     """run_pick(st, env, oN) for the pick ``s``, written out (see the module docstring); ``em``
     is the ModuleEmitter, whose helpers write every expression, name and span."""
     fresh = em.names.fresh
-    span, op = em._span(s.span), em._op(s)
+    span = em._span(s.span)
     lo, picked, cands, stop, p, n, i, c = (
         fresh(x) for x in ("lo", "picked", "cands", "stop", "p", "n", "i", "c")
     )
@@ -107,8 +108,7 @@ def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
         w.line(f"if {n} > 1:")
         with w.indent():
             w.line(f"{i} = st.choose({n})")
-            w.line("st.move_number += 1")
-            w.line(f"st.at = {op}  {em._where(s.span)}")
+            w.line("st.move_number += 1")  # (st.at: still this statement, codegen/at.py)
             w.line(f"if {i} == len({cands}):")
             with w.indent():
                 w.line("break  # done")

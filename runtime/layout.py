@@ -206,6 +206,9 @@ class ProgramBase(Layout):
     #: may stop, in one call, during a playout (runtime/playout.py); a generated module fills
     #: it, the interpreter has none
     resume: Mapping[int, Callable[[Any, dict[str, Any], int], None]] = MappingProxyType({})
+    #: the most procedures that can run at once in a game started afresh, when a generated
+    #: module's direct code counts no procedure calls (codegen/calls.py); None: it counts them
+    procedure_chain: int | None = None
 
     @property
     def seat_locals(self) -> frozenset[str]:

@@ -16,9 +16,10 @@ from collections.abc import Callable
 from typing import Any
 
 from meeple.dsl.errors import MeepleError, RuleError
+from meeple.dsl.limits import MAX_CALL_DEPTH
 
 from .helpers import not_a_seat
-from .ops import PICK_UNBOUNDED, Frame, GameEnded, PickOp
+from .ops import PICK_UNBOUNDED, Frame, GameEnded, PickOp, procedure_depth
 from .state import State, need_seed
 from .values import Card
 
@@ -86,9 +87,12 @@ def _index(x: object) -> int | None:
         return None
 
 
-def run_to(st: State, floor: int) -> None:
-    """Run frames until the stack is back to ``floor`` frames (decisions are taken inline)."""
-    frames, resume = st.frames, st.prog.resume
+def run_to(st: State, floor: int, resume: Any = None) -> None:
+    """Run frames until the stack is back to ``floor`` frames (decisions are taken inline),
+    with the direct code of ``resume`` (a Program.resume; None: the program's own)."""
+    frames = st.frames
+    if resume is None:
+        resume = st.prog.resume
     while len(frames) > floor:
         fr = frames[-1]
         direct = resume.get(fr.op.uid) if resume else None
@@ -97,6 +101,16 @@ def run_to(st: State, floor: int) -> None:
         else:  # the rest of the frame's block, in one call; the frame is then done
             direct(st, fr.env, fr.pc)
             frames.pop()
+
+
+def calls_stay_shallow(st: State) -> bool:
+    """May a playout of ``st`` run direct code that neither counts nor checks procedure calls
+    (``prog.procedure_chain`` set: codegen/calls.py)? Only when no call can then be refused: the
+    procedures running now (a saved state's frames may hold any number) and as many again as
+    can run at once in the game stay below MAX_CALL_DEPTH. Otherwise the frames are stepped,
+    every call checked, as in the interpreter. (True when the direct code counts calls.)"""
+    chain = st.prog.procedure_chain
+    return chain is None or procedure_depth(st) + chain <= MAX_CALL_DEPTH
 
 
 def run_playout(st: State, choose: Chooser) -> int:
@@ -118,6 +132,7 @@ def run_playout(st: State, choose: Chooser) -> int:
         except ChooserFailed as e:
             raise e.__cause__ from None  # type: ignore[misc]
     st.choose = choose
+    direct = st.prog.resume if calls_stay_shallow(st) else {}
     try:
         if d is not None:
             st.pending = None
@@ -126,7 +141,7 @@ def run_playout(st: State, choose: Chooser) -> int:
             d.op.resolve(st, d, i)
         while True:
             try:
-                run_to(st, 0)
+                run_to(st, 0, direct)
             except GameEnded:
                 pass  # the frames were cleared: on to the scoring, as _run does
             if st.phase == "play":

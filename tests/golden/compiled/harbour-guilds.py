@@ -111,18 +111,20 @@ def build(num_players, files):
         return majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c1 in st.zones[(Z_stall1 + _p1)] if (_c1.props['guild'] == v_g)]) for _p1 in st.players])
 
     def proc_majority(st, env):  # game.yaml:94
+        _L_g1 = env['g']
         st.at = o4  # game.yaml:98
-        for _w1 in list(majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c2 in st.zones[(Z_stall1 + _p2)] if (_c2.props['guild'] == env['g'])]) for _p2 in st.players])):
+        for _w1 in list(majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c2 in st.zones[(Z_stall1 + _p2)] if (_c2.props['guild'] == _L_g1)]) for _p2 in st.players])):
             env['w'] = _w1
             st.at = o2  # game.yaml:100
             _i1 = (_w1 if type(_w1) is int and 0 <= _w1 < num_players else seat(st, _w1, S[0]))
-            _v1 = st.vars['score'][_i1] + env['g'].props['bonus']
+            _v1 = st.vars['score'][_i1] + _L_g1.props['bonus']
             if _v1 < 0:
                 raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[1])
             st.vars['score'][_i1] = _v1
             st.at = o3  # game.yaml:101
             if st.record_log:
-                st.log_line(fmt_player1(_w1) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].props['bonus']), -1)
+                st.at = o3  # game.yaml:101
+                st.log_line(fmt_player1(_w1) + ' has the majority of the ' + fmt_card1(_L_g1) + ' and scores ' + fmt_int1(_L_g1.props['bonus']), -1)
 
     step_0 = run_whole(proc_majority)  # game.yaml:94
 
@@ -136,6 +138,7 @@ def build(num_players, files):
         st.vars['score'][_i2] = _v2
         st.at = o3  # game.yaml:101
         if st.record_log:
+            st.at = o3  # game.yaml:101
             st.log_line(fmt_player1(env['w']) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].props['bonus']), -1)
         st.frames.pop()
 
@@ -181,8 +184,8 @@ def build(num_players, files):
         if pc == 0:
             st.at = o12  # game.yaml:53
             st.vars['round'] += 1
-            st.at = o13  # game.yaml:53
             if st.record_log:
+                st.at = o13  # game.yaml:53
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
             fr.pc = 3
             st.at = o14  # game.yaml:57
@@ -199,7 +202,6 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o15  # game.yaml:57
             st.vars['phase'] = 'Turns'
             fr.pc = 2
             st.at = o29  # game.yaml:57
@@ -208,7 +210,6 @@ def build(num_players, files):
                 return
             pc = 2
         if pc == 2:
-            st.at = o30  # game.yaml:57
             st.vars['turn_player'] = None
             st.at = o31  # game.yaml:57
             st.vars['phase'] = ''
@@ -223,6 +224,7 @@ def build(num_players, files):
             st.at = o17  # game.yaml:57
             st.vars['turn_player'] = env['p']
             if st.record_log:
+                st.at = o17  # game.yaml:57
                 st.log_line(turn_line(st), -1)
             fr.pc = 2
             st.at = o28  # game.yaml:60
@@ -362,7 +364,6 @@ def build(num_players, files):
         st.at = o36  # game.yaml:106
         for _g1 in list(K_guilds1):
             env['g'] = _g1
-            st.at = o35  # game.yaml:108
             _args1 = {'g': _g1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[12])
@@ -396,7 +397,6 @@ def build(num_players, files):
         return K_guilds1
     def c_10(st, env, pc):  # game.yaml:53
         if pc <= 0:
-            st.at = o32  # game.yaml:53
             _passes1 = 0
             while True:
                 st.at = o32  # game.yaml:53
@@ -407,18 +407,16 @@ def build(num_players, files):
                     raise too_long(S[14])
                 st.at = o12  # game.yaml:53
                 st.vars['round'] += 1
-                st.at = o13  # game.yaml:53
                 if st.record_log:
+                    st.at = o13  # game.yaml:53
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
-                st.at = o14  # game.yaml:57
-                st.at = o15  # game.yaml:57
                 st.vars['phase'] = 'Turns'
                 st.at = o29  # game.yaml:57
                 for _p7 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p7
-                    st.at = o17  # game.yaml:57
                     st.vars['turn_player'] = _p7
                     if st.record_log:
+                        st.at = o17  # game.yaml:57
                         st.log_line(turn_line(st), -1)
                     st.at = o28  # game.yaml:60
                     if (len(st.zones[(Z_hand1 + _p7)]) > 0):
@@ -433,7 +431,6 @@ def build(num_players, files):
                             if _end2 > 1:
                                 _i4 = st.choose(_end2)
                                 st.move_number += 1
-                                st.at = o24  # game.yaml:62
                             else:
                                 _i4 = 0
                             if _i4 < _end1:  # game.yaml:65
@@ -466,7 +463,6 @@ def build(num_players, files):
                                     if _n1 > 1:
                                         _i5 = st.choose(_n1)
                                         st.move_number += 1
-                                        st.at = o20  # game.yaml:67
                                         if _i5 == len(_cands1):
                                             break  # done
                                         _c5 = _cands1[_i5]
@@ -511,7 +507,6 @@ def build(num_players, files):
                                     if _n2 > 1:
                                         _i6 = st.choose(_n2)
                                         st.move_number += 1
-                                        st.at = o22  # game.yaml:75
                                         if _i6 == len(_cands2):
                                             break  # done
                                         _c7 = _cands2[_i6]
@@ -543,7 +538,6 @@ def build(num_players, files):
                                 st.loc[_c10.id] = _d2
                             else:  # short of cards (a refill), or no count: State's
                                 st.move_count(1, Z_draw_pile1, _d2, False, S[6])
-                st.at = o30  # game.yaml:57
                 st.vars['turn_player'] = None
                 st.at = o31  # game.yaml:57
                 st.vars['phase'] = ''
@@ -552,19 +546,17 @@ def build(num_players, files):
             st.at = o12  # game.yaml:53
             st.vars['round'] += 1
         if pc <= 1:
-            st.at = o13  # game.yaml:53
             if st.record_log:
+                st.at = o13  # game.yaml:53
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
         if pc <= 2:
-            st.at = o14  # game.yaml:57
-            st.at = o15  # game.yaml:57
             st.vars['phase'] = 'Turns'
             st.at = o29  # game.yaml:57
             for _p11 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p11
-                st.at = o17  # game.yaml:57
                 st.vars['turn_player'] = _p11
                 if st.record_log:
+                    st.at = o17  # game.yaml:57
                     st.log_line(turn_line(st), -1)
                 st.at = o28  # game.yaml:60
                 if (len(st.zones[(Z_hand1 + _p11)]) > 0):
@@ -579,7 +571,6 @@ def build(num_players, files):
                         if _end4 > 1:
                             _i8 = st.choose(_end4)
                             st.move_number += 1
-                            st.at = o24  # game.yaml:62
                         else:
                             _i8 = 0
                         if _i8 < _end3:  # game.yaml:65
@@ -612,7 +603,6 @@ def build(num_players, files):
                                 if _n3 > 1:
                                     _i9 = st.choose(_n3)
                                     st.move_number += 1
-                                    st.at = o20  # game.yaml:67
                                     if _i9 == len(_cands3):
                                         break  # done
                                     _c11 = _cands3[_i9]
@@ -657,7 +647,6 @@ def build(num_players, files):
                                 if _n4 > 1:
                                     _i10 = st.choose(_n4)
                                     st.move_number += 1
-                                    st.at = o22  # game.yaml:75
                                     if _i10 == len(_cands4):
                                         break  # done
                                     _c13 = _cands4[_i10]
@@ -689,21 +678,19 @@ def build(num_players, files):
                             st.loc[_c16.id] = _d4
                         else:  # short of cards (a refill), or no count: State's
                             st.move_count(1, Z_draw_pile1, _d4, False, S[6])
-            st.at = o30  # game.yaml:57
             st.vars['turn_player'] = None
             st.at = o31  # game.yaml:57
             st.vars['phase'] = ''
     def c_14(st, env, pc):  # game.yaml:57
         if pc <= 0:
-            st.at = o15  # game.yaml:57
             st.vars['phase'] = 'Turns'
         if pc <= 1:
             st.at = o29  # game.yaml:57
             for _p15 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p15
-                st.at = o17  # game.yaml:57
                 st.vars['turn_player'] = _p15
                 if st.record_log:
+                    st.at = o17  # game.yaml:57
                     st.log_line(turn_line(st), -1)
                 st.at = o28  # game.yaml:60
                 if (len(st.zones[(Z_hand1 + _p15)]) > 0):
@@ -718,7 +705,6 @@ def build(num_players, files):
                         if _end6 > 1:
                             _i12 = st.choose(_end6)
                             st.move_number += 1
-                            st.at = o24  # game.yaml:62
                         else:
                             _i12 = 0
                         if _i12 < _end5:  # game.yaml:65
@@ -751,7 +737,6 @@ def build(num_players, files):
                                 if _n5 > 1:
                                     _i13 = st.choose(_n5)
                                     st.move_number += 1
-                                    st.at = o20  # game.yaml:67
                                     if _i13 == len(_cands5):
                                         break  # done
                                     _c17 = _cands5[_i13]
@@ -796,7 +781,6 @@ def build(num_players, files):
                                 if _n6 > 1:
                                     _i14 = st.choose(_n6)
                                     st.move_number += 1
-                                    st.at = o22  # game.yaml:75
                                     if _i14 == len(_cands6):
                                         break  # done
                                     _c19 = _cands6[_i14]
@@ -829,7 +813,6 @@ def build(num_players, files):
                         else:  # short of cards (a refill), or no count: State's
                             st.move_count(1, Z_draw_pile1, _d6, False, S[6])
         if pc <= 2:
-            st.at = o30  # game.yaml:57
             st.vars['turn_player'] = None
         if pc <= 3:
             st.at = o31  # game.yaml:57
@@ -838,9 +821,9 @@ def build(num_players, files):
         _L_p1 = env['p']
         _S_p1 = _L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else None
         if pc <= 0:
-            st.at = o17  # game.yaml:57
             st.vars['turn_player'] = _L_p1
             if st.record_log:
+                st.at = o17  # game.yaml:57
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
             st.at = o28  # game.yaml:60
@@ -858,7 +841,6 @@ def build(num_players, files):
                     if _end8 > 1:
                         _i16 = st.choose(_end8)
                         st.move_number += 1
-                        st.at = o24  # game.yaml:62
                     else:
                         _i16 = 0
                     if _i16 < _end7:  # game.yaml:65
@@ -893,7 +875,6 @@ def build(num_players, files):
                             if _n7 > 1:
                                 _i17 = st.choose(_n7)
                                 st.move_number += 1
-                                st.at = o20  # game.yaml:67
                                 if _i17 == len(_cands7):
                                     break  # done
                                 _c23 = _cands7[_i17]
@@ -940,7 +921,6 @@ def build(num_players, files):
                             if _n8 > 1:
                                 _i18 = st.choose(_n8)
                                 st.move_number += 1
-                                st.at = o22  # game.yaml:75
                                 if _i18 == len(_cands8):
                                     break  # done
                                 _c25 = _cands8[_i18]
@@ -989,7 +969,6 @@ def build(num_players, files):
                 if _end10 > 1:
                     _i20 = st.choose(_end10)
                     st.move_number += 1
-                    st.at = o24  # game.yaml:62
                 else:
                     _i20 = 0
                 if _i20 < _end9:  # game.yaml:65
@@ -1024,7 +1003,6 @@ def build(num_players, files):
                         if _n9 > 1:
                             _i21 = st.choose(_n9)
                             st.move_number += 1
-                            st.at = o20  # game.yaml:67
                             if _i21 == len(_cands9):
                                 break  # done
                             _c29 = _cands9[_i21]
@@ -1071,7 +1049,6 @@ def build(num_players, files):
                         if _n10 > 1:
                             _i22 = st.choose(_n10)
                             st.move_number += 1
-                            st.at = o22  # game.yaml:75
                             if _i22 == len(_cands10):
                                 break  # done
                             _c31 = _cands10[_i22]
@@ -1139,7 +1116,6 @@ def build(num_players, files):
                 if _n11 > 1:
                     _i24 = st.choose(_n11)
                     st.move_number += 1
-                    st.at = o20  # game.yaml:67
                     if _i24 == len(_cands11):
                         break  # done
                     _c35 = _cands11[_i24]
@@ -1189,7 +1165,6 @@ def build(num_players, files):
                 if _n12 > 1:
                     _i25 = st.choose(_n12)
                     st.move_number += 1
-                    st.at = o22  # game.yaml:75
                     if _i25 == len(_cands12):
                         break  # done
                     _c37 = _cands12[_i25]

@@ -991,70 +991,96 @@ def build(num_players, files):
         return majority_holders(st, (_r3 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c1 in st.zones[(Z_coats_held1 + _p3)] if (_c1.props['arms'] == v_a)]) for _p3 in _r3])
 
     def proc_earn(st, env):  # game.yaml:358
+        _L_n1 = env['n']
+        _L_p1 = env['p']
+        _S_p1 = _L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else None
         st.at = o30  # game.yaml:360
-        env['k'] = min((env['n'], st.vars['bank'],))
+        env['k'] = min((_L_n1, st.vars['bank'],))
         st.at = o31  # game.yaml:360
         _v1 = st.vars['bank'] - env['k']
         if _v1 < 0:
             raise RuleError("'bank' would fall to " + str(_v1) + ', below its minimum 0', S[23])
         st.vars['bank'] = _v1
         st.at = o32  # game.yaml:360
-        _i1 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))
+        _i1 = (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[24]))
         _v2 = st.vars['gold'][_i1] + env['k']
         if _v2 < 0:
             raise RuleError("'gold' would fall to " + str(_v2) + ', below its minimum 0', S[25])
         st.vars['gold'][_i1] = _v2
 
     def proc_pay(st, env):  # game.yaml:361
+        _L_p2 = env['p']
+        _L_n2 = env['n']
+        _S_p2 = _L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else None
         st.at = o33  # game.yaml:361
-        _i2 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26]))
-        _v3 = st.vars['gold'][_i2] - env['n']
+        _i2 = (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[26]))
+        _v3 = st.vars['gold'][_i2] - _L_n2
         if _v3 < 0:
             raise RuleError("'gold' would fall to " + str(_v3) + ', below its minimum 0', S[27])
         st.vars['gold'][_i2] = _v3
         st.at = o34  # game.yaml:361
-        _v4 = st.vars['bank'] + env['n']
+        _v4 = st.vars['bank'] + _L_n2
         if _v4 < 0:
             raise RuleError("'bank' would fall to " + str(_v4) + ', below its minimum 0', S[28])
         st.vars['bank'] = _v4
 
     def proc_take_coat(st, env):  # game.yaml:362
+        _L_bonus1 = env['bonus']
+        _L_p3 = env['p']
+        _S_p3 = _L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else None
         st.at = o39  # game.yaml:367
         if (len(st.zones[Z_coat_pile1]) > 0):
             st.at = o38  # game.yaml:368
-            st.move_count(1, Z_coat_pile1, st.zone_index((st.zones[(Z_bonus_coats1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29])))] if env['bonus'] else st.zones[(Z_coats_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))])), False, S[31])
+            st.move_count(1, Z_coat_pile1, st.zone_index((st.zones[(Z_bonus_coats1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[29])))] if _L_bonus1 else st.zones[(Z_coats_held1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[30])))])), False, S[31])
         else:
             st.at = o36  # game.yaml:369
-            _i3 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[32]))
+            _i3 = (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[32]))
             st.vars['extra_coats'][_i3] += 1
 
     def proc_take_token(st, env):  # game.yaml:370
+        _L_s1 = env['s']
+        _L_p4 = env['p']
+        _S_p4 = _L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else None
         st.at = o42  # game.yaml:375
-        if any((_x3.props['symbol'] == env['s']) for _x3 in st.zones[Z_token_supply1]):
+        if any((_x3.props['symbol'] == _L_s1) for _x3 in st.zones[Z_token_supply1]):
             st.at = o41  # game.yaml:376
-            st.move(first([_x4 for _x4 in st.zones[Z_token_supply1] if (_x4.props['symbol'] == env['s'])]), (Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[33]))), False)
+            st.move(first([_x4 for _x4 in st.zones[Z_token_supply1] if (_x4.props['symbol'] == _L_s1)]), (Z_tokens_held1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p4, S[33]))), False)
 
     def proc_to_personal(st, env):  # game.yaml:377
+        _L_p5 = env['p']
+        _L_n3 = env['n']
+        _S_p5 = _L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else None
         st.at = o43  # game.yaml:379
-        st.move_count(min((env['n'], len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[36])))]),)), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[35]))), (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[34]))), False, S[37])
+        st.move_count(min((_L_n3, len(st.zones[(Z_general1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p5, S[36])))]),)), (Z_general1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p5, S[35]))), (Z_personal1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p5, S[34]))), False, S[37])
 
     def proc_from_general(st, env):  # game.yaml:380
+        _L_n4 = env['n']
+        _L_p6 = env['p']
+        _L_t1 = env['t']
+        _S_p6 = _L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else None
+        _O_t1 = _L_t1.ordinal if type(_L_t1) is Card and _L_t1.kind == 'courtiers' else None
         st.at = o46  # game.yaml:385
-        for _i4 in span_list(1, min((env['n'], (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[19])))]) + len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[20])))])),)), S[38]):
+        for _i4 in span_list(1, min((_L_n4, (len(st.zones[(Z_general1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p6, S[19])))]) + len(st.zones[(Z_personal1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p6, S[20])))])),)), S[38]):
             env['i'] = _i4
             st.at = o45  # game.yaml:386
-            st.move_count(1, st.zone_index((_r4 if (len((_r4 := st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[40])))])) > 0) else st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[41])))])), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[39]))), False, S[42])
+            st.move_count(1, st.zone_index((_r4 if (len((_r4 := st.zones[(Z_general1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p6, S[40])))])) > 0) else st.zones[(Z_personal1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p6, S[41])))])), (Z_markers_on1 + (_O_t1 if _O_t1 is not None else ordinal(_L_t1, 'courtiers', S[39]))), False, S[42])
 
     def proc_to_general(st, env):  # game.yaml:387
+        _L_p7 = env['p']
+        _L_t2 = env['t']
+        _S_p7 = _L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else None
+        _O_t2 = _L_t2.ordinal if type(_L_t2) is Card and _L_t2.kind == 'courtiers' else None
         st.at = o47  # game.yaml:389
-        move_cards(st, [_m7 for _m7 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[44])))] if (_m7.owner == env['p'])], (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[43]))), False)
+        move_cards(st, [_m7 for _m7 in st.zones[(Z_markers_on1 + (_O_t2 if _O_t2 is not None else ordinal(_L_t2, 'courtiers', S[44])))] if (_m7.owner == _L_p7)], (Z_general1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p7, S[43]))), False)
 
     def proc_exchange_token(st, env):  # game.yaml:724
+        _L_p8 = env['p']
+        _L_x1 = env['x']
+        _S_p8 = _L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else None
         st.at = o302  # game.yaml:726
-        _i5 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[45]))
+        _i5 = (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[45]))
         st.vars['exchanges_used'][_i5] += 1
-        st.at = o303  # game.yaml:726
-        _args1 = {'p': env['p'], 'n': 2}
+        _args1 = {'p': _L_p8, 'n': 2}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
             enter_procedure(st, S[46])
         st.inline += 1
@@ -1066,9 +1092,8 @@ def build(num_players, files):
             raise
         st.inline -= 1
         st.at = o304  # game.yaml:726
-        st.move(env['x'], Z_token_supply1, False)
-        st.at = o305  # game.yaml:726
-        _args2 = {'p': env['p'], 's': 'crown'}
+        st.move(_L_x1, Z_token_supply1, False)
+        _args2 = {'p': _L_p8, 's': 'crown'}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
             enter_procedure(st, S[48])
         st.inline += 1
@@ -1373,7 +1398,6 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o176  # game.yaml:577
             st.vars['flip'] = False
             st.at = o177  # game.yaml:578
             env['leaders'] = fn_most_influence(st, S[63], env['t'])
@@ -1387,8 +1411,8 @@ def build(num_players, files):
                 return
             pc = 4
         if pc == 4:
-            st.at = o184  # game.yaml:582
             if st.record_log:
+                st.at = o184  # game.yaml:582
                 st.log_line(fmt_card1(env['t']) + ' (' + fmt_str1(fn_kind_of(st, S[65], env['t'])) + '): most markers ' + fmt_list_player1(env['leaders']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
             fr.pc = 6
             st.at = o191  # game.yaml:583
@@ -1609,7 +1633,6 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o274  # game.yaml:677
             st.vars['missions_over'] = False
             fr.pc = 2
             st.at = o284  # game.yaml:678
@@ -1935,8 +1958,8 @@ def build(num_players, files):
     def e74_when2(st, env):  # game.yaml:412
         return (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[87])))]) > 1)
     def collect_74(st, env):  # game.yaml:406
-        _L_p1 = env['p']
-        _S_p1 = _L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else None
+        _L_p9 = env['p']
+        _S_p9 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
         actions = []
         values = []
         idx = []
@@ -1944,7 +1967,7 @@ def build(num_players, files):
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        if ((_r6 := len(st.zones[(Z_general1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[86])))])) > 0):  # game.yaml:410
+        if ((_r6 := len(st.zones[(Z_general1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p9, S[86])))])) > 0):  # game.yaml:410
             actions.append(A_11)
             values.append(None)
             idx.append(1)
@@ -2436,23 +2459,23 @@ def build(num_players, files):
     def e129_when2(st, env):  # game.yaml:487
         return (st.vars['swap_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[120]))] > 0)
     def collect_129(st, env):  # game.yaml:477
-        _L_p2 = env['p']
-        _S_p2 = _L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else None
+        _L_p10 = env['p']
+        _S_p10 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
         actions = []
         values = []
         idx = []
-        for _c3 in (_r7 := st.zones[(Z_influence_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[116])))]):  # game.yaml:480
+        for _c3 in (_r7 := st.zones[(Z_influence_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[116])))]):  # game.yaml:480
             a = A_91 + _c3.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c3)
                 idx.append(0)
-        if ((st.vars['pass_left'][(_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[117]))] > 0) and (st.vars['gold'][(_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[118]))] >= 2)):  # game.yaml:483
+        if ((st.vars['pass_left'][(_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[117]))] > 0) and (st.vars['gold'][(_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[118]))] >= 2)):  # game.yaml:483
             actions.append(A_101)
             values.append(None)
             idx.append(1)
         _items1 = _r7  # game.yaml:487
-        if _items1 and (st.vars['swap_left'][(_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[120]))] > 0):
+        if _items1 and (st.vars['swap_left'][(_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[120]))] > 0):
             for _c4 in _items1:
                 a = A_111 + _c4.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -2632,12 +2655,12 @@ def build(num_players, files):
     def e145_when3(st, env):  # game.yaml:513
         return (st.vars['four_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[133]))] > 0)
     def collect_145(st, env):  # game.yaml:498
-        _L_p3 = env['p']
-        _S_p3 = _L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else None
+        _L_p11 = env['p']
+        _S_p11 = _L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else None
         actions = []
         values = []
         idx = []
-        if ((_r8 := len(st.zones[(Z_personal1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[130])))])) > 0):  # game.yaml:501
+        if ((_r8 := len(st.zones[(Z_personal1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[130])))])) > 0):  # game.yaml:501
             actions.append(A_121)
             values.append(None)
             idx.append(0)
@@ -2645,7 +2668,7 @@ def build(num_players, files):
         actions.append(A_131)
         values.append(None)
         idx.append(1)
-        if (((_r9 := st.vars['four_left'][(_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[131]))]) > 0) and (_r8 > 0)):  # game.yaml:508
+        if (((_r9 := st.vars['four_left'][(_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[131]))]) > 0) and (_r8 > 0)):  # game.yaml:508
             actions.append(A_141)
             values.append(None)
             idx.append(2)
@@ -2803,11 +2826,11 @@ def build(num_players, files):
     def e156_label1(st, env):  # game.yaml:545
         return 'stop here'
     def collect_156(st, env):  # game.yaml:540
-        _L_t1 = env['t']
+        _L_t3 = env['t']
         actions = []
         values = []
         idx = []
-        for _a1 in _L_t1.props['adjacent']:  # game.yaml:543
+        for _a1 in _L_t3.props['adjacent']:  # game.yaml:543
             a = A_181 + _a1.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -3399,7 +3422,6 @@ def build(num_players, files):
                 return
             pc = 2
         if pc == 2:
-            st.at = o237  # game.yaml:645
             _args62 = {'p': st.vars['leader'], 's': 'crown'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[174])
@@ -3716,21 +3738,21 @@ def build(num_players, files):
     def e283_label2(st, env):  # game.yaml:692
         return 'end my missions'
     def collect_283(st, env):  # game.yaml:680
-        _L_p4 = env['p']
-        _S_p4 = _L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else None
+        _L_p12 = env['p']
+        _S_p12 = _L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else None
         actions = []
         values = []
         idx = []
-        for _m17 in st.zones[(Z_mission_hand1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p4, S[187])))]:  # game.yaml:683
-            if not (fn_can_pay(st, S[188], _L_p4, _m17)):
+        for _m17 in st.zones[(Z_mission_hand1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p12, S[187])))]:  # game.yaml:683
+            if not (fn_can_pay(st, S[188], _L_p12, _m17)):
                 continue
             a = A_261 + _m17.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_m17)
                 idx.append(0)
-        _items2 = st.zones[(Z_tokens_held1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p4, S[189])))]  # game.yaml:687
-        if _items2 and fn_can_exchange(st, S[190], _L_p4):
+        _items2 = st.zones[(Z_tokens_held1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p12, S[189])))]  # game.yaml:687
+        if _items2 and fn_can_exchange(st, S[190], _L_p12):
             for _x10 in _items2:
                 if not ((_x10.props['symbol'] != 'crown')):
                     continue
@@ -3834,12 +3856,12 @@ def build(num_players, files):
     def e292_items0(st, env):  # game.yaml:701
         return st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[193])))]
     def collect_292(st, env):  # game.yaml:697
-        _L_p5 = env['p']
-        _S_p5 = _L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else None
+        _L_p13 = env['p']
+        _S_p13 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
         actions = []
         values = []
         idx = []
-        for _x12 in st.zones[(Z_tokens_held1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p5, S[193])))]:  # game.yaml:701
+        for _x12 in st.zones[(Z_tokens_held1 + (_S_p13 if _S_p13 is not None else seat(st, _L_p13, S[193])))]:  # game.yaml:701
             a = A_291 + _x12.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -3991,14 +4013,14 @@ def build(num_players, files):
     def e308_when0(st, env):  # game.yaml:733
         return fn_pays_first(st, S[198], env['p'], env['m'], env['x'])
     def collect_308(st, env):  # game.yaml:731
-        _L_p6 = env['p']
+        _L_p14 = env['p']
         _L_m1 = env['m']
-        _S_p6 = _L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else None
+        _S_p14 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
         actions = []
         values = []
         idx = []
-        for _x16 in st.zones[(Z_tokens_held1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p6, S[197])))]:  # game.yaml:733
-            if not (fn_pays_first(st, S[198], _L_p6, _L_m1, _x16)):
+        for _x16 in st.zones[(Z_tokens_held1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p14, S[197])))]:  # game.yaml:733
+            if not (fn_pays_first(st, S[198], _L_p14, _L_m1, _x16)):
                 continue
             a = A_321 + _x16.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4030,13 +4052,13 @@ def build(num_players, files):
     def e311_when0(st, env):  # game.yaml:737
         return fn_fits(st, env['x'], env['m'].props['cost_b'])
     def collect_311(st, env):  # game.yaml:735
-        _L_p7 = env['p']
+        _L_p15 = env['p']
         _L_m2 = env['m']
-        _S_p7 = _L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else None
+        _S_p15 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
         actions = []
         values = []
         idx = []
-        for _x18 in st.zones[(Z_tokens_held1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p7, S[199])))]:  # game.yaml:737
+        for _x18 in st.zones[(Z_tokens_held1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p15, S[199])))]:  # game.yaml:737
             if not (fn_fits(st, _x18, _L_m2.props['cost_b'])):
                 continue
             a = A_331 + _x18.type_id
@@ -4282,8 +4304,8 @@ def build(num_players, files):
         if pc == 0:
             st.at = o352  # game.yaml:318
             st.vars['round'] += 1
-            st.at = o353  # game.yaml:318
             if st.record_log:
+                st.at = o353  # game.yaml:318
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins' + '; start player ' + fmt_player1(st.vars['start_player']), -1)
             fr.pc = 3
             st.at = o354  # game.yaml:325
@@ -4323,10 +4345,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o355  # game.yaml:325
             st.vars['phase'] = 'Resources'
-            st.at = o356  # game.yaml:325
             if st.record_log:
+                st.at = o356  # game.yaml:325
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
             st.at = o357  # game.yaml:329
             move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
@@ -4334,8 +4355,8 @@ def build(num_players, files):
             st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
             st.at = o359  # game.yaml:331
             st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
-            st.at = o360  # game.yaml:332
             if st.record_log:
+                st.at = o360  # game.yaml:332
                 st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
             st.at = o363  # game.yaml:333
             for _p6 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -4447,10 +4468,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o377  # game.yaml:342
             st.vars['phase'] = 'Influence'
-            st.at = o378  # game.yaml:342
             if st.record_log:
+                st.at = o378  # game.yaml:342
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Influence', -1)
             fr.pc = 3
             st.at = o379  # game.yaml:342
@@ -4472,10 +4492,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o382  # game.yaml:343
             st.vars['phase'] = 'Evaluation'
-            st.at = o383  # game.yaml:343
             if st.record_log:
+                st.at = o383  # game.yaml:343
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Evaluation', -1)
             fr.pc = 3
             st.at = o384  # game.yaml:343
@@ -4497,9 +4516,7 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o387  # game.yaml:344
             st.vars['phase'] = 'Missions'
-            st.at = o388  # game.yaml:346
             st.at = o391  # game.yaml:346
             for _p8 in list(st.players):
                 env['p'] = _p8
@@ -4513,7 +4530,6 @@ def build(num_players, files):
                 return
             pc = 3
         if pc == 3:
-            st.at = o396  # game.yaml:344
             st.vars['turn_player'] = None
             fr.pc = 5
             st.at = o397  # game.yaml:349
@@ -4554,6 +4570,7 @@ def build(num_players, files):
             st.at = o393  # game.yaml:344
             st.vars['turn_player'] = env['p']
             if st.record_log:
+                st.at = o393  # game.yaml:344
                 st.log_line(turn_line(st), -1)
             fr.pc = 2
             st.at = o394  # game.yaml:348
@@ -4662,8 +4679,8 @@ def build(num_players, files):
             env['placed'] = sum([len([1 for _m19 in st.zones[(Z_markers_on1 + _t7.ordinal)] if (_m19.owner == _p10)]) for _t7 in K_courtiers1])
             st.at = o413  # game.yaml:787
             env['coins'] = divide(st.vars['gold'][_p10], 3, '//', S[234])
-            st.at = o414  # game.yaml:788
             if st.record_log:
+                st.at = o414  # game.yaml:788
                 st.log_line(fmt_player1(_p10) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * 3)) + " Louis d'or for coats of arms", -1)
             st.at = o415  # game.yaml:789
             move_cards(st, st.zones[(Z_influence_hand1 + _p10)], Z_influence_deck1, False)
@@ -4674,7 +4691,6 @@ def build(num_players, files):
             st.at = o420  # game.yaml:792
             for _t8 in list(K_courtiers1):
                 env['t'] = _t8
-                st.at = o419  # game.yaml:792
                 _args96 = {'p': _p10, 't': _t8}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[235])
@@ -4701,7 +4717,6 @@ def build(num_players, files):
             st.at = o424  # game.yaml:794
             for _i25 in span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[237]):
                 env['i'] = _i25
-                st.at = o423  # game.yaml:794
                 _args98 = {'p': _p10, 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[238])
@@ -4719,7 +4734,6 @@ def build(num_players, files):
             st.at = o429  # game.yaml:797
             for _q6 in list(majority_holders(st, (_r11 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c7 in st.zones[(Z_coats_held1 + _p11)] if (_c7.props['arms'] == _a3)]) for _p11 in _r11])):
                 env['q'] = _q6
-                st.at = o428  # game.yaml:797
                 _args99 = {'p': _q6, 'bonus': True}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[240])
@@ -4750,8 +4764,8 @@ def build(num_players, files):
         env['placed'] = sum([len([1 for _m20 in st.zones[(Z_markers_on1 + _t9.ordinal)] if (_m20.owner == env['p'])]) for _t9 in K_courtiers1])
         st.at = o413  # game.yaml:787
         env['coins'] = divide(st.vars['gold'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[245]))], 3, '//', S[234])
-        st.at = o414  # game.yaml:788
         if st.record_log:
+            st.at = o414  # game.yaml:788
             st.log_line(fmt_player1(env['p']) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * 3)) + " Louis d'or for coats of arms", -1)
         st.at = o415  # game.yaml:789
         move_cards(st, st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[246])))], Z_influence_deck1, False)
@@ -4846,7 +4860,6 @@ def build(num_players, files):
         st.at = o429  # game.yaml:797
         for _q7 in list(majority_holders(st, (_r12 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c8 in st.zones[(Z_coats_held1 + _p13)] if (_c8.props['arms'] == env['a'])]) for _p13 in _r12])):
             env['q'] = _q7
-            st.at = o428  # game.yaml:797
             _args105 = {'p': _q7, 'bonus': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[240])
@@ -4894,88 +4907,58 @@ def build(num_players, files):
         return st.players
     def c_7(st, env, pc):  # game.yaml:392
         _L_m3 = env['m']
-        _L_p8 = env['p']
-        _S_p8 = _L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else None
+        _L_p16 = env['p']
+        _S_p16 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
         if pc <= 0:
             st.at = o50  # game.yaml:397
             if (_L_m3.props['ability'] == 'marker1'):
-                st.at = o49  # game.yaml:397
-                _args107 = {'p': _L_p8, 'n': 1}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[50])
-                st.inline += 1
+                _args107 = {'p': _L_p16, 'n': 1}
                 try:
                     proc_to_personal(st, _args107)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 1:
             st.at = o53  # game.yaml:398
             if (_L_m3.props['ability'] == 'marker3'):
-                st.at = o52  # game.yaml:398
-                _args108 = {'p': _L_p8, 'n': 3}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[52])
-                st.inline += 1
+                _args108 = {'p': _L_p16, 'n': 3}
                 try:
                     proc_to_personal(st, _args108)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 2:
             st.at = o56  # game.yaml:399
             if (_L_m3.props['ability'] == 'gold1'):
-                st.at = o55  # game.yaml:399
-                _args109 = {'p': _L_p8, 'n': 1}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[53])
-                st.inline += 1
+                _args109 = {'p': _L_p16, 'n': 1}
                 try:
                     proc_earn(st, _args109)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 3:
             st.at = o59  # game.yaml:400
             if (_L_m3.props['ability'] == 'gold3'):
-                st.at = o58  # game.yaml:400
-                _args110 = {'p': _L_p8, 'n': 3}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[55])
-                st.inline += 1
+                _args110 = {'p': _L_p16, 'n': 3}
                 try:
                     proc_earn(st, _args110)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 4:
             st.at = o62  # game.yaml:401
             if (_L_m3.props['ability'] == 'coat1'):
-                st.at = o61  # game.yaml:401
-                _args111 = {'p': _L_p8, 'bonus': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[56])
-                st.inline += 1
+                _args111 = {'p': _L_p16, 'bonus': False}
                 try:
                     proc_take_coat(st, _args111)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 5:
             st.at = o65  # game.yaml:402
             if ((_L_m3.props['ability'] == 'intrigue1') and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o64  # game.yaml:403
-                _d1 = (Z_intrigue_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[58])))
+                _d1 = (Z_intrigue_hand1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[58])))
                 _pile1 = st.zones[Z_intrigue_deck1]
                 if len(_pile1) >= 1:
                     _c10 = _pile1.pop()
@@ -4988,7 +4971,7 @@ def build(num_players, files):
             if (_L_m3.props['ability'] == 'gold_or_markers'):
                 st.at = o74  # game.yaml:406
                 # game.yaml:409: always offered
-                if ((_r14 := len(st.zones[(Z_general1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[86])))])) > 0):  # game.yaml:410
+                if ((_r14 := len(st.zones[(Z_general1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[86])))])) > 0):  # game.yaml:410
                     _f1 = 1
                 else:
                     _f1 = 0
@@ -5001,69 +4984,44 @@ def build(num_players, files):
                 _end3 = _end2 + _f2
                 if not _end3:
                     raise RuleError('a choice has no legal option', S[254])
-                if _S_p8 is None:
-                    raise RuleError(not_a_seat(_L_p8, num_players), S[254])
-                if _L_p8 in st.players:  # else out of the game: no option runs
+                if _S_p16 is None:
+                    raise RuleError(not_a_seat(_L_p16, num_players), S[254])
+                if _L_p16 in st.players:  # else out of the game: no option runs
                     if _end3 > 1:
                         _i29 = st.choose(_end3)
                         st.move_number += 1
-                        st.at = o74  # game.yaml:406
                     else:
                         _i29 = 0
                     if _i29 < _end1:  # game.yaml:409
-                        st.at = o68  # game.yaml:409
-                        _args112 = {'p': _L_p8, 'n': 2}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[82])
-                        st.inline += 1
+                        _args112 = {'p': _L_p16, 'n': 2}
                         try:
                             proc_earn(st, _args112)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure earn (' + str(S[54]) + ')')
                             raise
-                        st.inline -= 1
                     elif _i29 < _end2:  # game.yaml:410
-                        st.at = o70  # game.yaml:411
-                        _args113 = {'p': _L_p8, 'n': 1}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[83])
-                        st.inline += 1
+                        _args113 = {'p': _L_p16, 'n': 1}
                         try:
                             proc_earn(st, _args113)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure earn (' + str(S[54]) + ')')
                             raise
-                        st.inline -= 1
-                        st.at = o71  # game.yaml:411
-                        _args114 = {'p': _L_p8, 'n': 1}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[84])
-                        st.inline += 1
+                        _args114 = {'p': _L_p16, 'n': 1}
                         try:
                             proc_to_personal(st, _args114)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                             raise
-                        st.inline -= 1
                     else:  # game.yaml:412
-                        st.at = o73  # game.yaml:412
-                        _args115 = {'p': _L_p8, 'n': 2}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[85])
-                        st.inline += 1
+                        _args115 = {'p': _L_p16, 'n': 2}
                         try:
                             proc_to_personal(st, _args115)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                             raise
-                        st.inline -= 1
         if pc <= 7:
             st.at = o82  # game.yaml:413
-            if ((_L_m3.props['ability'] == 'card_for_marker') and (len(st.zones[(Z_personal1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[60])))]) > 0)):
+            if ((_L_m3.props['ability'] == 'card_for_marker') and (len(st.zones[(Z_personal1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[60])))]) > 0)):
                 st.at = o81  # game.yaml:415
                 # game.yaml:419: always offered
                 # game.yaml:421: always offered
@@ -5071,19 +5029,18 @@ def build(num_players, files):
                 _end5 = _end4 + 1
                 if not _end5:
                     raise RuleError('a choice has no legal option', S[255])
-                if _S_p8 is None:
-                    raise RuleError(not_a_seat(_L_p8, num_players), S[255])
-                if _L_p8 in st.players:  # else out of the game: no option runs
+                if _S_p16 is None:
+                    raise RuleError(not_a_seat(_L_p16, num_players), S[255])
+                if _L_p16 in st.players:  # else out of the game: no option runs
                     if _end5 > 1:
                         _i30 = st.choose(_end5)
                         st.move_number += 1
-                        st.at = o81  # game.yaml:415
                     else:
                         _i30 = 0
                     if _i30 < _end4:  # game.yaml:419
                         st.at = o78  # game.yaml:420
-                        _src1 = (Z_personal1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[89])))
-                        _d2 = (Z_general1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[88])))
+                        _src1 = (Z_personal1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[89])))
+                        _d2 = (Z_general1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[88])))
                         _pile2 = st.zones[_src1]
                         if len(_pile2) >= 1:
                             _c11 = _pile2.pop()
@@ -5092,7 +5049,7 @@ def build(num_players, files):
                         else:  # short of cards (a refill), or no count: State's
                             st.move_count(1, _src1, _d2, False, S[90])
                         st.at = o79  # game.yaml:420
-                        _d3 = (Z_influence_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[91])))
+                        _d3 = (Z_influence_hand1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[91])))
                         _pile3 = st.zones[Z_influence_deck1]
                         if len(_pile3) >= 1:
                             _c12 = _pile3.pop()
@@ -5130,18 +5087,12 @@ def build(num_players, files):
                     env['m'] = _m24
                     st.at = o88  # game.yaml:433
                     _args116 = {'p': _p17, 't': (fn_tile_number(st, _m24.props['tile']) if (_m24.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _m24, 'n': 1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[99])
-                    st.inline += 1
                     try:
                         c_9(st, _args116, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure optional_markers (' + str(S[256]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 1:
-            st.at = o95  # game.yaml:435
             _passes1 = 0
             while True:
                 st.at = o95  # game.yaml:435
@@ -5153,10 +5104,7 @@ def build(num_players, files):
                 st.at = o94  # game.yaml:437
                 for _p18 in [_q9 for _q9 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len(st.zones[(Z_influence_hand1 + _q9)]) > 1)]:
                     env['p'] = _p18
-                    st.at = o93  # game.yaml:438
                     _args117 = {'p': _p18}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[101])
                     st.inline += 1
                     try:
                         c_11(st, _args117, 0)
@@ -5172,18 +5120,12 @@ def build(num_players, files):
                 st.at = o99  # game.yaml:443
                 for _m25 in [_x22 for _x22 in st.zones[(Z_missions_done1 + _p19)] if (_x22.props['ability'] == 'final_marker')]:
                     env['m'] = _m25
-                    st.at = o98  # game.yaml:444
                     _args118 = {'p': _p19, 'x': _m25, 'optional': True}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[102])
-                    st.inline += 1
                     try:
                         c_10(st, _args118, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure marker_anywhere (' + str(S[259]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 3:
             st.at = o103  # game.yaml:445
             for _p20 in list(st.players):
@@ -5197,16 +5139,16 @@ def build(num_players, files):
             st.at = o105  # game.yaml:448
             st.shuffle(Z_influence_deck1)
     def c_9(st, env, pc):  # game.yaml:449
-        _L_n1 = env['n']
-        _L_p9 = env['p']
-        _L_t2 = env['t']
-        _S_p9 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
+        _L_n5 = env['n']
+        _L_p17 = env['p']
+        _L_t4 = env['t']
+        _S_p17 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
         if pc <= 0:
             st.at = o106  # game.yaml:453
-            env['what'] = ('a marker' if (_L_n1 == 1) else 'two markers')
+            env['what'] = ('a marker' if (_L_n5 == 1) else 'two markers')
         if pc <= 1:
             st.at = o112  # game.yaml:454
-            if ((len(st.zones[(Z_general1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p9, S[19])))]) + len(st.zones[(Z_personal1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p9, S[20])))])) > 0):
+            if ((len(st.zones[(Z_general1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p17, S[19])))]) + len(st.zones[(Z_personal1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p17, S[20])))])) > 0):
                 st.at = o111  # game.yaml:456
                 # game.yaml:459: always offered
                 # game.yaml:460: always offered
@@ -5214,37 +5156,30 @@ def build(num_players, files):
                 _end7 = _end6 + 1
                 if not _end7:
                     raise RuleError('a choice has no legal option', S[260])
-                if _S_p9 is None:
-                    raise RuleError(not_a_seat(_L_p9, num_players), S[260])
-                if _L_p9 in st.players:  # else out of the game: no option runs
+                if _S_p17 is None:
+                    raise RuleError(not_a_seat(_L_p17, num_players), S[260])
+                if _L_p17 in st.players:  # else out of the game: no option runs
                     if _end7 > 1:
                         _i34 = st.choose(_end7)
                         st.move_number += 1
-                        st.at = o111  # game.yaml:456
                     else:
                         _i34 = 0
                     if _i34 < _end6:  # game.yaml:459
-                        st.at = o109  # game.yaml:459
-                        _args119 = {'p': _L_p9, 't': _L_t2, 'n': _L_n1}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[105])
-                        st.inline += 1
+                        _args119 = {'p': _L_p17, 't': _L_t4, 'n': _L_n5}
                         try:
                             proc_from_general(st, _args119)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure from_general (' + str(S[106]) + ')')
                             raise
-                        st.inline -= 1
                     else:  # game.yaml:460
                         pass
     def c_10(st, env, pc):  # game.yaml:461
-        _L_p10 = env['p']
+        _L_p18 = env['p']
         _L_optional2 = env['optional']
-        _S_p10 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
+        _S_p18 = _L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else None
         if pc <= 0:
             st.at = o118  # game.yaml:466
-            if ((len(st.zones[(Z_general1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[19])))]) + len(st.zones[(Z_personal1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[20])))])) > 0):
+            if ((len(st.zones[(Z_general1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p18, S[19])))]) + len(st.zones[(Z_personal1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p18, S[20])))])) > 0):
                 st.at = o117  # game.yaml:468
                 _v24 = K_courtiers1  # game.yaml:471
                 if _L_optional2:  # game.yaml:472
@@ -5255,50 +5190,43 @@ def build(num_players, files):
                 _end9 = _end8 + _f3
                 if not _end9:
                     raise RuleError('a choice has no legal option', S[261])
-                if _S_p10 is None:
-                    raise RuleError(not_a_seat(_L_p10, num_players), S[261])
-                if _L_p10 in st.players:  # else out of the game: no option runs
+                if _S_p18 is None:
+                    raise RuleError(not_a_seat(_L_p18, num_players), S[261])
+                if _L_p18 in st.players:  # else out of the game: no option runs
                     if _end9 > 1:
                         _i35 = st.choose(_end9)
                         st.move_number += 1
-                        st.at = o117  # game.yaml:468
                     else:
                         _i35 = 0
                     if _i35 < _end8:  # game.yaml:471
                         _t12 = env['t'] = _v24[_i35]
-                        st.at = o115  # game.yaml:471
-                        _args120 = {'p': _L_p10, 't': _t12, 'n': 1}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[107])
-                        st.inline += 1
+                        _args120 = {'p': _L_p18, 't': _t12, 'n': 1}
                         try:
                             proc_from_general(st, _args120)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure from_general (' + str(S[106]) + ')')
                             raise
-                        st.inline -= 1
                     else:  # game.yaml:472
                         pass
     def c_11(st, env, pc):  # game.yaml:473
-        _L_p11 = env['p']
-        _S_p11 = _L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else None
+        _L_p19 = env['p']
+        _S_p19 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
         if pc <= 0:
             st.at = o129  # game.yaml:477
             _actions1 = set()  # (the ids' order is never read)
             _v25 = []
-            for _c13 in st.zones[(Z_influence_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[116])))]:  # game.yaml:480
+            for _c13 in st.zones[(Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[116])))]:  # game.yaml:480
                 _a4 = A_91 + _c13.type_id
                 if _a4 not in _actions1:  # an identical card: the same choice
                     _actions1.add(_a4)
                     _v25.append(_c13)
-            if ((st.vars['pass_left'][(_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[117]))] > 0) and (st.vars['gold'][(_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[118]))] >= 2)):  # game.yaml:483
+            if ((st.vars['pass_left'][(_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[117]))] > 0) and (st.vars['gold'][(_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[118]))] >= 2)):  # game.yaml:483
                 _f4 = 1
                 _actions1.add(A_101)
             else:
                 _f4 = 0
-            _items3 = st.zones[(Z_influence_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[119])))]  # game.yaml:487
-            if _items3 and (st.vars['swap_left'][(_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[120]))] > 0):
+            _items3 = st.zones[(Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[119])))]  # game.yaml:487
+            if _items3 and (st.vars['swap_left'][(_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[120]))] > 0):
                 _v26 = []
                 for _c14 in _items3:
                     _a5 = A_111 + _c14.type_id
@@ -5312,13 +5240,12 @@ def build(num_players, files):
             _end12 = _end11 + len(_v26)
             if not _end12:
                 raise RuleError('a choice has no legal option', S[262])
-            if _S_p11 is None:
-                raise RuleError(not_a_seat(_L_p11, num_players), S[262])
-            if _L_p11 in st.players:  # else out of the game: no option runs
+            if _S_p19 is None:
+                raise RuleError(not_a_seat(_L_p19, num_players), S[262])
+            if _L_p19 in st.players:  # else out of the game: no option runs
                 if _end12 > 1:
                     _i36 = st.choose(_end12)
                     st.move_number += 1
-                    st.at = o129  # game.yaml:477
                 else:
                     _i36 = 0
                 if _i36 < _end10:  # game.yaml:480
@@ -5335,10 +5262,7 @@ def build(num_players, files):
                         st.loc[_c16.id] = Z_influence_played1
                     else:  # not a card: State.move raises the rules' error
                         st.move(_c16, Z_influence_played1, False)
-                    st.at = o121  # game.yaml:482
-                    _args121 = {'p': _L_p11, 'c': _c15}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[108])
+                    _args121 = {'p': _L_p19, 'c': _c15}
                     st.inline += 1
                     try:
                         c_12(st, _args121, 0)
@@ -5349,27 +5273,21 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _i36 < _end11:  # game.yaml:483
                     st.at = o123  # game.yaml:486
-                    _i37 = (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[109]))
+                    _i37 = (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[109]))
                     _v27 = st.vars['pass_left'][_i37] - 1
                     if _v27 < 0:
                         raise RuleError("'pass_left' would fall to " + str(_v27) + ', below its minimum 0', S[110])
                     st.vars['pass_left'][_i37] = _v27
-                    st.at = o124  # game.yaml:486
-                    _args122 = {'p': _L_p11, 'n': 2}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[111])
-                    st.inline += 1
+                    _args122 = {'p': _L_p19, 'n': 2}
                     try:
                         proc_pay(st, _args122)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay (' + str(S[47]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:487
                     _c17 = env['c'] = _v26[_i36 - _end11]
                     st.at = o126  # game.yaml:491
-                    _i38 = (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[112]))
+                    _i38 = (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[112]))
                     _v28 = st.vars['swap_left'][_i38] - 1
                     if _v28 < 0:
                         raise RuleError("'swap_left' would fall to " + str(_v28) + ', below its minimum 0', S[113])
@@ -5387,7 +5305,7 @@ def build(num_players, files):
                     else:  # not a card: State.move raises the rules' error
                         st.move(_c18, Z_influence_played1, False)
                     st.at = o128  # game.yaml:492
-                    _d4 = (Z_influence_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[114])))
+                    _d4 = (Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[114])))
                     _pile4 = st.zones[Z_influence_deck1]
                     if len(_pile4) >= 1:
                         _c19 = _pile4.pop()
@@ -5397,19 +5315,19 @@ def build(num_players, files):
                         st.move_count(1, Z_influence_deck1, _d4, False, S[115])
     def c_12(st, env, pc):  # game.yaml:493
         _L_c1 = env['c']
-        _L_p12 = env['p']
-        _S_p12 = _L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else None
+        _L_p20 = env['p']
+        _S_p20 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
         if pc <= 0:
             st.at = o130  # game.yaml:497
             env['joker'] = (_L_c1.kind == 'joker_cards')
         if pc <= 1:
             st.at = o145  # game.yaml:498
-            if ((_r15 := len(st.zones[(Z_personal1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p12, S[130])))])) > 0):  # game.yaml:501
+            if ((_r15 := len(st.zones[(Z_personal1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[130])))])) > 0):  # game.yaml:501
                 _f5 = 1
             else:
                 _f5 = 0
             # game.yaml:507: always offered
-            if (((_r16 := st.vars['four_left'][(_S_p12 if _S_p12 is not None else seat(st, _L_p12, S[131]))]) > 0) and (_r15 > 0)):  # game.yaml:508
+            if (((_r16 := st.vars['four_left'][(_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[131]))]) > 0) and (_r15 > 0)):  # game.yaml:508
                 _f6 = 1
             else:
                 _f6 = 0
@@ -5423,22 +5341,18 @@ def build(num_players, files):
             _end16 = _end15 + _f7
             if not _end16:
                 raise RuleError('a choice has no legal option', S[264])
-            if _S_p12 is None:
-                raise RuleError(not_a_seat(_L_p12, num_players), S[264])
-            if _L_p12 in st.players:  # else out of the game: no option runs
+            if _S_p20 is None:
+                raise RuleError(not_a_seat(_L_p20, num_players), S[264])
+            if _L_p20 in st.players:  # else out of the game: no option runs
                 if _end16 > 1:
                     _i39 = st.choose(_end16)
                     st.move_number += 1
-                    st.at = o145  # game.yaml:498
                 else:
                     _i39 = 0
                 if _i39 < _end13:  # game.yaml:501
                     st.at = o136  # game.yaml:504
                     if env['joker']:
-                        st.at = o135  # game.yaml:505
-                        _args123 = {'p': _L_p12, 'n': 2, 'jumps': 1}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[122])
+                        _args123 = {'p': _L_p20, 'n': 2, 'jumps': 1}
                         st.inline += 1
                         try:
                             c_13(st, _args123, 0)
@@ -5449,9 +5363,7 @@ def build(num_players, files):
                         st.inline -= 1
                     else:
                         st.at = o133  # game.yaml:506
-                        _args124 = {'p': _L_p12, 't': _L_c1.props['courtier'], 'n': 3, 'jumps': 2}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[121])
+                        _args124 = {'p': _L_p20, 't': _L_c1.props['courtier'], 'n': 3, 'jumps': 2}
                         st.inline += 1
                         try:
                             c_14(st, _args124, 0)
@@ -5462,28 +5374,20 @@ def build(num_players, files):
                         st.inline -= 1
                 elif _i39 < _end14:  # game.yaml:507
                     st.at = o138  # game.yaml:507
-                    _args125 = {'p': _L_p12, 'n': (2 if env['joker'] else 3)}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[123])
-                    st.inline += 1
+                    _args125 = {'p': _L_p20, 'n': (2 if env['joker'] else 3)}
                     try:
                         proc_to_personal(st, _args125)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i39 < _end15:  # game.yaml:508
                     st.at = o140  # game.yaml:512
-                    _i40 = (_S_p12 if _S_p12 is not None else seat(st, _L_p12, S[124]))
+                    _i40 = (_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[124]))
                     _v29 = st.vars['four_left'][_i40] - 1
                     if _v29 < 0:
                         raise RuleError("'four_left' would fall to " + str(_v29) + ', below its minimum 0', S[125])
                     st.vars['four_left'][_i40] = _v29
-                    st.at = o141  # game.yaml:512
-                    _args126 = {'p': _L_p12, 'n': 4, 'jumps': 3}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[126])
+                    _args126 = {'p': _L_p20, 'n': 4, 'jumps': 3}
                     st.inline += 1
                     try:
                         c_13(st, _args126, 0)
@@ -5494,48 +5398,38 @@ def build(num_players, files):
                     st.inline -= 1
                 else:  # game.yaml:513
                     st.at = o143  # game.yaml:516
-                    _i41 = (_S_p12 if _S_p12 is not None else seat(st, _L_p12, S[127]))
+                    _i41 = (_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[127]))
                     _v30 = st.vars['four_left'][_i41] - 1
                     if _v30 < 0:
                         raise RuleError("'four_left' would fall to " + str(_v30) + ', below its minimum 0', S[128])
                     st.vars['four_left'][_i41] = _v30
-                    st.at = o144  # game.yaml:516
-                    _args127 = {'p': _L_p12, 'n': 4}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[129])
-                    st.inline += 1
+                    _args127 = {'p': _L_p20, 'n': 4}
                     try:
                         proc_to_personal(st, _args127)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                         raise
-                    st.inline -= 1
     def c_13(st, env, pc):  # game.yaml:517
-        _L_p13 = env['p']
-        _L_n2 = env['n']
+        _L_p21 = env['p']
+        _L_n6 = env['n']
         _L_jumps1 = env['jumps']
-        _S_p13 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
+        _S_p21 = _L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else None
         if pc <= 0:
             st.at = o148  # game.yaml:521
             _v31 = K_courtiers1  # game.yaml:523
             _end17 = len(_v31)
             if not _end17:
                 raise RuleError('a choice has no legal option', S[267])
-            if _S_p13 is None:
-                raise RuleError(not_a_seat(_L_p13, num_players), S[267])
-            if _L_p13 in st.players:  # else out of the game: no option runs
+            if _S_p21 is None:
+                raise RuleError(not_a_seat(_L_p21, num_players), S[267])
+            if _L_p21 in st.players:  # else out of the game: no option runs
                 if _end17 > 1:
                     _i42 = st.choose(_end17)
                     st.move_number += 1
-                    st.at = o148  # game.yaml:521
                 else:
                     _i42 = 0
                 _t14 = env['t'] = _v31[_i42]
-                st.at = o147  # game.yaml:523
-                _args128 = {'p': _L_p13, 't': _t14, 'n': _L_n2, 'jumps': _L_jumps1}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[134])
+                _args128 = {'p': _L_p21, 't': _t14, 'n': _L_n6, 'jumps': _L_jumps1}
                 st.inline += 1
                 try:
                     c_14(st, _args128, 0)
@@ -5545,15 +5439,15 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_14(st, env, pc):  # game.yaml:525
-        _L_n3 = env['n']
-        _L_p14 = env['p']
-        _L_t3 = env['t']
+        _L_n7 = env['n']
+        _L_p22 = env['p']
+        _L_t5 = env['t']
         _L_jumps2 = env['jumps']
-        _S_p14 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
-        _O_t1 = _L_t3.ordinal if type(_L_t3) is Card and _L_t3.kind == 'courtiers' else None
+        _S_p22 = _L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else None
+        _O_t3 = _L_t5.ordinal if type(_L_t5) is Card and _L_t5.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o149  # game.yaml:530
-            env['left'] = min((_L_n3, len(st.zones[(Z_personal1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p14, S[61])))]),))
+            env['left'] = min((_L_n7, len(st.zones[(Z_personal1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p22, S[61])))]),))
         if pc <= 1:
             st.at = o158  # game.yaml:531
             _v32 = []
@@ -5564,19 +5458,18 @@ def build(num_players, files):
             _end18 = len(_v32)
             if not _end18:
                 raise RuleError('a choice has no legal option', S[268])
-            if _S_p14 is None:
-                raise RuleError(not_a_seat(_L_p14, num_players), S[268])
-            if _L_p14 in st.players:  # else out of the game: no option runs
+            if _S_p22 is None:
+                raise RuleError(not_a_seat(_L_p22, num_players), S[268])
+            if _L_p22 in st.players:  # else out of the game: no option runs
                 if _end18 > 1:
                     _i43 = st.choose(_end18)
                     st.move_number += 1
-                    st.at = o158  # game.yaml:531
                 else:
                     _i43 = 0
                 _k4 = env['k'] = _v32[_i43]
                 st.at = o151  # game.yaml:537
-                _src2 = (Z_personal1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p14, S[136])))
-                _d5 = (Z_markers_on1 + (_O_t1 if _O_t1 is not None else ordinal(_L_t3, 'courtiers', S[135])))
+                _src2 = (Z_personal1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p22, S[136])))
+                _d5 = (Z_markers_on1 + (_O_t3 if _O_t3 is not None else ordinal(_L_t5, 'courtiers', S[135])))
                 _pile5 = st.zones[_src2]
                 if type(_k4) is int and 0 <= _k4 <= len(_pile5):
                     for _ in range(_k4):
@@ -5590,7 +5483,7 @@ def build(num_players, files):
                     st.at = o156  # game.yaml:540
                     _actions2 = set()  # (the ids' order is never read)
                     _v33 = []
-                    for _a6 in _L_t3.props['adjacent']:  # game.yaml:543
+                    for _a6 in _L_t5.props['adjacent']:  # game.yaml:543
                         _a7 = A_181 + _a6.type_id
                         if _a7 not in _actions2:  # an identical card: the same choice
                             _actions2.add(_a7)
@@ -5600,19 +5493,18 @@ def build(num_players, files):
                     _end20 = _end19 + 1
                     if not _end20:
                         raise RuleError('a choice has no legal option', S[269])
-                    if _S_p14 is None:
-                        raise RuleError(not_a_seat(_L_p14, num_players), S[269])
-                    if _L_p14 in st.players:  # else out of the game: no option runs
+                    if _S_p22 is None:
+                        raise RuleError(not_a_seat(_L_p22, num_players), S[269])
+                    if _L_p22 in st.players:  # else out of the game: no option runs
                         if _end20 > 1:
                             _i44 = st.choose(_end20)
                             st.move_number += 1
-                            st.at = o156  # game.yaml:540
                         else:
                             _i44 = 0
                         if _i44 < _end19:  # game.yaml:543
                             _a8 = env['a'] = _v33[_i44]
                             st.at = o154  # game.yaml:544
-                            _args129 = {'p': _L_p14, 't': _a8, 'n': (env['left'] - _k4), 'jumps': (_L_jumps2 - 1)}
+                            _args129 = {'p': _L_p22, 't': _a8, 'n': (env['left'] - _k4), 'jumps': (_L_jumps2 - 1)}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                 enter_procedure(st, S[138])
                             st.inline += 1
@@ -5640,42 +5532,30 @@ def build(num_players, files):
             st.at = o165  # game.yaml:553
             for _t15 in list(K_courtiers1):
                 env['t'] = _t15
-                st.at = o163  # game.yaml:554
                 _args130 = {'t': _t15}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[141])
-                st.inline += 1
                 try:
                     c_16(st, _args130, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure play_intrigue (' + str(S[270]) + ')')
                     raise
-                st.inline -= 1
-                st.at = o164  # game.yaml:554
                 _args131 = {'t': _t15}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[142])
-                st.inline += 1
                 try:
                     c_17(st, _args131, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure evaluate (' + str(S[271]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 2:
             st.at = o166  # game.yaml:555
             st.vars['louis'] = None
     def c_16(st, env, pc):  # game.yaml:556
-        _L_t4 = env['t']
-        _O_t2 = _L_t4.ordinal if type(_L_t4) is Card and _L_t4.kind == 'courtiers' else None
+        _L_t6 = env['t']
+        _O_t4 = _L_t6.ordinal if type(_L_t6) is Card and _L_t6.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o175  # game.yaml:561
             for _q10 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q10
                 st.at = o174  # game.yaml:563
-                for _c21 in [_x23 for _x23 in st.zones[(Z_intrigue_hand1 + _q10)] if ((_x23.props['courtier'] == _L_t4) and (len(st.zones[(Z_personal1 + _q10)]) > 0))]:
+                for _c21 in [_x23 for _x23 in st.zones[(Z_intrigue_hand1 + _q10)] if ((_x23.props['courtier'] == _L_t6) and (len(st.zones[(Z_personal1 + _q10)]) > 0))]:
                     env['c'] = _c21
                     st.at = o173  # game.yaml:565
                     # game.yaml:569: always offered
@@ -5688,7 +5568,6 @@ def build(num_players, files):
                         if _end22 > 1:
                             _i46 = st.choose(_end22)
                             st.move_number += 1
-                            st.at = o173  # game.yaml:565
                         else:
                             _i46 = 0
                         if _i46 < _end21:  # game.yaml:569
@@ -5707,7 +5586,7 @@ def build(num_players, files):
                             st.at = o171  # game.yaml:571
                             _n1 = min((2, len(st.zones[(Z_personal1 + _q10)]),))
                             _src3 = (Z_personal1 + _q10)
-                            _d6 = (Z_markers_on1 + (_O_t2 if _O_t2 is not None else ordinal(_L_t4, 'courtiers', S[143])))
+                            _d6 = (Z_markers_on1 + (_O_t4 if _O_t4 is not None else ordinal(_L_t6, 'courtiers', S[143])))
                             _pile6 = st.zones[_src3]
                             if type(_n1) is int and 0 <= _n1 <= len(_pile6):
                                 for _ in range(_n1):
@@ -5719,92 +5598,68 @@ def build(num_players, files):
                         else:  # game.yaml:572
                             pass
     def c_17(st, env, pc):  # game.yaml:573
-        _L_t5 = env['t']
-        _O_t3 = _L_t5.ordinal if type(_L_t5) is Card and _L_t5.kind == 'courtiers' else None
+        _L_t7 = env['t']
+        _O_t5 = _L_t7.ordinal if type(_L_t7) is Card and _L_t7.kind == 'courtiers' else None
         if pc <= 0:
-            st.at = o176  # game.yaml:577
             st.vars['flip'] = False
         if pc <= 1:
             st.at = o177  # game.yaml:578
-            env['leaders'] = fn_most_influence(st, S[63], _L_t5)
+            env['leaders'] = fn_most_influence(st, S[63], _L_t7)
         if pc <= 2:
             st.at = o178  # game.yaml:579
             st.vars['leader'] = (env['leaders'][0] if (len(env['leaders']) == 1) else None)
         if pc <= 3:
             st.at = o183  # game.yaml:580
-            if ((len(env['leaders']) > 1) and (fn_kind_of(st, S[64], _L_t5) != 'markers')):
+            if ((len(env['leaders']) > 1) and (fn_kind_of(st, S[64], _L_t7) != 'markers')):
                 st.at = o182  # game.yaml:581
                 for _q11 in list(env['leaders']):
                     env['q'] = _q11
-                    st.at = o181  # game.yaml:581
-                    _args132 = {'q': _q11, 't': _L_t5}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[149])
-                    st.inline += 1
+                    _args132 = {'q': _q11, 't': _L_t7}
                     try:
                         c_18(st, _args132, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure first_once (' + str(S[273]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 4:
-            st.at = o184  # game.yaml:582
             if st.record_log:
-                st.log_line(fmt_card1(_L_t5) + ' (' + fmt_str1(fn_kind_of(st, S[65], _L_t5)) + '): most markers ' + fmt_list_player1(env['leaders']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
+                st.at = o184  # game.yaml:582
+                st.log_line(fmt_card1(_L_t7) + ' (' + fmt_str1(fn_kind_of(st, S[65], _L_t7)) + '): most markers ' + fmt_list_player1(env['leaders']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
         if pc <= 5:
             st.at = o191  # game.yaml:583
-            if (fn_kind_of(st, S[66], _L_t5) == 'markers'):
-                st.at = o188  # game.yaml:584
-                _args133 = {'t': _L_t5}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[151])
-                st.inline += 1
+            if (fn_kind_of(st, S[66], _L_t7) == 'markers'):
+                _args133 = {'t': _L_t7}
                 try:
                     c_21(st, _args133, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure markers_evaluation (' + str(S[274]) + ')')
                     raise
-                st.inline -= 1
-            elif (_L_t5 == st.vars['louis']):
+            elif (_L_t7 == st.vars['louis']):
                 st.at = o190  # game.yaml:585
-                _args134 = {'t': _L_t5, 'leaders': env['leaders']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[152])
-                st.inline += 1
+                _args134 = {'t': _L_t7, 'leaders': env['leaders']}
                 try:
                     c_22(st, _args134, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure louis_evaluation (' + str(S[275]) + ')')
                     raise
-                st.inline -= 1
             else:
-                st.at = o186  # game.yaml:586
-                _args135 = {'t': _L_t5}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[150])
-                st.inline += 1
+                _args135 = {'t': _L_t7}
                 try:
                     c_19(st, _args135, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure leader_evaluation (' + str(S[276]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 6:
             st.at = o194  # game.yaml:587
             for _q12 in list(st.players):
                 env['q'] = _q12
                 st.at = o193  # game.yaml:588
-                move_cards(st, [_m27 for _m27 in st.zones[(Z_markers_on1 + (_O_t3 if _O_t3 is not None else ordinal(_L_t5, 'courtiers', S[67])))] if (_m27.owner == _q12)], (Z_personal1 + _q12), False)
+                move_cards(st, [_m27 for _m27 in st.zones[(Z_markers_on1 + (_O_t5 if _O_t5 is not None else ordinal(_L_t7, 'courtiers', S[67])))] if (_m27.owner == _q12)], (Z_personal1 + _q12), False)
         if pc <= 7:
             st.at = o197  # game.yaml:590
             if (st.vars['flip'] and (st.vars['round'] < 4)):
                 st.at = o196  # game.yaml:591
-                _c24 = _L_t5
-                _d7 = st.zone_index((st.zones[Z_black_up1] if (_L_t5 in st.zones[Z_red_up1]) else st.zones[Z_red_up1]))
+                _c24 = _L_t7
+                _d7 = st.zone_index((st.zones[Z_black_up1] if (_L_t7 in st.zones[Z_red_up1]) else st.zones[Z_red_up1]))
                 if type(_c24) is Card:
                     _from4 = st.zones[st.loc[_c24.id]]
                     if _from4[-1] is _c24:  # the top card: no search from the bottom
@@ -5834,7 +5689,6 @@ def build(num_players, files):
                     if _end24 > 1:
                         _i47 = st.choose(_end24)
                         st.move_number += 1
-                        st.at = o203  # game.yaml:599
                     else:
                         _i47 = 0
                     if _i47 < _end23:  # game.yaml:601
@@ -5849,61 +5703,44 @@ def build(num_players, files):
                     else:  # game.yaml:601
                         pass
     def c_19(st, env, pc):  # game.yaml:603
-        _L_t6 = env['t']
+        _L_t8 = env['t']
         if pc <= 0:
             st.at = o209  # game.yaml:608
             if (st.vars['leader'] != None):
-                st.at = o206  # game.yaml:610
-                _args136 = {'p': st.vars['leader'], 't': _L_t6}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[156])
-                st.inline += 1
+                _args136 = {'p': st.vars['leader'], 't': _L_t8}
                 try:
                     c_23(st, _args136, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure gift (' + str(S[278]) + ')')
                     raise
-                st.inline -= 1
-                st.at = o207  # game.yaml:611
-                _args137 = {'p': st.vars['leader'], 't': _L_t6}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[157])
-                st.inline += 1
+                _args137 = {'p': st.vars['leader'], 't': _L_t8}
                 try:
                     proc_to_general(st, _args137)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure to_general (' + str(S[158]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o208  # game.yaml:612
                 st.vars['flip'] = True
         if pc <= 1:
             st.at = o212  # game.yaml:613
-            if (fn_kind_of(st, S[69], _L_t6) == 'gold'):
+            if (fn_kind_of(st, S[69], _L_t8) == 'gold'):
                 st.at = o211  # game.yaml:613
-                _args138 = {'t': _L_t6, 'gifted': [st.vars['leader']]}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[159])
-                st.inline += 1
+                _args138 = {'t': _L_t8, 'gifted': [st.vars['leader']]}
                 try:
                     c_20(st, _args138, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure bribes (' + str(S[279]) + ')')
                     raise
-                st.inline -= 1
     def c_20(st, env, pc):  # game.yaml:614
         _L_gifted1 = env['gifted']
-        _L_t7 = env['t']
-        _O_t4 = _L_t7.ordinal if type(_L_t7) is Card and _L_t7.kind == 'courtiers' else None
+        _L_t9 = env['t']
+        _O_t6 = _L_t9.ordinal if type(_L_t9) is Card and _L_t9.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o221  # game.yaml:618
             for _q13 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q13
                 st.at = o220  # game.yaml:620
-                if (((_q13 not in _L_gifted1) and (len([1 for _m28 in st.zones[(Z_markers_on1 + (_O_t4 if _O_t4 is not None else ordinal(_L_t7, 'courtiers', S[0])))] if (_m28.owner == _q13)]) > 0)) and (st.vars['gold'][_q13] >= fn_bribe_price(st, S[161], _q13, _L_t7))):
+                if (((_q13 not in _L_gifted1) and (len([1 for _m28 in st.zones[(Z_markers_on1 + (_O_t6 if _O_t6 is not None else ordinal(_L_t9, 'courtiers', S[0])))] if (_m28.owner == _q13)]) > 0)) and (st.vars['gold'][_q13] >= fn_bribe_price(st, S[161], _q13, _L_t9))):
                     st.at = o219  # game.yaml:622
                     # game.yaml:624: always offered
                     # game.yaml:624: always offered
@@ -5915,295 +5752,184 @@ def build(num_players, files):
                         if _end26 > 1:
                             _i49 = st.choose(_end26)
                             st.move_number += 1
-                            st.at = o219  # game.yaml:622
                         else:
                             _i49 = 0
                         if _i49 < _end25:  # game.yaml:624
                             st.at = o216  # game.yaml:624
-                            _args139 = {'p': _q13, 'n': fn_bribe_price(st, S[162], _q13, _L_t7)}
-                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[163])
-                            st.inline += 1
+                            _args139 = {'p': _q13, 'n': fn_bribe_price(st, S[162], _q13, _L_t9)}
                             try:
                                 proc_pay(st, _args139)
                             except Exception as e:
-                                st.inline -= 1
                                 traced(e, 'procedure pay (' + str(S[47]) + ')')
                                 raise
-                            st.inline -= 1
-                            st.at = o217  # game.yaml:624
-                            _args140 = {'p': _q13, 't': _L_t7}
-                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[164])
-                            st.inline += 1
+                            _args140 = {'p': _q13, 't': _L_t9}
                             try:
                                 c_23(st, _args140, 0)
                             except Exception as e:
-                                st.inline -= 1
                                 traced(e, 'procedure gift (' + str(S[278]) + ')')
                                 raise
-                            st.inline -= 1
                         else:  # game.yaml:624
                             pass
     def c_21(st, env, pc):  # game.yaml:625
-        _L_t8 = env['t']
-        _O_t5 = _L_t8.ordinal if type(_L_t8) is Card and _L_t8.kind == 'courtiers' else None
+        _L_t10 = env['t']
+        _O_t7 = _L_t10.ordinal if type(_L_t10) is Card and _L_t10.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o225  # game.yaml:630
-            for _q14 in [_x24 for _kept2 in [{}] for _x24 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m29 in st.zones[(Z_markers_on1 + (_O_t5 if _O_t5 is not None else ordinal(_L_t8, 'courtiers', S[0])))] if (_m29.owner == _x24)]) >= (_kept2[None] if None in _kept2 else _kept2.setdefault(None, fn_need(st, S[167], _L_t8))))]:
+            for _q14 in [_x24 for _kept2 in [{}] for _x24 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m29 in st.zones[(Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t10, 'courtiers', S[0])))] if (_m29.owner == _x24)]) >= (_kept2[None] if None in _kept2 else _kept2.setdefault(None, fn_need(st, S[167], _L_t10))))]:
                 env['q'] = _q14
-                st.at = o223  # game.yaml:631
-                _args141 = {'p': _q14, 't': _L_t8}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[166])
-                st.inline += 1
+                _args141 = {'p': _q14, 't': _L_t10}
                 try:
                     c_23(st, _args141, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure gift (' + str(S[278]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o224  # game.yaml:631
                 st.vars['flip'] = True
     def c_22(st, env, pc):  # game.yaml:632
         _L_leaders1 = env['leaders']
-        _L_t9 = env['t']
+        _L_t11 = env['t']
         if pc <= 0:
             st.at = o245  # game.yaml:637
             if (st.vars['leader'] != None):
                 st.at = o235  # game.yaml:642
-                env['seconds'] = (fn_second_influence(st, S[172], _L_t9) if ((_r17 := len(_L_leaders1)) == 1) else ([_q15 for _q15 in _L_leaders1 if (_q15 != st.vars['leader'])] if (_r17 == 2) else []))
-                st.at = o236  # game.yaml:644
-                _args142 = {'p': st.vars['leader'], 't': _L_t9}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[173])
-                st.inline += 1
+                env['seconds'] = (fn_second_influence(st, S[172], _L_t11) if ((_r17 := len(_L_leaders1)) == 1) else ([_q15 for _q15 in _L_leaders1 if (_q15 != st.vars['leader'])] if (_r17 == 2) else []))
+                _args142 = {'p': st.vars['leader'], 't': _L_t11}
                 try:
                     c_23(st, _args142, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure gift (' + str(S[278]) + ')')
                     raise
-                st.inline -= 1
-                st.at = o237  # game.yaml:645
                 _args143 = {'p': st.vars['leader'], 's': 'crown'}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[174])
-                st.inline += 1
                 try:
                     proc_take_token(st, _args143)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure take_token (' + str(S[49]) + ')')
                     raise
-                st.inline -= 1
-                st.at = o238  # game.yaml:646
-                _args144 = {'p': st.vars['leader'], 't': _L_t9}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[175])
-                st.inline += 1
+                _args144 = {'p': st.vars['leader'], 't': _L_t11}
                 try:
                     proc_to_general(st, _args144)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure to_general (' + str(S[158]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o241  # game.yaml:647
                 for _q16 in list(env['seconds']):
                     env['q'] = _q16
-                    st.at = o240  # game.yaml:648
-                    _args145 = {'p': _q16, 't': _L_t9}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[177])
-                    st.inline += 1
+                    _args145 = {'p': _q16, 't': _L_t11}
                     try:
                         c_23(st, _args145, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure gift (' + str(S[278]) + ')')
                         raise
-                    st.inline -= 1
                 st.at = o244  # game.yaml:650
-                if (fn_kind_of(st, S[176], _L_t9) == 'gold'):
+                if (fn_kind_of(st, S[176], _L_t11) == 'gold'):
                     st.at = o243  # game.yaml:650
-                    _args146 = {'t': _L_t9, 'gifted': [_q17 for _q17 in st.players if ((_q17 == st.vars['leader']) or (_q17 in env['seconds']))]}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[178])
-                    st.inline += 1
+                    _args146 = {'t': _L_t11, 'gifted': [_q17 for _q17 in st.players if ((_q17 == st.vars['leader']) or (_q17 in env['seconds']))]}
                     try:
                         c_20(st, _args146, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure bribes (' + str(S[279]) + ')')
                         raise
-                    st.inline -= 1
             else:
                 st.at = o230  # game.yaml:653
                 for _q18 in list(_L_leaders1):
                     env['q'] = _q18
-                    st.at = o228  # game.yaml:654
-                    _args147 = {'p': _q18, 't': _L_t9}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[169])
-                    st.inline += 1
+                    _args147 = {'p': _q18, 't': _L_t11}
                     try:
                         c_23(st, _args147, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure gift (' + str(S[278]) + ')')
                         raise
-                    st.inline -= 1
-                    st.at = o229  # game.yaml:654
-                    _args148 = {'p': _q18, 't': _L_t9}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[170])
-                    st.inline += 1
+                    _args148 = {'p': _q18, 't': _L_t11}
                     try:
                         proc_to_general(st, _args148)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure to_general (' + str(S[158]) + ')')
                         raise
-                    st.inline -= 1
                 st.at = o233  # game.yaml:655
-                if (fn_kind_of(st, S[168], _L_t9) == 'gold'):
-                    st.at = o232  # game.yaml:655
-                    _args149 = {'t': _L_t9, 'gifted': _L_leaders1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[171])
-                    st.inline += 1
+                if (fn_kind_of(st, S[168], _L_t11) == 'gold'):
+                    _args149 = {'t': _L_t11, 'gifted': _L_leaders1}
                     try:
                         c_20(st, _args149, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure bribes (' + str(S[279]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 1:
             st.at = o246  # game.yaml:656
             st.vars['flip'] = True
     def c_23(st, env, pc):  # game.yaml:657
-        _L_t10 = env['t']
-        _L_p15 = env['p']
-        _S_p15 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
+        _L_t12 = env['t']
+        _L_p23 = env['p']
+        _S_p23 = _L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else None
         if pc <= 0:
             st.at = o249  # game.yaml:661
-            if (_L_t10.props['gift'] in ['sceptre', 'document', 'ring', 'helmet', 'crown']):
+            if (_L_t12.props['gift'] in ['sceptre', 'document', 'ring', 'helmet', 'crown']):
                 st.at = o248  # game.yaml:661
-                _args150 = {'p': _L_p15, 's': _L_t10.props['gift']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[70])
-                st.inline += 1
+                _args150 = {'p': _L_p23, 's': _L_t12.props['gift']}
                 try:
                     proc_take_token(st, _args150)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure take_token (' + str(S[49]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 1:
             st.at = o253  # game.yaml:662
-            if (_L_t10.props['gift'] == 'conde'):
-                st.at = o251  # game.yaml:662
-                _args151 = {'p': _L_p15, 'bonus': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[179])
-                st.inline += 1
+            if (_L_t12.props['gift'] == 'conde'):
+                _args151 = {'p': _L_p23, 'bonus': False}
                 try:
                     proc_take_coat(st, _args151)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                     raise
-                st.inline -= 1
-                st.at = o252  # game.yaml:662
-                _args152 = {'p': _L_p15, 'x': _L_t10, 'optional': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[180])
-                st.inline += 1
+                _args152 = {'p': _L_p23, 'x': _L_t12, 'optional': False}
                 try:
                     c_10(st, _args152, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure marker_anywhere (' + str(S[259]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 2:
             st.at = o256  # game.yaml:663
-            if (_L_t10.props['gift'] == 'colbert'):
-                st.at = o255  # game.yaml:663
-                _args153 = {'p': _L_p15, 'n': 5}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[71])
-                st.inline += 1
+            if (_L_t12.props['gift'] == 'colbert'):
+                _args153 = {'p': _L_p23, 'n': 5}
                 try:
                     proc_earn(st, _args153)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 3:
             st.at = o260  # game.yaml:664
-            if (_L_t10.props['gift'] == 'maintenon'):
+            if (_L_t12.props['gift'] == 'maintenon'):
                 st.at = o258  # game.yaml:664
-                _args154 = {'p': _L_p15, 't': first([_t16 for _t16 in KF_courtiers1]), 'x': _L_t10, 'n': 2}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[181])
-                st.inline += 1
+                _args154 = {'p': _L_p23, 't': first([_t16 for _t16 in KF_courtiers1]), 'x': _L_t12, 'n': 2}
                 try:
                     c_9(st, _args154, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure optional_markers (' + str(S[256]) + ')')
                     raise
-                st.inline -= 1
-                st.at = o259  # game.yaml:664
-                _args155 = {'p': _L_p15, 'n': 1}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[182])
-                st.inline += 1
+                _args155 = {'p': _L_p23, 'n': 1}
                 try:
                     proc_to_personal(st, _args155)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 4:
             st.at = o264  # game.yaml:665
-            if (_L_t10.props['gift'] == 'turenne'):
-                st.at = o262  # game.yaml:665
-                _args156 = {'p': _L_p15, 'bonus': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[72])
-                st.inline += 1
+            if (_L_t12.props['gift'] == 'turenne'):
+                _args156 = {'p': _L_p23, 'bonus': False}
                 try:
                     proc_take_coat(st, _args156)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                     raise
-                st.inline -= 1
-                st.at = o263  # game.yaml:665
-                _args157 = {'p': _L_p15, 'bonus': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[73])
-                st.inline += 1
+                _args157 = {'p': _L_p23, 'bonus': False}
                 try:
                     proc_take_coat(st, _args157)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 5:
             st.at = o267  # game.yaml:666
-            if (_L_t10.props['gift'] == 'mazarin'):
+            if (_L_t12.props['gift'] == 'mazarin'):
                 st.at = o266  # game.yaml:666
-                _d8 = (Z_influence_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p15, S[74])))
+                _d8 = (Z_influence_hand1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p23, S[74])))
                 _pile7 = st.zones[Z_influence_deck1]
                 if len(_pile7) >= 1:
                     _c25 = _pile7.pop()
@@ -6213,23 +5939,17 @@ def build(num_players, files):
                     st.move_count(1, Z_influence_deck1, _d8, False, S[75])
         if pc <= 6:
             st.at = o273  # game.yaml:667
-            if (_L_t10.props['gift'] == 'louvois'):
-                st.at = o269  # game.yaml:669
-                _args158 = {'p': _L_p15, 'bonus': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[76])
-                st.inline += 1
+            if (_L_t12.props['gift'] == 'louvois'):
+                _args158 = {'p': _L_p23, 'bonus': False}
                 try:
                     proc_take_coat(st, _args158)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o272  # game.yaml:670
                 if (len(st.zones[Z_intrigue_deck1]) > 0):
                     st.at = o271  # game.yaml:670
-                    _d9 = (Z_intrigue_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p15, S[77])))
+                    _d9 = (Z_intrigue_hand1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p23, S[77])))
                     _pile8 = st.zones[Z_intrigue_deck1]
                     if len(_pile8) >= 1:
                         _c26 = _pile8.pop()
@@ -6238,13 +5958,11 @@ def build(num_players, files):
                     else:  # short of cards (a refill), or no count: State's
                         st.move_count(1, Z_intrigue_deck1, _d9, False, S[78])
     def c_24(st, env, pc):  # game.yaml:673
-        _L_p16 = env['p']
-        _S_p16 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
+        _L_p24 = env['p']
+        _S_p24 = _L_p24 if type(_L_p24) is int and 0 <= _L_p24 < num_players else None
         if pc <= 0:
-            st.at = o274  # game.yaml:677
             st.vars['missions_over'] = False
         if pc <= 1:
-            st.at = o284  # game.yaml:678
             _passes2 = 0
             while True:
                 st.at = o284  # game.yaml:678
@@ -6253,30 +5971,24 @@ def build(num_players, files):
                 _passes2 += 1
                 if _passes2 > MAX_PASSES:
                     raise too_long(S[281])
-                st.at = o276  # game.yaml:679
-                _args159 = {'p': _L_p16}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[183])
-                st.inline += 1
+                _args159 = {'p': _L_p24}
                 try:
                     c_25(st, _args159, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure exchange_window (' + str(S[282]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o283  # game.yaml:680
                 _actions3 = set()  # (the ids' order is never read)
                 _v36 = []
-                for _m30 in st.zones[(Z_mission_hand1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[187])))]:  # game.yaml:683
-                    if not (fn_can_pay(st, S[188], _L_p16, _m30)):
+                for _m30 in st.zones[(Z_mission_hand1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[187])))]:  # game.yaml:683
+                    if not (fn_can_pay(st, S[188], _L_p24, _m30)):
                         continue
                     _a9 = A_261 + _m30.type_id
                     if _a9 not in _actions3:  # an identical card: the same choice
                         _actions3.add(_a9)
                         _v36.append(_m30)
-                _items4 = st.zones[(Z_tokens_held1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[189])))]  # game.yaml:687
-                if _items4 and fn_can_exchange(st, S[190], _L_p16):
+                _items4 = st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[189])))]  # game.yaml:687
+                if _items4 and fn_can_exchange(st, S[190], _L_p24):
                     _v37 = []
                     for _x25 in _items4:
                         if not ((_x25.props['symbol'] != 'crown')):
@@ -6293,53 +6005,40 @@ def build(num_players, files):
                 _end29 = _end28 + 1
                 if not _end29:
                     raise RuleError('a choice has no legal option', S[283])
-                if _S_p16 is None:
-                    raise RuleError(not_a_seat(_L_p16, num_players), S[283])
-                if _L_p16 in st.players:  # else out of the game: no option runs
+                if _S_p24 is None:
+                    raise RuleError(not_a_seat(_L_p24, num_players), S[283])
+                if _L_p24 in st.players:  # else out of the game: no option runs
                     if _end29 > 1:
                         _i50 = st.choose(_end29)
                         st.move_number += 1
-                        st.at = o283  # game.yaml:680
                     else:
                         _i50 = 0
                     if _i50 < _end27:  # game.yaml:683
                         _m31 = env['m'] = _v36[_i50]
-                        st.at = o278  # game.yaml:686
-                        _args160 = {'p': _L_p16, 'm': _m31}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[184])
-                        st.inline += 1
+                        _args160 = {'p': _L_p24, 'm': _m31}
                         try:
                             c_27(st, _args160, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure fulfil (' + str(S[284]) + ')')
                             raise
-                        st.inline -= 1
                     elif _i50 < _end28:  # game.yaml:687
                         _x26 = env['x'] = _v37[_i50 - _end27]
-                        st.at = o280  # game.yaml:691
-                        _args161 = {'p': _L_p16, 'x': _x26}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[185])
-                        st.inline += 1
+                        _args161 = {'p': _L_p24, 'x': _x26}
                         try:
                             proc_exchange_token(st, _args161)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
                             raise
-                        st.inline -= 1
                     else:  # game.yaml:692
                         st.at = o282  # game.yaml:693
                         st.vars['missions_over'] = True
         if pc <= 2:
             st.at = o293  # game.yaml:695
-            if (len(st.zones[(Z_tokens_held1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[79])))]) > 1):
+            if (len(st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[79])))]) > 1):
                 st.at = o292  # game.yaml:697
                 _actions4 = set()  # (the ids' order is never read)
                 _v38 = []
-                for _x27 in st.zones[(Z_tokens_held1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[193])))]:  # game.yaml:701
+                for _x27 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[193])))]:  # game.yaml:701
                     _a11 = A_291 + _x27.type_id
                     if _a11 not in _actions4:  # an identical card: the same choice
                         _actions4.add(_a11)
@@ -6347,43 +6046,36 @@ def build(num_players, files):
                 _end30 = len(_v38)
                 if not _end30:
                     raise RuleError('a choice has no legal option', S[285])
-                if _S_p16 is None:
-                    raise RuleError(not_a_seat(_L_p16, num_players), S[285])
-                if _L_p16 in st.players:  # else out of the game: no option runs
+                if _S_p24 is None:
+                    raise RuleError(not_a_seat(_L_p24, num_players), S[285])
+                if _L_p24 in st.players:  # else out of the game: no option runs
                     if _end30 > 1:
                         _i51 = st.choose(_end30)
                         st.move_number += 1
-                        st.at = o292  # game.yaml:697
                     else:
                         _i51 = 0
                     _x28 = env['x'] = _v38[_i51]
                     st.at = o287  # game.yaml:704
-                    env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[191])))] if (_y7 != _x28)]
+                    env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[191])))] if (_y7 != _x28)]
                     st.at = o288  # game.yaml:705
                     move_cards(st, env['back'], Z_token_supply1, False)
                     st.at = o291  # game.yaml:706
                     for _y8 in list(env['back']):
                         env['y'] = _y8
-                        st.at = o290  # game.yaml:706
-                        _args162 = {'p': _L_p16, 'bonus': False}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[192])
-                        st.inline += 1
+                        _args162 = {'p': _L_p24, 'bonus': False}
                         try:
                             proc_take_coat(st, _args162)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                             raise
-                        st.inline -= 1
     def c_25(st, env, pc):  # game.yaml:707
-        _L_p17 = env['p']
+        _L_p25 = env['p']
         if pc <= 0:
             st.at = o301  # game.yaml:712
             for _q19 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q19
                 st.at = o300  # game.yaml:714
-                if ((_q19 != _L_p17) and fn_can_exchange(st, S[194], _q19)):
+                if ((_q19 != _L_p25) and fn_can_exchange(st, S[194], _q19)):
                     st.at = o299  # game.yaml:716
                     _actions5 = set()  # (the ids' order is never read)
                     _v39 = []
@@ -6403,35 +6095,28 @@ def build(num_players, files):
                         if _end32 > 1:
                             _i52 = st.choose(_end32)
                             st.move_number += 1
-                            st.at = o299  # game.yaml:716
                         else:
                             _i52 = 0
                         if _i52 < _end31:  # game.yaml:719
                             _x30 = env['x'] = _v39[_i52]
-                            st.at = o297  # game.yaml:722
                             _args163 = {'p': _q19, 'x': _x30}
-                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[195])
-                            st.inline += 1
                             try:
                                 proc_exchange_token(st, _args163)
                             except Exception as e:
-                                st.inline -= 1
                                 traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
                                 raise
-                            st.inline -= 1
                         else:  # game.yaml:723
                             pass
     def c_27(st, env, pc):  # game.yaml:727
-        _L_p18 = env['p']
+        _L_p26 = env['p']
         _L_m4 = env['m']
-        _S_p17 = _L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else None
+        _S_p25 = _L_p26 if type(_L_p26) is int and 0 <= _L_p26 < num_players else None
         if pc <= 0:
             st.at = o308  # game.yaml:731
             _actions6 = set()  # (the ids' order is never read)
             _v40 = []
-            for _x31 in st.zones[(Z_tokens_held1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p18, S[197])))]:  # game.yaml:733
-                if not (fn_pays_first(st, S[198], _L_p18, _L_m4, _x31)):
+            for _x31 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[197])))]:  # game.yaml:733
+                if not (fn_pays_first(st, S[198], _L_p26, _L_m4, _x31)):
                     continue
                 _a13 = A_321 + _x31.type_id
                 if _a13 not in _actions6:  # an identical card: the same choice
@@ -6440,13 +6125,12 @@ def build(num_players, files):
             _end33 = len(_v40)
             if not _end33:
                 raise RuleError('a choice has no legal option', S[287])
-            if _S_p17 is None:
-                raise RuleError(not_a_seat(_L_p18, num_players), S[287])
-            if _L_p18 in st.players:  # else out of the game: no option runs
+            if _S_p25 is None:
+                raise RuleError(not_a_seat(_L_p26, num_players), S[287])
+            if _L_p26 in st.players:  # else out of the game: no option runs
                 if _end33 > 1:
                     _i53 = st.choose(_end33)
                     st.move_number += 1
-                    st.at = o308  # game.yaml:731
                 else:
                     _i53 = 0
                 _x32 = env['x'] = _v40[_i53]
@@ -6466,7 +6150,7 @@ def build(num_players, files):
             st.at = o311  # game.yaml:735
             _actions7 = set()  # (the ids' order is never read)
             _v41 = []
-            for _x33 in st.zones[(Z_tokens_held1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p18, S[199])))]:  # game.yaml:737
+            for _x33 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[199])))]:  # game.yaml:737
                 if not (fn_fits(st, _x33, _L_m4.props['cost_b'])):
                     continue
                 _a14 = A_331 + _x33.type_id
@@ -6476,13 +6160,12 @@ def build(num_players, files):
             _end34 = len(_v41)
             if not _end34:
                 raise RuleError('a choice has no legal option', S[288])
-            if _S_p17 is None:
-                raise RuleError(not_a_seat(_L_p18, num_players), S[288])
-            if _L_p18 in st.players:  # else out of the game: no option runs
+            if _S_p25 is None:
+                raise RuleError(not_a_seat(_L_p26, num_players), S[288])
+            if _L_p26 in st.players:  # else out of the game: no option runs
                 if _end34 > 1:
                     _i54 = st.choose(_end34)
                     st.move_number += 1
-                    st.at = o311  # game.yaml:735
                 else:
                     _i54 = 0
                 _x34 = env['x'] = _v41[_i54]
@@ -6501,7 +6184,7 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o312  # game.yaml:739
             _c29 = _L_m4
-            _d10 = (Z_missions_done1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p18, S[80])))
+            _d10 = (Z_missions_done1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[80])))
             if type(_c29) is Card:
                 _from7 = st.zones[st.loc[_c29.id]]
                 if _from7[-1] is _c29:  # the top card: no search from the bottom
@@ -6513,36 +6196,24 @@ def build(num_players, files):
             else:  # not a card: State.move raises the rules' error
                 st.move(_c29, _d10, False)
         if pc <= 3:
-            st.at = o313  # game.yaml:740
-            _args164 = {'p': _L_p18}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[81])
-            st.inline += 1
+            _args164 = {'p': _L_p26}
             try:
                 c_28(st, _args164, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure draw_mission (' + str(S[289]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 4:
             st.at = o316  # game.yaml:741
             if (_L_m4.props['ability'] == 'extra_mission'):
-                st.at = o315  # game.yaml:742
-                _args165 = {'p': _L_p18}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[200])
-                st.inline += 1
+                _args165 = {'p': _L_p26}
                 try:
                     c_28(st, _args165, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure draw_mission (' + str(S[289]) + ')')
                     raise
-                st.inline -= 1
     def c_28(st, env, pc):  # game.yaml:744
-        _L_p19 = env['p']
-        _S_p18 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
+        _L_p27 = env['p']
+        _S_p26 = _L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else None
         if pc <= 0:
             st.at = o325  # game.yaml:749
             if (((len(st.zones[Z_light_deck1]) + len(st.zones[Z_blue_deck1])) + len(st.zones[Z_dark_deck1])) > 0):
@@ -6564,18 +6235,17 @@ def build(num_players, files):
                 _end37 = _end36 + _f10
                 if not _end37:
                     raise RuleError('a choice has no legal option', S[290])
-                if _S_p18 is None:
-                    raise RuleError(not_a_seat(_L_p19, num_players), S[290])
-                if _L_p19 in st.players:  # else out of the game: no option runs
+                if _S_p26 is None:
+                    raise RuleError(not_a_seat(_L_p27, num_players), S[290])
+                if _L_p27 in st.players:  # else out of the game: no option runs
                     if _end37 > 1:
                         _i55 = st.choose(_end37)
                         st.move_number += 1
-                        st.at = o324  # game.yaml:751
                     else:
                         _i55 = 0
                     if _i55 < _end35:  # game.yaml:754
                         st.at = o319  # game.yaml:755
-                        _d11 = (Z_mission_hand1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p19, S[201])))
+                        _d11 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[201])))
                         _pile9 = st.zones[Z_light_deck1]
                         if len(_pile9) >= 1:
                             _c30 = _pile9.pop()
@@ -6585,7 +6255,7 @@ def build(num_players, files):
                             st.move_count(1, Z_light_deck1, _d11, False, S[202])
                     elif _i55 < _end36:  # game.yaml:756
                         st.at = o321  # game.yaml:757
-                        _d12 = (Z_mission_hand1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p19, S[203])))
+                        _d12 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[203])))
                         _pile10 = st.zones[Z_blue_deck1]
                         if len(_pile10) >= 1:
                             _c31 = _pile10.pop()
@@ -6595,7 +6265,7 @@ def build(num_players, files):
                             st.move_count(1, Z_blue_deck1, _d12, False, S[204])
                     else:  # game.yaml:758
                         st.at = o323  # game.yaml:759
-                        _d13 = (Z_mission_hand1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p19, S[205])))
+                        _d13 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[205])))
                         _pile11 = st.zones[Z_dark_deck1]
                         if len(_pile11) >= 1:
                             _c32 = _pile11.pop()
@@ -6604,8 +6274,8 @@ def build(num_players, files):
                         else:  # short of cards (a refill), or no count: State's
                             st.move_count(1, Z_dark_deck1, _d13, False, S[206])
     def c_29(st, env, pc):  # game.yaml:760
-        _L_p20 = env['p']
-        _S_p19 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
+        _L_p28 = env['p']
+        _S_p27 = _L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else None
         if pc <= 0:
             st.at = o326  # game.yaml:764
             _lo1 = 0
@@ -6617,7 +6287,7 @@ def build(num_players, files):
                 if len(_picked1) < _hi1:
                     _cands1 = []
                     _seen1 = set()
-                    for _y9 in reversed(st.zones[(Z_mission_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p20, S[207])))]):
+                    for _y9 in reversed(st.zones[(Z_mission_hand1 + (_S_p27 if _S_p27 is not None else seat(st, _L_p28, S[207])))]):
                         _t17 = _y9.type_id
                         if _t17 not in _seen1:
                             _seen1.add(_t17)
@@ -6630,15 +6300,14 @@ def build(num_players, files):
                     if not _stop1:
                         raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[291])
                     break
-                if _S_p19 is None:
-                    raise RuleError(not_a_seat(_L_p20, num_players), S[291])
-                if _L_p20 not in st.players:
+                if _S_p27 is None:
+                    raise RuleError(not_a_seat(_L_p28, num_players), S[291])
+                if _L_p28 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n2 = len(_cands1) + _stop1
                 if _n2 > 1:
                     _i56 = st.choose(_n2)
                     st.move_number += 1
-                    st.at = o326  # game.yaml:764
                     if _i56 == len(_cands1):
                         break  # done
                     _c33 = _cands1[_i56]
@@ -6674,25 +6343,19 @@ def build(num_players, files):
             st.at = o332  # game.yaml:777
             for _c37 in list(env['back']):
                 env['c'] = _c37
-                st.at = o331  # game.yaml:777
-                _args166 = {'p': _L_p20}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[208])
-                st.inline += 1
+                _args166 = {'p': _L_p28}
                 try:
                     c_28(st, _args166, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure draw_mission (' + str(S[289]) + ')')
                     raise
-                st.inline -= 1
     def c_66(st, env, pc):  # game.yaml:405
-        _L_p21 = env['p']
-        _S_p20 = _L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else None
+        _L_p29 = env['p']
+        _S_p28 = _L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else None
         if pc <= 0:
             st.at = o74  # game.yaml:406
             # game.yaml:409: always offered
-            if ((_r18 := len(st.zones[(Z_general1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p21, S[86])))])) > 0):  # game.yaml:410
+            if ((_r18 := len(st.zones[(Z_general1 + (_S_p28 if _S_p28 is not None else seat(st, _L_p29, S[86])))])) > 0):  # game.yaml:410
                 _f11 = 1
             else:
                 _f11 = 0
@@ -6705,69 +6368,44 @@ def build(num_players, files):
             _end40 = _end39 + _f12
             if not _end40:
                 raise RuleError('a choice has no legal option', S[254])
-            if _S_p20 is None:
-                raise RuleError(not_a_seat(_L_p21, num_players), S[254])
-            if _L_p21 in st.players:  # else out of the game: no option runs
+            if _S_p28 is None:
+                raise RuleError(not_a_seat(_L_p29, num_players), S[254])
+            if _L_p29 in st.players:  # else out of the game: no option runs
                 if _end40 > 1:
                     _i57 = st.choose(_end40)
                     st.move_number += 1
-                    st.at = o74  # game.yaml:406
                 else:
                     _i57 = 0
                 if _i57 < _end38:  # game.yaml:409
-                    st.at = o68  # game.yaml:409
-                    _args167 = {'p': _L_p21, 'n': 2}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[82])
-                    st.inline += 1
+                    _args167 = {'p': _L_p29, 'n': 2}
                     try:
                         proc_earn(st, _args167)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure earn (' + str(S[54]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i57 < _end39:  # game.yaml:410
-                    st.at = o70  # game.yaml:411
-                    _args168 = {'p': _L_p21, 'n': 1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[83])
-                    st.inline += 1
+                    _args168 = {'p': _L_p29, 'n': 1}
                     try:
                         proc_earn(st, _args168)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure earn (' + str(S[54]) + ')')
                         raise
-                    st.inline -= 1
-                    st.at = o71  # game.yaml:411
-                    _args169 = {'p': _L_p21, 'n': 1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[84])
-                    st.inline += 1
+                    _args169 = {'p': _L_p29, 'n': 1}
                     try:
                         proc_to_personal(st, _args169)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:412
-                    st.at = o73  # game.yaml:412
-                    _args170 = {'p': _L_p21, 'n': 2}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[85])
-                    st.inline += 1
+                    _args170 = {'p': _L_p29, 'n': 2}
                     try:
                         proc_to_personal(st, _args170)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                         raise
-                    st.inline -= 1
     def c_76(st, env, pc):  # game.yaml:414
-        _L_p22 = env['p']
-        _S_p21 = _L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else None
+        _L_p30 = env['p']
+        _S_p29 = _L_p30 if type(_L_p30) is int and 0 <= _L_p30 < num_players else None
         if pc <= 0:
             st.at = o81  # game.yaml:415
             # game.yaml:419: always offered
@@ -6776,19 +6414,18 @@ def build(num_players, files):
             _end42 = _end41 + 1
             if not _end42:
                 raise RuleError('a choice has no legal option', S[255])
-            if _S_p21 is None:
-                raise RuleError(not_a_seat(_L_p22, num_players), S[255])
-            if _L_p22 in st.players:  # else out of the game: no option runs
+            if _S_p29 is None:
+                raise RuleError(not_a_seat(_L_p30, num_players), S[255])
+            if _L_p30 in st.players:  # else out of the game: no option runs
                 if _end42 > 1:
                     _i58 = st.choose(_end42)
                     st.move_number += 1
-                    st.at = o81  # game.yaml:415
                 else:
                     _i58 = 0
                 if _i58 < _end41:  # game.yaml:419
                     st.at = o78  # game.yaml:420
-                    _src4 = (Z_personal1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p22, S[89])))
-                    _d15 = (Z_general1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p22, S[88])))
+                    _src4 = (Z_personal1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[89])))
+                    _d15 = (Z_general1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[88])))
                     _pile12 = st.zones[_src4]
                     if len(_pile12) >= 1:
                         _c38 = _pile12.pop()
@@ -6797,7 +6434,7 @@ def build(num_players, files):
                     else:  # short of cards (a refill), or no count: State's
                         st.move_count(1, _src4, _d15, False, S[90])
                     st.at = o79  # game.yaml:420
-                    _d16 = (Z_influence_hand1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p22, S[91])))
+                    _d16 = (Z_influence_hand1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[91])))
                     _pile13 = st.zones[Z_influence_deck1]
                     if len(_pile13) >= 1:
                         _c39 = _pile13.pop()
@@ -6808,70 +6445,57 @@ def build(num_players, files):
                 else:  # game.yaml:421
                     pass
     def c_83(st, env, pc):  # game.yaml:428
-        _L_p23 = env['p']
-        _S_p22 = _L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else None
+        _L_p31 = env['p']
+        _S_p30 = _L_p31 if type(_L_p31) is int and 0 <= _L_p31 < num_players else None
         if pc <= 0:
             st.at = o84  # game.yaml:429
-            _i59 = (_S_p22 if _S_p22 is not None else seat(st, _L_p23, S[93]))
-            _v42 = len([1 for _m32 in st.zones[(Z_missions_done1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p23, S[7])))] if (_m32.props['ability'] == 'pass2')])
+            _i59 = (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[93]))
+            _v42 = len([1 for _m32 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[7])))] if (_m32.props['ability'] == 'pass2')])
             if _v42 < 0:
                 raise RuleError("'pass_left' would fall to " + str(_v42) + ', below its minimum 0', S[94])
             st.vars['pass_left'][_i59] = _v42
         if pc <= 1:
             st.at = o85  # game.yaml:430
-            _i60 = (_S_p22 if _S_p22 is not None else seat(st, _L_p23, S[95]))
-            _v43 = len([1 for _m33 in st.zones[(Z_missions_done1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p23, S[7])))] if (_m33.props['ability'] == 'card_swap')])
+            _i60 = (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[95]))
+            _v43 = len([1 for _m33 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[7])))] if (_m33.props['ability'] == 'card_swap')])
             if _v43 < 0:
                 raise RuleError("'swap_left' would fall to " + str(_v43) + ', below its minimum 0', S[96])
             st.vars['swap_left'][_i60] = _v43
         if pc <= 2:
             st.at = o86  # game.yaml:431
-            _i61 = (_S_p22 if _S_p22 is not None else seat(st, _L_p23, S[97]))
-            _v44 = len([1 for _m34 in st.zones[(Z_missions_done1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p23, S[7])))] if (_m34.props['ability'] == 'place_four')])
+            _i61 = (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[97]))
+            _v44 = len([1 for _m34 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[7])))] if (_m34.props['ability'] == 'place_four')])
             if _v44 < 0:
                 raise RuleError("'four_left' would fall to " + str(_v44) + ', below its minimum 0', S[98])
             st.vars['four_left'][_i61] = _v44
         if pc <= 3:
             st.at = o89  # game.yaml:432
-            for _m35 in [_x35 for _x35 in st.zones[(Z_missions_done1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p23, S[100])))] if (_x35.props['ability'] in ['tile_marker', 'louis_marker'])]:
+            for _m35 in [_x35 for _x35 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[100])))] if (_x35.props['ability'] in ['tile_marker', 'louis_marker'])]:
                 env['m'] = _m35
                 st.at = o88  # game.yaml:433
-                _args171 = {'p': _L_p23, 't': (fn_tile_number(st, _m35.props['tile']) if (_m35.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _m35, 'n': 1}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[99])
-                st.inline += 1
+                _args171 = {'p': _L_p31, 't': (fn_tile_number(st, _m35.props['tile']) if (_m35.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _m35, 'n': 1}
                 try:
                     c_9(st, _args171, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure optional_markers (' + str(S[256]) + ')')
                     raise
-                st.inline -= 1
     def c_87(st, env, pc):  # game.yaml:433
-        _L_p24 = env['p']
+        _L_p32 = env['p']
         _L_m5 = env['m']
         if pc <= 0:
             st.at = o88  # game.yaml:433
-            _args172 = {'p': _L_p24, 't': (fn_tile_number(st, _L_m5.props['tile']) if (_L_m5.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _L_m5, 'n': 1}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[99])
-            st.inline += 1
+            _args172 = {'p': _L_p32, 't': (fn_tile_number(st, _L_m5.props['tile']) if (_L_m5.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _L_m5, 'n': 1}
             try:
                 c_9(st, _args172, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure optional_markers (' + str(S[256]) + ')')
                 raise
-            st.inline -= 1
     def c_91(st, env, pc):  # game.yaml:436
         if pc <= 0:
             st.at = o94  # game.yaml:437
             for _p41 in [_q20 for _q20 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len(st.zones[(Z_influence_hand1 + _q20)]) > 1)]:
                 env['p'] = _p41
-                st.at = o93  # game.yaml:438
                 _args173 = {'p': _p41}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[101])
                 st.inline += 1
                 try:
                     c_11(st, _args173, 0)
@@ -6881,12 +6505,9 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_92(st, env, pc):  # game.yaml:438
-        _L_p25 = env['p']
+        _L_p33 = env['p']
         if pc <= 0:
-            st.at = o93  # game.yaml:438
-            _args174 = {'p': _L_p25}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[101])
+            _args174 = {'p': _L_p33}
             st.inline += 1
             try:
                 c_11(st, _args174, 0)
@@ -6896,45 +6517,33 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_96(st, env, pc):  # game.yaml:442
-        _L_p26 = env['p']
-        _S_p23 = _L_p26 if type(_L_p26) is int and 0 <= _L_p26 < num_players else None
+        _L_p34 = env['p']
+        _S_p31 = _L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else None
         if pc <= 0:
             st.at = o99  # game.yaml:443
-            for _m36 in [_x36 for _x36 in st.zones[(Z_missions_done1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p26, S[103])))] if (_x36.props['ability'] == 'final_marker')]:
+            for _m36 in [_x36 for _x36 in st.zones[(Z_missions_done1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p34, S[103])))] if (_x36.props['ability'] == 'final_marker')]:
                 env['m'] = _m36
-                st.at = o98  # game.yaml:444
-                _args175 = {'p': _L_p26, 'x': _m36, 'optional': True}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[102])
-                st.inline += 1
+                _args175 = {'p': _L_p34, 'x': _m36, 'optional': True}
                 try:
                     c_10(st, _args175, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure marker_anywhere (' + str(S[259]) + ')')
                     raise
-                st.inline -= 1
     def c_97(st, env, pc):  # game.yaml:444
-        _L_p27 = env['p']
+        _L_p35 = env['p']
         _L_m6 = env['m']
         if pc <= 0:
-            st.at = o98  # game.yaml:444
-            _args176 = {'p': _L_p27, 'x': _L_m6, 'optional': True}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[102])
-            st.inline += 1
+            _args176 = {'p': _L_p35, 'x': _L_m6, 'optional': True}
             try:
                 c_10(st, _args176, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure marker_anywhere (' + str(S[259]) + ')')
                 raise
-            st.inline -= 1
     def c_107(st, env, pc):  # game.yaml:455
-        _L_p28 = env['p']
-        _L_t11 = env['t']
-        _L_n4 = env['n']
-        _S_p24 = _L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else None
+        _L_p36 = env['p']
+        _L_t13 = env['t']
+        _L_n8 = env['n']
+        _S_p32 = _L_p36 if type(_L_p36) is int and 0 <= _L_p36 < num_players else None
         if pc <= 0:
             st.at = o111  # game.yaml:456
             # game.yaml:459: always offered
@@ -6943,34 +6552,27 @@ def build(num_players, files):
             _end44 = _end43 + 1
             if not _end44:
                 raise RuleError('a choice has no legal option', S[260])
-            if _S_p24 is None:
-                raise RuleError(not_a_seat(_L_p28, num_players), S[260])
-            if _L_p28 in st.players:  # else out of the game: no option runs
+            if _S_p32 is None:
+                raise RuleError(not_a_seat(_L_p36, num_players), S[260])
+            if _L_p36 in st.players:  # else out of the game: no option runs
                 if _end44 > 1:
                     _i62 = st.choose(_end44)
                     st.move_number += 1
-                    st.at = o111  # game.yaml:456
                 else:
                     _i62 = 0
                 if _i62 < _end43:  # game.yaml:459
-                    st.at = o109  # game.yaml:459
-                    _args177 = {'p': _L_p28, 't': _L_t11, 'n': _L_n4}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[105])
-                    st.inline += 1
+                    _args177 = {'p': _L_p36, 't': _L_t13, 'n': _L_n8}
                     try:
                         proc_from_general(st, _args177)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure from_general (' + str(S[106]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:460
                     pass
     def c_113(st, env, pc):  # game.yaml:467
         _L_optional3 = env['optional']
-        _L_p29 = env['p']
-        _S_p25 = _L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else None
+        _L_p37 = env['p']
+        _S_p33 = _L_p37 if type(_L_p37) is int and 0 <= _L_p37 < num_players else None
         if pc <= 0:
             st.at = o117  # game.yaml:468
             _v45 = K_courtiers1  # game.yaml:471
@@ -6982,34 +6584,27 @@ def build(num_players, files):
             _end46 = _end45 + _f13
             if not _end46:
                 raise RuleError('a choice has no legal option', S[261])
-            if _S_p25 is None:
-                raise RuleError(not_a_seat(_L_p29, num_players), S[261])
-            if _L_p29 in st.players:  # else out of the game: no option runs
+            if _S_p33 is None:
+                raise RuleError(not_a_seat(_L_p37, num_players), S[261])
+            if _L_p37 in st.players:  # else out of the game: no option runs
                 if _end46 > 1:
                     _i63 = st.choose(_end46)
                     st.move_number += 1
-                    st.at = o117  # game.yaml:468
                 else:
                     _i63 = 0
                 if _i63 < _end45:  # game.yaml:471
                     _t19 = env['t'] = _v45[_i63]
-                    st.at = o115  # game.yaml:471
-                    _args178 = {'p': _L_p29, 't': _t19, 'n': 1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[107])
-                    st.inline += 1
+                    _args178 = {'p': _L_p37, 't': _t19, 'n': 1}
                     try:
                         proc_from_general(st, _args178)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure from_general (' + str(S[106]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:472
                     pass
     def c_119(st, env, pc):  # game.yaml:482
         _L_c2 = env['c']
-        _L_p30 = env['p']
+        _L_p38 = env['p']
         if pc <= 0:
             st.at = o120  # game.yaml:482
             _c40 = _L_c2
@@ -7024,10 +6619,7 @@ def build(num_players, files):
             else:  # not a card: State.move raises the rules' error
                 st.move(_c40, Z_influence_played1, False)
         if pc <= 1:
-            st.at = o121  # game.yaml:482
-            _args179 = {'p': _L_p30, 'c': _L_c2}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[108])
+            _args179 = {'p': _L_p38, 'c': _L_c2}
             st.inline += 1
             try:
                 c_12(st, _args179, 0)
@@ -7038,15 +6630,12 @@ def build(num_players, files):
             st.inline -= 1
     def c_131(st, env, pc):  # game.yaml:503
         _L_joker1 = env['joker']
-        _L_p31 = env['p']
+        _L_p39 = env['p']
         _L_c3 = env['c']
         if pc <= 0:
             st.at = o136  # game.yaml:504
             if _L_joker1:
-                st.at = o135  # game.yaml:505
-                _args180 = {'p': _L_p31, 'n': 2, 'jumps': 1}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[122])
+                _args180 = {'p': _L_p39, 'n': 2, 'jumps': 1}
                 st.inline += 1
                 try:
                     c_13(st, _args180, 0)
@@ -7057,9 +6646,7 @@ def build(num_players, files):
                 st.inline -= 1
             else:
                 st.at = o133  # game.yaml:506
-                _args181 = {'p': _L_p31, 't': _L_c3.props['courtier'], 'n': 3, 'jumps': 2}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[121])
+                _args181 = {'p': _L_p39, 't': _L_c3.props['courtier'], 'n': 3, 'jumps': 2}
                 st.inline += 1
                 try:
                     c_14(st, _args181, 0)
@@ -7069,13 +6656,11 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_132(st, env, pc):  # game.yaml:506
-        _L_p32 = env['p']
+        _L_p40 = env['p']
         _L_c4 = env['c']
         if pc <= 0:
             st.at = o133  # game.yaml:506
-            _args182 = {'p': _L_p32, 't': _L_c4.props['courtier'], 'n': 3, 'jumps': 2}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[121])
+            _args182 = {'p': _L_p40, 't': _L_c4.props['courtier'], 'n': 3, 'jumps': 2}
             st.inline += 1
             try:
                 c_14(st, _args182, 0)
@@ -7085,12 +6670,9 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_134(st, env, pc):  # game.yaml:505
-        _L_p33 = env['p']
+        _L_p41 = env['p']
         if pc <= 0:
-            st.at = o135  # game.yaml:505
-            _args183 = {'p': _L_p33, 'n': 2, 'jumps': 1}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[122])
+            _args183 = {'p': _L_p41, 'n': 2, 'jumps': 1}
             st.inline += 1
             try:
                 c_13(st, _args183, 0)
@@ -7100,20 +6682,17 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_139(st, env, pc):  # game.yaml:512
-        _L_p34 = env['p']
-        _S_p26 = _L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else None
+        _L_p42 = env['p']
+        _S_p34 = _L_p42 if type(_L_p42) is int and 0 <= _L_p42 < num_players else None
         if pc <= 0:
             st.at = o140  # game.yaml:512
-            _i64 = (_S_p26 if _S_p26 is not None else seat(st, _L_p34, S[124]))
+            _i64 = (_S_p34 if _S_p34 is not None else seat(st, _L_p42, S[124]))
             _v46 = st.vars['four_left'][_i64] - 1
             if _v46 < 0:
                 raise RuleError("'four_left' would fall to " + str(_v46) + ', below its minimum 0', S[125])
             st.vars['four_left'][_i64] = _v46
         if pc <= 1:
-            st.at = o141  # game.yaml:512
-            _args184 = {'p': _L_p34, 'n': 4, 'jumps': 3}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[126])
+            _args184 = {'p': _L_p42, 'n': 4, 'jumps': 3}
             st.inline += 1
             try:
                 c_13(st, _args184, 0)
@@ -7123,15 +6702,12 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_146(st, env, pc):  # game.yaml:523
-        _L_p35 = env['p']
-        _L_t12 = env['t']
-        _L_n5 = env['n']
+        _L_p43 = env['p']
+        _L_t14 = env['t']
+        _L_n9 = env['n']
         _L_jumps3 = env['jumps']
         if pc <= 0:
-            st.at = o147  # game.yaml:523
-            _args185 = {'p': _L_p35, 't': _L_t12, 'n': _L_n5, 'jumps': _L_jumps3}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[134])
+            _args185 = {'p': _L_p43, 't': _L_t14, 'n': _L_n9, 'jumps': _L_jumps3}
             st.inline += 1
             try:
                 c_14(st, _args185, 0)
@@ -7141,17 +6717,17 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_150(st, env, pc):  # game.yaml:536
-        _L_t13 = env['t']
-        _L_p36 = env['p']
+        _L_t15 = env['t']
+        _L_p44 = env['p']
         _L_k1 = env['k']
         _L_left2 = env['left']
         _L_jumps4 = env['jumps']
-        _O_t6 = _L_t13.ordinal if type(_L_t13) is Card and _L_t13.kind == 'courtiers' else None
-        _S_p27 = _L_p36 if type(_L_p36) is int and 0 <= _L_p36 < num_players else None
+        _O_t8 = _L_t15.ordinal if type(_L_t15) is Card and _L_t15.kind == 'courtiers' else None
+        _S_p35 = _L_p44 if type(_L_p44) is int and 0 <= _L_p44 < num_players else None
         if pc <= 0:
             st.at = o151  # game.yaml:537
-            _src5 = (Z_personal1 + (_S_p27 if _S_p27 is not None else seat(st, _L_p36, S[136])))
-            _d17 = (Z_markers_on1 + (_O_t6 if _O_t6 is not None else ordinal(_L_t13, 'courtiers', S[135])))
+            _src5 = (Z_personal1 + (_S_p35 if _S_p35 is not None else seat(st, _L_p44, S[136])))
+            _d17 = (Z_markers_on1 + (_O_t8 if _O_t8 is not None else ordinal(_L_t15, 'courtiers', S[135])))
             _pile14 = st.zones[_src5]
             if type(_L_k1) is int and 0 <= _L_k1 <= len(_pile14):
                 for _ in range(_L_k1):
@@ -7166,7 +6742,7 @@ def build(num_players, files):
                 st.at = o156  # game.yaml:540
                 _actions8 = set()  # (the ids' order is never read)
                 _v47 = []
-                for _a15 in _L_t13.props['adjacent']:  # game.yaml:543
+                for _a15 in _L_t15.props['adjacent']:  # game.yaml:543
                     _a16 = A_181 + _a15.type_id
                     if _a16 not in _actions8:  # an identical card: the same choice
                         _actions8.add(_a16)
@@ -7176,19 +6752,18 @@ def build(num_players, files):
                 _end48 = _end47 + 1
                 if not _end48:
                     raise RuleError('a choice has no legal option', S[269])
-                if _S_p27 is None:
-                    raise RuleError(not_a_seat(_L_p36, num_players), S[269])
-                if _L_p36 in st.players:  # else out of the game: no option runs
+                if _S_p35 is None:
+                    raise RuleError(not_a_seat(_L_p44, num_players), S[269])
+                if _L_p44 in st.players:  # else out of the game: no option runs
                     if _end48 > 1:
                         _i65 = st.choose(_end48)
                         st.move_number += 1
-                        st.at = o156  # game.yaml:540
                     else:
                         _i65 = 0
                     if _i65 < _end47:  # game.yaml:543
                         _a17 = env['a'] = _v47[_i65]
                         st.at = o154  # game.yaml:544
-                        _args186 = {'p': _L_p36, 't': _a17, 'n': (_L_left2 - _L_k1), 'jumps': (_L_jumps4 - 1)}
+                        _args186 = {'p': _L_p44, 't': _a17, 'n': (_L_left2 - _L_k1), 'jumps': (_L_jumps4 - 1)}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[138])
                         st.inline += 1
@@ -7202,17 +6777,17 @@ def build(num_players, files):
                     else:  # game.yaml:545
                         pass
     def c_152(st, env, pc):  # game.yaml:539
-        _L_t14 = env['t']
-        _L_p37 = env['p']
+        _L_t16 = env['t']
+        _L_p45 = env['p']
         _L_left3 = env['left']
         _L_k2 = env['k']
         _L_jumps5 = env['jumps']
-        _S_p28 = _L_p37 if type(_L_p37) is int and 0 <= _L_p37 < num_players else None
+        _S_p36 = _L_p45 if type(_L_p45) is int and 0 <= _L_p45 < num_players else None
         if pc <= 0:
             st.at = o156  # game.yaml:540
             _actions9 = set()  # (the ids' order is never read)
             _v48 = []
-            for _a18 in _L_t14.props['adjacent']:  # game.yaml:543
+            for _a18 in _L_t16.props['adjacent']:  # game.yaml:543
                 _a19 = A_181 + _a18.type_id
                 if _a19 not in _actions9:  # an identical card: the same choice
                     _actions9.add(_a19)
@@ -7222,19 +6797,18 @@ def build(num_players, files):
             _end50 = _end49 + 1
             if not _end50:
                 raise RuleError('a choice has no legal option', S[269])
-            if _S_p28 is None:
-                raise RuleError(not_a_seat(_L_p37, num_players), S[269])
-            if _L_p37 in st.players:  # else out of the game: no option runs
+            if _S_p36 is None:
+                raise RuleError(not_a_seat(_L_p45, num_players), S[269])
+            if _L_p45 in st.players:  # else out of the game: no option runs
                 if _end50 > 1:
                     _i66 = st.choose(_end50)
                     st.move_number += 1
-                    st.at = o156  # game.yaml:540
                 else:
                     _i66 = 0
                 if _i66 < _end49:  # game.yaml:543
                     _a20 = env['a'] = _v48[_i66]
                     st.at = o154  # game.yaml:544
-                    _args187 = {'p': _L_p37, 't': _a20, 'n': (_L_left3 - _L_k2), 'jumps': (_L_jumps5 - 1)}
+                    _args187 = {'p': _L_p45, 't': _a20, 'n': (_L_left3 - _L_k2), 'jumps': (_L_jumps5 - 1)}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[138])
                     st.inline += 1
@@ -7248,14 +6822,14 @@ def build(num_players, files):
                 else:  # game.yaml:545
                     pass
     def c_153(st, env, pc):  # game.yaml:544
-        _L_p38 = env['p']
+        _L_p46 = env['p']
         _L_a1 = env['a']
         _L_left4 = env['left']
         _L_k3 = env['k']
         _L_jumps6 = env['jumps']
         if pc <= 0:
             st.at = o154  # game.yaml:544
-            _args188 = {'p': _L_p38, 't': _L_a1, 'n': (_L_left4 - _L_k3), 'jumps': (_L_jumps6 - 1)}
+            _args188 = {'p': _L_p46, 't': _L_a1, 'n': (_L_left4 - _L_k3), 'jumps': (_L_jumps6 - 1)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[138])
             st.inline += 1
@@ -7267,41 +6841,29 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_162(st, env, pc):  # game.yaml:554
-        _L_t15 = env['t']
+        _L_t17 = env['t']
         if pc <= 0:
-            st.at = o163  # game.yaml:554
-            _args189 = {'t': _L_t15}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[141])
-            st.inline += 1
+            _args189 = {'t': _L_t17}
             try:
                 c_16(st, _args189, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure play_intrigue (' + str(S[270]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
-            st.at = o164  # game.yaml:554
-            _args190 = {'t': _L_t15}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[142])
-            st.inline += 1
+            _args190 = {'t': _L_t17}
             try:
                 c_17(st, _args190, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure evaluate (' + str(S[271]) + ')')
                 raise
-            st.inline -= 1
     def c_167(st, env, pc):  # game.yaml:562
         _L_q3 = env['q']
-        _L_t16 = env['t']
+        _L_t18 = env['t']
         _S_q3 = _L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else None
-        _O_t7 = _L_t16.ordinal if type(_L_t16) is Card and _L_t16.kind == 'courtiers' else None
+        _O_t9 = _L_t18.ordinal if type(_L_t18) is Card and _L_t18.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o174  # game.yaml:563
-            for _c42 in [_x37 for _x37 in st.zones[(Z_intrigue_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[147])))] if ((_x37.props['courtier'] == _L_t16) and (len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[148])))]) > 0))]:
+            for _c42 in [_x37 for _x37 in st.zones[(Z_intrigue_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[147])))] if ((_x37.props['courtier'] == _L_t18) and (len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[148])))]) > 0))]:
                 env['c'] = _c42
                 st.at = o173  # game.yaml:565
                 # game.yaml:569: always offered
@@ -7316,7 +6878,6 @@ def build(num_players, files):
                     if _end52 > 1:
                         _i67 = st.choose(_end52)
                         st.move_number += 1
-                        st.at = o173  # game.yaml:565
                     else:
                         _i67 = 0
                     if _i67 < _end51:  # game.yaml:569
@@ -7335,7 +6896,7 @@ def build(num_players, files):
                         st.at = o171  # game.yaml:571
                         _n3 = min((2, len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[145])))]),))
                         _src6 = (Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[144])))
-                        _d18 = (Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t16, 'courtiers', S[143])))
+                        _d18 = (Z_markers_on1 + (_O_t9 if _O_t9 is not None else ordinal(_L_t18, 'courtiers', S[143])))
                         _pile15 = st.zones[_src6]
                         if type(_n3) is int and 0 <= _n3 <= len(_pile15):
                             for _ in range(_n3):
@@ -7349,9 +6910,9 @@ def build(num_players, files):
     def c_168(st, env, pc):  # game.yaml:564
         _L_q4 = env['q']
         _L_c5 = env['c']
-        _L_t17 = env['t']
+        _L_t19 = env['t']
         _S_q4 = _L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else None
-        _O_t8 = _L_t17.ordinal if type(_L_t17) is Card and _L_t17.kind == 'courtiers' else None
+        _O_t10 = _L_t19.ordinal if type(_L_t19) is Card and _L_t19.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o173  # game.yaml:565
             # game.yaml:569: always offered
@@ -7366,7 +6927,6 @@ def build(num_players, files):
                 if _end54 > 1:
                     _i68 = st.choose(_end54)
                     st.move_number += 1
-                    st.at = o173  # game.yaml:565
                 else:
                     _i68 = 0
                 if _i68 < _end53:  # game.yaml:569
@@ -7385,7 +6945,7 @@ def build(num_players, files):
                     st.at = o171  # game.yaml:571
                     _n4 = min((2, len(st.zones[(Z_personal1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q4, S[145])))]),))
                     _src7 = (Z_personal1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q4, S[144])))
-                    _d19 = (Z_markers_on1 + (_O_t8 if _O_t8 is not None else ordinal(_L_t17, 'courtiers', S[143])))
+                    _d19 = (Z_markers_on1 + (_O_t10 if _O_t10 is not None else ordinal(_L_t19, 'courtiers', S[143])))
                     _pile16 = st.zones[_src7]
                     if type(_n4) is int and 0 <= _n4 <= len(_pile16):
                         for _ in range(_n4):
@@ -7398,85 +6958,55 @@ def build(num_players, files):
                     pass
     def c_179(st, env, pc):  # game.yaml:581
         _L_leaders2 = env['leaders']
-        _L_t18 = env['t']
+        _L_t20 = env['t']
         if pc <= 0:
             st.at = o182  # game.yaml:581
             for _q21 in list(_L_leaders2):
                 env['q'] = _q21
-                st.at = o181  # game.yaml:581
-                _args191 = {'q': _q21, 't': _L_t18}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[149])
-                st.inline += 1
+                _args191 = {'q': _q21, 't': _L_t20}
                 try:
                     c_18(st, _args191, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure first_once (' + str(S[273]) + ')')
                     raise
-                st.inline -= 1
     def c_180(st, env, pc):  # game.yaml:581
         _L_q5 = env['q']
-        _L_t19 = env['t']
+        _L_t21 = env['t']
         if pc <= 0:
-            st.at = o181  # game.yaml:581
-            _args192 = {'q': _L_q5, 't': _L_t19}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[149])
-            st.inline += 1
+            _args192 = {'q': _L_q5, 't': _L_t21}
             try:
                 c_18(st, _args192, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure first_once (' + str(S[273]) + ')')
                 raise
-            st.inline -= 1
     def c_185(st, env, pc):  # game.yaml:586
-        _L_t20 = env['t']
+        _L_t22 = env['t']
         if pc <= 0:
-            st.at = o186  # game.yaml:586
-            _args193 = {'t': _L_t20}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[150])
-            st.inline += 1
+            _args193 = {'t': _L_t22}
             try:
                 c_19(st, _args193, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure leader_evaluation (' + str(S[276]) + ')')
                 raise
-            st.inline -= 1
     def c_187(st, env, pc):  # game.yaml:584
-        _L_t21 = env['t']
+        _L_t23 = env['t']
         if pc <= 0:
-            st.at = o188  # game.yaml:584
-            _args194 = {'t': _L_t21}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[151])
-            st.inline += 1
+            _args194 = {'t': _L_t23}
             try:
                 c_21(st, _args194, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure markers_evaluation (' + str(S[274]) + ')')
                 raise
-            st.inline -= 1
     def c_189(st, env, pc):  # game.yaml:585
-        _L_t22 = env['t']
+        _L_t24 = env['t']
         _L_leaders3 = env['leaders']
         if pc <= 0:
-            st.at = o190  # game.yaml:585
-            _args195 = {'t': _L_t22, 'leaders': _L_leaders3}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[152])
-            st.inline += 1
+            _args195 = {'t': _L_t24, 'leaders': _L_leaders3}
             try:
                 c_22(st, _args195, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure louis_evaluation (' + str(S[275]) + ')')
                 raise
-            st.inline -= 1
     def c_198(st, env, pc):  # game.yaml:598
         _L_q6 = env['q']
         _S_q5 = _L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else None
@@ -7494,7 +7024,6 @@ def build(num_players, files):
                 if _end56 > 1:
                     _i69 = st.choose(_end56)
                     st.move_number += 1
-                    st.at = o203  # game.yaml:599
                 else:
                     _i69 = 0
                 if _i69 < _end55:  # game.yaml:601
@@ -7509,60 +7038,43 @@ def build(num_players, files):
                 else:  # game.yaml:601
                     pass
     def c_205(st, env, pc):  # game.yaml:609
-        _L_t23 = env['t']
+        _L_t25 = env['t']
         if pc <= 0:
-            st.at = o206  # game.yaml:610
-            _args196 = {'p': st.vars['leader'], 't': _L_t23}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[156])
-            st.inline += 1
+            _args196 = {'p': st.vars['leader'], 't': _L_t25}
             try:
                 c_23(st, _args196, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure gift (' + str(S[278]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
-            st.at = o207  # game.yaml:611
-            _args197 = {'p': st.vars['leader'], 't': _L_t23}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[157])
-            st.inline += 1
+            _args197 = {'p': st.vars['leader'], 't': _L_t25}
             try:
                 proc_to_general(st, _args197)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure to_general (' + str(S[158]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 2:
             st.at = o208  # game.yaml:612
             st.vars['flip'] = True
     def c_210(st, env, pc):  # game.yaml:613
-        _L_t24 = env['t']
+        _L_t26 = env['t']
         if pc <= 0:
             st.at = o211  # game.yaml:613
-            _args198 = {'t': _L_t24, 'gifted': [st.vars['leader']]}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[159])
-            st.inline += 1
+            _args198 = {'t': _L_t26, 'gifted': [st.vars['leader']]}
             try:
                 c_20(st, _args198, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure bribes (' + str(S[279]) + ')')
                 raise
-            st.inline -= 1
     def c_213(st, env, pc):  # game.yaml:619
         _L_q7 = env['q']
         _L_gifted2 = env['gifted']
-        _L_t25 = env['t']
-        _O_t9 = _L_t25.ordinal if type(_L_t25) is Card and _L_t25.kind == 'courtiers' else None
+        _L_t27 = env['t']
+        _O_t11 = _L_t27.ordinal if type(_L_t27) is Card and _L_t27.kind == 'courtiers' else None
         _S_q6 = _L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else None
         if pc <= 0:
             st.at = o220  # game.yaml:620
-            if (((_L_q7 not in _L_gifted2) and (len([1 for _m37 in st.zones[(Z_markers_on1 + (_O_t9 if _O_t9 is not None else ordinal(_L_t25, 'courtiers', S[0])))] if (_m37.owner == _L_q7)]) > 0)) and (st.vars['gold'][(_S_q6 if _S_q6 is not None else seat(st, _L_q7, S[160]))] >= fn_bribe_price(st, S[161], _L_q7, _L_t25))):
+            if (((_L_q7 not in _L_gifted2) and (len([1 for _m37 in st.zones[(Z_markers_on1 + (_O_t11 if _O_t11 is not None else ordinal(_L_t27, 'courtiers', S[0])))] if (_m37.owner == _L_q7)]) > 0)) and (st.vars['gold'][(_S_q6 if _S_q6 is not None else seat(st, _L_q7, S[160]))] >= fn_bribe_price(st, S[161], _L_q7, _L_t27))):
                 st.at = o219  # game.yaml:622
                 # game.yaml:624: always offered
                 # game.yaml:624: always offered
@@ -7576,39 +7088,27 @@ def build(num_players, files):
                     if _end58 > 1:
                         _i71 = st.choose(_end58)
                         st.move_number += 1
-                        st.at = o219  # game.yaml:622
                     else:
                         _i71 = 0
                     if _i71 < _end57:  # game.yaml:624
                         st.at = o216  # game.yaml:624
-                        _args199 = {'p': _L_q7, 'n': fn_bribe_price(st, S[162], _L_q7, _L_t25)}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[163])
-                        st.inline += 1
+                        _args199 = {'p': _L_q7, 'n': fn_bribe_price(st, S[162], _L_q7, _L_t27)}
                         try:
                             proc_pay(st, _args199)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure pay (' + str(S[47]) + ')')
                             raise
-                        st.inline -= 1
-                        st.at = o217  # game.yaml:624
-                        _args200 = {'p': _L_q7, 't': _L_t25}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[164])
-                        st.inline += 1
+                        _args200 = {'p': _L_q7, 't': _L_t27}
                         try:
                             c_23(st, _args200, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure gift (' + str(S[278]) + ')')
                             raise
-                        st.inline -= 1
                     else:  # game.yaml:624
                         pass
     def c_214(st, env, pc):  # game.yaml:621
         _L_q8 = env['q']
-        _L_t26 = env['t']
+        _L_t28 = env['t']
         _S_q7 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
         if pc <= 0:
             st.at = o219  # game.yaml:622
@@ -7624,370 +7124,236 @@ def build(num_players, files):
                 if _end60 > 1:
                     _i72 = st.choose(_end60)
                     st.move_number += 1
-                    st.at = o219  # game.yaml:622
                 else:
                     _i72 = 0
                 if _i72 < _end59:  # game.yaml:624
                     st.at = o216  # game.yaml:624
-                    _args201 = {'p': _L_q8, 'n': fn_bribe_price(st, S[162], _L_q8, _L_t26)}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[163])
-                    st.inline += 1
+                    _args201 = {'p': _L_q8, 'n': fn_bribe_price(st, S[162], _L_q8, _L_t28)}
                     try:
                         proc_pay(st, _args201)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay (' + str(S[47]) + ')')
                         raise
-                    st.inline -= 1
-                    st.at = o217  # game.yaml:624
-                    _args202 = {'p': _L_q8, 't': _L_t26}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[164])
-                    st.inline += 1
+                    _args202 = {'p': _L_q8, 't': _L_t28}
                     try:
                         c_23(st, _args202, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure gift (' + str(S[278]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:624
                     pass
     def c_215(st, env, pc):  # game.yaml:624
         _L_q9 = env['q']
-        _L_t27 = env['t']
+        _L_t29 = env['t']
         if pc <= 0:
             st.at = o216  # game.yaml:624
-            _args203 = {'p': _L_q9, 'n': fn_bribe_price(st, S[162], _L_q9, _L_t27)}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[163])
-            st.inline += 1
+            _args203 = {'p': _L_q9, 'n': fn_bribe_price(st, S[162], _L_q9, _L_t29)}
             try:
                 proc_pay(st, _args203)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure pay (' + str(S[47]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
-            st.at = o217  # game.yaml:624
-            _args204 = {'p': _L_q9, 't': _L_t27}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[164])
-            st.inline += 1
+            _args204 = {'p': _L_q9, 't': _L_t29}
             try:
                 c_23(st, _args204, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure gift (' + str(S[278]) + ')')
                 raise
-            st.inline -= 1
     def c_222(st, env, pc):  # game.yaml:631
         _L_q10 = env['q']
-        _L_t28 = env['t']
+        _L_t30 = env['t']
         if pc <= 0:
-            st.at = o223  # game.yaml:631
-            _args205 = {'p': _L_q10, 't': _L_t28}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[166])
-            st.inline += 1
+            _args205 = {'p': _L_q10, 't': _L_t30}
             try:
                 c_23(st, _args205, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure gift (' + str(S[278]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o224  # game.yaml:631
             st.vars['flip'] = True
     def c_226(st, env, pc):  # game.yaml:651
         _L_leaders4 = env['leaders']
-        _L_t29 = env['t']
+        _L_t31 = env['t']
         if pc <= 0:
             st.at = o230  # game.yaml:653
             for _q22 in list(_L_leaders4):
                 env['q'] = _q22
-                st.at = o228  # game.yaml:654
-                _args206 = {'p': _q22, 't': _L_t29}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[169])
-                st.inline += 1
+                _args206 = {'p': _q22, 't': _L_t31}
                 try:
                     c_23(st, _args206, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure gift (' + str(S[278]) + ')')
                     raise
-                st.inline -= 1
-                st.at = o229  # game.yaml:654
-                _args207 = {'p': _q22, 't': _L_t29}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[170])
-                st.inline += 1
+                _args207 = {'p': _q22, 't': _L_t31}
                 try:
                     proc_to_general(st, _args207)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure to_general (' + str(S[158]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 1:
             st.at = o233  # game.yaml:655
-            if (fn_kind_of(st, S[168], _L_t29) == 'gold'):
-                st.at = o232  # game.yaml:655
-                _args208 = {'t': _L_t29, 'gifted': _L_leaders4}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[171])
-                st.inline += 1
+            if (fn_kind_of(st, S[168], _L_t31) == 'gold'):
+                _args208 = {'t': _L_t31, 'gifted': _L_leaders4}
                 try:
                     c_20(st, _args208, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure bribes (' + str(S[279]) + ')')
                     raise
-                st.inline -= 1
     def c_227(st, env, pc):  # game.yaml:654
         _L_q11 = env['q']
-        _L_t30 = env['t']
+        _L_t32 = env['t']
         if pc <= 0:
-            st.at = o228  # game.yaml:654
-            _args209 = {'p': _L_q11, 't': _L_t30}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[169])
-            st.inline += 1
+            _args209 = {'p': _L_q11, 't': _L_t32}
             try:
                 c_23(st, _args209, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure gift (' + str(S[278]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
-            st.at = o229  # game.yaml:654
-            _args210 = {'p': _L_q11, 't': _L_t30}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[170])
-            st.inline += 1
+            _args210 = {'p': _L_q11, 't': _L_t32}
             try:
                 proc_to_general(st, _args210)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure to_general (' + str(S[158]) + ')')
                 raise
-            st.inline -= 1
     def c_231(st, env, pc):  # game.yaml:655
-        _L_t31 = env['t']
+        _L_t33 = env['t']
         _L_leaders5 = env['leaders']
         if pc <= 0:
-            st.at = o232  # game.yaml:655
-            _args211 = {'t': _L_t31, 'gifted': _L_leaders5}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[171])
-            st.inline += 1
+            _args211 = {'t': _L_t33, 'gifted': _L_leaders5}
             try:
                 c_20(st, _args211, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure bribes (' + str(S[279]) + ')')
                 raise
-            st.inline -= 1
     def c_234(st, env, pc):  # game.yaml:638
         _L_leaders6 = env['leaders']
-        _L_t32 = env['t']
+        _L_t34 = env['t']
         if pc <= 0:
             st.at = o235  # game.yaml:642
-            env['seconds'] = (fn_second_influence(st, S[172], _L_t32) if ((_r19 := len(_L_leaders6)) == 1) else ([_q23 for _q23 in _L_leaders6 if (_q23 != st.vars['leader'])] if (_r19 == 2) else []))
+            env['seconds'] = (fn_second_influence(st, S[172], _L_t34) if ((_r19 := len(_L_leaders6)) == 1) else ([_q23 for _q23 in _L_leaders6 if (_q23 != st.vars['leader'])] if (_r19 == 2) else []))
         if pc <= 1:
-            st.at = o236  # game.yaml:644
-            _args212 = {'p': st.vars['leader'], 't': _L_t32}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[173])
-            st.inline += 1
+            _args212 = {'p': st.vars['leader'], 't': _L_t34}
             try:
                 c_23(st, _args212, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure gift (' + str(S[278]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 2:
-            st.at = o237  # game.yaml:645
             _args213 = {'p': st.vars['leader'], 's': 'crown'}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[174])
-            st.inline += 1
             try:
                 proc_take_token(st, _args213)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure take_token (' + str(S[49]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
-            st.at = o238  # game.yaml:646
-            _args214 = {'p': st.vars['leader'], 't': _L_t32}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[175])
-            st.inline += 1
+            _args214 = {'p': st.vars['leader'], 't': _L_t34}
             try:
                 proc_to_general(st, _args214)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure to_general (' + str(S[158]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 4:
             st.at = o241  # game.yaml:647
             for _q24 in list(env['seconds']):
                 env['q'] = _q24
-                st.at = o240  # game.yaml:648
-                _args215 = {'p': _q24, 't': _L_t32}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[177])
-                st.inline += 1
+                _args215 = {'p': _q24, 't': _L_t34}
                 try:
                     c_23(st, _args215, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure gift (' + str(S[278]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 5:
             st.at = o244  # game.yaml:650
-            if (fn_kind_of(st, S[176], _L_t32) == 'gold'):
+            if (fn_kind_of(st, S[176], _L_t34) == 'gold'):
                 st.at = o243  # game.yaml:650
-                _args216 = {'t': _L_t32, 'gifted': [_q25 for _q25 in st.players if ((_q25 == st.vars['leader']) or (_q25 in env['seconds']))]}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[178])
-                st.inline += 1
+                _args216 = {'t': _L_t34, 'gifted': [_q25 for _q25 in st.players if ((_q25 == st.vars['leader']) or (_q25 in env['seconds']))]}
                 try:
                     c_20(st, _args216, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure bribes (' + str(S[279]) + ')')
                     raise
-                st.inline -= 1
     def c_239(st, env, pc):  # game.yaml:648
         _L_q12 = env['q']
-        _L_t33 = env['t']
+        _L_t35 = env['t']
         if pc <= 0:
-            st.at = o240  # game.yaml:648
-            _args217 = {'p': _L_q12, 't': _L_t33}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[177])
-            st.inline += 1
+            _args217 = {'p': _L_q12, 't': _L_t35}
             try:
                 c_23(st, _args217, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure gift (' + str(S[278]) + ')')
                 raise
-            st.inline -= 1
     def c_242(st, env, pc):  # game.yaml:650
-        _L_t34 = env['t']
+        _L_t36 = env['t']
         _L_seconds1 = env['seconds']
         if pc <= 0:
             st.at = o243  # game.yaml:650
-            _args218 = {'t': _L_t34, 'gifted': [_q26 for _q26 in st.players if ((_q26 == st.vars['leader']) or (_q26 in _L_seconds1))]}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[178])
-            st.inline += 1
+            _args218 = {'t': _L_t36, 'gifted': [_q26 for _q26 in st.players if ((_q26 == st.vars['leader']) or (_q26 in _L_seconds1))]}
             try:
                 c_20(st, _args218, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure bribes (' + str(S[279]) + ')')
                 raise
-            st.inline -= 1
     def c_250(st, env, pc):  # game.yaml:662
-        _L_p39 = env['p']
-        _L_t35 = env['t']
+        _L_p47 = env['p']
+        _L_t37 = env['t']
         if pc <= 0:
-            st.at = o251  # game.yaml:662
-            _args219 = {'p': _L_p39, 'bonus': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[179])
-            st.inline += 1
+            _args219 = {'p': _L_p47, 'bonus': False}
             try:
                 proc_take_coat(st, _args219)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
-            st.at = o252  # game.yaml:662
-            _args220 = {'p': _L_p39, 'x': _L_t35, 'optional': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[180])
-            st.inline += 1
+            _args220 = {'p': _L_p47, 'x': _L_t37, 'optional': False}
             try:
                 c_10(st, _args220, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure marker_anywhere (' + str(S[259]) + ')')
                 raise
-            st.inline -= 1
     def c_257(st, env, pc):  # game.yaml:664
-        _L_p40 = env['p']
-        _L_t36 = env['t']
+        _L_p48 = env['p']
+        _L_t38 = env['t']
         if pc <= 0:
             st.at = o258  # game.yaml:664
-            _args221 = {'p': _L_p40, 't': first([_t20 for _t20 in KF_courtiers1]), 'x': _L_t36, 'n': 2}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[181])
-            st.inline += 1
+            _args221 = {'p': _L_p48, 't': first([_t20 for _t20 in KF_courtiers1]), 'x': _L_t38, 'n': 2}
             try:
                 c_9(st, _args221, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure optional_markers (' + str(S[256]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
-            st.at = o259  # game.yaml:664
-            _args222 = {'p': _L_p40, 'n': 1}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[182])
-            st.inline += 1
+            _args222 = {'p': _L_p48, 'n': 1}
             try:
                 proc_to_personal(st, _args222)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                 raise
-            st.inline -= 1
     def c_275(st, env, pc):  # game.yaml:678
-        _L_p41 = env['p']
-        _S_p29 = _L_p41 if type(_L_p41) is int and 0 <= _L_p41 < num_players else None
+        _L_p49 = env['p']
+        _S_p37 = _L_p49 if type(_L_p49) is int and 0 <= _L_p49 < num_players else None
         if pc <= 0:
-            st.at = o276  # game.yaml:679
-            _args223 = {'p': _L_p41}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[183])
-            st.inline += 1
+            _args223 = {'p': _L_p49}
             try:
                 c_25(st, _args223, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure exchange_window (' + str(S[282]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o283  # game.yaml:680
             _actions10 = set()  # (the ids' order is never read)
             _v50 = []
-            for _m38 in st.zones[(Z_mission_hand1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p41, S[187])))]:  # game.yaml:683
-                if not (fn_can_pay(st, S[188], _L_p41, _m38)):
+            for _m38 in st.zones[(Z_mission_hand1 + (_S_p37 if _S_p37 is not None else seat(st, _L_p49, S[187])))]:  # game.yaml:683
+                if not (fn_can_pay(st, S[188], _L_p49, _m38)):
                     continue
                 _a21 = A_261 + _m38.type_id
                 if _a21 not in _actions10:  # an identical card: the same choice
                     _actions10.add(_a21)
                     _v50.append(_m38)
-            _items5 = st.zones[(Z_tokens_held1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p41, S[189])))]  # game.yaml:687
-            if _items5 and fn_can_exchange(st, S[190], _L_p41):
+            _items5 = st.zones[(Z_tokens_held1 + (_S_p37 if _S_p37 is not None else seat(st, _L_p49, S[189])))]  # game.yaml:687
+            if _items5 and fn_can_exchange(st, S[190], _L_p49):
                 _v51 = []
                 for _x38 in _items5:
                     if not ((_x38.props['symbol'] != 'crown')):
@@ -8004,70 +7370,51 @@ def build(num_players, files):
             _end63 = _end62 + 1
             if not _end63:
                 raise RuleError('a choice has no legal option', S[283])
-            if _S_p29 is None:
-                raise RuleError(not_a_seat(_L_p41, num_players), S[283])
-            if _L_p41 in st.players:  # else out of the game: no option runs
+            if _S_p37 is None:
+                raise RuleError(not_a_seat(_L_p49, num_players), S[283])
+            if _L_p49 in st.players:  # else out of the game: no option runs
                 if _end63 > 1:
                     _i73 = st.choose(_end63)
                     st.move_number += 1
-                    st.at = o283  # game.yaml:680
                 else:
                     _i73 = 0
                 if _i73 < _end61:  # game.yaml:683
                     _m39 = env['m'] = _v50[_i73]
-                    st.at = o278  # game.yaml:686
-                    _args224 = {'p': _L_p41, 'm': _m39}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[184])
-                    st.inline += 1
+                    _args224 = {'p': _L_p49, 'm': _m39}
                     try:
                         c_27(st, _args224, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure fulfil (' + str(S[284]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i73 < _end62:  # game.yaml:687
                     _x39 = env['x'] = _v51[_i73 - _end61]
-                    st.at = o280  # game.yaml:691
-                    _args225 = {'p': _L_p41, 'x': _x39}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[185])
-                    st.inline += 1
+                    _args225 = {'p': _L_p49, 'x': _x39}
                     try:
                         proc_exchange_token(st, _args225)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:692
                     st.at = o282  # game.yaml:693
                     st.vars['missions_over'] = True
     def c_277(st, env, pc):  # game.yaml:686
-        _L_p42 = env['p']
+        _L_p50 = env['p']
         _L_m7 = env['m']
         if pc <= 0:
-            st.at = o278  # game.yaml:686
-            _args226 = {'p': _L_p42, 'm': _L_m7}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[184])
-            st.inline += 1
+            _args226 = {'p': _L_p50, 'm': _L_m7}
             try:
                 c_27(st, _args226, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure fulfil (' + str(S[284]) + ')')
                 raise
-            st.inline -= 1
     def c_285(st, env, pc):  # game.yaml:696
-        _L_p43 = env['p']
-        _S_p30 = _L_p43 if type(_L_p43) is int and 0 <= _L_p43 < num_players else None
+        _L_p51 = env['p']
+        _S_p38 = _L_p51 if type(_L_p51) is int and 0 <= _L_p51 < num_players else None
         if pc <= 0:
             st.at = o292  # game.yaml:697
             _actions11 = set()  # (the ids' order is never read)
             _v52 = []
-            for _x40 in st.zones[(Z_tokens_held1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p43, S[193])))]:  # game.yaml:701
+            for _x40 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[193])))]:  # game.yaml:701
                 _a23 = A_291 + _x40.type_id
                 if _a23 not in _actions11:  # an identical card: the same choice
                     _actions11.add(_a23)
@@ -8075,42 +7422,35 @@ def build(num_players, files):
             _end64 = len(_v52)
             if not _end64:
                 raise RuleError('a choice has no legal option', S[285])
-            if _S_p30 is None:
-                raise RuleError(not_a_seat(_L_p43, num_players), S[285])
-            if _L_p43 in st.players:  # else out of the game: no option runs
+            if _S_p38 is None:
+                raise RuleError(not_a_seat(_L_p51, num_players), S[285])
+            if _L_p51 in st.players:  # else out of the game: no option runs
                 if _end64 > 1:
                     _i74 = st.choose(_end64)
                     st.move_number += 1
-                    st.at = o292  # game.yaml:697
                 else:
                     _i74 = 0
                 _x41 = env['x'] = _v52[_i74]
                 st.at = o287  # game.yaml:704
-                env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p43, S[191])))] if (_y10 != _x41)]
+                env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[191])))] if (_y10 != _x41)]
                 st.at = o288  # game.yaml:705
                 move_cards(st, env['back'], Z_token_supply1, False)
                 st.at = o291  # game.yaml:706
                 for _y11 in list(env['back']):
                     env['y'] = _y11
-                    st.at = o290  # game.yaml:706
-                    _args227 = {'p': _L_p43, 'bonus': False}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[192])
-                    st.inline += 1
+                    _args227 = {'p': _L_p51, 'bonus': False}
                     try:
                         proc_take_coat(st, _args227)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                         raise
-                    st.inline -= 1
     def c_294(st, env, pc):  # game.yaml:713
         _L_q13 = env['q']
-        _L_p44 = env['p']
+        _L_p52 = env['p']
         _S_q8 = _L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else None
         if pc <= 0:
             st.at = o300  # game.yaml:714
-            if ((_L_q13 != _L_p44) and fn_can_exchange(st, S[194], _L_q13)):
+            if ((_L_q13 != _L_p52) and fn_can_exchange(st, S[194], _L_q13)):
                 st.at = o299  # game.yaml:716
                 _actions12 = set()  # (the ids' order is never read)
                 _v53 = []
@@ -8132,23 +7472,16 @@ def build(num_players, files):
                     if _end66 > 1:
                         _i75 = st.choose(_end66)
                         st.move_number += 1
-                        st.at = o299  # game.yaml:716
                     else:
                         _i75 = 0
                     if _i75 < _end65:  # game.yaml:719
                         _x43 = env['x'] = _v53[_i75]
-                        st.at = o297  # game.yaml:722
                         _args228 = {'p': _L_q13, 'x': _x43}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[195])
-                        st.inline += 1
                         try:
                             proc_exchange_token(st, _args228)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
                             raise
-                        st.inline -= 1
                     else:  # game.yaml:723
                         pass
     def c_295(st, env, pc):  # game.yaml:715
@@ -8176,43 +7509,30 @@ def build(num_players, files):
                 if _end68 > 1:
                     _i76 = st.choose(_end68)
                     st.move_number += 1
-                    st.at = o299  # game.yaml:716
                 else:
                     _i76 = 0
                 if _i76 < _end67:  # game.yaml:719
                     _x45 = env['x'] = _v54[_i76]
-                    st.at = o297  # game.yaml:722
                     _args229 = {'p': _L_q14, 'x': _x45}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[195])
-                    st.inline += 1
                     try:
                         proc_exchange_token(st, _args229)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:723
                     pass
     def c_314(st, env, pc):  # game.yaml:742
-        _L_p45 = env['p']
+        _L_p53 = env['p']
         if pc <= 0:
-            st.at = o315  # game.yaml:742
-            _args230 = {'p': _L_p45}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[200])
-            st.inline += 1
+            _args230 = {'p': _L_p53}
             try:
                 c_28(st, _args230, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure draw_mission (' + str(S[289]) + ')')
                 raise
-            st.inline -= 1
     def c_317(st, env, pc):  # game.yaml:750
-        _L_p46 = env['p']
-        _S_p31 = _L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else None
+        _L_p54 = env['p']
+        _S_p39 = _L_p54 if type(_L_p54) is int and 0 <= _L_p54 < num_players else None
         if pc <= 0:
             st.at = o324  # game.yaml:751
             if (len(st.zones[Z_light_deck1]) > 0):  # game.yaml:754
@@ -8232,18 +7552,17 @@ def build(num_players, files):
             _end71 = _end70 + _f16
             if not _end71:
                 raise RuleError('a choice has no legal option', S[290])
-            if _S_p31 is None:
-                raise RuleError(not_a_seat(_L_p46, num_players), S[290])
-            if _L_p46 in st.players:  # else out of the game: no option runs
+            if _S_p39 is None:
+                raise RuleError(not_a_seat(_L_p54, num_players), S[290])
+            if _L_p54 in st.players:  # else out of the game: no option runs
                 if _end71 > 1:
                     _i77 = st.choose(_end71)
                     st.move_number += 1
-                    st.at = o324  # game.yaml:751
                 else:
                     _i77 = 0
                 if _i77 < _end69:  # game.yaml:754
                     st.at = o319  # game.yaml:755
-                    _d20 = (Z_mission_hand1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p46, S[201])))
+                    _d20 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[201])))
                     _pile17 = st.zones[Z_light_deck1]
                     if len(_pile17) >= 1:
                         _c47 = _pile17.pop()
@@ -8253,7 +7572,7 @@ def build(num_players, files):
                         st.move_count(1, Z_light_deck1, _d20, False, S[202])
                 elif _i77 < _end70:  # game.yaml:756
                     st.at = o321  # game.yaml:757
-                    _d21 = (Z_mission_hand1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p46, S[203])))
+                    _d21 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[203])))
                     _pile18 = st.zones[Z_blue_deck1]
                     if len(_pile18) >= 1:
                         _c48 = _pile18.pop()
@@ -8263,7 +7582,7 @@ def build(num_players, files):
                         st.move_count(1, Z_blue_deck1, _d21, False, S[204])
                 else:  # game.yaml:758
                     st.at = o323  # game.yaml:759
-                    _d22 = (Z_mission_hand1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p46, S[205])))
+                    _d22 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[205])))
                     _pile19 = st.zones[Z_dark_deck1]
                     if len(_pile19) >= 1:
                         _c49 = _pile19.pop()
@@ -8272,26 +7591,19 @@ def build(num_players, files):
                     else:  # short of cards (a refill), or no count: State's
                         st.move_count(1, Z_dark_deck1, _d22, False, S[206])
     def c_330(st, env, pc):  # game.yaml:777
-        _L_p47 = env['p']
+        _L_p55 = env['p']
         if pc <= 0:
-            st.at = o331  # game.yaml:777
-            _args231 = {'p': _L_p47}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[208])
-            st.inline += 1
+            _args231 = {'p': _L_p55}
             try:
                 c_28(st, _args231, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure draw_mission (' + str(S[289]) + ')')
                 raise
-            st.inline -= 1
     def c_349(st, env, pc):  # game.yaml:318
         if pc <= 0:
             st.at = o350  # game.yaml:322
             st.vars['start_player'] = first(st.players)
         if pc <= 1:
-            st.at = o408  # game.yaml:318
             _passes3 = 0
             while True:
                 st.at = o408  # game.yaml:318
@@ -8302,14 +7614,12 @@ def build(num_players, files):
                     raise too_long(S[292])
                 st.at = o352  # game.yaml:318
                 st.vars['round'] += 1
-                st.at = o353  # game.yaml:318
                 if st.record_log:
+                    st.at = o353  # game.yaml:318
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins' + '; start player ' + fmt_player1(st.vars['start_player']), -1)
-                st.at = o354  # game.yaml:325
-                st.at = o355  # game.yaml:325
                 st.vars['phase'] = 'Resources'
-                st.at = o356  # game.yaml:325
                 if st.record_log:
+                    st.at = o356  # game.yaml:325
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
                 st.at = o357  # game.yaml:329
                 move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
@@ -8321,24 +7631,19 @@ def build(num_players, files):
                 st.loc[_c50.id] = Z_gold_shown1
                 st.at = o359  # game.yaml:331
                 st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
-                st.at = o360  # game.yaml:332
                 if st.record_log:
+                    st.at = o360  # game.yaml:332
                     st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
                 st.at = o363  # game.yaml:333
                 for _p56 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p56
                     st.at = o362  # game.yaml:334
                     _args232 = {'p': _p56, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[219])
-                    st.inline += 1
                     try:
                         proc_earn(st, _args232)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure earn (' + str(S[54]) + ')')
                         raise
-                    st.inline -= 1
                 st.at = o366  # game.yaml:335
                 if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                     st.at = o365  # game.yaml:336
@@ -8356,18 +7661,12 @@ def build(num_players, files):
                     st.at = o370  # game.yaml:339
                     for _m40 in list(st.zones[(Z_missions_done1 + _p57)]):
                         env['m'] = _m40
-                        st.at = o369  # game.yaml:339
                         _args233 = {'p': _p57, 'm': _m40}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[223])
-                        st.inline += 1
                         try:
                             c_7(st, _args233, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure resource_ability (' + str(S[293]) + ')')
                             raise
-                        st.inline -= 1
                 st.at = o374  # game.yaml:340
                 for _p58 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p58
@@ -8383,16 +7682,11 @@ def build(num_players, files):
                         st.move_count(5, Z_influence_deck1, _d24, False, S[222])
                 st.at = o375  # game.yaml:325
                 st.vars['phase'] = ''
-                st.at = o376  # game.yaml:342
-                st.at = o377  # game.yaml:342
                 st.vars['phase'] = 'Influence'
-                st.at = o378  # game.yaml:342
                 if st.record_log:
+                    st.at = o378  # game.yaml:342
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Influence', -1)
-                st.at = o379  # game.yaml:342
                 _args234 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[226])
                 st.inline += 1
                 try:
                     c_8(st, _args234, 0)
@@ -8403,30 +7697,19 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o380  # game.yaml:342
                 st.vars['phase'] = ''
-                st.at = o381  # game.yaml:343
-                st.at = o382  # game.yaml:343
                 st.vars['phase'] = 'Evaluation'
-                st.at = o383  # game.yaml:343
                 if st.record_log:
+                    st.at = o383  # game.yaml:343
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Evaluation', -1)
-                st.at = o384  # game.yaml:343
                 _args235 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[227])
-                st.inline += 1
                 try:
                     c_15(st, _args235, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure evaluation (' + str(S[295]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o385  # game.yaml:343
                 st.vars['phase'] = ''
-                st.at = o386  # game.yaml:344
-                st.at = o387  # game.yaml:344
                 st.vars['phase'] = 'Missions'
-                st.at = o388  # game.yaml:346
                 st.at = o391  # game.yaml:346
                 for _p59 in list(st.players):
                     env['p'] = _p59
@@ -8436,37 +7719,23 @@ def build(num_players, files):
                 st.at = o395  # game.yaml:344
                 for _p60 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p60
-                    st.at = o393  # game.yaml:344
                     st.vars['turn_player'] = _p60
                     if st.record_log:
+                        st.at = o393  # game.yaml:344
                         st.log_line(turn_line(st), -1)
-                    st.at = o394  # game.yaml:348
                     _args236 = {'p': _p60}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[229])
-                    st.inline += 1
                     try:
                         c_24(st, _args236, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure mission_turn (' + str(S[296]) + ')')
                         raise
-                    st.inline -= 1
-                st.at = o396  # game.yaml:344
                 st.vars['turn_player'] = None
-                st.at = o397  # game.yaml:349
-                st.at = o398  # game.yaml:350
                 _args237 = {'p': None}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[230])
-                st.inline += 1
                 try:
                     c_25(st, _args237, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure exchange_window (' + str(S[282]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o405  # game.yaml:351
                 for _p61 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p61
@@ -8475,18 +7744,12 @@ def build(num_players, files):
                         env['m'] = _m41
                         st.at = o403  # game.yaml:354
                         if (len(st.zones[(Z_mission_hand1 + _p61)]) > 0):
-                            st.at = o402  # game.yaml:354
                             _args238 = {'p': _p61, 'm': _m41}
-                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[232])
-                            st.inline += 1
                             try:
                                 c_29(st, _args238, 0)
                             except Exception as e:
-                                st.inline -= 1
                                 traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
                                 raise
-                            st.inline -= 1
                 st.at = o406  # game.yaml:344
                 st.vars['phase'] = ''
                 st.at = o407  # game.yaml:323
@@ -8496,15 +7759,13 @@ def build(num_players, files):
             st.at = o352  # game.yaml:318
             st.vars['round'] += 1
         if pc <= 1:
-            st.at = o353  # game.yaml:318
             if st.record_log:
+                st.at = o353  # game.yaml:318
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins' + '; start player ' + fmt_player1(st.vars['start_player']), -1)
         if pc <= 2:
-            st.at = o354  # game.yaml:325
-            st.at = o355  # game.yaml:325
             st.vars['phase'] = 'Resources'
-            st.at = o356  # game.yaml:325
             if st.record_log:
+                st.at = o356  # game.yaml:325
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
             st.at = o357  # game.yaml:329
             move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
@@ -8516,24 +7777,19 @@ def build(num_players, files):
             st.loc[_c53.id] = Z_gold_shown1
             st.at = o359  # game.yaml:331
             st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
-            st.at = o360  # game.yaml:332
             if st.record_log:
+                st.at = o360  # game.yaml:332
                 st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
             st.at = o363  # game.yaml:333
             for _p62 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p62
                 st.at = o362  # game.yaml:334
                 _args239 = {'p': _p62, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[219])
-                st.inline += 1
                 try:
                     proc_earn(st, _args239)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
-                st.inline -= 1
             st.at = o366  # game.yaml:335
             if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o365  # game.yaml:336
@@ -8551,18 +7807,12 @@ def build(num_players, files):
                 st.at = o370  # game.yaml:339
                 for _m42 in list(st.zones[(Z_missions_done1 + _p63)]):
                     env['m'] = _m42
-                    st.at = o369  # game.yaml:339
                     _args240 = {'p': _p63, 'm': _m42}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[223])
-                    st.inline += 1
                     try:
                         c_7(st, _args240, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure resource_ability (' + str(S[293]) + ')')
                         raise
-                    st.inline -= 1
             st.at = o374  # game.yaml:340
             for _p64 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p64
@@ -8579,16 +7829,11 @@ def build(num_players, files):
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''
         if pc <= 3:
-            st.at = o376  # game.yaml:342
-            st.at = o377  # game.yaml:342
             st.vars['phase'] = 'Influence'
-            st.at = o378  # game.yaml:342
             if st.record_log:
+                st.at = o378  # game.yaml:342
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Influence', -1)
-            st.at = o379  # game.yaml:342
             _args241 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[226])
             st.inline += 1
             try:
                 c_8(st, _args241, 0)
@@ -8600,31 +7845,20 @@ def build(num_players, files):
             st.at = o380  # game.yaml:342
             st.vars['phase'] = ''
         if pc <= 4:
-            st.at = o381  # game.yaml:343
-            st.at = o382  # game.yaml:343
             st.vars['phase'] = 'Evaluation'
-            st.at = o383  # game.yaml:343
             if st.record_log:
+                st.at = o383  # game.yaml:343
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Evaluation', -1)
-            st.at = o384  # game.yaml:343
             _args242 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[227])
-            st.inline += 1
             try:
                 c_15(st, _args242, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure evaluation (' + str(S[295]) + ')')
                 raise
-            st.inline -= 1
             st.at = o385  # game.yaml:343
             st.vars['phase'] = ''
         if pc <= 5:
-            st.at = o386  # game.yaml:344
-            st.at = o387  # game.yaml:344
             st.vars['phase'] = 'Missions'
-            st.at = o388  # game.yaml:346
             st.at = o391  # game.yaml:346
             for _p65 in list(st.players):
                 env['p'] = _p65
@@ -8634,37 +7868,23 @@ def build(num_players, files):
             st.at = o395  # game.yaml:344
             for _p66 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p66
-                st.at = o393  # game.yaml:344
                 st.vars['turn_player'] = _p66
                 if st.record_log:
+                    st.at = o393  # game.yaml:344
                     st.log_line(turn_line(st), -1)
-                st.at = o394  # game.yaml:348
                 _args243 = {'p': _p66}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[229])
-                st.inline += 1
                 try:
                     c_24(st, _args243, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure mission_turn (' + str(S[296]) + ')')
                     raise
-                st.inline -= 1
-            st.at = o396  # game.yaml:344
             st.vars['turn_player'] = None
-            st.at = o397  # game.yaml:349
-            st.at = o398  # game.yaml:350
             _args244 = {'p': None}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[230])
-            st.inline += 1
             try:
                 c_25(st, _args244, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure exchange_window (' + str(S[282]) + ')')
                 raise
-            st.inline -= 1
             st.at = o405  # game.yaml:351
             for _p67 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p67
@@ -8673,18 +7893,12 @@ def build(num_players, files):
                     env['m'] = _m43
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p67)]) > 0):
-                        st.at = o402  # game.yaml:354
                         _args245 = {'p': _p67, 'm': _m43}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[232])
-                        st.inline += 1
                         try:
                             c_29(st, _args245, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
                             raise
-                        st.inline -= 1
             st.at = o406  # game.yaml:344
             st.vars['phase'] = ''
         if pc <= 6:
@@ -8692,11 +7906,10 @@ def build(num_players, files):
             st.vars['start_player'] = seat_after(st, st.vars['start_player'], 1)
     def c_354(st, env, pc):  # game.yaml:325
         if pc <= 0:
-            st.at = o355  # game.yaml:325
             st.vars['phase'] = 'Resources'
         if pc <= 1:
-            st.at = o356  # game.yaml:325
             if st.record_log:
+                st.at = o356  # game.yaml:325
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
         if pc <= 2:
             st.at = o357  # game.yaml:329
@@ -8712,8 +7925,8 @@ def build(num_players, files):
             st.at = o359  # game.yaml:331
             st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
         if pc <= 5:
-            st.at = o360  # game.yaml:332
             if st.record_log:
+                st.at = o360  # game.yaml:332
                 st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
         if pc <= 6:
             st.at = o363  # game.yaml:333
@@ -8721,16 +7934,11 @@ def build(num_players, files):
                 env['p'] = _p68
                 st.at = o362  # game.yaml:334
                 _args246 = {'p': _p68, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[219])
-                st.inline += 1
                 try:
                     proc_earn(st, _args246)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 7:
             st.at = o366  # game.yaml:335
             if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
@@ -8750,18 +7958,12 @@ def build(num_players, files):
                 st.at = o370  # game.yaml:339
                 for _m44 in list(st.zones[(Z_missions_done1 + _p69)]):
                     env['m'] = _m44
-                    st.at = o369  # game.yaml:339
                     _args247 = {'p': _p69, 'm': _m44}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[223])
-                    st.inline += 1
                     try:
                         c_7(st, _args247, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure resource_ability (' + str(S[293]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 9:
             st.at = o374  # game.yaml:340
             for _p70 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -8780,53 +7982,37 @@ def build(num_players, files):
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''
     def c_367(st, env, pc):  # game.yaml:339
-        _L_p48 = env['p']
-        _S_p32 = _L_p48 if type(_L_p48) is int and 0 <= _L_p48 < num_players else None
+        _L_p56 = env['p']
+        _S_p40 = _L_p56 if type(_L_p56) is int and 0 <= _L_p56 < num_players else None
         if pc <= 0:
             st.at = o370  # game.yaml:339
-            for _m45 in list(st.zones[(Z_missions_done1 + (_S_p32 if _S_p32 is not None else seat(st, _L_p48, S[224])))]):
+            for _m45 in list(st.zones[(Z_missions_done1 + (_S_p40 if _S_p40 is not None else seat(st, _L_p56, S[224])))]):
                 env['m'] = _m45
-                st.at = o369  # game.yaml:339
-                _args248 = {'p': _L_p48, 'm': _m45}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[223])
-                st.inline += 1
+                _args248 = {'p': _L_p56, 'm': _m45}
                 try:
                     c_7(st, _args248, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure resource_ability (' + str(S[293]) + ')')
                     raise
-                st.inline -= 1
     def c_368(st, env, pc):  # game.yaml:339
-        _L_p49 = env['p']
+        _L_p57 = env['p']
         _L_m8 = env['m']
         if pc <= 0:
-            st.at = o369  # game.yaml:339
-            _args249 = {'p': _L_p49, 'm': _L_m8}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[223])
-            st.inline += 1
+            _args249 = {'p': _L_p57, 'm': _L_m8}
             try:
                 c_7(st, _args249, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure resource_ability (' + str(S[293]) + ')')
                 raise
-            st.inline -= 1
     def c_376(st, env, pc):  # game.yaml:342
         if pc <= 0:
-            st.at = o377  # game.yaml:342
             st.vars['phase'] = 'Influence'
         if pc <= 1:
-            st.at = o378  # game.yaml:342
             if st.record_log:
+                st.at = o378  # game.yaml:342
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Influence', -1)
         if pc <= 2:
-            st.at = o379  # game.yaml:342
             _args250 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[226])
             st.inline += 1
             try:
                 c_8(st, _args250, 0)
@@ -8840,34 +8026,25 @@ def build(num_players, files):
             st.vars['phase'] = ''
     def c_381(st, env, pc):  # game.yaml:343
         if pc <= 0:
-            st.at = o382  # game.yaml:343
             st.vars['phase'] = 'Evaluation'
         if pc <= 1:
-            st.at = o383  # game.yaml:343
             if st.record_log:
+                st.at = o383  # game.yaml:343
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Evaluation', -1)
         if pc <= 2:
-            st.at = o384  # game.yaml:343
             _args251 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[227])
-            st.inline += 1
             try:
                 c_15(st, _args251, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure evaluation (' + str(S[295]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
             st.at = o385  # game.yaml:343
             st.vars['phase'] = ''
     def c_386(st, env, pc):  # game.yaml:344
         if pc <= 0:
-            st.at = o387  # game.yaml:344
             st.vars['phase'] = 'Missions'
         if pc <= 1:
-            st.at = o388  # game.yaml:346
             st.at = o391  # game.yaml:346
             for _p71 in list(st.players):
                 env['p'] = _p71
@@ -8878,39 +8055,25 @@ def build(num_players, files):
             st.at = o395  # game.yaml:344
             for _p72 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p72
-                st.at = o393  # game.yaml:344
                 st.vars['turn_player'] = _p72
                 if st.record_log:
+                    st.at = o393  # game.yaml:344
                     st.log_line(turn_line(st), -1)
-                st.at = o394  # game.yaml:348
                 _args252 = {'p': _p72}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[229])
-                st.inline += 1
                 try:
                     c_24(st, _args252, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure mission_turn (' + str(S[296]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 3:
-            st.at = o396  # game.yaml:344
             st.vars['turn_player'] = None
         if pc <= 4:
-            st.at = o397  # game.yaml:349
-            st.at = o398  # game.yaml:350
             _args253 = {'p': None}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[230])
-            st.inline += 1
             try:
                 c_25(st, _args253, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure exchange_window (' + str(S[282]) + ')')
                 raise
-            st.inline -= 1
             st.at = o405  # game.yaml:351
             for _p73 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p73
@@ -8919,55 +8082,37 @@ def build(num_players, files):
                     env['m'] = _m46
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p73)]) > 0):
-                        st.at = o402  # game.yaml:354
                         _args254 = {'p': _p73, 'm': _m46}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[232])
-                        st.inline += 1
                         try:
                             c_29(st, _args254, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
                             raise
-                        st.inline -= 1
         if pc <= 5:
             st.at = o406  # game.yaml:344
             st.vars['phase'] = ''
     def c_392(st, env, pc):  # game.yaml:348
-        _L_p50 = env['p']
+        _L_p58 = env['p']
         if pc <= 0:
-            st.at = o393  # game.yaml:344
-            st.vars['turn_player'] = _L_p50
+            st.vars['turn_player'] = _L_p58
             if st.record_log:
+                st.at = o393  # game.yaml:344
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
-            st.at = o394  # game.yaml:348
-            _args255 = {'p': _L_p50}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[229])
-            st.inline += 1
+            _args255 = {'p': _L_p58}
             try:
                 c_24(st, _args255, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure mission_turn (' + str(S[296]) + ')')
                 raise
-            st.inline -= 1
     def c_397(st, env, pc):  # game.yaml:349
         if pc <= 0:
-            st.at = o398  # game.yaml:350
             _args256 = {'p': None}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[230])
-            st.inline += 1
             try:
                 c_25(st, _args256, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure exchange_window (' + str(S[282]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o405  # game.yaml:351
             for _p74 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -8977,74 +8122,50 @@ def build(num_players, files):
                     env['m'] = _m47
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p74)]) > 0):
-                        st.at = o402  # game.yaml:354
                         _args257 = {'p': _p74, 'm': _m47}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[232])
-                        st.inline += 1
                         try:
                             c_29(st, _args257, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
                             raise
-                        st.inline -= 1
     def c_399(st, env, pc):  # game.yaml:352
-        _L_p51 = env['p']
-        _S_p33 = _L_p51 if type(_L_p51) is int and 0 <= _L_p51 < num_players else None
+        _L_p59 = env['p']
+        _S_p41 = _L_p59 if type(_L_p59) is int and 0 <= _L_p59 < num_players else None
         if pc <= 0:
             st.at = o404  # game.yaml:353
-            for _m48 in [_x50 for _x50 in st.zones[(Z_missions_done1 + (_S_p33 if _S_p33 is not None else seat(st, _L_p51, S[233])))] if (_x50.props['ability'] == 'card_exchange')]:
+            for _m48 in [_x50 for _x50 in st.zones[(Z_missions_done1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[233])))] if (_x50.props['ability'] == 'card_exchange')]:
                 env['m'] = _m48
                 st.at = o403  # game.yaml:354
-                if (len(st.zones[(Z_mission_hand1 + (_S_p33 if _S_p33 is not None else seat(st, _L_p51, S[231])))]) > 0):
-                    st.at = o402  # game.yaml:354
-                    _args258 = {'p': _L_p51, 'm': _m48}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[232])
-                    st.inline += 1
+                if (len(st.zones[(Z_mission_hand1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[231])))]) > 0):
+                    _args258 = {'p': _L_p59, 'm': _m48}
                     try:
                         c_29(st, _args258, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
                         raise
-                    st.inline -= 1
     def c_400(st, env, pc):  # game.yaml:354
-        _L_p52 = env['p']
+        _L_p60 = env['p']
         _L_m9 = env['m']
-        _S_p34 = _L_p52 if type(_L_p52) is int and 0 <= _L_p52 < num_players else None
+        _S_p42 = _L_p60 if type(_L_p60) is int and 0 <= _L_p60 < num_players else None
         if pc <= 0:
             st.at = o403  # game.yaml:354
-            if (len(st.zones[(Z_mission_hand1 + (_S_p34 if _S_p34 is not None else seat(st, _L_p52, S[231])))]) > 0):
-                st.at = o402  # game.yaml:354
-                _args259 = {'p': _L_p52, 'm': _L_m9}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[232])
-                st.inline += 1
+            if (len(st.zones[(Z_mission_hand1 + (_S_p42 if _S_p42 is not None else seat(st, _L_p60, S[231])))]) > 0):
+                _args259 = {'p': _L_p60, 'm': _L_m9}
                 try:
                     c_29(st, _args259, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
                     raise
-                st.inline -= 1
     def c_401(st, env, pc):  # game.yaml:354
-        _L_p53 = env['p']
+        _L_p61 = env['p']
         _L_m10 = env['m']
         if pc <= 0:
-            st.at = o402  # game.yaml:354
-            _args260 = {'p': _L_p53, 'm': _L_m10}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[232])
-            st.inline += 1
+            _args260 = {'p': _L_p61, 'm': _L_m10}
             try:
                 c_29(st, _args260, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
                 raise
-            st.inline -= 1
 
     def tie_0(st, env):  # game.yaml:802
         return len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[298])))])
@@ -9673,6 +8794,7 @@ def build(num_players, files):
     P.play = o349
     P.scoring = o409
     P.proc_names = {o0.uid: 'procedure earn (' + str(S[54]) + ')', o1.uid: 'procedure pay (' + str(S[47]) + ')', o2.uid: 'procedure take_coat (' + str(S[57]) + ')', o3.uid: 'procedure take_token (' + str(S[49]) + ')', o4.uid: 'procedure to_personal (' + str(S[51]) + ')', o5.uid: 'procedure from_general (' + str(S[106]) + ')', o6.uid: 'procedure to_general (' + str(S[158]) + ')', o7.uid: 'procedure resource_ability (' + str(S[293]) + ')', o8.uid: 'procedure influence (' + str(S[294]) + ')', o9.uid: 'procedure optional_markers (' + str(S[256]) + ')', o10.uid: 'procedure marker_anywhere (' + str(S[259]) + ')', o11.uid: 'procedure influence_turn (' + str(S[258]) + ')', o12.uid: 'procedure use_card (' + str(S[263]) + ')', o13.uid: 'procedure start_anywhere (' + str(S[265]) + ')', o14.uid: 'procedure place_path (' + str(S[266]) + ')', o15.uid: 'procedure evaluation (' + str(S[295]) + ')', o16.uid: 'procedure play_intrigue (' + str(S[270]) + ')', o17.uid: 'procedure evaluate (' + str(S[271]) + ')', o18.uid: 'procedure first_once (' + str(S[273]) + ')', o19.uid: 'procedure leader_evaluation (' + str(S[276]) + ')', o20.uid: 'procedure bribes (' + str(S[279]) + ')', o21.uid: 'procedure markers_evaluation (' + str(S[274]) + ')', o22.uid: 'procedure louis_evaluation (' + str(S[275]) + ')', o23.uid: 'procedure gift (' + str(S[278]) + ')', o24.uid: 'procedure mission_turn (' + str(S[296]) + ')', o25.uid: 'procedure exchange_window (' + str(S[282]) + ')', o26.uid: 'procedure exchange_token (' + str(S[186]) + ')', o27.uid: 'procedure fulfil (' + str(S[284]) + ')', o28.uid: 'procedure draw_mission (' + str(S[289]) + ')', o29.uid: 'procedure exchange_missions (' + str(S[297]) + ')'}
+    P.procedure_chain = 30
     P.var_specs = [
         VarSpec('louis', 'card', None, S[555], 'public'),
         VarSpec('leader', 'player', None, S[556], 'public'),

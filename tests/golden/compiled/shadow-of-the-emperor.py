@@ -1087,42 +1087,49 @@ def build(num_players, files):
             st.at = o39  # game.yaml:329
             _i1 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[49])
             st.vars['closed'][_i1] = True
-            st.at = o40  # game.yaml:330
             if st.record_log:
+                st.at = o40  # game.yaml:330
                 st.log_line(fmt_card1(st.zones[Z_lots1][-1]) + ' is closed for the game', -1)
             st.at = o41  # game.yaml:331
             move_cards(st, st.zones[Z_lots1], Z_board1, False)
 
     def proc_fresh(st, env):  # game.yaml:333
+        _L_p1 = env['p']
+        _L_a1 = env['a']
+        _L_z1 = env['z']
+        _S_p1 = _L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else None
         st.at = o43  # game.yaml:337
-        env['x'] = first([_y1 for _y1 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[50])))] if (_y1.kind == 'aristocrats')])
+        env['x'] = first([_y1 for _y1 in st.zones[(Z_supply1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[50])))] if (_y1.kind == 'aristocrats')])
         st.at = o44  # game.yaml:338
         _i2 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[51]))
-        st.vars['age'][_i2] = env['a']
+        st.vars['age'][_i2] = _L_a1
         st.at = o45  # game.yaml:339
         _i3 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[52]))
         st.vars['couple'][_i3] = False
         st.at = o46  # game.yaml:340
-        st.move(env['x'], st.zone_index(env['z']), False)
+        st.move(env['x'], st.zone_index(_L_z1), False)
 
     def proc_retire(st, env):  # game.yaml:353
+        _L_x1 = env['x']
+        _O_x1 = _L_x1.ordinal if type(_L_x1) is Card and _L_x1.kind == 'aristocrats' else None
         st.at = o53  # game.yaml:356
-        st.move(env['x'], (Z_supply1 + seat(st, env['x'].owner, S[53])), False)
+        st.move(_L_x1, (Z_supply1 + seat(st, _L_x1.owner, S[53])), False)
         st.at = o54  # game.yaml:356
-        _i4 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[54]))
+        _i4 = (_O_x1 if _O_x1 is not None else ordinal(_L_x1, 'aristocrats', S[54]))
         st.vars['age'][_i4] = 0
         st.at = o55  # game.yaml:356
-        _i5 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[55]))
+        _i5 = (_O_x1 if _O_x1 is not None else ordinal(_L_x1, 'aristocrats', S[55]))
         st.vars['couple'][_i5] = False
 
     def proc_grow_old(st, env):  # game.yaml:358
+        _L_x2 = env['x']
+        _O_x2 = _L_x2.ordinal if type(_L_x2) is Card and _L_x2.kind == 'aristocrats' else None
         st.at = o61  # game.yaml:362
-        if (st.vars['age'][(env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[56]))] == 45):
-            st.at = o59  # game.yaml:362
+        if (st.vars['age'][(_O_x2 if _O_x2 is not None else ordinal(_L_x2, 'aristocrats', S[56]))] == 45):
             if st.record_log:
-                st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
-            st.at = o60  # game.yaml:362
-            _args1 = {'x': env['x']}
+                st.at = o59  # game.yaml:362
+                st.log_line(fmt_card1(_L_x2) + ' dies of old age', -1)
+            _args1 = {'x': _L_x2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[57])
             st.inline += 1
@@ -1135,21 +1142,24 @@ def build(num_players, files):
             st.inline -= 1
         else:
             st.at = o57  # game.yaml:362
-            _i6 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[59]))
+            _i6 = (_O_x2 if _O_x2 is not None else ordinal(_L_x2, 'aristocrats', S[59]))
             st.vars['age'][_i6] += 10
 
     def proc_settle(st, env):  # game.yaml:364
+        _L_s1 = env['s']
+        _L_x3 = env['x']
+        _O_s1 = _L_s1.ordinal if type(_L_s1) is Card and _L_s1.kind == 'spaces' else None
         st.at = o66  # game.yaml:369
-        if (len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[60])))]) > 0):
+        if (len(st.zones[(Z_at1 + (_O_s1 if _O_s1 is not None else ordinal(_L_s1, 'spaces', S[60])))]) > 0):
             st.at = o63  # game.yaml:371
-            env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[61])))][-1]
-            st.at = o64  # game.yaml:372
+            env['k'] = st.zones[(Z_at1 + (_O_s1 if _O_s1 is not None else ordinal(_L_s1, 'spaces', S[61])))][-1]
             if st.record_log:
-                st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(env['s']) + ' is pushed away', -1)
+                st.at = o64  # game.yaml:372
+                st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(_L_s1) + ' is pushed away', -1)
             st.at = o65  # game.yaml:373
             st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[62])), False)
         st.at = o67  # game.yaml:374
-        st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[63]))), False)
+        st.move(_L_x3, (Z_at1 + (_O_s1 if _O_s1 is not None else ordinal(_L_s1, 'spaces', S[63]))), False)
 
     def proc_income_phase(st, env):  # game.yaml:405
         st.at = o88  # game.yaml:409
@@ -1170,6 +1180,7 @@ def build(num_players, files):
             st.vars['chip'][_i8] = st.vars['thalers'][_p2]
             st.at = o87  # game.yaml:414
             if st.record_log:
+                st.at = o87  # game.yaml:414
                 st.log_line(fmt_player1(_p2) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][_p2]), -1)
 
     step_0 = run_whole(proc_close_electorates)  # game.yaml:321
@@ -1240,6 +1251,7 @@ def build(num_players, files):
             else:
                 st.at = o75  # game.yaml:402
                 if st.record_log:
+                    st.at = o75  # game.yaml:402
                     st.log_line(fmt_player1(env['p']) + ' has no aristocrat for the throne; it stays empty', -1)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1260,7 +1272,6 @@ def build(num_players, files):
                 env['x'] = _x10
                 st.at = o92  # game.yaml:420
                 if (_x10 not in st.zones[(Z_supply1 + seat(st, _x10.owner, S[70]))]):
-                    st.at = o91  # game.yaml:420
                     _args3 = {'x': _x10}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[71])
@@ -1318,6 +1329,7 @@ def build(num_players, files):
             else:
                 st.at = o116  # game.yaml:444
                 if st.record_log:
+                    st.at = o116  # game.yaml:444
                     st.log_line('a son is born to ' + fmt_player1(env['q']) + ', but there is no Baron in his supply or no room for him', -1)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1416,6 +1428,7 @@ def build(num_players, files):
                 st.vars['passed'][_i9] = True
                 st.at = o182  # game.yaml:573
                 if st.record_log:
+                    st.at = o182  # game.yaml:573
                     st.log_line(fmt_player1(env['p']) + ' is the rival; phase IV is over for him', -1)
             elif (env['a'] == 'doctor'):
                 st.frames.append(Frame(o183, env))
@@ -1562,6 +1575,7 @@ def build(num_players, files):
                 st.vars['score'][_i11] = _v3
                 st.at = o246  # game.yaml:683
                 if st.record_log:
+                    st.at = o246  # game.yaml:683
                     st.log_line(fmt_any1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
             st.frames.pop()
             return
@@ -1613,8 +1627,8 @@ def build(num_players, files):
             if (len(st.zones[(Z_at1 + env['e'].props['seat'].ordinal)]) > 0):
                 st.at = o257  # game.yaml:713
                 st.move(st.zones[(Z_at1 + env['e'].props['seat'].ordinal)][-1], Z_aside1, False)
-            st.at = o259  # game.yaml:714
             if st.record_log:
+                st.at = o259  # game.yaml:714
                 st.log_line('change of power in ' + fmt_card1(env['e']) + ', where ' + fmt_player1(env['w']) + ' has ' + fmt_int1(fn_power(st, S[79], env['w'], env['e'])) + ' power points', -1)
             fr.pc = 3
             st.at = o268  # game.yaml:715
@@ -1623,6 +1637,7 @@ def build(num_players, files):
             else:
                 st.at = o261  # game.yaml:724
                 if st.record_log:
+                    st.at = o261  # game.yaml:724
                     st.log_line(fmt_player1(env['w']) + ' has no suitable aristocrat in ' + fmt_card1(env['e']) + '; the elector space stays empty', -1)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1651,8 +1666,8 @@ def build(num_players, files):
             if any((((_s11.props['type'] == 'aristocrat') and (not st.vars['closed'][_s11.props['electorate'].ordinal])) and ((len((_r36 := st.zones[(Z_at1 + (_s11.ordinal if _s11.kind == 'spaces' else ordinal(_s11, 'spaces', S[6])))])) == 0) or ((_r36[-1].kind == 'knights') and (not any(((_t5.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t5.ordinal if _t5.kind == 'spaces' else ordinal(_t5, 'spaces', S[7])))]) == 0)) for _t5 in st.zones[(Z_area1 + _s11.props['electorate'].ordinal)]))))) for _s11 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[82])))]):
                 st.frames.append(Frame(o276, env))
             else:
-                st.at = o274  # game.yaml:739
                 if st.record_log:
+                    st.at = o274  # game.yaml:739
                     st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
                 st.at = o275  # game.yaml:739
                 _args4 = {'x': env['x']}
@@ -1718,8 +1733,8 @@ def build(num_players, files):
             env['for_emperor'] = sum([fn_votes(st, S[86], _q2) for _q2 in st.players if (st.vars['vote'][_q2] == st.vars['emperor'])])
             st.at = o306  # game.yaml:778
             env['for_rival'] = sum([fn_votes(st, S[87], _q3) for _q3 in st.players if (st.vars['vote'][_q3] == st.vars['rival'])])
-            st.at = o307  # game.yaml:779
             if st.record_log:
+                st.at = o307  # game.yaml:779
                 st.log_line('votes revealed, ' + fmt_list_player1([_q4 for _q4 in st.players if (st.vars['vote'][_q4] == st.vars['emperor'])]) + ' for the Emperor ' + fmt_player1(st.vars['emperor']) + ' (' + fmt_int1(env['for_emperor']) + '), ' + fmt_list_player1([_q5 for _q5 in st.players if (st.vars['vote'][_q5] == st.vars['rival'])]) + ' for the rival ' + fmt_player1(st.vars['rival']) + ' (' + fmt_int1(env['for_rival']) + ')', -1)
             st.at = o308  # game.yaml:780
             env['victor'] = (st.vars['rival'] if (env['for_rival'] > env['for_emperor']) else st.vars['emperor'])
@@ -1736,6 +1751,7 @@ def build(num_players, files):
                     st.vars['score'][_i14] = _v4
                     st.at = o312  # game.yaml:784
                     if st.record_log:
+                        st.at = o312  # game.yaml:784
                         st.log_line(fmt_player1(_q6) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
             fr.pc = 10
             st.at = o319  # game.yaml:785
@@ -1744,16 +1760,14 @@ def build(num_players, files):
             else:
                 st.at = o316  # game.yaml:785
                 if st.record_log:
+                    st.at = o316  # game.yaml:785
                     st.log_line(fmt_player1(st.vars['emperor']) + ' remains Emperor', -1)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 10
         if pc == 10:
-            st.at = o320  # game.yaml:786
             st.vars['rival'] = None
-            st.at = o321  # game.yaml:787
             st.vars['church_on'] = None
-            st.at = o322  # game.yaml:788
             st.vars['excommunicated'] = None
             st.at = o325  # game.yaml:789
             for _q7 in list(st.players):
@@ -1769,14 +1783,13 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o326  # game.yaml:795
             env['old'] = st.vars['emperor']
             st.at = o327  # game.yaml:796
             move_cards(st, st.zones[Z_throne1], Z_aside1, False)
             st.at = o328  # game.yaml:797
             st.vars['emperor'] = env['w']
-            st.at = o329  # game.yaml:798
             if st.record_log:
+                st.at = o329  # game.yaml:798
                 st.log_line(fmt_player1(env['w']) + ' is the new Emperor', -1)
             fr.pc = 5
             st.at = o330  # game.yaml:799
@@ -1811,8 +1824,8 @@ def build(num_players, files):
             if any(((not st.vars['closed'][_s12.props['electorate'].ordinal]) and ((len((_r37 := st.zones[(Z_at1 + _s12.ordinal)])) == 0) or ((_r37[-1].kind == 'knights') and (not any(((_t6.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t6.ordinal if _t6.kind == 'spaces' else ordinal(_t6, 'spaces', S[7])))]) == 0)) for _t6 in st.zones[(Z_area1 + _s12.props['electorate'].ordinal)]))))) for _s12 in KF_spaces1):
                 st.frames.append(Frame(o338, env))
             else:
-                st.at = o336  # game.yaml:814
                 if st.record_log:
+                    st.at = o336  # game.yaml:814
                     st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
                 st.at = o337  # game.yaml:814
                 _args6 = {'x': env['x']}
@@ -1852,8 +1865,8 @@ def build(num_players, files):
             if _v6 < 0:
                 raise RuleError("'thalers' would fall to " + str(_v6) + ', below its minimum 0', S[96])
             st.vars['thalers'][_i17] = _v6
-            st.at = o345  # game.yaml:822
             if st.record_log:
+                st.at = o345  # game.yaml:822
                 st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' takes ' + fmt_int1(DL_rounds3[(st.vars['round'], )][1]) + ' victory points and ' + fmt_int1(DL_rounds4[(st.vars['round'], )][2]) + ' thalers', -1)
             fr.pc = 4
             st.at = o350  # game.yaml:823
@@ -1898,6 +1911,7 @@ def build(num_players, files):
             else:
                 st.at = o359  # game.yaml:859
                 if st.record_log:
+                    st.at = o359  # game.yaml:859
                     st.log_line('no empire city can be placed or moved', -1)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1916,8 +1930,8 @@ def build(num_players, files):
         st.at = o39  # game.yaml:329
         _i18 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[49])
         st.vars['closed'][_i18] = True
-        st.at = o40  # game.yaml:330
         if st.record_log:
+            st.at = o40  # game.yaml:330
             st.log_line(fmt_card1(st.zones[Z_lots1][-1]) + ' is closed for the game', -1)
         st.at = o41  # game.yaml:331
         move_cards(st, st.zones[Z_lots1], Z_board1, False)
@@ -1983,8 +1997,8 @@ def build(num_players, files):
 
     def step_58(st, fr):  # game.yaml:362
         env = fr.env
-        st.at = o59  # game.yaml:362
         if st.record_log:
+            st.at = o59  # game.yaml:362
             st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
         st.at = o60  # game.yaml:362
         _args7 = {'x': env['x']}
@@ -2004,8 +2018,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o63  # game.yaml:371
         env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[61])))][-1]
-        st.at = o64  # game.yaml:372
         if st.record_log:
+            st.at = o64  # game.yaml:372
             st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(env['s']) + ' is pushed away', -1)
         st.at = o65  # game.yaml:373
         st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[62])), False)
@@ -2083,6 +2097,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o75  # game.yaml:402
         if st.record_log:
+            st.at = o75  # game.yaml:402
             st.log_line(fmt_player1(env['p']) + ' has no aristocrat for the throne; it stays empty', -1)
         st.frames.pop()
 
@@ -2118,12 +2133,12 @@ def build(num_players, files):
     def e79_when0(st, env):  # game.yaml:397
         return (((env['s'].props['type'] == 'aristocrat') or (env['s'].props['type'] == 'beside')) and (((len((_r41 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[0])))])) > 0) and ((_r42 := _r41[-1]).kind == 'aristocrats')) and (_r42.owner == env['p'])))
     def collect_79(st, env):  # game.yaml:394
-        _L_p1 = env['p']
+        _L_p2 = env['p']
         actions = []
         values = []
         idx = []
         for _s20 in K_spaces1:  # game.yaml:397
-            if not (((_s20.props['type'] == 'aristocrat') or (_s20.props['type'] == 'beside')) and (((len((_r43 := st.zones[(Z_at1 + _s20.ordinal)])) > 0) and ((_r44 := _r43[-1]).kind == 'aristocrats')) and (_r44.owner == _L_p1))):
+            if not (((_s20.props['type'] == 'aristocrat') or (_s20.props['type'] == 'beside')) and (((len((_r43 := st.zones[(Z_at1 + _s20.ordinal)])) > 0) and ((_r44 := _r43[-1]).kind == 'aristocrats')) and (_r44.owner == _L_p2))):
                 continue
             a = A_21 + _s20.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2171,6 +2186,7 @@ def build(num_players, files):
         st.vars['chip'][_i29] = st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[112]))]
         st.at = o87  # game.yaml:414
         if st.record_log:
+            st.at = o87  # game.yaml:414
             st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[113]))]), -1)
         st.frames.pop()
 
@@ -2216,8 +2232,8 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o95  # game.yaml:423
             if st.record_log:
+                st.at = o95  # game.yaml:423
                 st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' needs a new aristocrat on the throne', -1)
             fr.pc = 2
             st.at = o96  # game.yaml:424
@@ -2233,6 +2249,7 @@ def build(num_players, files):
             if (len(st.zones[Z_throne1]) > 0):
                 st.at = o98  # game.yaml:425
                 if st.record_log:
+                    st.at = o98  # game.yaml:425
                     st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[115])]) + ', is the new Emperor tile', -1)
             st.frames.pop()
             return
@@ -2242,6 +2259,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o98  # game.yaml:425
         if st.record_log:
+            st.at = o98  # game.yaml:425
             st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[115])]) + ', is the new Emperor tile', -1)
         st.frames.pop()
 
@@ -2328,6 +2346,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o116  # game.yaml:444
         if st.record_log:
+            st.at = o116  # game.yaml:444
             st.log_line('a son is born to ' + fmt_player1(env['q']) + ', but there is no Baron in his supply or no room for him', -1)
         st.frames.pop()
 
@@ -2335,8 +2354,8 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o118  # game.yaml:443
             if st.record_log:
+                st.at = o118  # game.yaml:443
                 st.log_line('a son is born to ' + fmt_player1(env['q']), -1)
             fr.pc = 2
             st.at = o119  # game.yaml:443
@@ -2468,6 +2487,7 @@ def build(num_players, files):
         st.vars['score'][_i33] = _v10
         st.at = o131  # game.yaml:469
         if st.record_log:
+            st.at = o131  # game.yaml:469
             st.log_line(fmt_card1(env['b']) + ' of ' + fmt_player1(env['b'].owner) + ' marries; ' + fmt_player1(env['q']) + ' takes 1 victory point', -1)
         st.frames.pop()
 
@@ -2483,6 +2503,7 @@ def build(num_players, files):
         st.vars['thalers'][_i34] = _v11
         st.at = o134  # game.yaml:471
         if st.record_log:
+            st.at = o134  # game.yaml:471
             st.log_line('the daughter of ' + fmt_player1(env['q']) + ' joins a convent; ' + fmt_player1(env['q']) + ' takes 1 thaler', -1)
         st.frames.pop()
 
@@ -2522,6 +2543,7 @@ def build(num_players, files):
             st.vars['score'][_i36] = _v12
             st.at = o131  # game.yaml:469
             if st.record_log:
+                st.at = o131  # game.yaml:469
                 st.log_line(fmt_card1(env['b']) + ' of ' + fmt_player1(env['b'].owner) + ' marries; ' + fmt_player1(env['q']) + ' takes 1 victory point', -1)
         elif k == 1:  # game.yaml:470
             st.at = o133  # game.yaml:471
@@ -2534,6 +2556,7 @@ def build(num_players, files):
             st.vars['thalers'][_i37] = _v13
             st.at = o134  # game.yaml:471
             if st.record_log:
+                st.at = o134  # game.yaml:471
                 st.log_line('the daughter of ' + fmt_player1(env['q']) + ' joins a convent; ' + fmt_player1(env['q']) + ' takes 1 thaler', -1)
     def step_136(st, fr):  # game.yaml:483
         env = fr.env
@@ -2564,8 +2587,8 @@ def build(num_players, files):
             if _v14 < 0:
                 raise RuleError("'thalers' would fall to " + str(_v14) + ', below its minimum 0', S[137])
             st.vars['thalers'][_i38] = _v14
-            st.at = o140  # game.yaml:493
             if st.record_log:
+                st.at = o140  # game.yaml:493
                 st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))][-1]), -1)
             fr.pc = 4
             st.at = o141  # game.yaml:494
@@ -2592,12 +2615,12 @@ def build(num_players, files):
     def e142_when0(st, env):  # game.yaml:487
         return ((len(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[21])))]) > 0) and fn_may_take(st, S[141], env['p'], env['k']))
     def collect_142(st, env):  # game.yaml:484
-        _L_p2 = env['p']
+        _L_p3 = env['p']
         actions = []
         values = []
         idx = []
         for _k1 in K_stacks1:  # game.yaml:487
-            if not ((len(st.zones[(Z_pile1 + _k1.ordinal)]) > 0) and fn_may_take(st, S[141], _L_p2, _k1)):
+            if not ((len(st.zones[(Z_pile1 + _k1.ordinal)]) > 0) and fn_may_take(st, S[141], _L_p3, _k1)):
                 continue
             a = A_91 + _k1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2641,8 +2664,8 @@ def build(num_players, files):
             if _v15 < 0:
                 raise RuleError("'thalers' would fall to " + str(_v15) + ', below its minimum 0', S[144])
             st.vars['thalers'][_i40] = _v15
-            st.at = o147  # game.yaml:509
             if st.record_log:
+                st.at = o147  # game.yaml:509
                 st.log_line(fmt_player1(env['p']) + ' uses ' + fmt_card1(env['k']) + ' with the privilege of Trier', -1)
             fr.pc = 4
             st.at = o148  # game.yaml:510
@@ -2669,12 +2692,12 @@ def build(num_players, files):
     def e149_when0(st, env):  # game.yaml:503
         return fn_trier_may_use(st, S[146], env['p'], env['k'])
     def collect_149(st, env):  # game.yaml:500
-        _L_p3 = env['p']
+        _L_p4 = env['p']
         actions = []
         values = []
         idx = []
         for _k3 in K_stacks1:  # game.yaml:503
-            if not (fn_trier_may_use(st, S[146], _L_p3, _k3)):
+            if not (fn_trier_may_use(st, S[146], _L_p4, _k3)):
                 continue
             a = A_111 + _k3.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2697,6 +2720,7 @@ def build(num_players, files):
         st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[149])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[148]))), False)
         st.at = o153  # game.yaml:517
         if st.record_log:
+            st.at = o153  # game.yaml:517
             st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
         st.frames.pop()
 
@@ -2801,6 +2825,7 @@ def build(num_players, files):
         st.vars['passed'][_i46] = True
         st.at = o168  # game.yaml:539
         if st.record_log:
+            st.at = o168  # game.yaml:539
             st.log_line(fmt_player1(env['p']) + ' passes', -1)
         st.frames.pop()
 
@@ -2839,36 +2864,36 @@ def build(num_players, files):
     def e169_label7(st, env):  # game.yaml:539
         return 'pass'
     def collect_169(st, env):  # game.yaml:478
-        _L_p4 = env['p']
-        _S_p1 = _L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else None
+        _L_p5 = env['p']
+        _S_p2 = _L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else None
         actions = []
         values = []
         idx = []
-        if any(((len(st.zones[(Z_pile1 + _k7.ordinal)]) > 0) and fn_may_take(st, S[162], _L_p4, _k7)) for _k7 in K_stacks1):  # game.yaml:481
+        if any(((len(st.zones[(Z_pile1 + _k7.ordinal)]) > 0) and fn_may_take(st, S[162], _L_p5, _k7)) for _k7 in K_stacks1):  # game.yaml:481
             actions.append(A_81)
             values.append(None)
             idx.append(0)
-        if (fn_own_privilege(st, S[163], _L_p4, C_trier1) and any(fn_trier_may_use(st, S[164], _L_p4, _k8) for _k8 in K_stacks1)):  # game.yaml:495
+        if (fn_own_privilege(st, S[163], _L_p5, C_trier1) and any(fn_trier_may_use(st, S[164], _L_p5, _k8) for _k8 in K_stacks1)):  # game.yaml:495
             actions.append(A_101)
             values.append(None)
             idx.append(1)
-        if (fn_own_privilege(st, S[165], _L_p4, C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
+        if (fn_own_privilege(st, S[165], _L_p5, C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
             actions.append(A_121)
             values.append(None)
             idx.append(2)
-        if (fn_own_privilege(st, S[166], _L_p4, C_koeln1) and any((((len((_r53 := st.zones[(Z_at1 + _s27.ordinal)])) > 0) and ((_r54 := _r53[-1]).kind == 'aristocrats')) and ((_r54.owner != _L_p4) or (st.vars['age'][(_r54.ordinal if _r54.kind == 'aristocrats' else ordinal(_r54, 'aristocrats', S[23]))] > 15))) for _s27 in K_spaces1)):  # game.yaml:518
+        if (fn_own_privilege(st, S[166], _L_p5, C_koeln1) and any((((len((_r53 := st.zones[(Z_at1 + _s27.ordinal)])) > 0) and ((_r54 := _r53[-1]).kind == 'aristocrats')) and ((_r54.owner != _L_p5) or (st.vars['age'][(_r54.ordinal if _r54.kind == 'aristocrats' else ordinal(_r54, 'aristocrats', S[23]))] > 15))) for _s27 in K_spaces1)):  # game.yaml:518
             actions.append(A_131)
             values.append(None)
             idx.append(3)
-        if (fn_own_privilege(st, S[167], _L_p4, C_pfalz1) and fn_can_place_new(st, S[168], _L_p4)):  # game.yaml:522
+        if (fn_own_privilege(st, S[167], _L_p5, C_pfalz1) and fn_can_place_new(st, S[168], _L_p5)):  # game.yaml:522
             actions.append(A_141)
             values.append(None)
             idx.append(4)
-        if ((((_r55 := st.vars['thalers'][(_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[169]))]) >= 1) and any((_x14.kind == 'knights') for _x14 in st.zones[(Z_supply1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[8])))])) and any(((len(st.zones[(Z_at1 + _s28.ordinal)]) == 0) and (not st.vars['closed'][_s28.props['electorate'].ordinal])) for _s28 in KF_spaces4)):  # game.yaml:526
+        if ((((_r55 := st.vars['thalers'][(_S_p2 if _S_p2 is not None else seat(st, _L_p5, S[169]))]) >= 1) and any((_x14.kind == 'knights') for _x14 in st.zones[(Z_supply1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p5, S[8])))])) and any(((len(st.zones[(Z_at1 + _s28.ordinal)]) == 0) and (not st.vars['closed'][_s28.props['electorate'].ordinal])) for _s28 in KF_spaces4)):  # game.yaml:526
             actions.append(A_151)
             values.append(None)
             idx.append(5)
-        if (((_r55 >= 1) and (len([1 for _x15 in st.zones[(Z_supply1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p4, S[171])))] if (_x15.kind == 'knights')]) < len(KP_knights1.get(_L_p4, ())))) and any(((len(st.zones[(Z_at1 + _s29.ordinal)]) == 0) and (not st.vars['closed'][_s29.props['electorate'].ordinal])) for _s29 in KF_spaces4)):  # game.yaml:531
+        if (((_r55 >= 1) and (len([1 for _x15 in st.zones[(Z_supply1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p5, S[171])))] if (_x15.kind == 'knights')]) < len(KP_knights1.get(_L_p5, ())))) and any(((len(st.zones[(Z_at1 + _s29.ordinal)]) == 0) and (not st.vars['closed'][_s29.props['electorate'].ordinal])) for _s29 in KF_spaces4)):  # game.yaml:531
             actions.append(A_161)
             values.append(None)
             idx.append(6)
@@ -2892,6 +2917,7 @@ def build(num_players, files):
             st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[149])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[148]))), False)
             st.at = o153  # game.yaml:517
             if st.record_log:
+                st.at = o153  # game.yaml:517
                 st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
         elif k == 3:  # game.yaml:518
             st.frames.append(Frame(o154, env))
@@ -2907,6 +2933,7 @@ def build(num_players, files):
             st.vars['passed'][_i48] = True
             st.at = o168  # game.yaml:539
             if st.record_log:
+                st.at = o168  # game.yaml:539
                 st.log_line(fmt_player1(env['p']) + ' passes', -1)
     def step_170(st, fr):  # game.yaml:549
         env = fr.env
@@ -3008,12 +3035,12 @@ def build(num_players, files):
     def e178_when0(st, env):  # game.yaml:558
         return (((len((_r56 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[176])))])) > 0) and ((_r57 := _r56[-1]).kind == 'knights')) and (_r57.owner == env['p']))
     def collect_178(st, env):  # game.yaml:555
-        _L_p5 = env['p']
+        _L_p6 = env['p']
         actions = []
         values = []
         idx = []
         for _s32 in K_spaces1:  # game.yaml:558
-            if not ((len((_r58 := st.zones[(Z_at1 + _s32.ordinal)])) > 0) and ((_r59 := _r58[-1]).kind == 'knights') and (_r59.owner == _L_p5)):
+            if not ((len((_r58 := st.zones[(Z_at1 + _s32.ordinal)])) > 0) and ((_r59 := _r58[-1]).kind == 'knights') and (_r59.owner == _L_p6)):
                 continue
             a = A_191 + _s32.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3036,6 +3063,7 @@ def build(num_players, files):
         st.vars['passed'][_i49] = True
         st.at = o182  # game.yaml:573
         if st.record_log:
+            st.at = o182  # game.yaml:573
             st.log_line(fmt_player1(env['p']) + ' is the rival; phase IV is over for him', -1)
         st.frames.pop()
 
@@ -3206,13 +3234,13 @@ def build(num_players, files):
     def e203_when2(st, env):  # game.yaml:595
         return env['optional']
     def collect_203(st, env):  # game.yaml:588
-        _L_p6 = env['p']
+        _L_p7 = env['p']
         _L_optional1 = env['optional']
         actions = []
         values = []
         idx = []
         for _s34 in K_spaces1:  # game.yaml:591
-            if not ((((len((_r64 := st.zones[(Z_at1 + _s34.ordinal)])) > 0) and ((_r65 := _r64[-1]).kind == 'aristocrats')) and ((_r65.owner != _L_p6) or (st.vars['age'][(_r65.ordinal if _r65.kind == 'aristocrats' else ordinal(_r65, 'aristocrats', S[23]))] > 15))) and (_r65.owner == _L_p6)):
+            if not ((((len((_r64 := st.zones[(Z_at1 + _s34.ordinal)])) > 0) and ((_r65 := _r64[-1]).kind == 'aristocrats')) and ((_r65.owner != _L_p7) or (st.vars['age'][(_r65.ordinal if _r65.kind == 'aristocrats' else ordinal(_r65, 'aristocrats', S[23]))] > 15))) and (_r65.owner == _L_p7)):
                 continue
             a = A_211 + _s34.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3220,7 +3248,7 @@ def build(num_players, files):
                 values.append(_s34)
                 idx.append(0)
         for _s35 in K_spaces1:  # game.yaml:593
-            if not ((((len((_r66 := st.zones[(Z_at1 + _s35.ordinal)])) > 0) and ((_r67 := _r66[-1]).kind == 'aristocrats')) and ((_r67.owner != _L_p6) or (st.vars['age'][(_r67.ordinal if _r67.kind == 'aristocrats' else ordinal(_r67, 'aristocrats', S[23]))] > 15))) and (_r67.owner != _L_p6)):
+            if not ((((len((_r66 := st.zones[(Z_at1 + _s35.ordinal)])) > 0) and ((_r67 := _r66[-1]).kind == 'aristocrats')) and ((_r67.owner != _L_p7) or (st.vars['age'][(_r67.ordinal if _r67.kind == 'aristocrats' else ordinal(_r67, 'aristocrats', S[23]))] > 15))) and (_r67.owner != _L_p7)):
                 continue
             a = A_221 + _s35.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3300,12 +3328,12 @@ def build(num_players, files):
     def e208_when0(st, env):  # game.yaml:612
         return ((((env['t'].props['type'] == 'aristocrat') and (not st.vars['closed'][env['t'].props['electorate'].ordinal])) and ((len((_r68 := st.zones[(Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[6])))])) == 0) or ((_r68[-1].kind == 'knights') and (not any(((_t11.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t11.ordinal if _t11.kind == 'spaces' else ordinal(_t11, 'spaces', S[7])))]) == 0)) for _t11 in st.zones[(Z_area1 + env['t'].props['electorate'].ordinal)]))))) and (env['t'].props['electorate'] != env['s'].props['electorate']))
     def collect_208(st, env):  # game.yaml:609
-        _L_s1 = env['s']
+        _L_s2 = env['s']
         actions = []
         values = []
         idx = []
         for _t12 in K_spaces1:  # game.yaml:612
-            if not ((((_t12.props['type'] == 'aristocrat') and (not st.vars['closed'][_t12.props['electorate'].ordinal])) and ((len((_r69 := st.zones[(Z_at1 + _t12.ordinal)])) == 0) or ((_r69[-1].kind == 'knights') and (not any(((_t13.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t13.ordinal if _t13.kind == 'spaces' else ordinal(_t13, 'spaces', S[7])))]) == 0)) for _t13 in st.zones[(Z_area1 + _t12.props['electorate'].ordinal)]))))) and (_t12.props['electorate'] != _L_s1.props['electorate'])):
+            if not ((((_t12.props['type'] == 'aristocrat') and (not st.vars['closed'][_t12.props['electorate'].ordinal])) and ((len((_r69 := st.zones[(Z_at1 + _t12.ordinal)])) == 0) or ((_r69[-1].kind == 'knights') and (not any(((_t13.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t13.ordinal if _t13.kind == 'spaces' else ordinal(_t13, 'spaces', S[7])))]) == 0)) for _t13 in st.zones[(Z_area1 + _t12.props['electorate'].ordinal)]))))) and (_t12.props['electorate'] != _L_s2.props['electorate'])):
                 continue
             a = A_251 + _t12.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3350,12 +3378,12 @@ def build(num_players, files):
     def e210_when1(st, env):  # game.yaml:614
         return (len(st.players) == 2)
     def collect_210(st, env):  # game.yaml:601
-        _L_p7 = env['p']
+        _L_p8 = env['p']
         actions = []
         values = []
         idx = []
         for _s38 in K_spaces1:  # game.yaml:604
-            if not (fn_move_from(st, S[196], _L_p7, _s38)):
+            if not (fn_move_from(st, S[196], _L_p8, _s38)):
                 continue
             a = A_241 + _s38.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3441,16 +3469,16 @@ def build(num_players, files):
     def e217_when2(st, env):  # game.yaml:626
         return (len(st.players) == 2)
     def collect_217(st, env):  # game.yaml:620
-        _L_p8 = env['p']
-        _S_p2 = _L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else None
+        _L_p9 = env['p']
+        _S_p3 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
         actions = []
         values = []
         idx = []
-        if (_r70 := fn_can_place_new(st, S[201], _L_p8)):  # game.yaml:623
+        if (_r70 := fn_can_place_new(st, S[201], _L_p9)):  # game.yaml:623
             actions.append(A_271)
             values.append(None)
             idx.append(0)
-        if (_r70 and (st.vars['thalers'][(_S_p2 if _S_p2 is not None else seat(st, _L_p8, S[203]))] >= 2)):  # game.yaml:624
+        if (_r70 and (st.vars['thalers'][(_S_p3 if _S_p3 is not None else seat(st, _L_p9, S[203]))] >= 2)):  # game.yaml:624
             actions.append(A_281)
             values.append(None)
             idx.append(1)
@@ -3500,13 +3528,13 @@ def build(num_players, files):
     def e222_when1(st, env):  # game.yaml:641
         return (len(st.players) == 2)
     def collect_222(st, env):  # game.yaml:632
-        _L_p9 = env['p']
-        _S_p3 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
+        _L_p10 = env['p']
+        _S_p4 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
         actions = []
         values = []
         idx = []
         _items1 = K_spaces1  # game.yaml:635
-        if _items1 and any((_x22.kind == 'cities') for _x22 in st.zones[(Z_supply1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p9, S[8])))]):
+        if _items1 and any((_x22.kind == 'cities') for _x22 in st.zones[(Z_supply1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p10, S[8])))]):
             for _s40 in _items1:
                 if not ((_s40.props['type'] == 'city') and ((len(st.zones[(Z_at1 + _s40.ordinal)]) == 0) and (not st.vars['closed'][_s40.props['electorate'].ordinal]))):
                     continue
@@ -3573,15 +3601,15 @@ def build(num_players, files):
     def e227_when1(st, env):  # game.yaml:656
         return (len(st.players) == 2)
     def collect_227(st, env):  # game.yaml:647
-        _L_p10 = env['p']
-        _S_p4 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
+        _L_p11 = env['p']
+        _S_p5 = _L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else None
         actions = []
         values = []
         idx = []
         _items2 = K_spaces1  # game.yaml:650
-        if _items2 and any((_x26.kind == 'aristocrats') for _x26 in st.zones[(Z_supply1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p10, S[8])))]):
+        if _items2 and any((_x26.kind == 'aristocrats') for _x26 in st.zones[(Z_supply1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p11, S[8])))]):
             for _s42 in _items2:
-                if not ((_s42.props['type'] == 'aristocrat') and (len((_r73 := st.zones[(Z_at1 + _s42.ordinal)])) > 0) and ((_r74 := _r73[-1]).kind == 'knights') and (_r74.owner == _L_p10)):
+                if not ((_s42.props['type'] == 'aristocrat') and (len((_r73 := st.zones[(Z_at1 + _s42.ordinal)])) > 0) and ((_r74 := _r73[-1]).kind == 'knights') and (_r74.owner == _L_p11)):
                     continue
                 a = A_321 + _s42.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -3652,19 +3680,19 @@ def build(num_players, files):
     def e233_when2(st, env):  # game.yaml:670
         return (len(st.players) == 2)
     def collect_233(st, env):  # game.yaml:663
-        _L_p11 = env['p']
+        _L_p12 = env['p']
         actions = []
         values = []
         idx = []
         for _s44 in K_spaces1:  # game.yaml:666
-            if not (fn_own_baron(st, S[216], _L_p11, _s44)):
+            if not (fn_own_baron(st, S[216], _L_p12, _s44)):
                 continue
             a = A_341 + _s44.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_s44)
                 idx.append(0)
-        if (((len(st.zones[Z_throne1]) > 0) and ((_r76 := st.zones[Z_throne1][-1]).owner == _L_p11)) and (not st.vars['couple'][(_r76.ordinal if _r76.kind == 'aristocrats' else ordinal(_r76, 'aristocrats', S[217]))])):  # game.yaml:667
+        if (((len(st.zones[Z_throne1]) > 0) and ((_r76 := st.zones[Z_throne1][-1]).owner == _L_p12)) and (not st.vars['couple'][(_r76.ordinal if _r76.kind == 'aristocrats' else ordinal(_r76, 'aristocrats', S[217]))])):  # game.yaml:667
             actions.append(A_351)
             values.append(None)
             idx.append(1)
@@ -3769,6 +3797,7 @@ def build(num_players, files):
         st.vars['score'][_i60] = _v22
         st.at = o246  # game.yaml:683
         if st.record_log:
+            st.at = o246  # game.yaml:683
             st.log_line(fmt_any1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
         st.frames.pop()
 
@@ -3877,6 +3906,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o261  # game.yaml:724
         if st.record_log:
+            st.at = o261  # game.yaml:724
             st.log_line(fmt_player1(env['w']) + ' has no suitable aristocrat in ' + fmt_card1(env['e']) + '; the elector space stays empty', -1)
         st.frames.pop()
 
@@ -3899,6 +3929,7 @@ def build(num_players, files):
             st.vars['score'][_i61] = _v23
             st.at = o267  # game.yaml:723
             if st.record_log:
+                st.at = o267  # game.yaml:723
                 st.log_line(fmt_player1(env['w']) + ' places the elector of ' + fmt_card1(env['e']) + ' and takes 2 victory points', -1)
             st.frames.pop()
             return
@@ -3963,8 +3994,8 @@ def build(num_players, files):
 
     def step_273(st, fr):  # game.yaml:739
         env = fr.env
-        st.at = o274  # game.yaml:739
         if st.record_log:
+            st.at = o274  # game.yaml:739
             st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
         st.at = o275  # game.yaml:739
         _args45 = {'x': env['x']}
@@ -4274,6 +4305,7 @@ def build(num_players, files):
             st.vars['score'][_i66] = _v24
             st.at = o312  # game.yaml:784
             if st.record_log:
+                st.at = o312  # game.yaml:784
                 st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
         st.frames.pop()
 
@@ -4287,6 +4319,7 @@ def build(num_players, files):
         st.vars['score'][_i67] = _v25
         st.at = o312  # game.yaml:784
         if st.record_log:
+            st.at = o312  # game.yaml:784
             st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
         st.frames.pop()
 
@@ -4296,6 +4329,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o316  # game.yaml:785
         if st.record_log:
+            st.at = o316  # game.yaml:785
             st.log_line(fmt_player1(st.vars['emperor']) + ' remains Emperor', -1)
         st.frames.pop()
 
@@ -4346,8 +4380,8 @@ def build(num_players, files):
 
     def step_335(st, fr):  # game.yaml:814
         env = fr.env
-        st.at = o336  # game.yaml:814
         if st.record_log:
+            st.at = o336  # game.yaml:814
             st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
         st.at = o337  # game.yaml:814
         _args51 = {'x': env['x']}
@@ -4543,6 +4577,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o359  # game.yaml:859
         if st.record_log:
+            st.at = o359  # game.yaml:859
             st.log_line('no empire city can be placed or moved', -1)
         st.frames.pop()
 
@@ -4649,7 +4684,6 @@ def build(num_players, files):
         if pc == 0:
             st.at = o371  # game.yaml:274
             if (len(st.players) == 2):
-                st.at = o370  # game.yaml:274
                 _args57 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[252])
@@ -4673,8 +4707,8 @@ def build(num_players, files):
                 env['s'] = _s56
                 st.at = o378  # game.yaml:281
                 st.move(_s56, (Z_area1 + _s56.props['electorate'].ordinal), False)
-            st.at = o380  # game.yaml:282
             if st.record_log:
+                st.at = o380  # game.yaml:282
                 st.log_line(fmt_player1(st.vars['emperor']) + ' is the Emperor', -1)
             fr.pc = 5
             st.at = o383  # game.yaml:283
@@ -4736,7 +4770,6 @@ def build(num_players, files):
 
     def step_369(st, fr):  # game.yaml:274
         env = fr.env
-        st.at = o370  # game.yaml:274
         _args59 = {}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
             enter_procedure(st, S[252])
@@ -4925,10 +4958,9 @@ def build(num_players, files):
         if pc == 0:
             st.at = o402  # game.yaml:296
             st.vars['round'] += 1
-            st.at = o403  # game.yaml:296
             if st.record_log:
+                st.at = o403  # game.yaml:296
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
-            st.at = o404  # game.yaml:299
             st.at = o407  # game.yaml:300
             for _e13 in list(K_electorates1):
                 env['e'] = _e13
@@ -4937,12 +4969,10 @@ def build(num_players, files):
                 st.vars['privilege_used'][_i73] = False
             st.at = o413  # game.yaml:303
             if (st.vars['round'] > 1):
-                st.at = o409  # game.yaml:303
                 st.vars['phase'] = 'Income'
-                st.at = o410  # game.yaml:303
                 if st.record_log:
+                    st.at = o410  # game.yaml:303
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
-                st.at = o411  # game.yaml:303
                 _args63 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[262])
@@ -5025,12 +5055,10 @@ def build(num_players, files):
         return K_electorates1
     def step_408(st, fr):  # game.yaml:303
         env = fr.env
-        st.at = o409  # game.yaml:303
         st.vars['phase'] = 'Income'
-        st.at = o410  # game.yaml:303
         if st.record_log:
+            st.at = o410  # game.yaml:303
             st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
-        st.at = o411  # game.yaml:303
         _args64 = {}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
             enter_procedure(st, S[262])
@@ -5050,10 +5078,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o415  # game.yaml:304
             st.vars['phase'] = 'Aging'
-            st.at = o416  # game.yaml:304
             if st.record_log:
+                st.at = o416  # game.yaml:304
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Aging', -1)
             fr.pc = 3
             st.at = o417  # game.yaml:304
@@ -5075,10 +5102,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o421  # game.yaml:305
             st.vars['phase'] = 'Descendants'
-            st.at = o422  # game.yaml:305
             if st.record_log:
+                st.at = o422  # game.yaml:305
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Descendants', -1)
             fr.pc = 3
             st.at = o423  # game.yaml:305
@@ -5100,7 +5126,6 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o427  # game.yaml:306
             st.vars['phase'] = 'Actions'
             st.at = o430  # game.yaml:306
             for _p4 in list(st.players):
@@ -5115,7 +5140,6 @@ def build(num_players, files):
                 return
             pc = 3
         if pc == 3:
-            st.at = o439  # game.yaml:306
             st.vars['turn_player'] = None
             st.at = o440  # game.yaml:306
             st.vars['phase'] = ''
@@ -5170,6 +5194,7 @@ def build(num_players, files):
             st.at = o434  # game.yaml:306
             st.vars['turn_player'] = env['p']
             if st.record_log:
+                st.at = o434  # game.yaml:306
                 st.log_line(turn_line(st), -1)
             fr.pc = 2
             st.at = o435  # game.yaml:310
@@ -5193,10 +5218,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o442  # game.yaml:311
             st.vars['phase'] = 'New Electors'
-            st.at = o443  # game.yaml:311
             if st.record_log:
+                st.at = o443  # game.yaml:311
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
             fr.pc = 3
             st.at = o444  # game.yaml:311
@@ -5218,10 +5242,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o447  # game.yaml:312
             st.vars['phase'] = 'Elect Emperor'
-            st.at = o448  # game.yaml:312
             if st.record_log:
+                st.at = o448  # game.yaml:312
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
             fr.pc = 3
             st.at = o449  # game.yaml:312
@@ -5243,10 +5266,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o452  # game.yaml:313
             st.vars['phase'] = 'Emperor Action'
-            st.at = o453  # game.yaml:313
             if st.record_log:
+                st.at = o453  # game.yaml:313
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
             fr.pc = 3
             st.at = o454  # game.yaml:313
@@ -5270,31 +5292,31 @@ def build(num_players, files):
         env = fr.env
         st.at = o458  # game.yaml:317
         if st.record_log:
+            st.at = o458  # game.yaml:317
             st.log_line('The game ends after phase VII of round ' + fmt_int1(st.vars['round']) + '; victory points ' + fmt_list_int1(st.vars['score']), -1)
         st.frames.pop()
 
     def c_2(st, env, pc):  # game.yaml:342
-        _L_p12 = env['p']
+        _L_p13 = env['p']
         _L_kind2 = env['kind']
-        _L_a1 = env['a']
+        _L_a2 = env['a']
         _L_side1 = env['side']
-        _S_p5 = _L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else None
+        _S_p6 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
         if pc <= 0:
             st.at = o47  # game.yaml:346
-            env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p12, S[66])))] if (_y4.kind == 'aristocrats')])
+            env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p13, S[66])))] if (_y4.kind == 'aristocrats')])
         if pc <= 1:
             st.at = o52  # game.yaml:347
             _v28 = [_s59 for _s59 in KP_spaces1.get(_L_kind2, ()) if ((len(st.zones[(Z_at1 + _s59.ordinal)]) == 0) and (not st.vars['closed'][_s59.props['electorate'].ordinal]))]  # game.yaml:350
             _end1 = len(_v28)
             if not _end1:
                 raise RuleError('a choice has no legal option', S[272])
-            if _S_p5 is None:
-                raise RuleError(not_a_seat(_L_p12, num_players), S[272])
-            if _L_p12 in st.players:  # else out of the game: no option runs
+            if _S_p6 is None:
+                raise RuleError(not_a_seat(_L_p13, num_players), S[272])
+            if _L_p13 in st.players:  # else out of the game: no option runs
                 if _end1 > 1:
                     _i78 = st.choose(_end1)
                     st.move_number += 1
-                    st.at = o52  # game.yaml:347
                 else:
                     _i78 = 0
                 _s60 = env['s'] = _v28[_i78]
@@ -5313,45 +5335,39 @@ def build(num_players, files):
                     st.move(_c11, _d1, False)
                 st.at = o50  # game.yaml:351
                 _i79 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[102]))
-                st.vars['age'][_i79] = _L_a1
+                st.vars['age'][_i79] = _L_a2
                 st.at = o51  # game.yaml:351
                 _i80 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[103]))
                 st.vars['couple'][_i80] = _L_side1
     def c_6(st, env, pc):  # game.yaml:376
-        _L_p13 = env['p']
+        _L_p14 = env['p']
         _L_side2 = env['side']
-        _S_p6 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
+        _S_p7 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
         if pc <= 0:
             st.at = o68  # game.yaml:380
-            env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p13, S[67])))] if (_y5.kind == 'aristocrats')])
+            env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p14, S[67])))] if (_y5.kind == 'aristocrats')])
         if pc <= 1:
             st.at = o73  # game.yaml:381
             _v29 = [_s61 for _s61 in KF_spaces1 if ((not st.vars['closed'][_s61.props['electorate'].ordinal]) and ((len((_r83 := st.zones[(Z_at1 + _s61.ordinal)])) == 0) or ((_r83[-1].kind == 'knights') and (not any(((_t21.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t21.ordinal if _t21.kind == 'spaces' else ordinal(_t21, 'spaces', S[7])))]) == 0)) for _t21 in st.zones[(Z_area1 + _s61.props['electorate'].ordinal)])))))]  # game.yaml:384
             _end2 = len(_v29)
             if not _end2:
                 raise RuleError('a choice has no legal option', S[273])
-            if _S_p6 is None:
-                raise RuleError(not_a_seat(_L_p13, num_players), S[273])
-            if _L_p13 in st.players:  # else out of the game: no option runs
+            if _S_p7 is None:
+                raise RuleError(not_a_seat(_L_p14, num_players), S[273])
+            if _L_p14 in st.players:  # else out of the game: no option runs
                 if _end2 > 1:
                     _i81 = st.choose(_end2)
                     st.move_number += 1
-                    st.at = o73  # game.yaml:381
                 else:
                     _i81 = 0
                 _s62 = env['s'] = _v29[_i81]
                 st.at = o70  # game.yaml:385
                 _args71 = {'x': env['x'], 's': _s62}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[104])
-                st.inline += 1
                 try:
                     proc_settle(st, _args71)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure settle (' + str(S[105]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o71  # game.yaml:385
                 _i82 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[106]))
                 st.vars['age'][_i82] = 15
@@ -5359,23 +5375,22 @@ def build(num_players, files):
                 _i83 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[107]))
                 st.vars['couple'][_i83] = _L_side2
     def c_7(st, env, pc):  # game.yaml:387
-        _L_p14 = env['p']
-        _S_p7 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
+        _L_p15 = env['p']
+        _S_p8 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
         if pc <= 0:
             st.at = o82  # game.yaml:392
-            if any(((len((_r84 := st.zones[(Z_at1 + _s63.ordinal)])) > 0) and ((_r85 := _r84[-1]).kind == 'aristocrats') and (_r85.owner == _L_p14)) for _s63 in KF_spaces3):
+            if any(((len((_r84 := st.zones[(Z_at1 + _s63.ordinal)])) > 0) and ((_r85 := _r84[-1]).kind == 'aristocrats') and (_r85.owner == _L_p15)) for _s63 in KF_spaces3):
                 st.at = o79  # game.yaml:394
-                _v30 = [_s64 for _s64 in KF_spaces3 if ((len((_r86 := st.zones[(Z_at1 + _s64.ordinal)])) > 0) and ((_r87 := _r86[-1]).kind == 'aristocrats') and (_r87.owner == _L_p14))]  # game.yaml:397
+                _v30 = [_s64 for _s64 in KF_spaces3 if ((len((_r86 := st.zones[(Z_at1 + _s64.ordinal)])) > 0) and ((_r87 := _r86[-1]).kind == 'aristocrats') and (_r87.owner == _L_p15))]  # game.yaml:397
                 _end3 = len(_v30)
                 if not _end3:
                     raise RuleError('a choice has no legal option', S[274])
-                if _S_p7 is None:
-                    raise RuleError(not_a_seat(_L_p14, num_players), S[274])
-                if _L_p14 in st.players:  # else out of the game: no option runs
+                if _S_p8 is None:
+                    raise RuleError(not_a_seat(_L_p15, num_players), S[274])
+                if _L_p15 in st.players:  # else out of the game: no option runs
                     if _end3 > 1:
                         _i84 = st.choose(_end3)
                         st.move_number += 1
-                        st.at = o79  # game.yaml:394
                     else:
                         _i84 = 0
                     _s65 = env['s'] = _v30[_i84]
@@ -5385,23 +5400,19 @@ def build(num_players, files):
                     _z1.pop()
                     st.zones[Z_throne1].append(_c12)
                     st.loc[_c12.id] = Z_throne1
-            elif any((_x29.kind == 'aristocrats') for _x29 in st.zones[(Z_supply1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p14, S[8])))]):
+            elif any((_x29.kind == 'aristocrats') for _x29 in st.zones[(Z_supply1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[8])))]):
                 st.at = o81  # game.yaml:401
-                _args72 = {'p': _L_p14, 'a': 45, 'z': st.zones[Z_throne1]}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[68])
-                st.inline += 1
+                _args72 = {'p': _L_p15, 'a': 45, 'z': st.zones[Z_throne1]}
                 try:
                     proc_fresh(st, _args72)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure fresh (' + str(S[69]) + ')')
                     raise
-                st.inline -= 1
             else:
                 st.at = o75  # game.yaml:402
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_p14) + ' has no aristocrat for the throne; it stays empty', -1)
+                    st.at = o75  # game.yaml:402
+                    st.log_line(fmt_player1(_L_p15) + ' has no aristocrat for the throne; it stays empty', -1)
     def c_9(st, env, pc):  # game.yaml:417
         if pc <= 0:
             st.at = o93  # game.yaml:420
@@ -5409,40 +5420,29 @@ def build(num_players, files):
                 env['x'] = _x30
                 st.at = o92  # game.yaml:420
                 if (_x30 not in st.zones[(Z_supply1 + seat(st, _x30.owner, S[70]))]):
-                    st.at = o91  # game.yaml:420
                     _args73 = {'x': _x30}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[71])
-                    st.inline += 1
                     try:
                         proc_grow_old(st, _args73)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure grow_old (' + str(S[72]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 1:
             st.at = o100  # game.yaml:421
             if (len(st.zones[Z_throne1]) == 0):
-                st.at = o95  # game.yaml:423
                 if st.record_log:
+                    st.at = o95  # game.yaml:423
                     st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' needs a new aristocrat on the throne', -1)
-                st.at = o96  # game.yaml:424
                 _args74 = {'p': st.vars['emperor']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[114])
-                st.inline += 1
                 try:
                     c_7(st, _args74, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure fill_throne (' + str(S[275]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o99  # game.yaml:425
                 if (len(st.zones[Z_throne1]) > 0):
                     st.at = o98  # game.yaml:425
                     if st.record_log:
+                        st.at = o98  # game.yaml:425
                         st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[115])]) + ', is the new Emperor tile', -1)
     def c_10(st, env, pc):  # game.yaml:428
         if pc <= 0:
@@ -5455,31 +5455,19 @@ def build(num_players, files):
                 env['blue'] = len([1 for _c14 in st.zones[(Z_play_area1 + _q8)] if (_c14.props['stack'].props['colour'] == 'blue')])
                 st.at = o108  # game.yaml:435
                 if (env['blue'] > env['pink']):
-                    st.at = o105  # game.yaml:435
                     _args75 = {'q': _q8}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[118])
-                    st.inline += 1
                     try:
                         c_11(st, _args75, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure son (' + str(S[276]) + ')')
                         raise
-                    st.inline -= 1
                 elif (env['pink'] > 0):
-                    st.at = o107  # game.yaml:435
                     _args76 = {'q': _q8}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[119])
-                    st.inline += 1
                     try:
                         c_12(st, _args76, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure daughter (' + str(S[277]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 1:
             st.at = o114  # game.yaml:436
             for _q9 in list(st.players):
@@ -5505,24 +5493,19 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o120  # game.yaml:443
             if fn_can_place_new(st, S[73], _L_q2):
-                st.at = o118  # game.yaml:443
                 if st.record_log:
+                    st.at = o118  # game.yaml:443
                     st.log_line('a son is born to ' + fmt_player1(_L_q2), -1)
-                st.at = o119  # game.yaml:443
                 _args77 = {'p': _L_q2, 'side': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[121])
-                st.inline += 1
                 try:
                     c_6(st, _args77, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure place_new (' + str(S[278]) + ')')
                     raise
-                st.inline -= 1
             else:
                 st.at = o116  # game.yaml:444
                 if st.record_log:
+                    st.at = o116  # game.yaml:444
                     st.log_line('a son is born to ' + fmt_player1(_L_q2) + ', but there is no Baron in his supply or no room for him', -1)
     def c_12(st, env, pc):  # game.yaml:446
         _L_q3 = env['q']
@@ -5546,36 +5529,25 @@ def build(num_players, files):
                 if _end6 > 1:
                     _i85 = st.choose(_end6)
                     st.move_number += 1
-                    st.at = o127  # game.yaml:451
                 else:
                     _i85 = 0
                 if _i85 < _end4:  # game.yaml:454
                     _s67 = env['s'] = _v31[_i85]
                     st.at = o122  # game.yaml:455
                     _args78 = {'q': _L_q3, 'b': st.zones[(Z_at1 + _s67.ordinal)][-1]}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[123])
-                    st.inline += 1
                     try:
                         c_13(st, _args78, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure offer (' + str(S[280]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i85 < _end5:  # game.yaml:456
                     st.at = o124  # game.yaml:458
                     _args79 = {'q': _L_q3, 'b': st.zones[Z_throne1][-1]}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[124])
-                    st.inline += 1
                     try:
                         c_13(st, _args79, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure offer (' + str(S[280]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:459
                     st.at = o126  # game.yaml:459
                     _i86 = (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[125]))
@@ -5605,7 +5577,6 @@ def build(num_players, files):
                 if _end8 > 1:
                     _i87 = st.choose(_end8)
                     st.move_number += 1
-                    st.at = o135  # game.yaml:465
                 else:
                     _i87 = 0
                 if _i87 < _end7:  # game.yaml:468
@@ -5620,6 +5591,7 @@ def build(num_players, files):
                     st.vars['score'][_i89] = _v33
                     st.at = o131  # game.yaml:469
                     if st.record_log:
+                        st.at = o131  # game.yaml:469
                         st.log_line(fmt_card1(_L_b1) + ' of ' + fmt_player1(_L_b1.owner) + ' marries; ' + fmt_player1(_L_q4) + ' takes 1 victory point', -1)
                 else:  # game.yaml:470
                     st.at = o133  # game.yaml:471
@@ -5632,37 +5604,38 @@ def build(num_players, files):
                     st.vars['thalers'][_i90] = _v34
                     st.at = o134  # game.yaml:471
                     if st.record_log:
+                        st.at = o134  # game.yaml:471
                         st.log_line('the daughter of ' + fmt_player1(_L_q4) + ' joins a convent; ' + fmt_player1(_L_q4) + ' takes 1 thaler', -1)
     def c_14(st, env, pc):  # game.yaml:474
-        _L_p15 = env['p']
-        _S_p8 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
+        _L_p16 = env['p']
+        _S_p9 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
         if pc <= 0:
             st.at = o169  # game.yaml:478
-            if any(((len(st.zones[(Z_pile1 + _k9.ordinal)]) > 0) and fn_may_take(st, S[162], _L_p15, _k9)) for _k9 in K_stacks1):  # game.yaml:481
+            if any(((len(st.zones[(Z_pile1 + _k9.ordinal)]) > 0) and fn_may_take(st, S[162], _L_p16, _k9)) for _k9 in K_stacks1):  # game.yaml:481
                 _f2 = 1
             else:
                 _f2 = 0
-            if (fn_own_privilege(st, S[163], _L_p15, C_trier1) and any(fn_trier_may_use(st, S[164], _L_p15, _k10) for _k10 in K_stacks1)):  # game.yaml:495
+            if (fn_own_privilege(st, S[163], _L_p16, C_trier1) and any(fn_trier_may_use(st, S[164], _L_p16, _k10) for _k10 in K_stacks1)):  # game.yaml:495
                 _f3 = 1
             else:
                 _f3 = 0
-            if (fn_own_privilege(st, S[165], _L_p15, C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
+            if (fn_own_privilege(st, S[165], _L_p16, C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
                 _f4 = 1
             else:
                 _f4 = 0
-            if (fn_own_privilege(st, S[166], _L_p15, C_koeln1) and any((((len((_r91 := st.zones[(Z_at1 + _s68.ordinal)])) > 0) and ((_r92 := _r91[-1]).kind == 'aristocrats')) and ((_r92.owner != _L_p15) or (st.vars['age'][(_r92.ordinal if _r92.kind == 'aristocrats' else ordinal(_r92, 'aristocrats', S[23]))] > 15))) for _s68 in K_spaces1)):  # game.yaml:518
+            if (fn_own_privilege(st, S[166], _L_p16, C_koeln1) and any((((len((_r91 := st.zones[(Z_at1 + _s68.ordinal)])) > 0) and ((_r92 := _r91[-1]).kind == 'aristocrats')) and ((_r92.owner != _L_p16) or (st.vars['age'][(_r92.ordinal if _r92.kind == 'aristocrats' else ordinal(_r92, 'aristocrats', S[23]))] > 15))) for _s68 in K_spaces1)):  # game.yaml:518
                 _f5 = 1
             else:
                 _f5 = 0
-            if (fn_own_privilege(st, S[167], _L_p15, C_pfalz1) and fn_can_place_new(st, S[168], _L_p15)):  # game.yaml:522
+            if (fn_own_privilege(st, S[167], _L_p16, C_pfalz1) and fn_can_place_new(st, S[168], _L_p16)):  # game.yaml:522
                 _f6 = 1
             else:
                 _f6 = 0
-            if ((((_r93 := st.vars['thalers'][(_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[169]))]) >= 1) and any((_x31.kind == 'knights') for _x31 in st.zones[(Z_supply1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[8])))])) and any(((len(st.zones[(Z_at1 + _s69.ordinal)]) == 0) and (not st.vars['closed'][_s69.props['electorate'].ordinal])) for _s69 in KF_spaces4)):  # game.yaml:526
+            if ((((_r93 := st.vars['thalers'][(_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[169]))]) >= 1) and any((_x31.kind == 'knights') for _x31 in st.zones[(Z_supply1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[8])))])) and any(((len(st.zones[(Z_at1 + _s69.ordinal)]) == 0) and (not st.vars['closed'][_s69.props['electorate'].ordinal])) for _s69 in KF_spaces4)):  # game.yaml:526
                 _f7 = 1
             else:
                 _f7 = 0
-            if (((_r93 >= 1) and (len([1 for _x32 in st.zones[(Z_supply1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[171])))] if (_x32.kind == 'knights')]) < len(KP_knights1.get(_L_p15, ())))) and any(((len(st.zones[(Z_at1 + _s70.ordinal)]) == 0) and (not st.vars['closed'][_s70.props['electorate'].ordinal])) for _s70 in KF_spaces4)):  # game.yaml:531
+            if (((_r93 >= 1) and (len([1 for _x32 in st.zones[(Z_supply1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[171])))] if (_x32.kind == 'knights')]) < len(KP_knights1.get(_L_p16, ())))) and any(((len(st.zones[(Z_at1 + _s70.ordinal)]) == 0) and (not st.vars['closed'][_s70.props['electorate'].ordinal])) for _s70 in KF_spaces4)):  # game.yaml:531
                 _f8 = 1
             else:
                 _f8 = 0
@@ -5677,74 +5650,66 @@ def build(num_players, files):
             _end16 = _end15 + 1
             if not _end16:
                 raise RuleError('a choice has no legal option', S[282])
-            if _S_p8 is None:
-                raise RuleError(not_a_seat(_L_p15, num_players), S[282])
-            if _L_p15 in st.players:  # else out of the game: no option runs
+            if _S_p9 is None:
+                raise RuleError(not_a_seat(_L_p16, num_players), S[282])
+            if _L_p16 in st.players:  # else out of the game: no option runs
                 if _end16 > 1:
                     _i91 = st.choose(_end16)
                     st.move_number += 1
-                    st.at = o169  # game.yaml:478
                 else:
                     _i91 = 0
                 if _i91 < _end9:  # game.yaml:481
                     st.at = o142  # game.yaml:484
-                    _v35 = [_k11 for _k11 in K_stacks1 if ((len(st.zones[(Z_pile1 + _k11.ordinal)]) > 0) and fn_may_take(st, S[141], _L_p15, _k11))]  # game.yaml:487
+                    _v35 = [_k11 for _k11 in K_stacks1 if ((len(st.zones[(Z_pile1 + _k11.ordinal)]) > 0) and fn_may_take(st, S[141], _L_p16, _k11))]  # game.yaml:487
                     _end17 = len(_v35)
                     if not _end17:
                         raise RuleError('a choice has no legal option', S[283])
-                    if _S_p8 is None:
-                        raise RuleError(not_a_seat(_L_p15, num_players), S[283])
-                    if _L_p15 in st.players:  # else out of the game: no option runs
+                    if _S_p9 is None:
+                        raise RuleError(not_a_seat(_L_p16, num_players), S[283])
+                    if _L_p16 in st.players:  # else out of the game: no option runs
                         if _end17 > 1:
                             _i92 = st.choose(_end17)
                             st.move_number += 1
-                            st.at = o142  # game.yaml:484
                         else:
                             _i92 = 0
                         _k12 = env['k'] = _v35[_i92]
                         st.at = o138  # game.yaml:491
                         _z2 = st.zones[(Z_pile1 + _k12.ordinal)]
                         _c17 = _z2[-1]
-                        _d3 = (Z_play_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[134])))
+                        _d3 = (Z_play_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[134])))
                         _z2.pop()
                         st.zones[_d3].append(_c17)
                         st.loc[_c17.id] = _d3
                         st.at = o139  # game.yaml:492
-                        _i93 = (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[136]))
+                        _i93 = (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[136]))
                         _v36 = st.vars['thalers'][_i93] - _k12.props['cost']
                         if _v36 > 12:
                             _v36 = 12  # the marker stops at the end; the excess is lost
                         if _v36 < 0:
                             raise RuleError("'thalers' would fall to " + str(_v36) + ', below its minimum 0', S[137])
                         st.vars['thalers'][_i93] = _v36
-                        st.at = o140  # game.yaml:493
                         if st.record_log:
-                            st.log_line(fmt_player1(_L_p15) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[138])))][-1]), -1)
+                            st.at = o140  # game.yaml:493
+                            st.log_line(fmt_player1(_L_p16) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[138])))][-1]), -1)
                         st.at = o141  # game.yaml:494
-                        _args80 = {'p': _L_p15, 'a': _k12.key}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[139])
-                        st.inline += 1
+                        _args80 = {'p': _L_p16, 'a': _k12.key}
                         try:
                             c_17(st, _args80, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure use_card (' + str(S[284]) + ')')
                             raise
-                        st.inline -= 1
                 elif _i91 < _end10:  # game.yaml:495
                     st.at = o149  # game.yaml:500
-                    _v37 = [_k13 for _k13 in K_stacks1 if (fn_trier_may_use(st, S[146], _L_p15, _k13))]  # game.yaml:503
+                    _v37 = [_k13 for _k13 in K_stacks1 if (fn_trier_may_use(st, S[146], _L_p16, _k13))]  # game.yaml:503
                     _end18 = len(_v37)
                     if not _end18:
                         raise RuleError('a choice has no legal option', S[285])
-                    if _S_p8 is None:
-                        raise RuleError(not_a_seat(_L_p15, num_players), S[285])
-                    if _L_p15 in st.players:  # else out of the game: no option runs
+                    if _S_p9 is None:
+                        raise RuleError(not_a_seat(_L_p16, num_players), S[285])
+                    if _L_p16 in st.players:  # else out of the game: no option runs
                         if _end18 > 1:
                             _i94 = st.choose(_end18)
                             st.move_number += 1
-                            st.at = o149  # game.yaml:500
                         else:
                             _i94 = 0
                         _k14 = env['k'] = _v37[_i94]
@@ -5752,28 +5717,23 @@ def build(num_players, files):
                         _i95 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[142]))
                         st.vars['privilege_used'][_i95] = True
                         st.at = o146  # game.yaml:508
-                        _i96 = (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[143]))
+                        _i96 = (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[143]))
                         _v38 = st.vars['thalers'][_i96] - _k14.props['cost']
                         if _v38 > 12:
                             _v38 = 12  # the marker stops at the end; the excess is lost
                         if _v38 < 0:
                             raise RuleError("'thalers' would fall to " + str(_v38) + ', below its minimum 0', S[144])
                         st.vars['thalers'][_i96] = _v38
-                        st.at = o147  # game.yaml:509
                         if st.record_log:
-                            st.log_line(fmt_player1(_L_p15) + ' uses ' + fmt_card1(_k14) + ' with the privilege of Trier', -1)
+                            st.at = o147  # game.yaml:509
+                            st.log_line(fmt_player1(_L_p16) + ' uses ' + fmt_card1(_k14) + ' with the privilege of Trier', -1)
                         st.at = o148  # game.yaml:510
-                        _args81 = {'p': _L_p15, 'a': _k14.key}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[145])
-                        st.inline += 1
+                        _args81 = {'p': _L_p16, 'a': _k14.key}
                         try:
                             c_17(st, _args81, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure use_card (' + str(S[284]) + ')')
                             raise
-                        st.inline -= 1
                 elif _i91 < _end11:  # game.yaml:511
                     st.at = o151  # game.yaml:515
                     _i97 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[147]))
@@ -5781,115 +5741,92 @@ def build(num_players, files):
                     st.at = o152  # game.yaml:516
                     _z3 = st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[149])))]
                     _c18 = _z3[-1]
-                    _d4 = (Z_play_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[148])))
+                    _d4 = (Z_play_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[148])))
                     _z3.pop()
                     st.zones[_d4].append(_c18)
                     st.loc[_c18.id] = _d4
                     st.at = o153  # game.yaml:517
                     if st.record_log:
-                        st.log_line(fmt_player1(_L_p15) + ' takes Gray eminence', -1)
+                        st.at = o153  # game.yaml:517
+                        st.log_line(fmt_player1(_L_p16) + ' takes Gray eminence', -1)
                 elif _i91 < _end12:  # game.yaml:518
                     st.at = o155  # game.yaml:521
                     _i98 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[150]))
                     st.vars['privilege_used'][_i98] = True
-                    st.at = o156  # game.yaml:521
-                    _args82 = {'p': _L_p15, 'optional': False}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[151])
-                    st.inline += 1
+                    _args82 = {'p': _L_p16, 'optional': False}
                     try:
                         c_18(st, _args82, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure doctor (' + str(S[286]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i91 < _end13:  # game.yaml:522
                     st.at = o158  # game.yaml:525
                     _i99 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[152]))
                     st.vars['privilege_used'][_i99] = True
-                    st.at = o159  # game.yaml:525
-                    _args83 = {'p': _L_p15, 'side': False}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[153])
-                    st.inline += 1
+                    _args83 = {'p': _L_p16, 'side': False}
                     try:
                         c_6(st, _args83, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure place_new (' + str(S[278]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i91 < _end14:  # game.yaml:526
                     st.at = o161  # game.yaml:530
-                    _i100 = (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[154]))
+                    _i100 = (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[154]))
                     _v39 = st.vars['thalers'][_i100] - 1
                     if _v39 > 12:
                         _v39 = 12  # the marker stops at the end; the excess is lost
                     if _v39 < 0:
                         raise RuleError("'thalers' would fall to " + str(_v39) + ', below its minimum 0', S[155])
                     st.vars['thalers'][_i100] = _v39
-                    st.at = o162  # game.yaml:530
-                    _args84 = {'p': _L_p15}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[156])
-                    st.inline += 1
+                    _args84 = {'p': _L_p16}
                     try:
                         c_15(st, _args84, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure place_knight (' + str(S[287]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i91 < _end15:  # game.yaml:531
                     st.at = o164  # game.yaml:538
-                    _i101 = (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[157]))
+                    _i101 = (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[157]))
                     _v40 = st.vars['thalers'][_i101] - 1
                     if _v40 > 12:
                         _v40 = 12  # the marker stops at the end; the excess is lost
                     if _v40 < 0:
                         raise RuleError("'thalers' would fall to " + str(_v40) + ', below its minimum 0', S[158])
                     st.vars['thalers'][_i101] = _v40
-                    st.at = o165  # game.yaml:538
-                    _args85 = {'p': _L_p15}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[159])
-                    st.inline += 1
+                    _args85 = {'p': _L_p16}
                     try:
                         c_16(st, _args85, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure move_knight (' + str(S[288]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:539
                     st.at = o167  # game.yaml:539
                     _i102 = seat(st, st.vars['turn_player'], S[160])
                     st.vars['passed'][_i102] = True
                     st.at = o168  # game.yaml:539
                     if st.record_log:
-                        st.log_line(fmt_player1(_L_p15) + ' passes', -1)
+                        st.at = o168  # game.yaml:539
+                        st.log_line(fmt_player1(_L_p16) + ' passes', -1)
     def c_15(st, env, pc):  # game.yaml:541
-        _L_p16 = env['p']
-        _S_p9 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
+        _L_p17 = env['p']
+        _S_p10 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
         if pc <= 0:
             st.at = o172  # game.yaml:545
             _v41 = [_s71 for _s71 in KF_spaces4 if ((len(st.zones[(Z_at1 + _s71.ordinal)]) == 0) and (not st.vars['closed'][_s71.props['electorate'].ordinal]))]  # game.yaml:548
             _end19 = len(_v41)
             if not _end19:
                 raise RuleError('a choice has no legal option', S[289])
-            if _S_p9 is None:
-                raise RuleError(not_a_seat(_L_p16, num_players), S[289])
-            if _L_p16 in st.players:  # else out of the game: no option runs
+            if _S_p10 is None:
+                raise RuleError(not_a_seat(_L_p17, num_players), S[289])
+            if _L_p17 in st.players:  # else out of the game: no option runs
                 if _end19 > 1:
                     _i103 = st.choose(_end19)
                     st.move_number += 1
-                    st.at = o172  # game.yaml:545
                 else:
                     _i103 = 0
                 _s72 = env['s'] = _v41[_i103]
                 st.at = o171  # game.yaml:549
-                _c19 = first([_x34 for _x34 in st.zones[(Z_supply1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[173])))] if (_x34.kind == 'knights')])
+                _c19 = first([_x34 for _x34 in st.zones[(Z_supply1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p17, S[173])))] if (_x34.kind == 'knights')])
                 _d5 = (Z_at1 + _s72.ordinal)
                 if type(_c19) is Card:
                     _from3 = st.zones[st.loc[_c19.id]]
@@ -5902,21 +5839,20 @@ def build(num_players, files):
                 else:  # not a card: State.move raises the rules' error
                     st.move(_c19, _d5, False)
     def c_16(st, env, pc):  # game.yaml:551
-        _L_p17 = env['p']
-        _S_p10 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
+        _L_p18 = env['p']
+        _S_p11 = _L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else None
         if pc <= 0:
             st.at = o178  # game.yaml:555
-            _v42 = [_s73 for _s73 in K_spaces1 if ((len((_r94 := st.zones[(Z_at1 + _s73.ordinal)])) > 0) and ((_r95 := _r94[-1]).kind == 'knights') and (_r95.owner == _L_p17))]  # game.yaml:558
+            _v42 = [_s73 for _s73 in K_spaces1 if ((len((_r94 := st.zones[(Z_at1 + _s73.ordinal)])) > 0) and ((_r95 := _r94[-1]).kind == 'knights') and (_r95.owner == _L_p18))]  # game.yaml:558
             _end20 = len(_v42)
             if not _end20:
                 raise RuleError('a choice has no legal option', S[290])
-            if _S_p10 is None:
-                raise RuleError(not_a_seat(_L_p17, num_players), S[290])
-            if _L_p17 in st.players:  # else out of the game: no option runs
+            if _S_p11 is None:
+                raise RuleError(not_a_seat(_L_p18, num_players), S[290])
+            if _L_p18 in st.players:  # else out of the game: no option runs
                 if _end20 > 1:
                     _i104 = st.choose(_end20)
                     st.move_number += 1
-                    st.at = o178  # game.yaml:555
                 else:
                     _i104 = 0
                 _s74 = env['s'] = _v42[_i104]
@@ -5927,13 +5863,12 @@ def build(num_players, files):
                 _end21 = len(_v43)
                 if not _end21:
                     raise RuleError('a choice has no legal option', S[291])
-                if _S_p10 is None:
-                    raise RuleError(not_a_seat(_L_p17, num_players), S[291])
-                if _L_p17 in st.players:  # else out of the game: no option runs
+                if _S_p11 is None:
+                    raise RuleError(not_a_seat(_L_p18, num_players), S[291])
+                if _L_p18 in st.players:  # else out of the game: no option runs
                     if _end21 > 1:
                         _i105 = st.choose(_end21)
                         st.move_number += 1
-                        st.at = o177  # game.yaml:563
                     else:
                         _i105 = 0
                     _t23 = env['t'] = _v43[_i105]
@@ -5951,113 +5886,78 @@ def build(num_players, files):
                     else:  # not a card: State.move raises the rules' error
                         st.move(_c20, _d6, False)
     def c_17(st, env, pc):  # game.yaml:568
-        _L_a2 = env['a']
-        _L_p18 = env['p']
-        _S_p11 = _L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else None
+        _L_a3 = env['a']
+        _L_p19 = env['p']
+        _S_p12 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
         if pc <= 0:
             st.at = o197  # game.yaml:572
-            if (_L_a2 == 'rival'):
-                st.at = o180  # game.yaml:573
-                st.vars['rival'] = _L_p18
+            if (_L_a3 == 'rival'):
+                st.vars['rival'] = _L_p19
                 st.at = o181  # game.yaml:573
                 _i106 = seat(st, st.vars['turn_player'], S[74])
                 st.vars['passed'][_i106] = True
                 st.at = o182  # game.yaml:573
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_p18) + ' is the rival; phase IV is over for him', -1)
-            elif (_L_a2 == 'doctor'):
+                    st.at = o182  # game.yaml:573
+                    st.log_line(fmt_player1(_L_p19) + ' is the rival; phase IV is over for him', -1)
+            elif (_L_a3 == 'doctor'):
                 st.at = o184  # game.yaml:575
-                _args86 = {'p': _L_p18, 'optional': (len(st.players) == 2)}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[177])
-                st.inline += 1
+                _args86 = {'p': _L_p19, 'optional': (len(st.players) == 2)}
                 try:
                     c_18(st, _args86, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure doctor (' + str(S[286]) + ')')
                     raise
-                st.inline -= 1
-            elif (_L_a2 == 'move'):
-                st.at = o186  # game.yaml:576
-                _args87 = {'p': _L_p18}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[178])
-                st.inline += 1
+            elif (_L_a3 == 'move'):
+                _args87 = {'p': _L_p19}
                 try:
                     c_19(st, _args87, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure move_card (' + str(S[292]) + ')')
                     raise
-                st.inline -= 1
-            elif (_L_a2 == 'indulgence'):
+            elif (_L_a3 == 'indulgence'):
                 st.at = o188  # game.yaml:577
-                _i107 = (_S_p11 if _S_p11 is not None else seat(st, _L_p18, S[75]))
+                _i107 = (_S_p12 if _S_p12 is not None else seat(st, _L_p19, S[75]))
                 _v44 = st.vars['score'][_i107] + 1
                 if _v44 < 0:
                     raise RuleError("'score' would fall to " + str(_v44) + ', below its minimum 0', S[76])
                 st.vars['score'][_i107] = _v44
-            elif (_L_a2 == 'permit'):
-                st.at = o190  # game.yaml:578
-                _args88 = {'p': _L_p18}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[179])
-                st.inline += 1
+            elif (_L_a3 == 'permit'):
+                _args88 = {'p': _L_p19}
                 try:
                     c_20(st, _args88, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure permit (' + str(S[293]) + ')')
                     raise
-                st.inline -= 1
-            elif (_L_a2 == 'ordinance'):
-                st.at = o192  # game.yaml:579
-                _args89 = {'p': _L_p18}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[180])
-                st.inline += 1
+            elif (_L_a3 == 'ordinance'):
+                _args89 = {'p': _L_p19}
                 try:
                     c_21(st, _args89, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure ordinance (' + str(S[294]) + ')')
                     raise
-                st.inline -= 1
-            elif (_L_a2 == 'promotion'):
-                st.at = o194  # game.yaml:580
-                _args90 = {'p': _L_p18}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[181])
-                st.inline += 1
+            elif (_L_a3 == 'promotion'):
+                _args90 = {'p': _L_p19}
                 try:
                     c_22(st, _args90, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure promotion (' + str(S[295]) + ')')
                     raise
-                st.inline -= 1
-            elif (_L_a2 == 'daughter'):
-                st.at = o196  # game.yaml:581
-                _args91 = {'p': _L_p18}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[182])
-                st.inline += 1
+            elif (_L_a3 == 'daughter'):
+                _args91 = {'p': _L_p19}
                 try:
                     c_23(st, _args91, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure kings_daughter (' + str(S[296]) + ')')
                     raise
-                st.inline -= 1
     def c_18(st, env, pc):  # game.yaml:583
-        _L_p19 = env['p']
+        _L_p20 = env['p']
         _L_optional2 = env['optional']
-        _S_p12 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
+        _S_p13 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
         if pc <= 0:
             st.at = o203  # game.yaml:588
-            _v45 = [_s75 for _s75 in K_spaces1 if ((((len((_r96 := st.zones[(Z_at1 + _s75.ordinal)])) > 0) and ((_r97 := _r96[-1]).kind == 'aristocrats')) and ((_r97.owner != _L_p19) or (st.vars['age'][(_r97.ordinal if _r97.kind == 'aristocrats' else ordinal(_r97, 'aristocrats', S[23]))] > 15))) and (_r97.owner == _L_p19))]  # game.yaml:591
-            _v46 = [_s76 for _s76 in K_spaces1 if ((((len((_r98 := st.zones[(Z_at1 + _s76.ordinal)])) > 0) and ((_r99 := _r98[-1]).kind == 'aristocrats')) and ((_r99.owner != _L_p19) or (st.vars['age'][(_r99.ordinal if _r99.kind == 'aristocrats' else ordinal(_r99, 'aristocrats', S[23]))] > 15))) and (_r99.owner != _L_p19))]  # game.yaml:593
+            _v45 = [_s75 for _s75 in K_spaces1 if ((((len((_r96 := st.zones[(Z_at1 + _s75.ordinal)])) > 0) and ((_r97 := _r96[-1]).kind == 'aristocrats')) and ((_r97.owner != _L_p20) or (st.vars['age'][(_r97.ordinal if _r97.kind == 'aristocrats' else ordinal(_r97, 'aristocrats', S[23]))] > 15))) and (_r97.owner == _L_p20))]  # game.yaml:591
+            _v46 = [_s76 for _s76 in K_spaces1 if ((((len((_r98 := st.zones[(Z_at1 + _s76.ordinal)])) > 0) and ((_r99 := _r98[-1]).kind == 'aristocrats')) and ((_r99.owner != _L_p20) or (st.vars['age'][(_r99.ordinal if _r99.kind == 'aristocrats' else ordinal(_r99, 'aristocrats', S[23]))] > 15))) and (_r99.owner != _L_p20))]  # game.yaml:593
             if _L_optional2:  # game.yaml:595
                 _f9 = 1
             else:
@@ -6067,13 +5967,12 @@ def build(num_players, files):
             _end24 = _end23 + _f9
             if not _end24:
                 raise RuleError('a choice has no legal option', S[297])
-            if _S_p12 is None:
-                raise RuleError(not_a_seat(_L_p19, num_players), S[297])
-            if _L_p19 in st.players:  # else out of the game: no option runs
+            if _S_p13 is None:
+                raise RuleError(not_a_seat(_L_p20, num_players), S[297])
+            if _L_p20 in st.players:  # else out of the game: no option runs
                 if _end24 > 1:
                     _i108 = st.choose(_end24)
                     st.move_number += 1
-                    st.at = o203  # game.yaml:588
                 else:
                     _i108 = 0
                 if _i108 < _end22:  # game.yaml:591
@@ -6085,24 +5984,19 @@ def build(num_players, files):
                     _s78 = env['s'] = _v46[_i108 - _end22]
                     st.at = o201  # game.yaml:594
                     _args92 = {'x': st.zones[(Z_at1 + _s78.ordinal)][-1]}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[186])
-                    st.inline += 1
                     try:
                         proc_grow_old(st, _args92)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure grow_old (' + str(S[72]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:595
                     pass
     def c_19(st, env, pc):  # game.yaml:597
-        _L_p20 = env['p']
-        _S_p13 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
+        _L_p21 = env['p']
+        _S_p14 = _L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else None
         if pc <= 0:
             st.at = o210  # game.yaml:601
-            _v47 = [_s79 for _s79 in K_spaces1 if (fn_move_from(st, S[196], _L_p20, _s79))]  # game.yaml:604
+            _v47 = [_s79 for _s79 in K_spaces1 if (fn_move_from(st, S[196], _L_p21, _s79))]  # game.yaml:604
             if (len(st.players) == 2):  # game.yaml:614
                 _f10 = 1
             else:
@@ -6111,13 +6005,12 @@ def build(num_players, files):
             _end26 = _end25 + _f10
             if not _end26:
                 raise RuleError('a choice has no legal option', S[298])
-            if _S_p13 is None:
-                raise RuleError(not_a_seat(_L_p20, num_players), S[298])
-            if _L_p20 in st.players:  # else out of the game: no option runs
+            if _S_p14 is None:
+                raise RuleError(not_a_seat(_L_p21, num_players), S[298])
+            if _L_p21 in st.players:  # else out of the game: no option runs
                 if _end26 > 1:
                     _i110 = st.choose(_end26)
                     st.move_number += 1
-                    st.at = o210  # game.yaml:601
                 else:
                     _i110 = 0
                 if _i110 < _end25:  # game.yaml:604
@@ -6129,40 +6022,34 @@ def build(num_players, files):
                     _end27 = len(_v48)
                     if not _end27:
                         raise RuleError('a choice has no legal option', S[299])
-                    if _S_p13 is None:
-                        raise RuleError(not_a_seat(_L_p20, num_players), S[299])
-                    if _L_p20 in st.players:  # else out of the game: no option runs
+                    if _S_p14 is None:
+                        raise RuleError(not_a_seat(_L_p21, num_players), S[299])
+                    if _L_p21 in st.players:  # else out of the game: no option runs
                         if _end27 > 1:
                             _i111 = st.choose(_end27)
                             st.move_number += 1
-                            st.at = o208  # game.yaml:609
                         else:
                             _i111 = 0
                         _t26 = env['t'] = _v48[_i111]
                         st.at = o207  # game.yaml:613
                         _args93 = {'x': env['x'], 's': _t26}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[195])
-                        st.inline += 1
                         try:
                             proc_settle(st, _args93)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure settle (' + str(S[105]) + ')')
                             raise
-                        st.inline -= 1
                 else:  # game.yaml:614
                     pass
     def c_20(st, env, pc):  # game.yaml:616
-        _L_p21 = env['p']
-        _S_p14 = _L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else None
+        _L_p22 = env['p']
+        _S_p15 = _L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else None
         if pc <= 0:
             st.at = o217  # game.yaml:620
-            if (_r101 := fn_can_place_new(st, S[201], _L_p21)):  # game.yaml:623
+            if (_r101 := fn_can_place_new(st, S[201], _L_p22)):  # game.yaml:623
                 _f11 = 1
             else:
                 _f11 = 0
-            if (_r101 and (st.vars['thalers'][(_S_p14 if _S_p14 is not None else seat(st, _L_p21, S[203]))] >= 2)):  # game.yaml:624
+            if (_r101 and (st.vars['thalers'][(_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[203]))] >= 2)):  # game.yaml:624
                 _f12 = 1
             else:
                 _f12 = 0
@@ -6175,58 +6062,45 @@ def build(num_players, files):
             _end30 = _end29 + _f13
             if not _end30:
                 raise RuleError('a choice has no legal option', S[300])
-            if _S_p14 is None:
-                raise RuleError(not_a_seat(_L_p21, num_players), S[300])
-            if _L_p21 in st.players:  # else out of the game: no option runs
+            if _S_p15 is None:
+                raise RuleError(not_a_seat(_L_p22, num_players), S[300])
+            if _L_p22 in st.players:  # else out of the game: no option runs
                 if _end30 > 1:
                     _i112 = st.choose(_end30)
                     st.move_number += 1
-                    st.at = o217  # game.yaml:620
                 else:
                     _i112 = 0
                 if _i112 < _end28:  # game.yaml:623
-                    st.at = o212  # game.yaml:623
-                    _args94 = {'p': _L_p21, 'side': False}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[197])
-                    st.inline += 1
+                    _args94 = {'p': _L_p22, 'side': False}
                     try:
                         c_6(st, _args94, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure place_new (' + str(S[278]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i112 < _end29:  # game.yaml:624
                     st.at = o214  # game.yaml:625
-                    _i113 = (_S_p14 if _S_p14 is not None else seat(st, _L_p21, S[198]))
+                    _i113 = (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[198]))
                     _v49 = st.vars['thalers'][_i113] - 2
                     if _v49 > 12:
                         _v49 = 12  # the marker stops at the end; the excess is lost
                     if _v49 < 0:
                         raise RuleError("'thalers' would fall to " + str(_v49) + ', below its minimum 0', S[199])
                     st.vars['thalers'][_i113] = _v49
-                    st.at = o215  # game.yaml:625
-                    _args95 = {'p': _L_p21, 'side': True}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[200])
-                    st.inline += 1
+                    _args95 = {'p': _L_p22, 'side': True}
                     try:
                         c_6(st, _args95, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure place_new (' + str(S[278]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:626
                     pass
     def c_21(st, env, pc):  # game.yaml:628
-        _L_p22 = env['p']
-        _S_p15 = _L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else None
+        _L_p23 = env['p']
+        _S_p16 = _L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else None
         if pc <= 0:
             st.at = o222  # game.yaml:632
             _items3 = K_spaces1  # game.yaml:635
-            if _items3 and any((_x35.kind == 'cities') for _x35 in st.zones[(Z_supply1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[8])))]):
+            if _items3 and any((_x35.kind == 'cities') for _x35 in st.zones[(Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[8])))]):
                 _v50 = [_s81 for _s81 in KF_spaces2 if ((len(st.zones[(Z_at1 + _s81.ordinal)]) == 0) and (not st.vars['closed'][_s81.props['electorate'].ordinal]))]
             else:
                 _v50 = []
@@ -6238,19 +6112,18 @@ def build(num_players, files):
             _end32 = _end31 + _f14
             if not _end32:
                 raise RuleError('a choice has no legal option', S[301])
-            if _S_p15 is None:
-                raise RuleError(not_a_seat(_L_p22, num_players), S[301])
-            if _L_p22 in st.players:  # else out of the game: no option runs
+            if _S_p16 is None:
+                raise RuleError(not_a_seat(_L_p23, num_players), S[301])
+            if _L_p23 in st.players:  # else out of the game: no option runs
                 if _end32 > 1:
                     _i114 = st.choose(_end32)
                     st.move_number += 1
-                    st.at = o222  # game.yaml:632
                 else:
                     _i114 = 0
                 if _i114 < _end31:  # game.yaml:635
                     _s82 = env['s'] = _v50[_i114]
                     st.at = o219  # game.yaml:639
-                    _c21 = first([_x36 for _x36 in st.zones[(Z_supply1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[205])))] if (_x36.kind == 'cities')])
+                    _c21 = first([_x36 for _x36 in st.zones[(Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[205])))] if (_x36.kind == 'cities')])
                     _d7 = (Z_at1 + _s82.ordinal)
                     if type(_c21) is Card:
                         _from5 = st.zones[st.loc[_c21.id]]
@@ -6263,21 +6136,21 @@ def build(num_players, files):
                     else:  # not a card: State.move raises the rules' error
                         st.move(_c21, _d7, False)
                     st.at = o220  # game.yaml:640
-                    _i115 = (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[206]))
-                    _v51 = st.vars['score'][_i115] + (2 if (not any((_x37.kind == 'cities') for _x37 in st.zones[(Z_supply1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[8])))])) else 1)
+                    _i115 = (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[206]))
+                    _v51 = st.vars['score'][_i115] + (2 if (not any((_x37.kind == 'cities') for _x37 in st.zones[(Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[8])))])) else 1)
                     if _v51 < 0:
                         raise RuleError("'score' would fall to " + str(_v51) + ', below its minimum 0', S[207])
                     st.vars['score'][_i115] = _v51
                 else:  # game.yaml:641
                     pass
     def c_22(st, env, pc):  # game.yaml:643
-        _L_p23 = env['p']
-        _S_p16 = _L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else None
+        _L_p24 = env['p']
+        _S_p17 = _L_p24 if type(_L_p24) is int and 0 <= _L_p24 < num_players else None
         if pc <= 0:
             st.at = o227  # game.yaml:647
             _items4 = K_spaces1  # game.yaml:650
-            if _items4 and any((_x38.kind == 'aristocrats') for _x38 in st.zones[(Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[8])))]):
-                _v52 = [_s83 for _s83 in KF_spaces1 if ((len((_r102 := st.zones[(Z_at1 + _s83.ordinal)])) > 0) and ((_r103 := _r102[-1]).kind == 'knights') and (_r103.owner == _L_p23))]
+            if _items4 and any((_x38.kind == 'aristocrats') for _x38 in st.zones[(Z_supply1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p24, S[8])))]):
+                _v52 = [_s83 for _s83 in KF_spaces1 if ((len((_r102 := st.zones[(Z_at1 + _s83.ordinal)])) > 0) and ((_r103 := _r102[-1]).kind == 'knights') and (_r103.owner == _L_p24))]
             else:
                 _v52 = []
             if (len(st.players) == 2):  # game.yaml:656
@@ -6288,13 +6161,12 @@ def build(num_players, files):
             _end34 = _end33 + _f15
             if not _end34:
                 raise RuleError('a choice has no legal option', S[302])
-            if _S_p16 is None:
-                raise RuleError(not_a_seat(_L_p23, num_players), S[302])
-            if _L_p23 in st.players:  # else out of the game: no option runs
+            if _S_p17 is None:
+                raise RuleError(not_a_seat(_L_p24, num_players), S[302])
+            if _L_p24 in st.players:  # else out of the game: no option runs
                 if _end34 > 1:
                     _i116 = st.choose(_end34)
                     st.move_number += 1
-                    st.at = o227  # game.yaml:647
                 else:
                     _i116 = 0
                 if _i116 < _end33:  # game.yaml:650
@@ -6302,31 +6174,26 @@ def build(num_players, files):
                     st.at = o224  # game.yaml:655
                     _z4 = st.zones[(Z_at1 + _s84.ordinal)]
                     _c22 = _z4[-1]
-                    _d8 = (Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[208])))
+                    _d8 = (Z_supply1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p24, S[208])))
                     _z4.pop()
                     st.zones[_d8].append(_c22)
                     st.loc[_c22.id] = _d8
                     st.at = o225  # game.yaml:655
-                    _args96 = {'p': _L_p23, 'a': 15, 'z': st.zones[(Z_at1 + _s84.ordinal)]}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[211])
-                    st.inline += 1
+                    _args96 = {'p': _L_p24, 'a': 15, 'z': st.zones[(Z_at1 + _s84.ordinal)]}
                     try:
                         proc_fresh(st, _args96)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure fresh (' + str(S[69]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:656
                     pass
     def c_23(st, env, pc):  # game.yaml:658
-        _L_p24 = env['p']
-        _S_p17 = _L_p24 if type(_L_p24) is int and 0 <= _L_p24 < num_players else None
+        _L_p25 = env['p']
+        _S_p18 = _L_p25 if type(_L_p25) is int and 0 <= _L_p25 < num_players else None
         if pc <= 0:
             st.at = o233  # game.yaml:663
-            _v53 = [_s85 for _s85 in K_spaces1 if (fn_own_baron(st, S[216], _L_p24, _s85))]  # game.yaml:666
-            if (((len(st.zones[Z_throne1]) > 0) and ((_r104 := st.zones[Z_throne1][-1]).owner == _L_p24)) and (not st.vars['couple'][(_r104.ordinal if _r104.kind == 'aristocrats' else ordinal(_r104, 'aristocrats', S[217]))])):  # game.yaml:667
+            _v53 = [_s85 for _s85 in K_spaces1 if (fn_own_baron(st, S[216], _L_p25, _s85))]  # game.yaml:666
+            if (((len(st.zones[Z_throne1]) > 0) and ((_r104 := st.zones[Z_throne1][-1]).owner == _L_p25)) and (not st.vars['couple'][(_r104.ordinal if _r104.kind == 'aristocrats' else ordinal(_r104, 'aristocrats', S[217]))])):  # game.yaml:667
                 _f16 = 1
             else:
                 _f16 = 0
@@ -6339,13 +6206,12 @@ def build(num_players, files):
             _end37 = _end36 + _f17
             if not _end37:
                 raise RuleError('a choice has no legal option', S[303])
-            if _S_p17 is None:
-                raise RuleError(not_a_seat(_L_p24, num_players), S[303])
-            if _L_p24 in st.players:  # else out of the game: no option runs
+            if _S_p18 is None:
+                raise RuleError(not_a_seat(_L_p25, num_players), S[303])
+            if _L_p25 in st.players:  # else out of the game: no option runs
                 if _end37 > 1:
                     _i117 = st.choose(_end37)
                     st.move_number += 1
-                    st.at = o233  # game.yaml:663
                 else:
                     _i117 = 0
                 if _i117 < _end35:  # game.yaml:666
@@ -6366,36 +6232,24 @@ def build(num_players, files):
                 env['q'] = _q10
                 st.at = o237  # game.yaml:678
                 if (any((_c23.props['stack'].key == 'gray') for _c23 in st.zones[(Z_play_area1 + _q10)]) and any((_x39.kind == 'aristocrats') for _x39 in st.zones[(Z_supply1 + _q10)])):
-                    st.at = o236  # game.yaml:678
                     _args97 = {'q': _q10}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[218])
-                    st.inline += 1
                     try:
                         c_25(st, _args97, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure gray_eminence (' + str(S[304]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 1:
             st.at = o243  # game.yaml:679
             for _e15 in list(K_electorates1):
                 env['e'] = _e15
                 st.at = o242  # game.yaml:679
                 if (not st.vars['closed'][_e15.ordinal]):
-                    st.at = o241  # game.yaml:679
                     _args98 = {'e': _e15}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[220])
-                    st.inline += 1
                     try:
                         c_26(st, _args98, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure new_elector (' + str(S[305]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 2:
             st.at = o247  # game.yaml:680
             if (fn_elector_of(st, C_mainz1) != None):
@@ -6407,6 +6261,7 @@ def build(num_players, files):
                 st.vars['score'][_i120] = _v54
                 st.at = o246  # game.yaml:683
                 if st.record_log:
+                    st.at = o246  # game.yaml:683
                     st.log_line(fmt_any1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
     def c_25(st, env, pc):  # game.yaml:687
         _L_q5 = env['q']
@@ -6425,23 +6280,17 @@ def build(num_players, files):
                 if _end39 > 1:
                     _i121 = st.choose(_end39)
                     st.move_number += 1
-                    st.at = o251  # game.yaml:692
                 else:
                     _i121 = 0
                 if _i121 < _end38:  # game.yaml:695
                     _e17 = env['e'] = _v55[_i121]
                     st.at = o249  # game.yaml:695
                     _args99 = {'p': _L_q5, 'a': 45, 'z': st.zones[(Z_at1 + _e17.props['beside'].ordinal)]}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[221])
-                    st.inline += 1
                     try:
                         proc_fresh(st, _args99)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure fresh (' + str(S[69]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:696
                     pass
     def c_26(st, env, pc):  # game.yaml:698
@@ -6457,16 +6306,11 @@ def build(num_players, files):
             if ((env['w'] != None) and (env['w'] != (_r105[-1].owner if (len((_r105 := st.zones[(Z_at1 + _L_e3.props['seat'].ordinal)])) > 0) else None))):
                 st.at = o254  # game.yaml:704
                 _args100 = {'e': _L_e3, 'w': env['w']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[223])
-                st.inline += 1
                 try:
                     c_27(st, _args100, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure change_of_power (' + str(S[307]) + ')')
                     raise
-                st.inline -= 1
     def c_27(st, env, pc):  # game.yaml:708
         _L_e4 = env['e']
         _L_w2 = env['w']
@@ -6482,8 +6326,8 @@ def build(num_players, files):
                 st.zones[Z_aside1].append(_c24)
                 st.loc[_c24.id] = Z_aside1
         if pc <= 1:
-            st.at = o259  # game.yaml:714
             if st.record_log:
+                st.at = o259  # game.yaml:714
                 st.log_line('change of power in ' + fmt_card1(_L_e4) + ', where ' + fmt_player1(_L_w2) + ' has ' + fmt_int1(fn_power(st, S[79], _L_w2, _L_e4)) + ' power points', -1)
         if pc <= 2:
             st.at = o268  # game.yaml:715
@@ -6507,7 +6351,6 @@ def build(num_players, files):
                     if _end40 > 1:
                         _i122 = st.choose(_end40)
                         st.move_number += 1
-                        st.at = o265  # game.yaml:717
                     else:
                         _i122 = 0
                     _s89 = env['s'] = _v56[_i122]
@@ -6526,26 +6369,22 @@ def build(num_players, files):
                 st.vars['score'][_i123] = _v57
                 st.at = o267  # game.yaml:723
                 if st.record_log:
+                    st.at = o267  # game.yaml:723
                     st.log_line(fmt_player1(_L_w2) + ' places the elector of ' + fmt_card1(_L_e4) + ' and takes 2 victory points', -1)
             else:
                 st.at = o261  # game.yaml:724
                 if st.record_log:
+                    st.at = o261  # game.yaml:724
                     st.log_line(fmt_player1(_L_w2) + ' has no suitable aristocrat in ' + fmt_card1(_L_e4) + '; the elector space stays empty', -1)
         if pc <= 3:
             st.at = o271  # game.yaml:725
             if (len(st.zones[Z_aside1]) > 0):
-                st.at = o270  # game.yaml:725
                 _args101 = {'e': _L_e4}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[230])
-                st.inline += 1
                 try:
                     c_28(st, _args101, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure displaced (' + str(S[309]) + ')')
                     raise
-                st.inline -= 1
     def c_28(st, env, pc):  # game.yaml:727
         _L_e5 = env['e']
         _O_e4 = _L_e5.ordinal if type(_L_e5) is Card and _L_e5.kind == 'electorates' else None
@@ -6575,54 +6414,37 @@ def build(num_players, files):
                     if _end41 > 1:
                         _i124 = st.choose(_end41)
                         st.move_number += 1
-                        st.at = o279  # game.yaml:735
                     else:
                         _i124 = 0
                     _s92 = env['s'] = _v58[_i124]
                     st.at = o278  # game.yaml:738
                     _args102 = {'x': env['x'], 's': _s92}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[231])
-                    st.inline += 1
                     try:
                         proc_settle(st, _args102)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure settle (' + str(S[105]) + ')')
                         raise
-                    st.inline -= 1
             else:
-                st.at = o274  # game.yaml:739
                 if st.record_log:
+                    st.at = o274  # game.yaml:739
                     st.log_line('no room in ' + fmt_card1(_L_e5) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
                 st.at = o275  # game.yaml:739
                 _args103 = {'x': env['x']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[83])
-                st.inline += 1
                 try:
                     proc_retire(st, _args103)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure retire (' + str(S[58]) + ')')
                     raise
-                st.inline -= 1
     def c_29(st, env, pc):  # game.yaml:742
         if pc <= 0:
             st.at = o283  # game.yaml:744
             if (st.vars['rival'] != None):
-                st.at = o282  # game.yaml:744
                 _args104 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[233])
-                st.inline += 1
                 try:
                     c_30(st, _args104, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure election (' + str(S[311]) + ')')
                     raise
-                st.inline -= 1
     def c_30(st, env, pc):  # game.yaml:746
         if pc <= 0:
             st.at = o295  # game.yaml:750
@@ -6639,7 +6461,6 @@ def build(num_players, files):
                         if _end42 > 1:
                             _i125 = st.choose(_end42)
                             st.move_number += 1
-                            st.at = o288  # game.yaml:754
                         else:
                             _i125 = 0
                         _e19 = env['e'] = _v59[_i125]
@@ -6656,7 +6477,6 @@ def build(num_players, files):
                         if _end43 > 1:
                             _i126 = st.choose(_end43)
                             st.move_number += 1
-                            st.at = o293  # game.yaml:762
                         else:
                             _i126 = 0
                         _e21 = env['e'] = _v60[_i126]
@@ -6689,7 +6509,6 @@ def build(num_players, files):
                     if _end45 > 1:
                         _i129 = st.choose(_end45)
                         st.move_number += 1
-                        st.at = o303  # game.yaml:772
                     else:
                         _i129 = 0
                     if _i129 < _end44:  # game.yaml:775
@@ -6708,8 +6527,8 @@ def build(num_players, files):
             st.at = o306  # game.yaml:778
             env['for_rival'] = sum([fn_votes(st, S[87], _q14) for _q14 in st.players if (st.vars['vote'][_q14] == st.vars['rival'])])
         if pc <= 6:
-            st.at = o307  # game.yaml:779
             if st.record_log:
+                st.at = o307  # game.yaml:779
                 st.log_line('votes revealed, ' + fmt_list_player1([_q15 for _q15 in st.players if (st.vars['vote'][_q15] == st.vars['emperor'])]) + ' for the Emperor ' + fmt_player1(st.vars['emperor']) + ' (' + fmt_int1(env['for_emperor']) + '), ' + fmt_list_player1([_q16 for _q16 in st.players if (st.vars['vote'][_q16] == st.vars['rival'])]) + ' for the rival ' + fmt_player1(st.vars['rival']) + ' (' + fmt_int1(env['for_rival']) + ')', -1)
         if pc <= 7:
             st.at = o308  # game.yaml:780
@@ -6728,34 +6547,27 @@ def build(num_players, files):
                     st.vars['score'][_i132] = _v61
                     st.at = o312  # game.yaml:784
                     if st.record_log:
+                        st.at = o312  # game.yaml:784
                         st.log_line(fmt_player1(_q17) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
         if pc <= 9:
             st.at = o319  # game.yaml:785
             if (env['victor'] == st.vars['rival']):
-                st.at = o318  # game.yaml:785
                 _args105 = {'w': st.vars['rival']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[241])
-                st.inline += 1
                 try:
                     c_31(st, _args105, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure crown (' + str(S[315]) + ')')
                     raise
-                st.inline -= 1
             else:
                 st.at = o316  # game.yaml:785
                 if st.record_log:
+                    st.at = o316  # game.yaml:785
                     st.log_line(fmt_player1(st.vars['emperor']) + ' remains Emperor', -1)
         if pc <= 10:
-            st.at = o320  # game.yaml:786
             st.vars['rival'] = None
         if pc <= 11:
-            st.at = o321  # game.yaml:787
             st.vars['church_on'] = None
         if pc <= 12:
-            st.at = o322  # game.yaml:788
             st.vars['excommunicated'] = None
         if pc <= 13:
             st.at = o325  # game.yaml:789
@@ -6767,49 +6579,36 @@ def build(num_players, files):
     def c_31(st, env, pc):  # game.yaml:791
         _L_w3 = env['w']
         if pc <= 0:
-            st.at = o326  # game.yaml:795
             env['old'] = st.vars['emperor']
         if pc <= 1:
             st.at = o327  # game.yaml:796
             move_cards(st, st.zones[Z_throne1], Z_aside1, False)
         if pc <= 2:
-            st.at = o328  # game.yaml:797
             st.vars['emperor'] = _L_w3
         if pc <= 3:
-            st.at = o329  # game.yaml:798
             if st.record_log:
+                st.at = o329  # game.yaml:798
                 st.log_line(fmt_player1(_L_w3) + ' is the new Emperor', -1)
         if pc <= 4:
-            st.at = o330  # game.yaml:799
             _args106 = {'p': _L_w3}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[89])
-            st.inline += 1
             try:
                 c_7(st, _args106, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure fill_throne (' + str(S[275]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 5:
             st.at = o333  # game.yaml:800
             if (len(st.zones[Z_aside1]) > 0):
                 st.at = o332  # game.yaml:800
                 _args107 = {'p': env['old']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[243])
-                st.inline += 1
                 try:
                     c_32(st, _args107, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure deposed (' + str(S[316]) + ')')
                     raise
-                st.inline -= 1
     def c_32(st, env, pc):  # game.yaml:802
-        _L_p25 = env['p']
-        _S_p18 = _L_p25 if type(_L_p25) is int and 0 <= _L_p25 < num_players else None
+        _L_p26 = env['p']
+        _S_p19 = _L_p26 if type(_L_p26) is int and 0 <= _L_p26 < num_players else None
         if pc <= 0:
             st.at = o334  # game.yaml:807
             env['x'] = st.zones[Z_aside1][-1]
@@ -6821,44 +6620,33 @@ def build(num_players, files):
                 _end46 = len(_v62)
                 if not _end46:
                     raise RuleError('a choice has no legal option', S[317])
-                if _S_p18 is None:
-                    raise RuleError(not_a_seat(_L_p25, num_players), S[317])
-                if _L_p25 in st.players:  # else out of the game: no option runs
+                if _S_p19 is None:
+                    raise RuleError(not_a_seat(_L_p26, num_players), S[317])
+                if _L_p26 in st.players:  # else out of the game: no option runs
                     if _end46 > 1:
                         _i134 = st.choose(_end46)
                         st.move_number += 1
-                        st.at = o341  # game.yaml:810
                     else:
                         _i134 = 0
                     _s95 = env['s'] = _v62[_i134]
                     st.at = o340  # game.yaml:813
                     _args108 = {'x': env['x'], 's': _s95}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[244])
-                    st.inline += 1
                     try:
                         proc_settle(st, _args108)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure settle (' + str(S[105]) + ')')
                         raise
-                    st.inline -= 1
             else:
-                st.at = o336  # game.yaml:814
                 if st.record_log:
-                    st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(_L_p25), -1)
+                    st.at = o336  # game.yaml:814
+                    st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(_L_p26), -1)
                 st.at = o337  # game.yaml:814
                 _args109 = {'x': env['x']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[90])
-                st.inline += 1
                 try:
                     proc_retire(st, _args109)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure retire (' + str(S[58]) + ')')
                     raise
-                st.inline -= 1
     def c_33(st, env, pc):  # game.yaml:817
         if pc <= 0:
             st.at = o343  # game.yaml:820
@@ -6877,37 +6665,25 @@ def build(num_players, files):
                 raise RuleError("'thalers' would fall to " + str(_v64) + ', below its minimum 0', S[96])
             st.vars['thalers'][_i136] = _v64
         if pc <= 2:
-            st.at = o345  # game.yaml:822
             if st.record_log:
+                st.at = o345  # game.yaml:822
                 st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' takes ' + fmt_int1(DL_rounds3[(st.vars['round'], )][1]) + ' victory points and ' + fmt_int1(DL_rounds4[(st.vars['round'], )][2]) + ' thalers', -1)
         if pc <= 3:
             st.at = o350  # game.yaml:823
             if (DL_rounds5[(st.vars['round'], )][3] == 'place'):
-                st.at = o347  # game.yaml:823
                 _args110 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[245])
-                st.inline += 1
                 try:
                     c_34(st, _args110, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure place_empire_city (' + str(S[318]) + ')')
                     raise
-                st.inline -= 1
             elif (DL_rounds6[(st.vars['round'], )][3] == 'move'):
-                st.at = o349  # game.yaml:824
                 _args111 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[246])
-                st.inline += 1
                 try:
                     c_35(st, _args111, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure move_empire_city (' + str(S[319]) + ')')
                     raise
-                st.inline -= 1
     def c_34(st, env, pc):  # game.yaml:826
         if pc <= 0:
             st.at = o357  # game.yaml:830
@@ -6924,7 +6700,6 @@ def build(num_players, files):
                     if _end47 > 1:
                         _i137 = st.choose(_end47)
                         st.move_number += 1
-                        st.at = o356  # game.yaml:832
                     else:
                         _i137 = 0
                     _s98 = env['s'] = _v65[_i137]
@@ -6936,18 +6711,12 @@ def build(num_players, files):
                     st.zones[_d10].append(_c28)
                     st.loc[_c28.id] = _d10
             else:
-                st.at = o352  # game.yaml:837
                 _args112 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[247])
-                st.inline += 1
                 try:
                     c_35(st, _args112, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure move_empire_city (' + str(S[319]) + ')')
                     raise
-                st.inline -= 1
     def c_35(st, env, pc):  # game.yaml:839
         if pc <= 0:
             st.at = o367  # game.yaml:843
@@ -6964,7 +6733,6 @@ def build(num_players, files):
                     if _end48 > 1:
                         _i138 = st.choose(_end48)
                         st.move_number += 1
-                        st.at = o366  # game.yaml:847
                     else:
                         _i138 = 0
                     _s102 = env['s'] = _v66[_i138]
@@ -6982,7 +6750,6 @@ def build(num_players, files):
                         if _end49 > 1:
                             _i139 = st.choose(_end49)
                             st.move_number += 1
-                            st.at = o365  # game.yaml:855
                         else:
                             _i139 = 0
                         _t32 = env['t'] = _v67[_i139]
@@ -7002,23 +6769,23 @@ def build(num_players, files):
             else:
                 st.at = o359  # game.yaml:859
                 if st.record_log:
+                    st.at = o359  # game.yaml:859
                     st.log_line('no empire city can be placed or moved', -1)
     def c_76(st, env, pc):  # game.yaml:393
-        _L_p26 = env['p']
-        _S_p19 = _L_p26 if type(_L_p26) is int and 0 <= _L_p26 < num_players else None
+        _L_p27 = env['p']
+        _S_p20 = _L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else None
         if pc <= 0:
             st.at = o79  # game.yaml:394
-            _v68 = [_s103 for _s103 in KF_spaces3 if ((len((_r112 := st.zones[(Z_at1 + _s103.ordinal)])) > 0) and ((_r113 := _r112[-1]).kind == 'aristocrats') and (_r113.owner == _L_p26))]  # game.yaml:397
+            _v68 = [_s103 for _s103 in KF_spaces3 if ((len((_r112 := st.zones[(Z_at1 + _s103.ordinal)])) > 0) and ((_r113 := _r112[-1]).kind == 'aristocrats') and (_r113.owner == _L_p27))]  # game.yaml:397
             _end50 = len(_v68)
             if not _end50:
                 raise RuleError('a choice has no legal option', S[274])
-            if _S_p19 is None:
-                raise RuleError(not_a_seat(_L_p26, num_players), S[274])
-            if _L_p26 in st.players:  # else out of the game: no option runs
+            if _S_p20 is None:
+                raise RuleError(not_a_seat(_L_p27, num_players), S[274])
+            if _L_p27 in st.players:  # else out of the game: no option runs
                 if _end50 > 1:
                     _i140 = st.choose(_end50)
                     st.move_number += 1
-                    st.at = o79  # game.yaml:394
                 else:
                     _i140 = 0
                 _s104 = env['s'] = _v68[_i140]
@@ -7030,27 +6797,22 @@ def build(num_players, files):
                 st.loc[_c30.id] = Z_throne1
     def c_94(st, env, pc):  # game.yaml:422
         if pc <= 0:
-            st.at = o95  # game.yaml:423
             if st.record_log:
+                st.at = o95  # game.yaml:423
                 st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' needs a new aristocrat on the throne', -1)
         if pc <= 1:
-            st.at = o96  # game.yaml:424
             _args113 = {'p': st.vars['emperor']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[114])
-            st.inline += 1
             try:
                 c_7(st, _args113, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure fill_throne (' + str(S[275]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 2:
             st.at = o99  # game.yaml:425
             if (len(st.zones[Z_throne1]) > 0):
                 st.at = o98  # game.yaml:425
                 if st.record_log:
+                    st.at = o98  # game.yaml:425
                     st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[115])]) + ', is the new Emperor tile', -1)
     def c_101(st, env, pc):  # game.yaml:432
         _L_q6 = env['q']
@@ -7064,177 +6826,131 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o108  # game.yaml:435
             if (env['blue'] > env['pink']):
-                st.at = o105  # game.yaml:435
                 _args114 = {'q': _L_q6}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[118])
-                st.inline += 1
                 try:
                     c_11(st, _args114, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure son (' + str(S[276]) + ')')
                     raise
-                st.inline -= 1
             elif (env['pink'] > 0):
-                st.at = o107  # game.yaml:435
                 _args115 = {'q': _L_q6}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[119])
-                st.inline += 1
                 try:
                     c_12(st, _args115, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure daughter (' + str(S[277]) + ')')
                     raise
-                st.inline -= 1
     def c_104(st, env, pc):  # game.yaml:435
         _L_q7 = env['q']
         if pc <= 0:
-            st.at = o105  # game.yaml:435
             _args116 = {'q': _L_q7}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[118])
-            st.inline += 1
             try:
                 c_11(st, _args116, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure son (' + str(S[276]) + ')')
                 raise
-            st.inline -= 1
     def c_106(st, env, pc):  # game.yaml:435
         _L_q8 = env['q']
         if pc <= 0:
-            st.at = o107  # game.yaml:435
             _args117 = {'q': _L_q8}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[119])
-            st.inline += 1
             try:
                 c_12(st, _args117, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure daughter (' + str(S[277]) + ')')
                 raise
-            st.inline -= 1
     def c_117(st, env, pc):  # game.yaml:443
         _L_q9 = env['q']
         if pc <= 0:
-            st.at = o118  # game.yaml:443
             if st.record_log:
+                st.at = o118  # game.yaml:443
                 st.log_line('a son is born to ' + fmt_player1(_L_q9), -1)
         if pc <= 1:
-            st.at = o119  # game.yaml:443
             _args118 = {'p': _L_q9, 'side': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[121])
-            st.inline += 1
             try:
                 c_6(st, _args118, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure place_new (' + str(S[278]) + ')')
                 raise
-            st.inline -= 1
     def c_121(st, env, pc):  # game.yaml:455
         _L_q10 = env['q']
-        _L_s2 = env['s']
-        _O_s1 = _L_s2.ordinal if type(_L_s2) is Card and _L_s2.kind == 'spaces' else None
+        _L_s3 = env['s']
+        _O_s2 = _L_s3.ordinal if type(_L_s3) is Card and _L_s3.kind == 'spaces' else None
         if pc <= 0:
             st.at = o122  # game.yaml:455
-            _args119 = {'q': _L_q10, 'b': st.zones[(Z_at1 + (_O_s1 if _O_s1 is not None else ordinal(_L_s2, 'spaces', S[122])))][-1]}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[123])
-            st.inline += 1
+            _args119 = {'q': _L_q10, 'b': st.zones[(Z_at1 + (_O_s2 if _O_s2 is not None else ordinal(_L_s3, 'spaces', S[122])))][-1]}
             try:
                 c_13(st, _args119, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure offer (' + str(S[280]) + ')')
                 raise
-            st.inline -= 1
     def c_123(st, env, pc):  # game.yaml:458
         _L_q11 = env['q']
         if pc <= 0:
             st.at = o124  # game.yaml:458
             _args120 = {'q': _L_q11, 'b': st.zones[Z_throne1][-1]}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[124])
-            st.inline += 1
             try:
                 c_13(st, _args120, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure offer (' + str(S[280]) + ')')
                 raise
-            st.inline -= 1
     def c_136(st, env, pc):  # game.yaml:483
-        _L_p27 = env['p']
-        _S_p20 = _L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else None
+        _L_p28 = env['p']
+        _S_p21 = _L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else None
         if pc <= 0:
             st.at = o142  # game.yaml:484
-            _v69 = [_k15 for _k15 in K_stacks1 if ((len(st.zones[(Z_pile1 + _k15.ordinal)]) > 0) and fn_may_take(st, S[141], _L_p27, _k15))]  # game.yaml:487
+            _v69 = [_k15 for _k15 in K_stacks1 if ((len(st.zones[(Z_pile1 + _k15.ordinal)]) > 0) and fn_may_take(st, S[141], _L_p28, _k15))]  # game.yaml:487
             _end51 = len(_v69)
             if not _end51:
                 raise RuleError('a choice has no legal option', S[283])
-            if _S_p20 is None:
-                raise RuleError(not_a_seat(_L_p27, num_players), S[283])
-            if _L_p27 in st.players:  # else out of the game: no option runs
+            if _S_p21 is None:
+                raise RuleError(not_a_seat(_L_p28, num_players), S[283])
+            if _L_p28 in st.players:  # else out of the game: no option runs
                 if _end51 > 1:
                     _i141 = st.choose(_end51)
                     st.move_number += 1
-                    st.at = o142  # game.yaml:484
                 else:
                     _i141 = 0
                 _k16 = env['k'] = _v69[_i141]
                 st.at = o138  # game.yaml:491
                 _z9 = st.zones[(Z_pile1 + _k16.ordinal)]
                 _c33 = _z9[-1]
-                _d12 = (Z_play_area1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p27, S[134])))
+                _d12 = (Z_play_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[134])))
                 _z9.pop()
                 st.zones[_d12].append(_c33)
                 st.loc[_c33.id] = _d12
                 st.at = o139  # game.yaml:492
-                _i142 = (_S_p20 if _S_p20 is not None else seat(st, _L_p27, S[136]))
+                _i142 = (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[136]))
                 _v70 = st.vars['thalers'][_i142] - _k16.props['cost']
                 if _v70 > 12:
                     _v70 = 12  # the marker stops at the end; the excess is lost
                 if _v70 < 0:
                     raise RuleError("'thalers' would fall to " + str(_v70) + ', below its minimum 0', S[137])
                 st.vars['thalers'][_i142] = _v70
-                st.at = o140  # game.yaml:493
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_p27) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p27, S[138])))][-1]), -1)
+                    st.at = o140  # game.yaml:493
+                    st.log_line(fmt_player1(_L_p28) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[138])))][-1]), -1)
                 st.at = o141  # game.yaml:494
-                _args121 = {'p': _L_p27, 'a': _k16.key}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[139])
-                st.inline += 1
+                _args121 = {'p': _L_p28, 'a': _k16.key}
                 try:
                     c_17(st, _args121, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure use_card (' + str(S[284]) + ')')
                     raise
-                st.inline -= 1
     def c_137(st, env, pc):  # game.yaml:490
-        _L_p28 = env['p']
+        _L_p29 = env['p']
         _L_k1 = env['k']
-        _S_p21 = _L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else None
+        _S_p22 = _L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else None
         _O_k1 = _L_k1.ordinal if type(_L_k1) is Card and _L_k1.kind == 'stacks' else None
         if pc <= 0:
             st.at = o138  # game.yaml:491
             _z10 = st.zones[(Z_pile1 + (_O_k1 if _O_k1 is not None else ordinal(_L_k1, 'stacks', S[135])))]
             _c34 = _z10[-1]
-            _d13 = (Z_play_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[134])))
+            _d13 = (Z_play_area1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p29, S[134])))
             _z10.pop()
             st.zones[_d13].append(_c34)
             st.loc[_c34.id] = _d13
         if pc <= 1:
             st.at = o139  # game.yaml:492
-            _i143 = (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[136]))
+            _i143 = (_S_p22 if _S_p22 is not None else seat(st, _L_p29, S[136]))
             _v71 = st.vars['thalers'][_i143] - _L_k1.props['cost']
             if _v71 > 12:
                 _v71 = 12  # the marker stops at the end; the excess is lost
@@ -7242,38 +6958,32 @@ def build(num_players, files):
                 raise RuleError("'thalers' would fall to " + str(_v71) + ', below its minimum 0', S[137])
             st.vars['thalers'][_i143] = _v71
         if pc <= 2:
-            st.at = o140  # game.yaml:493
             if st.record_log:
-                st.log_line(fmt_player1(_L_p28) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[138])))][-1]), -1)
+                st.at = o140  # game.yaml:493
+                st.log_line(fmt_player1(_L_p29) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p29, S[138])))][-1]), -1)
         if pc <= 3:
             st.at = o141  # game.yaml:494
-            _args122 = {'p': _L_p28, 'a': _L_k1.key}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[139])
-            st.inline += 1
+            _args122 = {'p': _L_p29, 'a': _L_k1.key}
             try:
                 c_17(st, _args122, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure use_card (' + str(S[284]) + ')')
                 raise
-            st.inline -= 1
     def c_143(st, env, pc):  # game.yaml:499
-        _L_p29 = env['p']
-        _S_p22 = _L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else None
+        _L_p30 = env['p']
+        _S_p23 = _L_p30 if type(_L_p30) is int and 0 <= _L_p30 < num_players else None
         if pc <= 0:
             st.at = o149  # game.yaml:500
-            _v72 = [_k17 for _k17 in K_stacks1 if (fn_trier_may_use(st, S[146], _L_p29, _k17))]  # game.yaml:503
+            _v72 = [_k17 for _k17 in K_stacks1 if (fn_trier_may_use(st, S[146], _L_p30, _k17))]  # game.yaml:503
             _end52 = len(_v72)
             if not _end52:
                 raise RuleError('a choice has no legal option', S[285])
-            if _S_p22 is None:
-                raise RuleError(not_a_seat(_L_p29, num_players), S[285])
-            if _L_p29 in st.players:  # else out of the game: no option runs
+            if _S_p23 is None:
+                raise RuleError(not_a_seat(_L_p30, num_players), S[285])
+            if _L_p30 in st.players:  # else out of the game: no option runs
                 if _end52 > 1:
                     _i144 = st.choose(_end52)
                     st.move_number += 1
-                    st.at = o149  # game.yaml:500
                 else:
                     _i144 = 0
                 _k18 = env['k'] = _v72[_i144]
@@ -7281,39 +6991,34 @@ def build(num_players, files):
                 _i145 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[142]))
                 st.vars['privilege_used'][_i145] = True
                 st.at = o146  # game.yaml:508
-                _i146 = (_S_p22 if _S_p22 is not None else seat(st, _L_p29, S[143]))
+                _i146 = (_S_p23 if _S_p23 is not None else seat(st, _L_p30, S[143]))
                 _v73 = st.vars['thalers'][_i146] - _k18.props['cost']
                 if _v73 > 12:
                     _v73 = 12  # the marker stops at the end; the excess is lost
                 if _v73 < 0:
                     raise RuleError("'thalers' would fall to " + str(_v73) + ', below its minimum 0', S[144])
                 st.vars['thalers'][_i146] = _v73
-                st.at = o147  # game.yaml:509
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_p29) + ' uses ' + fmt_card1(_k18) + ' with the privilege of Trier', -1)
+                    st.at = o147  # game.yaml:509
+                    st.log_line(fmt_player1(_L_p30) + ' uses ' + fmt_card1(_k18) + ' with the privilege of Trier', -1)
                 st.at = o148  # game.yaml:510
-                _args123 = {'p': _L_p29, 'a': _k18.key}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[145])
-                st.inline += 1
+                _args123 = {'p': _L_p30, 'a': _k18.key}
                 try:
                     c_17(st, _args123, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure use_card (' + str(S[284]) + ')')
                     raise
-                st.inline -= 1
     def c_144(st, env, pc):  # game.yaml:506
-        _L_p30 = env['p']
+        _L_p31 = env['p']
         _L_k2 = env['k']
-        _S_p23 = _L_p30 if type(_L_p30) is int and 0 <= _L_p30 < num_players else None
+        _S_p24 = _L_p31 if type(_L_p31) is int and 0 <= _L_p31 < num_players else None
         if pc <= 0:
             st.at = o145  # game.yaml:507
             _i147 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[142]))
             st.vars['privilege_used'][_i147] = True
         if pc <= 1:
             st.at = o146  # game.yaml:508
-            _i148 = (_S_p23 if _S_p23 is not None else seat(st, _L_p30, S[143]))
+            _i148 = (_S_p24 if _S_p24 is not None else seat(st, _L_p31, S[143]))
             _v74 = st.vars['thalers'][_i148] - _L_k2.props['cost']
             if _v74 > 12:
                 _v74 = 12  # the marker stops at the end; the excess is lost
@@ -7321,66 +7026,49 @@ def build(num_players, files):
                 raise RuleError("'thalers' would fall to " + str(_v74) + ', below its minimum 0', S[144])
             st.vars['thalers'][_i148] = _v74
         if pc <= 2:
-            st.at = o147  # game.yaml:509
             if st.record_log:
-                st.log_line(fmt_player1(_L_p30) + ' uses ' + fmt_card1(_L_k2) + ' with the privilege of Trier', -1)
+                st.at = o147  # game.yaml:509
+                st.log_line(fmt_player1(_L_p31) + ' uses ' + fmt_card1(_L_k2) + ' with the privilege of Trier', -1)
         if pc <= 3:
             st.at = o148  # game.yaml:510
-            _args124 = {'p': _L_p30, 'a': _L_k2.key}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[145])
-            st.inline += 1
+            _args124 = {'p': _L_p31, 'a': _L_k2.key}
             try:
                 c_17(st, _args124, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure use_card (' + str(S[284]) + ')')
                 raise
-            st.inline -= 1
     def c_154(st, env, pc):  # game.yaml:521
-        _L_p31 = env['p']
+        _L_p32 = env['p']
         if pc <= 0:
             st.at = o155  # game.yaml:521
             _i149 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[150]))
             st.vars['privilege_used'][_i149] = True
         if pc <= 1:
-            st.at = o156  # game.yaml:521
-            _args125 = {'p': _L_p31, 'optional': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[151])
-            st.inline += 1
+            _args125 = {'p': _L_p32, 'optional': False}
             try:
                 c_18(st, _args125, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure doctor (' + str(S[286]) + ')')
                 raise
-            st.inline -= 1
     def c_157(st, env, pc):  # game.yaml:525
-        _L_p32 = env['p']
+        _L_p33 = env['p']
         if pc <= 0:
             st.at = o158  # game.yaml:525
             _i150 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[152]))
             st.vars['privilege_used'][_i150] = True
         if pc <= 1:
-            st.at = o159  # game.yaml:525
-            _args126 = {'p': _L_p32, 'side': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[153])
-            st.inline += 1
+            _args126 = {'p': _L_p33, 'side': False}
             try:
                 c_6(st, _args126, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure place_new (' + str(S[278]) + ')')
                 raise
-            st.inline -= 1
     def c_160(st, env, pc):  # game.yaml:530
-        _L_p33 = env['p']
-        _S_p24 = _L_p33 if type(_L_p33) is int and 0 <= _L_p33 < num_players else None
+        _L_p34 = env['p']
+        _S_p25 = _L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else None
         if pc <= 0:
             st.at = o161  # game.yaml:530
-            _i151 = (_S_p24 if _S_p24 is not None else seat(st, _L_p33, S[154]))
+            _i151 = (_S_p25 if _S_p25 is not None else seat(st, _L_p34, S[154]))
             _v75 = st.vars['thalers'][_i151] - 1
             if _v75 > 12:
                 _v75 = 12  # the marker stops at the end; the excess is lost
@@ -7388,24 +7076,18 @@ def build(num_players, files):
                 raise RuleError("'thalers' would fall to " + str(_v75) + ', below its minimum 0', S[155])
             st.vars['thalers'][_i151] = _v75
         if pc <= 1:
-            st.at = o162  # game.yaml:530
-            _args127 = {'p': _L_p33}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[156])
-            st.inline += 1
+            _args127 = {'p': _L_p34}
             try:
                 c_15(st, _args127, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure place_knight (' + str(S[287]) + ')')
                 raise
-            st.inline -= 1
     def c_163(st, env, pc):  # game.yaml:538
-        _L_p34 = env['p']
-        _S_p25 = _L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else None
+        _L_p35 = env['p']
+        _S_p26 = _L_p35 if type(_L_p35) is int and 0 <= _L_p35 < num_players else None
         if pc <= 0:
             st.at = o164  # game.yaml:538
-            _i152 = (_S_p25 if _S_p25 is not None else seat(st, _L_p34, S[157]))
+            _i152 = (_S_p26 if _S_p26 is not None else seat(st, _L_p35, S[157]))
             _v76 = st.vars['thalers'][_i152] - 1
             if _v76 > 12:
                 _v76 = 12  # the marker stops at the end; the excess is lost
@@ -7413,39 +7095,32 @@ def build(num_players, files):
                 raise RuleError("'thalers' would fall to " + str(_v76) + ', below its minimum 0', S[158])
             st.vars['thalers'][_i152] = _v76
         if pc <= 1:
-            st.at = o165  # game.yaml:538
-            _args128 = {'p': _L_p34}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[159])
-            st.inline += 1
+            _args128 = {'p': _L_p35}
             try:
                 c_16(st, _args128, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure move_knight (' + str(S[288]) + ')')
                 raise
-            st.inline -= 1
     def c_173(st, env, pc):  # game.yaml:561
-        _L_s3 = env['s']
-        _L_p35 = env['p']
-        _O_s2 = _L_s3.ordinal if type(_L_s3) is Card and _L_s3.kind == 'spaces' else None
-        _S_p26 = _L_p35 if type(_L_p35) is int and 0 <= _L_p35 < num_players else None
+        _L_s4 = env['s']
+        _L_p36 = env['p']
+        _O_s3 = _L_s4.ordinal if type(_L_s4) is Card and _L_s4.kind == 'spaces' else None
+        _S_p27 = _L_p36 if type(_L_p36) is int and 0 <= _L_p36 < num_players else None
         if pc <= 0:
             st.at = o174  # game.yaml:562
-            env['k'] = st.zones[(Z_at1 + (_O_s2 if _O_s2 is not None else ordinal(_L_s3, 'spaces', S[174])))][-1]
+            env['k'] = st.zones[(Z_at1 + (_O_s3 if _O_s3 is not None else ordinal(_L_s4, 'spaces', S[174])))][-1]
         if pc <= 1:
             st.at = o177  # game.yaml:563
             _v77 = [_t33 for _t33 in KF_spaces4 if ((len(st.zones[(Z_at1 + _t33.ordinal)]) == 0) and (not st.vars['closed'][_t33.props['electorate'].ordinal]))]  # game.yaml:566
             _end53 = len(_v77)
             if not _end53:
                 raise RuleError('a choice has no legal option', S[291])
-            if _S_p26 is None:
-                raise RuleError(not_a_seat(_L_p35, num_players), S[291])
-            if _L_p35 in st.players:  # else out of the game: no option runs
+            if _S_p27 is None:
+                raise RuleError(not_a_seat(_L_p36, num_players), S[291])
+            if _L_p36 in st.players:  # else out of the game: no option runs
                 if _end53 > 1:
                     _i153 = st.choose(_end53)
                     st.move_number += 1
-                    st.at = o177  # game.yaml:563
                 else:
                     _i153 = 0
                 _t34 = env['t'] = _v77[_i153]
@@ -7463,152 +7138,105 @@ def build(num_players, files):
                 else:  # not a card: State.move raises the rules' error
                     st.move(_c35, _d14, False)
     def c_183(st, env, pc):  # game.yaml:575
-        _L_p36 = env['p']
+        _L_p37 = env['p']
         if pc <= 0:
             st.at = o184  # game.yaml:575
-            _args129 = {'p': _L_p36, 'optional': (len(st.players) == 2)}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[177])
-            st.inline += 1
+            _args129 = {'p': _L_p37, 'optional': (len(st.players) == 2)}
             try:
                 c_18(st, _args129, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure doctor (' + str(S[286]) + ')')
                 raise
-            st.inline -= 1
     def c_185(st, env, pc):  # game.yaml:576
-        _L_p37 = env['p']
+        _L_p38 = env['p']
         if pc <= 0:
-            st.at = o186  # game.yaml:576
-            _args130 = {'p': _L_p37}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[178])
-            st.inline += 1
+            _args130 = {'p': _L_p38}
             try:
                 c_19(st, _args130, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure move_card (' + str(S[292]) + ')')
                 raise
-            st.inline -= 1
     def c_189(st, env, pc):  # game.yaml:578
-        _L_p38 = env['p']
+        _L_p39 = env['p']
         if pc <= 0:
-            st.at = o190  # game.yaml:578
-            _args131 = {'p': _L_p38}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[179])
-            st.inline += 1
+            _args131 = {'p': _L_p39}
             try:
                 c_20(st, _args131, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure permit (' + str(S[293]) + ')')
                 raise
-            st.inline -= 1
     def c_191(st, env, pc):  # game.yaml:579
-        _L_p39 = env['p']
+        _L_p40 = env['p']
         if pc <= 0:
-            st.at = o192  # game.yaml:579
-            _args132 = {'p': _L_p39}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[180])
-            st.inline += 1
+            _args132 = {'p': _L_p40}
             try:
                 c_21(st, _args132, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure ordinance (' + str(S[294]) + ')')
                 raise
-            st.inline -= 1
     def c_193(st, env, pc):  # game.yaml:580
-        _L_p40 = env['p']
+        _L_p41 = env['p']
         if pc <= 0:
-            st.at = o194  # game.yaml:580
-            _args133 = {'p': _L_p40}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[181])
-            st.inline += 1
+            _args133 = {'p': _L_p41}
             try:
                 c_22(st, _args133, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure promotion (' + str(S[295]) + ')')
                 raise
-            st.inline -= 1
     def c_195(st, env, pc):  # game.yaml:581
-        _L_p41 = env['p']
+        _L_p42 = env['p']
         if pc <= 0:
-            st.at = o196  # game.yaml:581
-            _args134 = {'p': _L_p41}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[182])
-            st.inline += 1
+            _args134 = {'p': _L_p42}
             try:
                 c_23(st, _args134, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure kings_daughter (' + str(S[296]) + ')')
                 raise
-            st.inline -= 1
     def c_204(st, env, pc):  # game.yaml:607
-        _L_s4 = env['s']
-        _L_p42 = env['p']
-        _O_s3 = _L_s4.ordinal if type(_L_s4) is Card and _L_s4.kind == 'spaces' else None
-        _S_p27 = _L_p42 if type(_L_p42) is int and 0 <= _L_p42 < num_players else None
+        _L_s5 = env['s']
+        _L_p43 = env['p']
+        _O_s4 = _L_s5.ordinal if type(_L_s5) is Card and _L_s5.kind == 'spaces' else None
+        _S_p28 = _L_p43 if type(_L_p43) is int and 0 <= _L_p43 < num_players else None
         if pc <= 0:
             st.at = o205  # game.yaml:608
-            env['x'] = st.zones[(Z_at1 + (_O_s3 if _O_s3 is not None else ordinal(_L_s4, 'spaces', S[194])))][-1]
+            env['x'] = st.zones[(Z_at1 + (_O_s4 if _O_s4 is not None else ordinal(_L_s5, 'spaces', S[194])))][-1]
         if pc <= 1:
             st.at = o208  # game.yaml:609
-            _v78 = [_t35 for _t35 in KF_spaces1 if ((not st.vars['closed'][_t35.props['electorate'].ordinal]) and ((len((_r114 := st.zones[(Z_at1 + _t35.ordinal)])) == 0) or ((_r114[-1].kind == 'knights') and (not any(((_t36.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t36.ordinal if _t36.kind == 'spaces' else ordinal(_t36, 'spaces', S[7])))]) == 0)) for _t36 in st.zones[(Z_area1 + _t35.props['electorate'].ordinal)])))) and (_t35.props['electorate'] != _L_s4.props['electorate']))]  # game.yaml:612
+            _v78 = [_t35 for _t35 in KF_spaces1 if ((not st.vars['closed'][_t35.props['electorate'].ordinal]) and ((len((_r114 := st.zones[(Z_at1 + _t35.ordinal)])) == 0) or ((_r114[-1].kind == 'knights') and (not any(((_t36.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t36.ordinal if _t36.kind == 'spaces' else ordinal(_t36, 'spaces', S[7])))]) == 0)) for _t36 in st.zones[(Z_area1 + _t35.props['electorate'].ordinal)])))) and (_t35.props['electorate'] != _L_s5.props['electorate']))]  # game.yaml:612
             _end54 = len(_v78)
             if not _end54:
                 raise RuleError('a choice has no legal option', S[299])
-            if _S_p27 is None:
-                raise RuleError(not_a_seat(_L_p42, num_players), S[299])
-            if _L_p42 in st.players:  # else out of the game: no option runs
+            if _S_p28 is None:
+                raise RuleError(not_a_seat(_L_p43, num_players), S[299])
+            if _L_p43 in st.players:  # else out of the game: no option runs
                 if _end54 > 1:
                     _i154 = st.choose(_end54)
                     st.move_number += 1
-                    st.at = o208  # game.yaml:609
                 else:
                     _i154 = 0
                 _t37 = env['t'] = _v78[_i154]
                 st.at = o207  # game.yaml:613
                 _args135 = {'x': env['x'], 's': _t37}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[195])
-                st.inline += 1
                 try:
                     proc_settle(st, _args135)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure settle (' + str(S[105]) + ')')
                     raise
-                st.inline -= 1
     def c_211(st, env, pc):  # game.yaml:623
-        _L_p43 = env['p']
+        _L_p44 = env['p']
         if pc <= 0:
-            st.at = o212  # game.yaml:623
-            _args136 = {'p': _L_p43, 'side': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[197])
-            st.inline += 1
+            _args136 = {'p': _L_p44, 'side': False}
             try:
                 c_6(st, _args136, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure place_new (' + str(S[278]) + ')')
                 raise
-            st.inline -= 1
     def c_213(st, env, pc):  # game.yaml:625
-        _L_p44 = env['p']
-        _S_p28 = _L_p44 if type(_L_p44) is int and 0 <= _L_p44 < num_players else None
+        _L_p45 = env['p']
+        _S_p29 = _L_p45 if type(_L_p45) is int and 0 <= _L_p45 < num_players else None
         if pc <= 0:
             st.at = o214  # game.yaml:625
-            _i155 = (_S_p28 if _S_p28 is not None else seat(st, _L_p44, S[198]))
+            _i155 = (_S_p29 if _S_p29 is not None else seat(st, _L_p45, S[198]))
             _v79 = st.vars['thalers'][_i155] - 2
             if _v79 > 12:
                 _v79 = 12  # the marker stops at the end; the excess is lost
@@ -7616,100 +7244,64 @@ def build(num_players, files):
                 raise RuleError("'thalers' would fall to " + str(_v79) + ', below its minimum 0', S[199])
             st.vars['thalers'][_i155] = _v79
         if pc <= 1:
-            st.at = o215  # game.yaml:625
-            _args137 = {'p': _L_p44, 'side': True}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[200])
-            st.inline += 1
+            _args137 = {'p': _L_p45, 'side': True}
             try:
                 c_6(st, _args137, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure place_new (' + str(S[278]) + ')')
                 raise
-            st.inline -= 1
     def c_234(st, env, pc):  # game.yaml:678
         _L_q12 = env['q']
         _S_q5 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
         if pc <= 0:
             st.at = o237  # game.yaml:678
             if (any((_c36.props['stack'].key == 'gray') for _c36 in st.zones[(Z_play_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q12, S[9])))]) and any((_x41.kind == 'aristocrats') for _x41 in st.zones[(Z_supply1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q12, S[8])))])):
-                st.at = o236  # game.yaml:678
                 _args138 = {'q': _L_q12}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[218])
-                st.inline += 1
                 try:
                     c_25(st, _args138, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure gray_eminence (' + str(S[304]) + ')')
                     raise
-                st.inline -= 1
     def c_235(st, env, pc):  # game.yaml:678
         _L_q13 = env['q']
         if pc <= 0:
-            st.at = o236  # game.yaml:678
             _args139 = {'q': _L_q13}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[218])
-            st.inline += 1
             try:
                 c_25(st, _args139, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure gray_eminence (' + str(S[304]) + ')')
                 raise
-            st.inline -= 1
     def c_239(st, env, pc):  # game.yaml:679
         _L_e6 = env['e']
         _O_e5 = _L_e6.ordinal if type(_L_e6) is Card and _L_e6.kind == 'electorates' else None
         if pc <= 0:
             st.at = o242  # game.yaml:679
             if (not st.vars['closed'][(_O_e5 if _O_e5 is not None else ordinal(_L_e6, 'electorates', S[219]))]):
-                st.at = o241  # game.yaml:679
                 _args140 = {'e': _L_e6}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[220])
-                st.inline += 1
                 try:
                     c_26(st, _args140, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure new_elector (' + str(S[305]) + ')')
                     raise
-                st.inline -= 1
     def c_240(st, env, pc):  # game.yaml:679
         _L_e7 = env['e']
         if pc <= 0:
-            st.at = o241  # game.yaml:679
             _args141 = {'e': _L_e7}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[220])
-            st.inline += 1
             try:
                 c_26(st, _args141, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure new_elector (' + str(S[305]) + ')')
                 raise
-            st.inline -= 1
     def c_253(st, env, pc):  # game.yaml:704
         _L_e8 = env['e']
         _L_w4 = env['w']
         if pc <= 0:
-            st.at = o254  # game.yaml:704
             _args142 = {'e': _L_e8, 'w': _L_w4}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[223])
-            st.inline += 1
             try:
                 c_27(st, _args142, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure change_of_power (' + str(S[307]) + ')')
                 raise
-            st.inline -= 1
     def c_262(st, env, pc):  # game.yaml:716
         _L_e9 = env['e']
         _L_w5 = env['w']
@@ -7735,7 +7327,6 @@ def build(num_players, files):
                 if _end55 > 1:
                     _i156 = st.choose(_end55)
                     st.move_number += 1
-                    st.at = o265  # game.yaml:717
                 else:
                     _i156 = 0
                 _s106 = env['s'] = _v80[_i156]
@@ -7756,25 +7347,20 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o267  # game.yaml:723
             if st.record_log:
+                st.at = o267  # game.yaml:723
                 st.log_line(fmt_player1(_L_w5) + ' places the elector of ' + fmt_card1(_L_e9) + ' and takes 2 victory points', -1)
     def c_269(st, env, pc):  # game.yaml:725
         _L_e10 = env['e']
         if pc <= 0:
-            st.at = o270  # game.yaml:725
             _args143 = {'e': _L_e10}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[230])
-            st.inline += 1
             try:
                 c_28(st, _args143, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure displaced (' + str(S[309]) + ')')
                 raise
-            st.inline -= 1
     def c_276(st, env, pc):  # game.yaml:734
         _L_e11 = env['e']
-        _L_x1 = env['x']
+        _L_x4 = env['x']
         _O_e7 = _L_e11.ordinal if type(_L_e11) is Card and _L_e11.kind == 'electorates' else None
         if pc <= 0:
             st.at = o279  # game.yaml:735
@@ -7790,43 +7376,30 @@ def build(num_players, files):
             _end56 = len(_v82)
             if not _end56:
                 raise RuleError('a choice has no legal option', S[310])
-            _p39 = _L_x1.owner
+            _p39 = _L_x4.owner
             if type(_p39) is not int or not 0 <= _p39 < num_players:
                 raise RuleError(not_a_seat(_p39, num_players), S[310])
             if _p39 in st.players:  # else out of the game: no option runs
                 if _end56 > 1:
                     _i158 = st.choose(_end56)
                     st.move_number += 1
-                    st.at = o279  # game.yaml:735
                 else:
                     _i158 = 0
                 _s108 = env['s'] = _v82[_i158]
-                st.at = o278  # game.yaml:738
-                _args144 = {'x': _L_x1, 's': _s108}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[231])
-                st.inline += 1
+                _args144 = {'x': _L_x4, 's': _s108}
                 try:
                     proc_settle(st, _args144)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure settle (' + str(S[105]) + ')')
                     raise
-                st.inline -= 1
     def c_281(st, env, pc):  # game.yaml:744
         if pc <= 0:
-            st.at = o282  # game.yaml:744
             _args145 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[233])
-            st.inline += 1
             try:
                 c_30(st, _args145, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure election (' + str(S[311]) + ')')
                 raise
-            st.inline -= 1
     def c_284(st, env, pc):  # game.yaml:751
         _L_q14 = env['q']
         _S_q6 = _L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else None
@@ -7844,7 +7417,6 @@ def build(num_players, files):
                     if _end57 > 1:
                         _i159 = st.choose(_end57)
                         st.move_number += 1
-                        st.at = o288  # game.yaml:754
                     else:
                         _i159 = 0
                     _e23 = env['e'] = _v83[_i159]
@@ -7864,7 +7436,6 @@ def build(num_players, files):
                     if _end58 > 1:
                         _i160 = st.choose(_end58)
                         st.move_number += 1
-                        st.at = o293  # game.yaml:762
                     else:
                         _i160 = 0
                     _e25 = env['e'] = _v84[_i160]
@@ -7885,7 +7456,6 @@ def build(num_players, files):
                 if _end59 > 1:
                     _i161 = st.choose(_end59)
                     st.move_number += 1
-                    st.at = o288  # game.yaml:754
                 else:
                     _i161 = 0
                 _e27 = env['e'] = _v85[_i161]
@@ -7906,7 +7476,6 @@ def build(num_players, files):
                 if _end60 > 1:
                     _i162 = st.choose(_end60)
                     st.move_number += 1
-                    st.at = o293  # game.yaml:762
                 else:
                     _i162 = 0
                 _e29 = env['e'] = _v86[_i162]
@@ -7929,7 +7498,6 @@ def build(num_players, files):
                 if _end62 > 1:
                     _i163 = st.choose(_end62)
                     st.move_number += 1
-                    st.at = o303  # game.yaml:772
                 else:
                     _i163 = 0
                 if _i163 < _end61:  # game.yaml:775
@@ -7942,107 +7510,70 @@ def build(num_players, files):
                     st.vars['vote'][_i165] = st.vars['rival']
     def c_317(st, env, pc):  # game.yaml:785
         if pc <= 0:
-            st.at = o318  # game.yaml:785
             _args146 = {'w': st.vars['rival']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[241])
-            st.inline += 1
             try:
                 c_31(st, _args146, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure crown (' + str(S[315]) + ')')
                 raise
-            st.inline -= 1
     def c_331(st, env, pc):  # game.yaml:800
         _L_old1 = env['old']
         if pc <= 0:
-            st.at = o332  # game.yaml:800
             _args147 = {'p': _L_old1}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[243])
-            st.inline += 1
             try:
                 c_32(st, _args147, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure deposed (' + str(S[316]) + ')')
                 raise
-            st.inline -= 1
     def c_338(st, env, pc):  # game.yaml:809
-        _L_p45 = env['p']
-        _L_x2 = env['x']
-        _S_p29 = _L_p45 if type(_L_p45) is int and 0 <= _L_p45 < num_players else None
+        _L_p46 = env['p']
+        _L_x5 = env['x']
+        _S_p30 = _L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else None
         if pc <= 0:
             st.at = o341  # game.yaml:810
             _v87 = [_s109 for _s109 in KF_spaces1 if ((not st.vars['closed'][_s109.props['electorate'].ordinal]) and ((len((_r116 := st.zones[(Z_at1 + _s109.ordinal)])) == 0) or ((_r116[-1].kind == 'knights') and (not any(((_t39.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t39.ordinal if _t39.kind == 'spaces' else ordinal(_t39, 'spaces', S[7])))]) == 0)) for _t39 in st.zones[(Z_area1 + _s109.props['electorate'].ordinal)])))))]  # game.yaml:813
             _end63 = len(_v87)
             if not _end63:
                 raise RuleError('a choice has no legal option', S[317])
-            if _S_p29 is None:
-                raise RuleError(not_a_seat(_L_p45, num_players), S[317])
-            if _L_p45 in st.players:  # else out of the game: no option runs
+            if _S_p30 is None:
+                raise RuleError(not_a_seat(_L_p46, num_players), S[317])
+            if _L_p46 in st.players:  # else out of the game: no option runs
                 if _end63 > 1:
                     _i166 = st.choose(_end63)
                     st.move_number += 1
-                    st.at = o341  # game.yaml:810
                 else:
                     _i166 = 0
                 _s110 = env['s'] = _v87[_i166]
-                st.at = o340  # game.yaml:813
-                _args148 = {'x': _L_x2, 's': _s110}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[244])
-                st.inline += 1
+                _args148 = {'x': _L_x5, 's': _s110}
                 try:
                     proc_settle(st, _args148)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure settle (' + str(S[105]) + ')')
                     raise
-                st.inline -= 1
     def c_346(st, env, pc):  # game.yaml:823
         if pc <= 0:
-            st.at = o347  # game.yaml:823
             _args149 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[245])
-            st.inline += 1
             try:
                 c_34(st, _args149, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure place_empire_city (' + str(S[318]) + ')')
                 raise
-            st.inline -= 1
     def c_348(st, env, pc):  # game.yaml:824
         if pc <= 0:
-            st.at = o349  # game.yaml:824
             _args150 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[246])
-            st.inline += 1
             try:
                 c_35(st, _args150, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure move_empire_city (' + str(S[319]) + ')')
                 raise
-            st.inline -= 1
     def c_351(st, env, pc):  # game.yaml:837
         if pc <= 0:
-            st.at = o352  # game.yaml:837
             _args151 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[247])
-            st.inline += 1
             try:
                 c_35(st, _args151, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure move_empire_city (' + str(S[319]) + ')')
                 raise
-            st.inline -= 1
     def c_353(st, env, pc):  # game.yaml:831
         if pc <= 0:
             st.at = o356  # game.yaml:832
@@ -8057,7 +7588,6 @@ def build(num_players, files):
                 if _end64 > 1:
                     _i167 = st.choose(_end64)
                     st.move_number += 1
-                    st.at = o356  # game.yaml:832
                 else:
                     _i167 = 0
                 _s112 = env['s'] = _v88[_i167]
@@ -8082,7 +7612,6 @@ def build(num_players, files):
                 if _end65 > 1:
                     _i168 = st.choose(_end65)
                     st.move_number += 1
-                    st.at = o366  # game.yaml:847
                 else:
                     _i168 = 0
                 _s114 = env['s'] = _v89[_i168]
@@ -8100,7 +7629,6 @@ def build(num_players, files):
                     if _end66 > 1:
                         _i169 = st.choose(_end66)
                         st.move_number += 1
-                        st.at = o365  # game.yaml:855
                     else:
                         _i169 = 0
                     _t41 = env['t'] = _v90[_i169]
@@ -8118,11 +7646,11 @@ def build(num_players, files):
                     else:  # not a card: State.move raises the rules' error
                         st.move(_c41, _d17, False)
     def c_361(st, env, pc):  # game.yaml:853
-        _L_s5 = env['s']
-        _O_s4 = _L_s5.ordinal if type(_L_s5) is Card and _L_s5.kind == 'spaces' else None
+        _L_s6 = env['s']
+        _O_s5 = _L_s6.ordinal if type(_L_s6) is Card and _L_s6.kind == 'spaces' else None
         if pc <= 0:
             st.at = o362  # game.yaml:854
-            env['c'] = st.zones[(Z_at1 + (_O_s4 if _O_s4 is not None else ordinal(_L_s5, 'spaces', S[249])))][-1]
+            env['c'] = st.zones[(Z_at1 + (_O_s5 if _O_s5 is not None else ordinal(_L_s6, 'spaces', S[249])))][-1]
         if pc <= 1:
             st.at = o365  # game.yaml:855
             _v91 = [_t42 for _t42 in KF_spaces2 if ((len(st.zones[(Z_at1 + _t42.ordinal)]) == 0) and (not st.vars['closed'][_t42.props['electorate'].ordinal]))]  # game.yaml:858
@@ -8136,7 +7664,6 @@ def build(num_players, files):
                 if _end67 > 1:
                     _i170 = st.choose(_end67)
                     st.move_number += 1
-                    st.at = o365  # game.yaml:855
                 else:
                     _i170 = 0
                 _t43 = env['t'] = _v91[_i170]
@@ -8157,18 +7684,12 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o371  # game.yaml:274
             if (len(st.players) == 2):
-                st.at = o370  # game.yaml:274
                 _args152 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[252])
-                st.inline += 1
                 try:
                     proc_close_electorates(st, _args152)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure close_electorates (' + str(S[253]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 1:
             st.at = o376  # game.yaml:275
             for _c43 in list(K_actions1):
@@ -8206,8 +7727,8 @@ def build(num_players, files):
                 else:  # not a card: State.move raises the rules' error
                     st.move(_c45, _d20, False)
         if pc <= 3:
-            st.at = o380  # game.yaml:282
             if st.record_log:
+                st.at = o380  # game.yaml:282
                 st.log_line(fmt_player1(st.vars['emperor']) + ' is the Emperor', -1)
         if pc <= 4:
             st.at = o383  # game.yaml:283
@@ -8222,7 +7743,6 @@ def build(num_players, files):
                 if _end68 > 1:
                     _i171 = st.choose(_end68)
                     st.move_number += 1
-                    st.at = o383  # game.yaml:283
                 else:
                     _i171 = 0
                 _s117 = env['s'] = _v92[_i171]
@@ -8236,32 +7756,21 @@ def build(num_players, files):
         if pc <= 5:
             st.at = o384  # game.yaml:288
             _args153 = {'p': st.vars['emperor'], 'a': 45, 'z': st.zones[Z_throne1]}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[254])
-            st.inline += 1
             try:
                 proc_fresh(st, _args153)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure fresh (' + str(S[69]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 6:
             st.at = o387  # game.yaml:289
             for _p51 in ((SEATS_others1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or others(st, st.vars['emperor'])):
                 env['p'] = _p51
-                st.at = o386  # game.yaml:289
                 _args154 = {'p': _p51, 'a': 45, 'side': False, 'kind': 'elector'}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[257])
-                st.inline += 1
                 try:
                     c_2(st, _args154, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure start_piece (' + str(S[324]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 7:
             st.at = o392  # game.yaml:291
             for _a5 in [35, 25, 15]:
@@ -8271,32 +7780,21 @@ def build(num_players, files):
                     env['p'] = _p52
                     st.at = o390  # game.yaml:292
                     _args155 = {'p': _p52, 'a': _a5, 'side': (_a5 != 25), 'kind': 'aristocrat'}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[258])
-                    st.inline += 1
                     try:
                         c_2(st, _args155, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure start_piece (' + str(S[324]) + ')')
                         raise
-                    st.inline -= 1
         if pc <= 8:
             st.at = o395  # game.yaml:293
             for _p53 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                 env['p'] = _p53
-                st.at = o394  # game.yaml:293
                 _args156 = {'p': _p53}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[259])
-                st.inline += 1
                 try:
                     c_15(st, _args156, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure place_knight (' + str(S[287]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 9:
             st.at = o399  # game.yaml:294
             for _p54 in list(st.players):
@@ -8313,72 +7811,49 @@ def build(num_players, files):
                 _i173 = _p54
                 st.vars['chip'][_i173] = 7
     def c_385(st, env, pc):  # game.yaml:289
-        _L_p46 = env['p']
+        _L_p47 = env['p']
         if pc <= 0:
-            st.at = o386  # game.yaml:289
-            _args157 = {'p': _L_p46, 'a': 45, 'side': False, 'kind': 'elector'}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[257])
-            st.inline += 1
+            _args157 = {'p': _L_p47, 'a': 45, 'side': False, 'kind': 'elector'}
             try:
                 c_2(st, _args157, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure start_piece (' + str(S[324]) + ')')
                 raise
-            st.inline -= 1
     def c_388(st, env, pc):  # game.yaml:292
-        _L_a3 = env['a']
+        _L_a4 = env['a']
         if pc <= 0:
             st.at = o391  # game.yaml:292
             for _p55 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                 env['p'] = _p55
                 st.at = o390  # game.yaml:292
-                _args158 = {'p': _p55, 'a': _L_a3, 'side': (_L_a3 != 25), 'kind': 'aristocrat'}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[258])
-                st.inline += 1
+                _args158 = {'p': _p55, 'a': _L_a4, 'side': (_L_a4 != 25), 'kind': 'aristocrat'}
                 try:
                     c_2(st, _args158, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure start_piece (' + str(S[324]) + ')')
                     raise
-                st.inline -= 1
     def c_389(st, env, pc):  # game.yaml:292
-        _L_p47 = env['p']
-        _L_a4 = env['a']
+        _L_p48 = env['p']
+        _L_a5 = env['a']
         if pc <= 0:
             st.at = o390  # game.yaml:292
-            _args159 = {'p': _L_p47, 'a': _L_a4, 'side': (_L_a4 != 25), 'kind': 'aristocrat'}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[258])
-            st.inline += 1
+            _args159 = {'p': _L_p48, 'a': _L_a5, 'side': (_L_a5 != 25), 'kind': 'aristocrat'}
             try:
                 c_2(st, _args159, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure start_piece (' + str(S[324]) + ')')
                 raise
-            st.inline -= 1
     def c_393(st, env, pc):  # game.yaml:293
-        _L_p48 = env['p']
+        _L_p49 = env['p']
         if pc <= 0:
-            st.at = o394  # game.yaml:293
-            _args160 = {'p': _L_p48}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[259])
-            st.inline += 1
+            _args160 = {'p': _L_p49}
             try:
                 c_15(st, _args160, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure place_knight (' + str(S[287]) + ')')
                 raise
-            st.inline -= 1
     def c_400(st, env, pc):  # game.yaml:296
         if pc <= 0:
-            st.at = o456  # game.yaml:296
             _passes1 = 0
             while True:
                 st.at = o456  # game.yaml:296
@@ -8389,10 +7864,9 @@ def build(num_players, files):
                     raise too_long(S[325])
                 st.at = o402  # game.yaml:296
                 st.vars['round'] += 1
-                st.at = o403  # game.yaml:296
                 if st.record_log:
+                    st.at = o403  # game.yaml:296
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
-                st.at = o404  # game.yaml:299
                 st.at = o407  # game.yaml:300
                 for _e30 in list(K_electorates1):
                     env['e'] = _e30
@@ -8401,69 +7875,46 @@ def build(num_players, files):
                     st.vars['privilege_used'][_i174] = False
                 st.at = o413  # game.yaml:303
                 if (st.vars['round'] > 1):
-                    st.at = o409  # game.yaml:303
                     st.vars['phase'] = 'Income'
-                    st.at = o410  # game.yaml:303
                     if st.record_log:
+                        st.at = o410  # game.yaml:303
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
-                    st.at = o411  # game.yaml:303
                     _args161 = {}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[262])
-                    st.inline += 1
                     try:
                         proc_income_phase(st, _args161)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure income_phase (' + str(S[263]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o412  # game.yaml:303
                     st.vars['phase'] = ''
                 st.at = o419  # game.yaml:304
                 if (st.vars['round'] > 1):
-                    st.at = o415  # game.yaml:304
                     st.vars['phase'] = 'Aging'
-                    st.at = o416  # game.yaml:304
                     if st.record_log:
+                        st.at = o416  # game.yaml:304
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Aging', -1)
-                    st.at = o417  # game.yaml:304
                     _args162 = {}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[265])
-                    st.inline += 1
                     try:
                         c_9(st, _args162, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure aging_phase (' + str(S[326]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o418  # game.yaml:304
                     st.vars['phase'] = ''
                 st.at = o425  # game.yaml:305
                 if (st.vars['round'] > 1):
-                    st.at = o421  # game.yaml:305
                     st.vars['phase'] = 'Descendants'
-                    st.at = o422  # game.yaml:305
                     if st.record_log:
+                        st.at = o422  # game.yaml:305
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Descendants', -1)
-                    st.at = o423  # game.yaml:305
                     _args163 = {}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[266])
-                    st.inline += 1
                     try:
                         c_10(st, _args163, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure descendants_phase (' + str(S[327]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o424  # game.yaml:305
                     st.vars['phase'] = ''
-                st.at = o426  # game.yaml:306
-                st.at = o427  # game.yaml:306
                 st.vars['phase'] = 'Actions'
                 st.at = o430  # game.yaml:306
                 for _p56 in list(st.players):
@@ -8471,7 +7922,6 @@ def build(num_players, files):
                     st.at = o429  # game.yaml:306
                     _i175 = _p56
                     st.vars['passed'][_i175] = False
-                st.at = o438  # game.yaml:306
                 _passes2 = 0
                 while True:
                     st.at = o438  # game.yaml:306
@@ -8485,84 +7935,53 @@ def build(num_players, files):
                         env['p'] = _p57
                         st.at = o436  # game.yaml:306
                         if (not st.vars['passed'][_p57]):
-                            st.at = o434  # game.yaml:306
                             st.vars['turn_player'] = _p57
                             if st.record_log:
+                                st.at = o434  # game.yaml:306
                                 st.log_line(turn_line(st), -1)
-                            st.at = o435  # game.yaml:310
                             _args164 = {'p': _p57}
-                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[268])
-                            st.inline += 1
                             try:
                                 c_14(st, _args164, 0)
                             except Exception as e:
-                                st.inline -= 1
                                 traced(e, 'procedure action_turn (' + str(S[328]) + ')')
                                 raise
-                            st.inline -= 1
-                st.at = o439  # game.yaml:306
                 st.vars['turn_player'] = None
                 st.at = o440  # game.yaml:306
                 st.vars['phase'] = ''
-                st.at = o441  # game.yaml:311
-                st.at = o442  # game.yaml:311
                 st.vars['phase'] = 'New Electors'
-                st.at = o443  # game.yaml:311
                 if st.record_log:
+                    st.at = o443  # game.yaml:311
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
-                st.at = o444  # game.yaml:311
                 _args165 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[269])
-                st.inline += 1
                 try:
                     c_24(st, _args165, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure new_electors_phase (' + str(S[329]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o445  # game.yaml:311
                 st.vars['phase'] = ''
-                st.at = o446  # game.yaml:312
-                st.at = o447  # game.yaml:312
                 st.vars['phase'] = 'Elect Emperor'
-                st.at = o448  # game.yaml:312
                 if st.record_log:
+                    st.at = o448  # game.yaml:312
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
-                st.at = o449  # game.yaml:312
                 _args166 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[270])
-                st.inline += 1
                 try:
                     c_29(st, _args166, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure election_phase (' + str(S[330]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o450  # game.yaml:312
                 st.vars['phase'] = ''
-                st.at = o451  # game.yaml:313
-                st.at = o452  # game.yaml:313
                 st.vars['phase'] = 'Emperor Action'
-                st.at = o453  # game.yaml:313
                 if st.record_log:
+                    st.at = o453  # game.yaml:313
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
-                st.at = o454  # game.yaml:313
                 _args167 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[271])
-                st.inline += 1
                 try:
                     c_33(st, _args167, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure emperor_action_phase (' + str(S[331]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o455  # game.yaml:313
                 st.vars['phase'] = ''
     def c_401(st, env, pc):  # game.yaml:296
@@ -8570,11 +7989,10 @@ def build(num_players, files):
             st.at = o402  # game.yaml:296
             st.vars['round'] += 1
         if pc <= 1:
-            st.at = o403  # game.yaml:296
             if st.record_log:
+                st.at = o403  # game.yaml:296
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
         if pc <= 2:
-            st.at = o404  # game.yaml:299
             st.at = o407  # game.yaml:300
             for _e31 in list(K_electorates1):
                 env['e'] = _e31
@@ -8584,72 +8002,49 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o413  # game.yaml:303
             if (st.vars['round'] > 1):
-                st.at = o409  # game.yaml:303
                 st.vars['phase'] = 'Income'
-                st.at = o410  # game.yaml:303
                 if st.record_log:
+                    st.at = o410  # game.yaml:303
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
-                st.at = o411  # game.yaml:303
                 _args168 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[262])
-                st.inline += 1
                 try:
                     proc_income_phase(st, _args168)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure income_phase (' + str(S[263]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o412  # game.yaml:303
                 st.vars['phase'] = ''
         if pc <= 4:
             st.at = o419  # game.yaml:304
             if (st.vars['round'] > 1):
-                st.at = o415  # game.yaml:304
                 st.vars['phase'] = 'Aging'
-                st.at = o416  # game.yaml:304
                 if st.record_log:
+                    st.at = o416  # game.yaml:304
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Aging', -1)
-                st.at = o417  # game.yaml:304
                 _args169 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[265])
-                st.inline += 1
                 try:
                     c_9(st, _args169, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure aging_phase (' + str(S[326]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o418  # game.yaml:304
                 st.vars['phase'] = ''
         if pc <= 5:
             st.at = o425  # game.yaml:305
             if (st.vars['round'] > 1):
-                st.at = o421  # game.yaml:305
                 st.vars['phase'] = 'Descendants'
-                st.at = o422  # game.yaml:305
                 if st.record_log:
+                    st.at = o422  # game.yaml:305
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Descendants', -1)
-                st.at = o423  # game.yaml:305
                 _args170 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[266])
-                st.inline += 1
                 try:
                     c_10(st, _args170, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure descendants_phase (' + str(S[327]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o424  # game.yaml:305
                 st.vars['phase'] = ''
         if pc <= 6:
-            st.at = o426  # game.yaml:306
-            st.at = o427  # game.yaml:306
             st.vars['phase'] = 'Actions'
             st.at = o430  # game.yaml:306
             for _p58 in list(st.players):
@@ -8657,7 +8052,6 @@ def build(num_players, files):
                 st.at = o429  # game.yaml:306
                 _i177 = _p58
                 st.vars['passed'][_i177] = False
-            st.at = o438  # game.yaml:306
             _passes3 = 0
             while True:
                 st.at = o438  # game.yaml:306
@@ -8671,140 +8065,94 @@ def build(num_players, files):
                     env['p'] = _p59
                     st.at = o436  # game.yaml:306
                     if (not st.vars['passed'][_p59]):
-                        st.at = o434  # game.yaml:306
                         st.vars['turn_player'] = _p59
                         if st.record_log:
+                            st.at = o434  # game.yaml:306
                             st.log_line(turn_line(st), -1)
-                        st.at = o435  # game.yaml:310
                         _args171 = {'p': _p59}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[268])
-                        st.inline += 1
                         try:
                             c_14(st, _args171, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure action_turn (' + str(S[328]) + ')')
                             raise
-                        st.inline -= 1
-            st.at = o439  # game.yaml:306
             st.vars['turn_player'] = None
             st.at = o440  # game.yaml:306
             st.vars['phase'] = ''
         if pc <= 7:
-            st.at = o441  # game.yaml:311
-            st.at = o442  # game.yaml:311
             st.vars['phase'] = 'New Electors'
-            st.at = o443  # game.yaml:311
             if st.record_log:
+                st.at = o443  # game.yaml:311
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
-            st.at = o444  # game.yaml:311
             _args172 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[269])
-            st.inline += 1
             try:
                 c_24(st, _args172, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure new_electors_phase (' + str(S[329]) + ')')
                 raise
-            st.inline -= 1
             st.at = o445  # game.yaml:311
             st.vars['phase'] = ''
         if pc <= 8:
-            st.at = o446  # game.yaml:312
-            st.at = o447  # game.yaml:312
             st.vars['phase'] = 'Elect Emperor'
-            st.at = o448  # game.yaml:312
             if st.record_log:
+                st.at = o448  # game.yaml:312
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
-            st.at = o449  # game.yaml:312
             _args173 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[270])
-            st.inline += 1
             try:
                 c_29(st, _args173, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure election_phase (' + str(S[330]) + ')')
                 raise
-            st.inline -= 1
             st.at = o450  # game.yaml:312
             st.vars['phase'] = ''
         if pc <= 9:
-            st.at = o451  # game.yaml:313
-            st.at = o452  # game.yaml:313
             st.vars['phase'] = 'Emperor Action'
-            st.at = o453  # game.yaml:313
             if st.record_log:
+                st.at = o453  # game.yaml:313
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
-            st.at = o454  # game.yaml:313
             _args174 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[271])
-            st.inline += 1
             try:
                 c_33(st, _args174, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure emperor_action_phase (' + str(S[331]) + ')')
                 raise
-            st.inline -= 1
             st.at = o455  # game.yaml:313
             st.vars['phase'] = ''
     def c_414(st, env, pc):  # game.yaml:304
         if pc <= 0:
-            st.at = o415  # game.yaml:304
             st.vars['phase'] = 'Aging'
         if pc <= 1:
-            st.at = o416  # game.yaml:304
             if st.record_log:
+                st.at = o416  # game.yaml:304
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Aging', -1)
         if pc <= 2:
-            st.at = o417  # game.yaml:304
             _args175 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[265])
-            st.inline += 1
             try:
                 c_9(st, _args175, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure aging_phase (' + str(S[326]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
             st.at = o418  # game.yaml:304
             st.vars['phase'] = ''
     def c_420(st, env, pc):  # game.yaml:305
         if pc <= 0:
-            st.at = o421  # game.yaml:305
             st.vars['phase'] = 'Descendants'
         if pc <= 1:
-            st.at = o422  # game.yaml:305
             if st.record_log:
+                st.at = o422  # game.yaml:305
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Descendants', -1)
         if pc <= 2:
-            st.at = o423  # game.yaml:305
             _args176 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[266])
-            st.inline += 1
             try:
                 c_10(st, _args176, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure descendants_phase (' + str(S[327]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
             st.at = o424  # game.yaml:305
             st.vars['phase'] = ''
     def c_426(st, env, pc):  # game.yaml:306
         if pc <= 0:
-            st.at = o427  # game.yaml:306
             st.vars['phase'] = 'Actions'
         if pc <= 1:
             st.at = o430  # game.yaml:306
@@ -8814,7 +8162,6 @@ def build(num_players, files):
                 _i178 = _p60
                 st.vars['passed'][_i178] = False
         if pc <= 2:
-            st.at = o438  # game.yaml:306
             _passes4 = 0
             while True:
                 st.at = o438  # game.yaml:306
@@ -8828,24 +8175,17 @@ def build(num_players, files):
                     env['p'] = _p61
                     st.at = o436  # game.yaml:306
                     if (not st.vars['passed'][_p61]):
-                        st.at = o434  # game.yaml:306
                         st.vars['turn_player'] = _p61
                         if st.record_log:
+                            st.at = o434  # game.yaml:306
                             st.log_line(turn_line(st), -1)
-                        st.at = o435  # game.yaml:310
                         _args177 = {'p': _p61}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[268])
-                        st.inline += 1
                         try:
                             c_14(st, _args177, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure action_turn (' + str(S[328]) + ')')
                             raise
-                        st.inline -= 1
         if pc <= 3:
-            st.at = o439  # game.yaml:306
             st.vars['turn_player'] = None
         if pc <= 4:
             st.at = o440  # game.yaml:306
@@ -8857,133 +8197,94 @@ def build(num_players, files):
                 env['p'] = _p62
                 st.at = o436  # game.yaml:306
                 if (not st.vars['passed'][_p62]):
-                    st.at = o434  # game.yaml:306
                     st.vars['turn_player'] = _p62
                     if st.record_log:
+                        st.at = o434  # game.yaml:306
                         st.log_line(turn_line(st), -1)
-                    st.at = o435  # game.yaml:310
                     _args178 = {'p': _p62}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[268])
-                    st.inline += 1
                     try:
                         c_14(st, _args178, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure action_turn (' + str(S[328]) + ')')
                         raise
-                    st.inline -= 1
     def c_432(st, env, pc):  # game.yaml:306
-        _L_p49 = env['p']
-        _S_p30 = _L_p49 if type(_L_p49) is int and 0 <= _L_p49 < num_players else None
+        _L_p50 = env['p']
+        _S_p31 = _L_p50 if type(_L_p50) is int and 0 <= _L_p50 < num_players else None
         if pc <= 0:
             st.at = o436  # game.yaml:306
-            if (not st.vars['passed'][(_S_p30 if _S_p30 is not None else seat(st, _L_p49, S[267]))]):
-                st.at = o434  # game.yaml:306
-                st.vars['turn_player'] = _L_p49
+            if (not st.vars['passed'][(_S_p31 if _S_p31 is not None else seat(st, _L_p50, S[267]))]):
+                st.vars['turn_player'] = _L_p50
                 if st.record_log:
+                    st.at = o434  # game.yaml:306
                     st.log_line(turn_line(st), -1)
-                st.at = o435  # game.yaml:310
-                _args179 = {'p': _L_p49}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[268])
-                st.inline += 1
+                _args179 = {'p': _L_p50}
                 try:
                     c_14(st, _args179, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure action_turn (' + str(S[328]) + ')')
                     raise
-                st.inline -= 1
     def c_433(st, env, pc):  # game.yaml:310
-        _L_p50 = env['p']
+        _L_p51 = env['p']
         if pc <= 0:
-            st.at = o434  # game.yaml:306
-            st.vars['turn_player'] = _L_p50
+            st.vars['turn_player'] = _L_p51
             if st.record_log:
+                st.at = o434  # game.yaml:306
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
-            st.at = o435  # game.yaml:310
-            _args180 = {'p': _L_p50}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[268])
-            st.inline += 1
+            _args180 = {'p': _L_p51}
             try:
                 c_14(st, _args180, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure action_turn (' + str(S[328]) + ')')
                 raise
-            st.inline -= 1
     def c_441(st, env, pc):  # game.yaml:311
         if pc <= 0:
-            st.at = o442  # game.yaml:311
             st.vars['phase'] = 'New Electors'
         if pc <= 1:
-            st.at = o443  # game.yaml:311
             if st.record_log:
+                st.at = o443  # game.yaml:311
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
         if pc <= 2:
-            st.at = o444  # game.yaml:311
             _args181 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[269])
-            st.inline += 1
             try:
                 c_24(st, _args181, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure new_electors_phase (' + str(S[329]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
             st.at = o445  # game.yaml:311
             st.vars['phase'] = ''
     def c_446(st, env, pc):  # game.yaml:312
         if pc <= 0:
-            st.at = o447  # game.yaml:312
             st.vars['phase'] = 'Elect Emperor'
         if pc <= 1:
-            st.at = o448  # game.yaml:312
             if st.record_log:
+                st.at = o448  # game.yaml:312
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
         if pc <= 2:
-            st.at = o449  # game.yaml:312
             _args182 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[270])
-            st.inline += 1
             try:
                 c_29(st, _args182, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure election_phase (' + str(S[330]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
             st.at = o450  # game.yaml:312
             st.vars['phase'] = ''
     def c_451(st, env, pc):  # game.yaml:313
         if pc <= 0:
-            st.at = o452  # game.yaml:313
             st.vars['phase'] = 'Emperor Action'
         if pc <= 1:
-            st.at = o453  # game.yaml:313
             if st.record_log:
+                st.at = o453  # game.yaml:313
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
         if pc <= 2:
-            st.at = o454  # game.yaml:313
             _args183 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[271])
-            st.inline += 1
             try:
                 c_33(st, _args183, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure emperor_action_phase (' + str(S[331]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
             st.at = o455  # game.yaml:313
             st.vars['phase'] = ''
@@ -9679,6 +8980,7 @@ def build(num_players, files):
     P.play = o400
     P.scoring = o457
     P.proc_names = {o0.uid: 'procedure close_electorates (' + str(S[253]) + ')', o1.uid: 'procedure fresh (' + str(S[69]) + ')', o2.uid: 'procedure start_piece (' + str(S[324]) + ')', o3.uid: 'procedure retire (' + str(S[58]) + ')', o4.uid: 'procedure grow_old (' + str(S[72]) + ')', o5.uid: 'procedure settle (' + str(S[105]) + ')', o6.uid: 'procedure place_new (' + str(S[278]) + ')', o7.uid: 'procedure fill_throne (' + str(S[275]) + ')', o8.uid: 'procedure income_phase (' + str(S[263]) + ')', o9.uid: 'procedure aging_phase (' + str(S[326]) + ')', o10.uid: 'procedure descendants_phase (' + str(S[327]) + ')', o11.uid: 'procedure son (' + str(S[276]) + ')', o12.uid: 'procedure daughter (' + str(S[277]) + ')', o13.uid: 'procedure offer (' + str(S[280]) + ')', o14.uid: 'procedure action_turn (' + str(S[328]) + ')', o15.uid: 'procedure place_knight (' + str(S[287]) + ')', o16.uid: 'procedure move_knight (' + str(S[288]) + ')', o17.uid: 'procedure use_card (' + str(S[284]) + ')', o18.uid: 'procedure doctor (' + str(S[286]) + ')', o19.uid: 'procedure move_card (' + str(S[292]) + ')', o20.uid: 'procedure permit (' + str(S[293]) + ')', o21.uid: 'procedure ordinance (' + str(S[294]) + ')', o22.uid: 'procedure promotion (' + str(S[295]) + ')', o23.uid: 'procedure kings_daughter (' + str(S[296]) + ')', o24.uid: 'procedure new_electors_phase (' + str(S[329]) + ')', o25.uid: 'procedure gray_eminence (' + str(S[304]) + ')', o26.uid: 'procedure new_elector (' + str(S[305]) + ')', o27.uid: 'procedure change_of_power (' + str(S[307]) + ')', o28.uid: 'procedure displaced (' + str(S[309]) + ')', o29.uid: 'procedure election_phase (' + str(S[330]) + ')', o30.uid: 'procedure election (' + str(S[311]) + ')', o31.uid: 'procedure crown (' + str(S[315]) + ')', o32.uid: 'procedure deposed (' + str(S[316]) + ')', o33.uid: 'procedure emperor_action_phase (' + str(S[331]) + ')', o34.uid: 'procedure place_empire_city (' + str(S[318]) + ')', o35.uid: 'procedure move_empire_city (' + str(S[319]) + ')'}
+    P.procedure_chain = 36
     P.var_specs = [
         VarSpec('emperor', 'player', None, S[594], 'public'),
         VarSpec('rival', 'player', None, S[595], 'public'),

@@ -373,8 +373,12 @@ def build(num_players, files):
             raise
 
     def proc_return_marker(st, env):  # game.yaml:193
+        _L_q1 = env['q']
+        _L_d1 = env['d']
+        _S_q1 = _L_q1 if type(_L_q1) is int and 0 <= _L_q1 < num_players else None
+        _O_d1 = _L_d1.ordinal if type(_L_d1) is Card and _L_d1.kind == 'districts' else None
         st.at = o42  # game.yaml:197
-        st.move(first([_m2 for _m2 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[6])))] if (_m2.owner == env['q'])]), (Z_house1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[5]))), False)
+        st.move(first([_m2 for _m2 in st.zones[(Z_markers_on1 + (_O_d1 if _O_d1 is not None else ordinal(_L_d1, 'districts', S[6])))] if (_m2.owner == _L_q1)]), (Z_house1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[5]))), False)
 
     def step_0(st, fr):  # game.yaml:119
         env = fr.env
@@ -484,8 +488,8 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o54  # game.yaml:239
             if st.record_log:
+                st.at = o54  # game.yaml:239
                 st.log_line(fmt_player1(env['p']) + ' attempts to usurp ' + fmt_player1(env['q']) + ' in ' + fmt_card1(env['d']), -1)
             st.at = o55  # game.yaml:240
             st.move_count(1, Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[14]))), False, S[15])
@@ -536,14 +540,15 @@ def build(num_players, files):
         if pc == 1:
             st.at = o84  # game.yaml:279
             env['fighters'] = [_q1 for _q1 in st.players if (len(st.zones[(Z_legion1 + _q1)]) > 0)]
-            st.at = o85  # game.yaml:280
             if st.record_log:
+                st.at = o85  # game.yaml:280
                 st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
             st.at = o88  # game.yaml:281
             for _q2 in list(env['fighters']):
                 env['q'] = _q2
                 st.at = o87  # game.yaml:281
                 if st.record_log:
+                    st.at = o87  # game.yaml:281
                     st.log_line(fmt_player1(_q2) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_q2 if type(_q2) is int and 0 <= _q2 < num_players else seat(st, _q2, S[17])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_q2 if type(_q2) is int and 0 <= _q2 < num_players else seat(st, _q2, S[18])))])) + ')', -1)
             fr.pc = 5
             st.at = o89  # game.yaml:282
@@ -558,15 +563,16 @@ def build(num_players, files):
                 st.move(env['day'], Z_spent_days1, False)
                 st.at = o97  # game.yaml:285
                 if st.record_log:
+                    st.at = o97  # game.yaml:285
                     st.log_line('nobody wins the Struggle; ' + fmt_card1(env['day']) + ' is set aside', -1)
             else:
                 st.at = o91  # game.yaml:287
                 st.move(env['day'], (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[19]))), False)
-                st.at = o92  # game.yaml:288
                 st.at = o93  # game.yaml:288
                 st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[20]))), (Z_markers_on1 + env['day'].props['district'].ordinal), False, S[22])
                 st.at = o94  # game.yaml:290
                 if st.record_log:
+                    st.at = o94  # game.yaml:290
                     st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
             st.at = o101  # game.yaml:291
             for _q3 in list(env['fighters']):
@@ -784,13 +790,13 @@ def build(num_players, files):
     def e32_when0(st, env):  # game.yaml:178
         return (len([1 for _m5 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m5.owner == env['q'])]) > 0)
     def collect_32(st, env):  # game.yaml:176
-        _L_d1 = env['d']
-        _O_d1 = _L_d1.ordinal if type(_L_d1) is Card and _L_d1.kind == 'districts' else None
+        _L_d2 = env['d']
+        _O_d2 = _L_d2.ordinal if type(_L_d2) is Card and _L_d2.kind == 'districts' else None
         actions = []
         values = []
         idx = []
         for _q4 in st.players:  # game.yaml:178
-            if not ((len([1 for _m6 in st.zones[(Z_markers_on1 + (_O_d1 if _O_d1 is not None else ordinal(_L_d1, 'districts', S[0])))] if (_m6.owner == _q4)]) > 0)):
+            if not ((len([1 for _m6 in st.zones[(Z_markers_on1 + (_O_d2 if _O_d2 is not None else ordinal(_L_d2, 'districts', S[0])))] if (_m6.owner == _q4)]) > 0)):
                 continue
             a = A_71 + (_q4 if type(_q4) is int and 0 <= _q4 < num_players else option_seat(_q4, num_players))
             if a not in actions:  # an identical card: the same choice
@@ -1062,12 +1068,12 @@ def build(num_players, files):
         return ((len([1 for _m14 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m14.owner == env['p'])]) > 0) and (len([1 for _m15 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m15.owner == env['q'])]) > 0))
     def collect_49(st, env):  # game.yaml:223
         _L_p3 = env['p']
-        _L_q1 = env['q']
+        _L_q2 = env['q']
         actions = []
         values = []
         idx = []
         for _d7 in K_districts1:  # game.yaml:225
-            if not ((len([1 for _m16 in st.zones[(Z_markers_on1 + _d7.ordinal)] if (_m16.owner == _L_p3)]) > 0) and (len([1 for _m17 in st.zones[(Z_markers_on1 + _d7.ordinal)] if (_m17.owner == _L_q1)]) > 0)):
+            if not ((len([1 for _m16 in st.zones[(Z_markers_on1 + _d7.ordinal)] if (_m16.owner == _L_p3)]) > 0) and (len([1 for _m17 in st.zones[(Z_markers_on1 + _d7.ordinal)] if (_m17.owner == _L_q2)]) > 0)):
                 continue
             a = A_141 + _d7.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1206,8 +1212,8 @@ def build(num_players, files):
                 return
             pc = 1
         if pc == 1:
-            st.at = o63  # game.yaml:249
             if st.record_log:
+                st.at = o63  # game.yaml:249
                 st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[60])))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[62])))])) + ')', -1)
             fr.pc = 3
             st.at = o64  # game.yaml:250
@@ -1220,8 +1226,8 @@ def build(num_players, files):
             if (env['w'] != None):
                 st.at = o66  # game.yaml:254
                 env['loser'] = (env['q'] if (env['w'] == env['p']) else env['p'])
-                st.at = o67  # game.yaml:255
                 if st.record_log:
+                    st.at = o67  # game.yaml:255
                     st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
                 st.at = o68  # game.yaml:256
                 _args13 = {'q': env['loser'], 'd': env['d']}
@@ -1258,8 +1264,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o66  # game.yaml:254
         env['loser'] = (env['q'] if (env['w'] == env['p']) else env['p'])
-        st.at = o67  # game.yaml:255
         if st.record_log:
+            st.at = o67  # game.yaml:255
             st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
         st.at = o68  # game.yaml:256
         _args14 = {'q': env['loser'], 'd': env['d']}
@@ -1416,6 +1422,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o87  # game.yaml:281
         if st.record_log:
+            st.at = o87  # game.yaml:281
             st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[17])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])) + ')', -1)
         st.frames.pop()
 
@@ -1433,11 +1440,11 @@ def build(num_players, files):
         env = fr.env
         st.at = o91  # game.yaml:287
         st.move(env['day'], (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[19]))), False)
-        st.at = o92  # game.yaml:288
         st.at = o93  # game.yaml:288
         st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[20]))), (Z_markers_on1 + env['day'].props['district'].ordinal), False, S[22])
         st.at = o94  # game.yaml:290
         if st.record_log:
+            st.at = o94  # game.yaml:290
             st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
         st.frames.pop()
 
@@ -1453,6 +1460,7 @@ def build(num_players, files):
         st.move(env['day'], Z_spent_days1, False)
         st.at = o97  # game.yaml:285
         if st.record_log:
+            st.at = o97  # game.yaml:285
             st.log_line('nobody wins the Struggle; ' + fmt_card1(env['day']) + ' is set aside', -1)
         st.frames.pop()
 
@@ -1562,19 +1570,17 @@ def build(num_players, files):
         if pc == 0:
             st.at = o120  # game.yaml:105
             st.vars['round'] += 1
-            st.at = o121  # game.yaml:105
             if st.record_log:
+                st.at = o121  # game.yaml:105
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
-            st.at = o122  # game.yaml:109
-            st.at = o123  # game.yaml:109
             st.vars['phase'] = 'Day'
-            st.at = o124  # game.yaml:109
             if st.record_log:
+                st.at = o124  # game.yaml:109
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
             st.at = o125  # game.yaml:112
             st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
-            st.at = o126  # game.yaml:113
             if st.record_log:
+                st.at = o126  # game.yaml:113
                 st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
             st.at = o127  # game.yaml:109
             st.vars['phase'] = ''
@@ -1606,15 +1612,14 @@ def build(num_players, files):
 
     def step_122(st, fr):  # game.yaml:109
         env = fr.env
-        st.at = o123  # game.yaml:109
         st.vars['phase'] = 'Day'
-        st.at = o124  # game.yaml:109
         if st.record_log:
+            st.at = o124  # game.yaml:109
             st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
         st.at = o125  # game.yaml:112
         st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
-        st.at = o126  # game.yaml:113
         if st.record_log:
+            st.at = o126  # game.yaml:113
             st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
         st.at = o127  # game.yaml:109
         st.vars['phase'] = ''
@@ -1624,7 +1629,6 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o129  # game.yaml:114
             st.vars['phase'] = 'Player Turns'
             fr.pc = 2
             st.at = o133  # game.yaml:114
@@ -1633,7 +1637,6 @@ def build(num_players, files):
                 return
             pc = 2
         if pc == 2:
-            st.at = o134  # game.yaml:114
             st.vars['turn_player'] = None
             st.at = o135  # game.yaml:114
             st.vars['phase'] = ''
@@ -1648,6 +1651,7 @@ def build(num_players, files):
             st.at = o131  # game.yaml:114
             st.vars['turn_player'] = env['p']
             if st.record_log:
+                st.at = o131  # game.yaml:114
                 st.log_line(turn_line(st), -1)
             fr.pc = 2
             st.at = o132  # game.yaml:114
@@ -1669,10 +1673,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o137  # game.yaml:115
             st.vars['phase'] = 'Struggle'
-            st.at = o138  # game.yaml:115
             if st.record_log:
+                st.at = o138  # game.yaml:115
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
             fr.pc = 3
             st.at = o139  # game.yaml:115
@@ -1694,10 +1697,9 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o142  # game.yaml:116
             st.vars['phase'] = 'Ending the Day'
-            st.at = o143  # game.yaml:116
             if st.record_log:
+                st.at = o143  # game.yaml:116
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
             fr.pc = 3
             st.at = o144  # game.yaml:116
@@ -1781,44 +1783,26 @@ def build(num_players, files):
             else:  # short of cards (a refill), or no count: State's
                 st.move_count(2, Z_minion_deck1, _d15, False, S[8])
         if pc <= 1:
-            st.at = o11  # game.yaml:124
             _args19 = {'p': _L_p5}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[9])
-            st.inline += 1
             try:
                 c_1(st, _args19, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure bonus (' + str(S[89]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 2:
-            st.at = o12  # game.yaml:125
             _args20 = {'p': _L_p5}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[10])
-            st.inline += 1
             try:
                 c_3(st, _args20, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure special_ability (' + str(S[90]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
-            st.at = o13  # game.yaml:126
             _args21 = {'p': _L_p5}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[11])
-            st.inline += 1
             try:
                 c_5(st, _args21, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure action (' + str(S[91]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 4:
             st.at = o14  # game.yaml:127
             _d16 = (Z_hand1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[12])))
@@ -1850,7 +1834,6 @@ def build(num_players, files):
                 if _end2 > 1:
                     _i4 = st.choose(_end2)
                     st.move_number += 1
-                    st.at = o19  # game.yaml:135
                 else:
                     _i4 = 0
                 if _i4 < _end1:  # game.yaml:138
@@ -1910,7 +1893,6 @@ def build(num_players, files):
                 if _n1 > 1:
                     _i5 = st.choose(_n1)
                     st.move_number += 1
-                    st.at = o20  # game.yaml:150
                     if _i5 == len(_cands1):
                         break  # done
                     _c24 = _cands1[_i5]
@@ -1962,24 +1944,17 @@ def build(num_players, files):
                 if _end7 > 1:
                     _i6 = st.choose(_end7)
                     st.move_number += 1
-                    st.at = o41  # game.yaml:157
                 else:
                     _i6 = 0
                 if _i6 < _end3:  # game.yaml:160
                     pass
                 elif _i6 < _end4:  # game.yaml:161
-                    st.at = o23  # game.yaml:164
                     _args22 = {'p': _L_p8, 'minion': 'Ghoul'}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[30])
-                    st.inline += 1
                     try:
                         c_2(st, _args22, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o26  # game.yaml:165
                     for _q8 in [_x6 for _x6 in ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8)) if (len(st.zones[(Z_hand1 + _x6)]) > 0)]:
                         env['q'] = _q8
@@ -2015,7 +1990,6 @@ def build(num_players, files):
                             if _n2 > 1:
                                 _i7 = st.choose(_n2)
                                 st.move_number += 1
-                                st.at = o25  # game.yaml:167
                                 if _i7 == len(_cands2):
                                     break  # done
                                 _c31 = _cands2[_i7]
@@ -2040,18 +2014,12 @@ def build(num_players, files):
                         st.move_count(1, Z_minion_deck1, _d23, False, S[32])
                 elif _i6 < _end5:  # game.yaml:170
                     _d24 = env['d'] = _v5[_i6 - _end4]
-                    st.at = o29  # game.yaml:175
                     _args23 = {'p': _L_p8, 'minion': 'Darkened'}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[34])
-                    st.inline += 1
                     try:
                         c_2(st, _args23, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o32  # game.yaml:176
                     _v8 = [_q9 for _q9 in st.players if ((len([1 for _m29 in st.zones[(Z_markers_on1 + _d24.ordinal)] if (_m29.owner == _q9)]) > 0))]  # game.yaml:178
                     _end8 = len(_v8)
@@ -2063,36 +2031,23 @@ def build(num_players, files):
                         if _end8 > 1:
                             _i8 = st.choose(_end8)
                             st.move_number += 1
-                            st.at = o32  # game.yaml:176
                         else:
                             _i8 = 0
                         _q10 = env['q'] = _v8[_i8]
-                        st.at = o31  # game.yaml:179
                         _args24 = {'q': _q10, 'd': _d24}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[35])
-                        st.inline += 1
                         try:
                             proc_return_marker(st, _args24)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                             raise
-                        st.inline -= 1
                 elif _i6 < _end6:  # game.yaml:180
                     _a4 = env['a'] = _v6[_i6 - _end5]
-                    st.at = o34  # game.yaml:184
                     _args25 = {'p': _L_p8, 'minion': 'Alchemist'}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[37])
-                    st.inline += 1
                     try:
                         c_2(st, _args25, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o37  # game.yaml:185
                     _v9 = [_b3 for _b3 in K_districts1 if ((_b3 != _a4))]  # game.yaml:187
                     _end9 = len(_v9)
@@ -2104,7 +2059,6 @@ def build(num_players, files):
                         if _end9 > 1:
                             _i9 = st.choose(_end9)
                             st.move_number += 1
-                            st.at = o37  # game.yaml:185
                         else:
                             _i9 = 0
                         _b4 = env['b'] = _v9[_i9]
@@ -2123,18 +2077,12 @@ def build(num_players, files):
                             st.move(_c34, _d25, False)
                 else:  # game.yaml:189
                     _d26 = env['d'] = _v7[_i6 - _end6]
-                    st.at = o39  # game.yaml:191
                     _args26 = {'p': _L_p8, 'minion': 'Courtesan'}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[40])
-                    st.inline += 1
                     try:
                         c_2(st, _args26, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o40  # game.yaml:191
                     _z2 = st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[42])))]
                     _c35 = _z2[-1]
@@ -2166,7 +2114,6 @@ def build(num_players, files):
                 if _end12 > 1:
                     _i10 = st.choose(_end12)
                     st.move_number += 1
-                    st.at = o53  # game.yaml:203
                 else:
                     _i10 = 0
                 if _i10 < _end10:  # game.yaml:206
@@ -2203,7 +2150,6 @@ def build(num_players, files):
                         if _n3 > 1:
                             _i11 = st.choose(_n3)
                             st.move_number += 1
-                            st.at = o44  # game.yaml:214
                             if _i11 == len(_cands3):
                                 break  # done
                             _c37 = _cands3[_i11]
@@ -2237,22 +2183,15 @@ def build(num_players, files):
                         if _end13 > 1:
                             _i12 = st.choose(_end13)
                             st.move_number += 1
-                            st.at = o49  # game.yaml:223
                         else:
                             _i12 = 0
                         _d33 = env['d'] = _v12[_i12]
-                        st.at = o48  # game.yaml:225
                         _args27 = {'p': _L_p9, 'q': _q12, 'd': _d33}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[48])
-                        st.inline += 1
                         try:
                             c_6(st, _args27, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure usurp (' + str(S[102]) + ')')
                             raise
-                        st.inline -= 1
                 else:  # game.yaml:227
                     st.at = o51  # game.yaml:231
                     _lo4 = 0
@@ -2281,7 +2220,6 @@ def build(num_players, files):
                         if _n4 > 1:
                             _i13 = st.choose(_n4)
                             st.move_number += 1
-                            st.at = o51  # game.yaml:231
                             if _i13 == len(_cands4):
                                 break  # done
                             _c40 = _cands4[_i13]
@@ -2309,18 +2247,18 @@ def build(num_players, files):
                         st.move_count(_n5, Z_minion_deck1, _d34, False, S[50])
     def c_6(st, env, pc):  # game.yaml:234
         _L_p10 = env['p']
-        _L_q2 = env['q']
-        _L_d2 = env['d']
-        _S_q1 = _L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else None
+        _L_q3 = env['q']
+        _L_d3 = env['d']
+        _S_q2 = _L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else None
         _S_p9 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
-        _O_d2 = _L_d2.ordinal if type(_L_d2) is Card and _L_d2.kind == 'districts' else None
+        _O_d3 = _L_d3.ordinal if type(_L_d3) is Card and _L_d3.kind == 'districts' else None
         if pc <= 0:
-            st.at = o54  # game.yaml:239
             if st.record_log:
-                st.log_line(fmt_player1(_L_p10) + ' attempts to usurp ' + fmt_player1(_L_q2) + ' in ' + fmt_card1(_L_d2), -1)
+                st.at = o54  # game.yaml:239
+                st.log_line(fmt_player1(_L_p10) + ' attempts to usurp ' + fmt_player1(_L_q3) + ' in ' + fmt_card1(_L_d3), -1)
         if pc <= 1:
             st.at = o55  # game.yaml:240
-            _d35 = (Z_hand1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[14])))
+            _d35 = (Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[14])))
             _pile6 = st.zones[Z_minion_deck1]
             if len(_pile6) >= 1:
                 _c43 = _pile6.pop()
@@ -2330,19 +2268,13 @@ def build(num_players, files):
                 st.move_count(1, Z_minion_deck1, _d35, False, S[15])
         if pc <= 2:
             st.at = o58  # game.yaml:241
-            if (len(st.zones[(Z_hand1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[16])))]) >= 2):
-                st.at = o57  # game.yaml:241
-                _args28 = {'p': _L_q2}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[55])
-                st.inline += 1
+            if (len(st.zones[(Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[16])))]) >= 2):
+                _args28 = {'p': _L_q3}
                 try:
                     c_7(st, _args28, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 3:
             st.at = o74  # game.yaml:242
             # game.yaml:245: always offered
@@ -2357,28 +2289,21 @@ def build(num_players, files):
                 if _end15 > 1:
                     _i14 = st.choose(_end15)
                     st.move_number += 1
-                    st.at = o74  # game.yaml:242
                 else:
                     _i14 = 0
                 if _i14 < _end14:  # game.yaml:245
                     st.at = o60  # game.yaml:245
-                    move_cards(st, st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[57])))], (Z_hand1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[56]))), False)
+                    move_cards(st, st.zones[(Z_legion1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[57])))], (Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[56]))), False)
                 else:  # game.yaml:246
-                    st.at = o62  # game.yaml:248
                     _args29 = {'p': _L_p10}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[58])
-                    st.inline += 1
                     try:
                         c_7(st, _args29, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                         raise
-                    st.inline -= 1
-                    st.at = o63  # game.yaml:249
                     if st.record_log:
-                        st.log_line(fmt_player1(_L_p10) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[60])))])) + '); ' + fmt_player1(_L_q2) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[62])))])) + ')', -1)
+                        st.at = o63  # game.yaml:249
+                        st.log_line(fmt_player1(_L_p10) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[60])))])) + '); ' + fmt_player1(_L_q3) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[62])))])) + ')', -1)
                     _h1 = len(st.frames)
                     st.at = o64  # game.yaml:250
                     o64.exec(st, env)
@@ -2387,26 +2312,21 @@ def build(num_players, files):
                     st.at = o70  # game.yaml:251
                     if (env['w'] != None):
                         st.at = o66  # game.yaml:254
-                        env['loser'] = (_L_q2 if (env['w'] == _L_p10) else _L_p10)
-                        st.at = o67  # game.yaml:255
+                        env['loser'] = (_L_q3 if (env['w'] == _L_p10) else _L_p10)
                         if st.record_log:
-                            st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(_L_d2), -1)
+                            st.at = o67  # game.yaml:255
+                            st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(_L_d3), -1)
                         st.at = o68  # game.yaml:256
-                        _args30 = {'q': env['loser'], 'd': _L_d2}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[63])
-                        st.inline += 1
+                        _args30 = {'q': env['loser'], 'd': _L_d3}
                         try:
                             proc_return_marker(st, _args30)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                             raise
-                        st.inline -= 1
                         st.at = o69  # game.yaml:257
                         _n6 = min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66])))]),))
                         _src1 = (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[65])))
-                        _d36 = (Z_markers_on1 + (_O_d2 if _O_d2 is not None else ordinal(_L_d2, 'districts', S[64])))
+                        _d36 = (Z_markers_on1 + (_O_d3 if _O_d3 is not None else ordinal(_L_d3, 'districts', S[64])))
                         _pile7 = st.zones[_src1]
                         if type(_n6) is int and 0 <= _n6 <= len(_pile7):
                             for _ in range(_n6):
@@ -2416,7 +2336,7 @@ def build(num_players, files):
                         else:  # short of cards (a refill), or no count: State's
                             st.move_count(_n6, _src1, _d36, False, S[67])
                     st.at = o73  # game.yaml:258
-                    for _x7 in [_L_p10, _L_q2]:
+                    for _x7 in [_L_p10, _L_q3]:
                         env['x'] = _x7
                         st.at = o72  # game.yaml:258
                         move_cards(st, st.zones[(Z_legion1 + (_x7 if type(_x7) is int and 0 <= _x7 < num_players else seat(st, _x7, S[68])))], Z_discard1, False)
@@ -2455,7 +2375,6 @@ def build(num_players, files):
                 if _n7 > 1:
                     _i15 = st.choose(_n7)
                     st.move_number += 1
-                    st.at = o75  # game.yaml:263
                     if _i15 == len(_cands5):
                         break  # done
                     _c45 = _cands5[_i15]
@@ -2490,22 +2409,15 @@ def build(num_players, files):
                         if _end17 > 1:
                             _i16 = st.choose(_end17)
                             st.move_number += 1
-                            st.at = o81  # game.yaml:276
                         else:
                             _i16 = 0
                         if _i16 < _end16:  # game.yaml:278
-                            st.at = o79  # game.yaml:278
                             _args31 = {'p': _q13}
-                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[73])
-                            st.inline += 1
                             try:
                                 c_7(st, _args31, 0)
                             except Exception as e:
-                                st.inline -= 1
                                 traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                                 raise
-                            st.inline -= 1
                         else:  # game.yaml:278
                             pass
             st.secret -= 1
@@ -2513,8 +2425,8 @@ def build(num_players, files):
             st.at = o84  # game.yaml:279
             env['fighters'] = [_q14 for _q14 in st.players if (len(st.zones[(Z_legion1 + _q14)]) > 0)]
         if pc <= 2:
-            st.at = o85  # game.yaml:280
             if st.record_log:
+                st.at = o85  # game.yaml:280
                 st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
         if pc <= 3:
             st.at = o88  # game.yaml:281
@@ -2522,6 +2434,7 @@ def build(num_players, files):
                 env['q'] = _q15
                 st.at = o87  # game.yaml:281
                 if st.record_log:
+                    st.at = o87  # game.yaml:281
                     st.log_line(fmt_player1(_q15) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_q15 if type(_q15) is int and 0 <= _q15 < num_players else seat(st, _q15, S[17])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_q15 if type(_q15) is int and 0 <= _q15 < num_players else seat(st, _q15, S[18])))])) + ')', -1)
         if pc <= 4:
             _h2 = len(st.frames)
@@ -2546,6 +2459,7 @@ def build(num_players, files):
                     st.move(_c47, Z_spent_days1, False)
                 st.at = o97  # game.yaml:285
                 if st.record_log:
+                    st.at = o97  # game.yaml:285
                     st.log_line('nobody wins the Struggle; ' + fmt_card1(_L_day1) + ' is set aside', -1)
             else:
                 st.at = o91  # game.yaml:287
@@ -2561,7 +2475,6 @@ def build(num_players, files):
                     st.loc[_c48.id] = _d38
                 else:  # not a card: State.move raises the rules' error
                     st.move(_c48, _d38, False)
-                st.at = o92  # game.yaml:288
                 st.at = o93  # game.yaml:288
                 _n8 = min((_L_day1.props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21])))]),))
                 _src2 = (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[20])))
@@ -2576,6 +2489,7 @@ def build(num_players, files):
                     st.move_count(_n8, _src2, _d39, False, S[22])
                 st.at = o94  # game.yaml:290
                 if st.record_log:
+                    st.at = o94  # game.yaml:290
                     st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(_L_day1.props['district']), -1)
         if pc <= 6:
             st.at = o101  # game.yaml:291
@@ -2619,7 +2533,6 @@ def build(num_players, files):
                         if _n9 > 1:
                             _i17 = st.choose(_n9)
                             st.move_number += 1
-                            st.at = o106  # game.yaml:301
                             if _i17 == len(_cands6):
                                 break  # done
                             _c50 = _cands6[_i17]
@@ -2658,18 +2571,12 @@ def build(num_players, files):
         _L_p12 = env['p']
         _S_p11 = _L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else None
         if pc <= 0:
-            st.at = o23  # game.yaml:164
             _args32 = {'p': _L_p12, 'minion': 'Ghoul'}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[30])
-            st.inline += 1
             try:
                 c_2(st, _args32, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o26  # game.yaml:165
             for _q18 in [_x8 for _x8 in ((SEATS_others1.get(_S_p11) if len(st.players) == num_players else None) or others(st, _L_p12)) if (len(st.zones[(Z_hand1 + _x8)]) > 0)]:
@@ -2706,7 +2613,6 @@ def build(num_players, files):
                     if _n11 > 1:
                         _i18 = st.choose(_n11)
                         st.move_number += 1
-                        st.at = o25  # game.yaml:167
                         if _i18 == len(_cands7):
                             break  # done
                         _c53 = _cands7[_i18]
@@ -2731,8 +2637,8 @@ def build(num_players, files):
             else:  # short of cards (a refill), or no count: State's
                 st.move_count(1, Z_minion_deck1, _d41, False, S[32])
     def c_24(st, env, pc):  # game.yaml:166
-        _L_q3 = env['q']
-        _S_q2 = _L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else None
+        _L_q4 = env['q']
+        _S_q3 = _L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else None
         if pc <= 0:
             st.at = o25  # game.yaml:167
             _lo8 = 1
@@ -2744,7 +2650,7 @@ def build(num_players, files):
                 if len(_picked8) < _hi7:
                     _cands8 = []
                     _seen8 = set()
-                    for _y8 in reversed(st.zones[(Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[33])))]):
+                    for _y8 in reversed(st.zones[(Z_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q4, S[33])))]):
                         _t8 = _y8.type_id
                         if _t8 not in _seen8:
                             _seen8.add(_t8)
@@ -2757,15 +2663,14 @@ def build(num_players, files):
                     if not _stop8:
                         raise RuleError(f'a pick needs {_lo8} items but only {len(_picked8)} could be picked', S[96])
                     break
-                if _S_q2 is None:
-                    raise RuleError(not_a_seat(_L_q3, num_players), S[96])
-                if _L_q3 not in st.players:
+                if _S_q3 is None:
+                    raise RuleError(not_a_seat(_L_q4, num_players), S[96])
+                if _L_q4 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n12 = len(_cands8) + _stop8
                 if _n12 > 1:
                     _i19 = st.choose(_n12)
                     st.move_number += 1
-                    st.at = o25  # game.yaml:167
                     if _i19 == len(_cands8):
                         break  # done
                     _c56 = _cands8[_i19]
@@ -2781,25 +2686,19 @@ def build(num_players, files):
                 st.loc[_c56.id] = Z_discard1
     def c_28(st, env, pc):  # game.yaml:174
         _L_p13 = env['p']
-        _L_d3 = env['d']
-        _O_d3 = _L_d3.ordinal if type(_L_d3) is Card and _L_d3.kind == 'districts' else None
+        _L_d4 = env['d']
+        _O_d4 = _L_d4.ordinal if type(_L_d4) is Card and _L_d4.kind == 'districts' else None
         _S_p12 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
         if pc <= 0:
-            st.at = o29  # game.yaml:175
             _args33 = {'p': _L_p13, 'minion': 'Darkened'}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[34])
-            st.inline += 1
             try:
                 c_2(st, _args33, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o32  # game.yaml:176
-            _v13 = [_q19 for _q19 in st.players if ((len([1 for _m37 in st.zones[(Z_markers_on1 + (_O_d3 if _O_d3 is not None else ordinal(_L_d3, 'districts', S[0])))] if (_m37.owner == _q19)]) > 0))]  # game.yaml:178
+            _v13 = [_q19 for _q19 in st.players if ((len([1 for _m37 in st.zones[(Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[0])))] if (_m37.owner == _q19)]) > 0))]  # game.yaml:178
             _end18 = len(_v13)
             if not _end18:
                 raise RuleError('a choice has no legal option', S[97])
@@ -2809,40 +2708,27 @@ def build(num_players, files):
                 if _end18 > 1:
                     _i20 = st.choose(_end18)
                     st.move_number += 1
-                    st.at = o32  # game.yaml:176
                 else:
                     _i20 = 0
                 _q20 = env['q'] = _v13[_i20]
-                st.at = o31  # game.yaml:179
-                _args34 = {'q': _q20, 'd': _L_d3}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[35])
-                st.inline += 1
+                _args34 = {'q': _q20, 'd': _L_d4}
                 try:
                     proc_return_marker(st, _args34)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                     raise
-                st.inline -= 1
     def c_33(st, env, pc):  # game.yaml:183
         _L_p14 = env['p']
         _L_a2 = env['a']
         _S_p13 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
         _O_a1 = _L_a2.ordinal if type(_L_a2) is Card and _L_a2.kind == 'districts' else None
         if pc <= 0:
-            st.at = o34  # game.yaml:184
             _args35 = {'p': _L_p14, 'minion': 'Alchemist'}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[37])
-            st.inline += 1
             try:
                 c_2(st, _args35, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o37  # game.yaml:185
             _v14 = [_b5 for _b5 in K_districts1 if ((_b5 != _L_a2))]  # game.yaml:187
@@ -2855,7 +2741,6 @@ def build(num_players, files):
                 if _end19 > 1:
                     _i21 = st.choose(_end19)
                     st.move_number += 1
-                    st.at = o37  # game.yaml:185
                 else:
                     _i21 = 0
                 _b6 = env['b'] = _v14[_i21]
@@ -2874,45 +2759,39 @@ def build(num_players, files):
                     st.move(_c58, _d42, False)
     def c_38(st, env, pc):  # game.yaml:191
         _L_p15 = env['p']
-        _L_d4 = env['d']
-        _O_d4 = _L_d4.ordinal if type(_L_d4) is Card and _L_d4.kind == 'districts' else None
+        _L_d5 = env['d']
+        _O_d5 = _L_d5.ordinal if type(_L_d5) is Card and _L_d5.kind == 'districts' else None
         _S_p14 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
         if pc <= 0:
-            st.at = o39  # game.yaml:191
             _args36 = {'p': _L_p15, 'minion': 'Courtesan'}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[40])
-            st.inline += 1
             try:
                 c_2(st, _args36, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o40  # game.yaml:191
             _z4 = st.zones[(Z_house1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p15, S[42])))]
             _c59 = _z4[-1]
-            _d43 = (Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[41])))
+            _d43 = (Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[41])))
             _z4.pop()
             st.zones[_d43].append(_c59)
             st.loc[_c59.id] = _d43
     def c_43(st, env, pc):  # game.yaml:213
         _L_p16 = env['p']
-        _L_d5 = env['d']
-        _O_d5 = _L_d5.ordinal if type(_L_d5) is Card and _L_d5.kind == 'districts' else None
+        _L_d6 = env['d']
+        _O_d6 = _L_d6.ordinal if type(_L_d6) is Card and _L_d6.kind == 'districts' else None
         _S_p15 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
         if pc <= 0:
             st.at = o44  # game.yaml:214
-            _lo9 = ((_r8 := len([1 for _m39 in st.zones[(Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[0])))] if (_m39.owner == _L_p16)])) + 1)
+            _lo9 = ((_r8 := len([1 for _m39 in st.zones[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))] if (_m39.owner == _L_p16)])) + 1)
             _hi8 = (_r8 + 1)
             if _lo9 < 0 or _hi8 < _lo9:
                 raise RuleError(f'a pick of {_lo9} to {_hi8} items is impossible', S[100])
             _picked9 = []
             while True:
                 if len(_picked9) < _hi8:
-                    _found3 = [_c61 for _c61 in st.zones[(Z_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[47])))] if ((_c61.name == _L_d5.props['minion']) or _c61.props['wild'])]
+                    _found3 = [_c61 for _c61 in st.zones[(Z_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[47])))] if ((_c61.name == _L_d6.props['minion']) or _c61.props['wild'])]
                     _cands9 = []
                     _seen9 = set()
                     for _y9 in reversed(_found3):
@@ -2936,7 +2815,6 @@ def build(num_players, files):
                 if _n13 > 1:
                     _i22 = st.choose(_n13)
                     st.move_number += 1
-                    st.at = o44  # game.yaml:214
                     if _i22 == len(_cands9):
                         break  # done
                     _c60 = _cands9[_i22]
@@ -2954,17 +2832,17 @@ def build(num_players, files):
             st.at = o45  # game.yaml:216
             _z5 = st.zones[(Z_house1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[46])))]
             _c62 = _z5[-1]
-            _d44 = (Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[45])))
+            _d44 = (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[45])))
             _z5.pop()
             st.zones[_d44].append(_c62)
             st.loc[_c62.id] = _d44
     def c_46(st, env, pc):  # game.yaml:222
         _L_p17 = env['p']
-        _L_q4 = env['q']
+        _L_q5 = env['q']
         _S_p16 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
         if pc <= 0:
             st.at = o49  # game.yaml:223
-            _v15 = [_d45 for _d45 in K_districts1 if ((len([1 for _m40 in st.zones[(Z_markers_on1 + _d45.ordinal)] if (_m40.owner == _L_p17)]) > 0) and (len([1 for _m41 in st.zones[(Z_markers_on1 + _d45.ordinal)] if (_m41.owner == _L_q4)]) > 0))]  # game.yaml:225
+            _v15 = [_d45 for _d45 in K_districts1 if ((len([1 for _m40 in st.zones[(Z_markers_on1 + _d45.ordinal)] if (_m40.owner == _L_p17)]) > 0) and (len([1 for _m41 in st.zones[(Z_markers_on1 + _d45.ordinal)] if (_m41.owner == _L_q5)]) > 0))]  # game.yaml:225
             _end20 = len(_v15)
             if not _end20:
                 raise RuleError('a choice has no legal option', S[101])
@@ -2974,39 +2852,26 @@ def build(num_players, files):
                 if _end20 > 1:
                     _i23 = st.choose(_end20)
                     st.move_number += 1
-                    st.at = o49  # game.yaml:223
                 else:
                     _i23 = 0
                 _d46 = env['d'] = _v15[_i23]
-                st.at = o48  # game.yaml:225
-                _args37 = {'p': _L_p17, 'q': _L_q4, 'd': _d46}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[48])
-                st.inline += 1
+                _args37 = {'p': _L_p17, 'q': _L_q5, 'd': _d46}
                 try:
                     c_6(st, _args37, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure usurp (' + str(S[102]) + ')')
                     raise
-                st.inline -= 1
     def c_47(st, env, pc):  # game.yaml:225
         _L_p18 = env['p']
-        _L_q5 = env['q']
-        _L_d6 = env['d']
+        _L_q6 = env['q']
+        _L_d7 = env['d']
         if pc <= 0:
-            st.at = o48  # game.yaml:225
-            _args38 = {'p': _L_p18, 'q': _L_q5, 'd': _L_d6}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[48])
-            st.inline += 1
+            _args38 = {'p': _L_p18, 'q': _L_q6, 'd': _L_d7}
             try:
                 c_6(st, _args38, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure usurp (' + str(S[102]) + ')')
                 raise
-            st.inline -= 1
     def c_50(st, env, pc):  # game.yaml:230
         _L_p19 = env['p']
         _S_p17 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
@@ -3038,7 +2903,6 @@ def build(num_players, files):
                 if _n14 > 1:
                     _i24 = st.choose(_n14)
                     st.move_number += 1
-                    st.at = o51  # game.yaml:231
                     if _i24 == len(_cands10):
                         break  # done
                     _c63 = _cands10[_i24]
@@ -3066,44 +2930,32 @@ def build(num_players, files):
             else:  # short of cards (a refill), or no count: State's
                 st.move_count(_n15, Z_minion_deck1, _d47, False, S[50])
     def c_56(st, env, pc):  # game.yaml:241
-        _L_q6 = env['q']
+        _L_q7 = env['q']
         if pc <= 0:
-            st.at = o57  # game.yaml:241
-            _args39 = {'p': _L_q6}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[55])
-            st.inline += 1
+            _args39 = {'p': _L_q7}
             try:
                 c_7(st, _args39, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                 raise
-            st.inline -= 1
     def c_61(st, env, pc):  # game.yaml:247
         _L_p20 = env['p']
-        _L_q7 = env['q']
-        _L_d7 = env['d']
+        _L_q8 = env['q']
+        _L_d8 = env['d']
         _S_p18 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
-        _S_q3 = _L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else None
-        _O_d6 = _L_d7.ordinal if type(_L_d7) is Card and _L_d7.kind == 'districts' else None
+        _S_q4 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
+        _O_d7 = _L_d8.ordinal if type(_L_d8) is Card and _L_d8.kind == 'districts' else None
         if pc <= 0:
-            st.at = o62  # game.yaml:248
             _args40 = {'p': _L_p20}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[58])
-            st.inline += 1
             try:
                 c_7(st, _args40, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
-            st.at = o63  # game.yaml:249
             if st.record_log:
-                st.log_line(fmt_player1(_L_p20) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[60])))])) + '); ' + fmt_player1(_L_q7) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q7, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q7, S[62])))])) + ')', -1)
+                st.at = o63  # game.yaml:249
+                st.log_line(fmt_player1(_L_p20) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[60])))])) + '); ' + fmt_player1(_L_q8) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q8, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q8, S[62])))])) + ')', -1)
         if pc <= 2:
             _h3 = len(st.frames)
             st.at = o64  # game.yaml:250
@@ -3114,26 +2966,21 @@ def build(num_players, files):
             st.at = o70  # game.yaml:251
             if (env['w'] != None):
                 st.at = o66  # game.yaml:254
-                env['loser'] = (_L_q7 if (env['w'] == _L_p20) else _L_p20)
-                st.at = o67  # game.yaml:255
+                env['loser'] = (_L_q8 if (env['w'] == _L_p20) else _L_p20)
                 if st.record_log:
-                    st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(_L_d7), -1)
+                    st.at = o67  # game.yaml:255
+                    st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(_L_d8), -1)
                 st.at = o68  # game.yaml:256
-                _args41 = {'q': env['loser'], 'd': _L_d7}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[63])
-                st.inline += 1
+                _args41 = {'q': env['loser'], 'd': _L_d8}
                 try:
                     proc_return_marker(st, _args41)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o69  # game.yaml:257
                 _n16 = min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66])))]),))
                 _src3 = (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[65])))
-                _d48 = (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d7, 'districts', S[64])))
+                _d48 = (Z_markers_on1 + (_O_d7 if _O_d7 is not None else ordinal(_L_d8, 'districts', S[64])))
                 _pile12 = st.zones[_src3]
                 if type(_n16) is int and 0 <= _n16 <= len(_pile12):
                     for _ in range(_n16):
@@ -3144,16 +2991,16 @@ def build(num_players, files):
                     st.move_count(_n16, _src3, _d48, False, S[67])
         if pc <= 4:
             st.at = o73  # game.yaml:258
-            for _x9 in [_L_p20, _L_q7]:
+            for _x9 in [_L_p20, _L_q8]:
                 env['x'] = _x9
                 st.at = o72  # game.yaml:258
                 move_cards(st, st.zones[(Z_legion1 + (_x9 if type(_x9) is int and 0 <= _x9 < num_players else seat(st, _x9, S[68])))], Z_discard1, False)
     def c_76(st, env, pc):  # game.yaml:272
-        _L_q8 = env['q']
-        _S_q4 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
+        _L_q9 = env['q']
+        _S_q5 = _L_q9 if type(_L_q9) is int and 0 <= _L_q9 < num_players else None
         if pc <= 0:
             st.at = o82  # game.yaml:273
-            if (len(st.zones[(Z_hand1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q8, S[72])))]) >= 2):
+            if (len(st.zones[(Z_hand1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q9, S[72])))]) >= 2):
                 st.at = o81  # game.yaml:276
                 # game.yaml:278: always offered
                 # game.yaml:278: always offered
@@ -3161,33 +3008,26 @@ def build(num_players, files):
                 _end22 = _end21 + 1
                 if not _end22:
                     raise RuleError('a choice has no legal option', S[107])
-                if _S_q4 is None:
-                    raise RuleError(not_a_seat(_L_q8, num_players), S[107])
-                if _L_q8 in st.players:  # else out of the game: no option runs
+                if _S_q5 is None:
+                    raise RuleError(not_a_seat(_L_q9, num_players), S[107])
+                if _L_q9 in st.players:  # else out of the game: no option runs
                     if _end22 > 1:
                         _i25 = st.choose(_end22)
                         st.move_number += 1
-                        st.at = o81  # game.yaml:276
                     else:
                         _i25 = 0
                     if _i25 < _end21:  # game.yaml:278
-                        st.at = o79  # game.yaml:278
-                        _args42 = {'p': _L_q8}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[73])
-                        st.inline += 1
+                        _args42 = {'p': _L_q9}
                         try:
                             c_7(st, _args42, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                             raise
-                        st.inline -= 1
                     else:  # game.yaml:278
                         pass
     def c_77(st, env, pc):  # game.yaml:275
-        _L_q9 = env['q']
-        _S_q5 = _L_q9 if type(_L_q9) is int and 0 <= _L_q9 < num_players else None
+        _L_q10 = env['q']
+        _S_q6 = _L_q10 if type(_L_q10) is int and 0 <= _L_q10 < num_players else None
         if pc <= 0:
             st.at = o81  # game.yaml:276
             # game.yaml:278: always offered
@@ -3196,53 +3036,40 @@ def build(num_players, files):
             _end24 = _end23 + 1
             if not _end24:
                 raise RuleError('a choice has no legal option', S[107])
-            if _S_q5 is None:
-                raise RuleError(not_a_seat(_L_q9, num_players), S[107])
-            if _L_q9 in st.players:  # else out of the game: no option runs
+            if _S_q6 is None:
+                raise RuleError(not_a_seat(_L_q10, num_players), S[107])
+            if _L_q10 in st.players:  # else out of the game: no option runs
                 if _end24 > 1:
                     _i26 = st.choose(_end24)
                     st.move_number += 1
-                    st.at = o81  # game.yaml:276
                 else:
                     _i26 = 0
                 if _i26 < _end23:  # game.yaml:278
-                    st.at = o79  # game.yaml:278
-                    _args43 = {'p': _L_q9}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[73])
-                    st.inline += 1
+                    _args43 = {'p': _L_q10}
                     try:
                         c_7(st, _args43, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:278
                     pass
     def c_78(st, env, pc):  # game.yaml:278
-        _L_q10 = env['q']
+        _L_q11 = env['q']
         if pc <= 0:
-            st.at = o79  # game.yaml:278
-            _args44 = {'p': _L_q10}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[73])
-            st.inline += 1
+            _args44 = {'p': _L_q11}
             try:
                 c_7(st, _args44, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                 raise
-            st.inline -= 1
     def c_102(st, env, pc):  # game.yaml:298
-        _L_q11 = env['q']
-        _S_q6 = _L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else None
+        _L_q12 = env['q']
+        _S_q7 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
         if pc <= 0:
             st.at = o107  # game.yaml:299
-            if (len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[75])))]) > 3):
+            if (len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[75])))]) > 3):
                 st.at = o106  # game.yaml:301
-                _lo11 = ((_r9 := len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[80])))])) - 3)
+                _lo11 = ((_r9 := len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[80])))])) - 3)
                 _hi9 = (_r9 - 3)
                 if _lo11 < 0 or _hi9 < _lo11:
                     raise RuleError(f'a pick of {_lo11} to {_hi9} items is impossible', S[108])
@@ -3251,7 +3078,7 @@ def build(num_players, files):
                     if len(_picked11) < _hi9:
                         _cands11 = []
                         _seen11 = set()
-                        for _y11 in reversed(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[79])))]):
+                        for _y11 in reversed(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[79])))]):
                             _t11 = _y11.type_id
                             if _t11 not in _seen11:
                                 _seen11.add(_t11)
@@ -3264,15 +3091,14 @@ def build(num_players, files):
                         if not _stop11:
                             raise RuleError(f'a pick needs {_lo11} items but only {len(_picked11)} could be picked', S[108])
                         break
-                    if _S_q6 is None:
-                        raise RuleError(not_a_seat(_L_q11, num_players), S[108])
-                    if _L_q11 not in st.players:
+                    if _S_q7 is None:
+                        raise RuleError(not_a_seat(_L_q12, num_players), S[108])
+                    if _L_q12 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
                     _n17 = len(_cands11) + _stop11
                     if _n17 > 1:
                         _i27 = st.choose(_n17)
                         st.move_number += 1
-                        st.at = o106  # game.yaml:301
                         if _i27 == len(_cands11):
                             break  # done
                         _c67 = _cands11[_i27]
@@ -3288,8 +3114,8 @@ def build(num_players, files):
                     st.loc[_c67.id] = Z_discard1
             else:
                 st.at = o104  # game.yaml:302
-                _n18 = (3 - len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[77])))]))
-                _d49 = (Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[76])))
+                _n18 = (3 - len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[77])))]))
+                _d49 = (Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[76])))
                 _pile13 = st.zones[Z_minion_deck1]
                 if type(_n18) is int and 0 <= _n18 <= len(_pile13):
                     for _ in range(_n18):
@@ -3299,11 +3125,11 @@ def build(num_players, files):
                 else:  # short of cards (a refill), or no count: State's
                     st.move_count(_n18, Z_minion_deck1, _d49, False, S[78])
     def c_105(st, env, pc):  # game.yaml:300
-        _L_q12 = env['q']
-        _S_q7 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
+        _L_q13 = env['q']
+        _S_q8 = _L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else None
         if pc <= 0:
             st.at = o106  # game.yaml:301
-            _lo12 = ((_r10 := len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[80])))])) - 3)
+            _lo12 = ((_r10 := len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[80])))])) - 3)
             _hi10 = (_r10 - 3)
             if _lo12 < 0 or _hi10 < _lo12:
                 raise RuleError(f'a pick of {_lo12} to {_hi10} items is impossible', S[108])
@@ -3312,7 +3138,7 @@ def build(num_players, files):
                 if len(_picked12) < _hi10:
                     _cands12 = []
                     _seen12 = set()
-                    for _y12 in reversed(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[79])))]):
+                    for _y12 in reversed(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[79])))]):
                         _t12 = _y12.type_id
                         if _t12 not in _seen12:
                             _seen12.add(_t12)
@@ -3325,15 +3151,14 @@ def build(num_players, files):
                     if not _stop12:
                         raise RuleError(f'a pick needs {_lo12} items but only {len(_picked12)} could be picked', S[108])
                     break
-                if _S_q7 is None:
-                    raise RuleError(not_a_seat(_L_q12, num_players), S[108])
-                if _L_q12 not in st.players:
+                if _S_q8 is None:
+                    raise RuleError(not_a_seat(_L_q13, num_players), S[108])
+                if _L_q13 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n19 = len(_cands12) + _stop12
                 if _n19 > 1:
                     _i28 = st.choose(_n19)
                     st.move_number += 1
-                    st.at = o106  # game.yaml:301
                     if _i28 == len(_cands12):
                         break  # done
                     _c70 = _cands12[_i28]
@@ -3349,7 +3174,6 @@ def build(num_players, files):
                 st.loc[_c70.id] = Z_discard1
     def c_118(st, env, pc):  # game.yaml:105
         if pc <= 0:
-            st.at = o147  # game.yaml:105
             _passes1 = 0
             while True:
                 st.at = o147  # game.yaml:105
@@ -3360,14 +3184,12 @@ def build(num_players, files):
                     raise too_long(S[109])
                 st.at = o120  # game.yaml:105
                 st.vars['round'] += 1
-                st.at = o121  # game.yaml:105
                 if st.record_log:
+                    st.at = o121  # game.yaml:105
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
-                st.at = o122  # game.yaml:109
-                st.at = o123  # game.yaml:109
                 st.vars['phase'] = 'Day'
-                st.at = o124  # game.yaml:109
                 if st.record_log:
+                    st.at = o124  # game.yaml:109
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
                 st.at = o125  # game.yaml:112
                 _z6 = st.zones[Z_day_deck1]
@@ -3375,76 +3197,53 @@ def build(num_players, files):
                 _z6.pop()
                 st.zones[Z_current_day1].append(_c72)
                 st.loc[_c72.id] = Z_current_day1
-                st.at = o126  # game.yaml:113
                 if st.record_log:
+                    st.at = o126  # game.yaml:113
                     st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
                 st.at = o127  # game.yaml:109
                 st.vars['phase'] = ''
-                st.at = o128  # game.yaml:114
-                st.at = o129  # game.yaml:114
                 st.vars['phase'] = 'Player Turns'
                 st.at = o133  # game.yaml:114
                 for _p33 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if type(st.vars['supreme']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
                     env['p'] = _p33
-                    st.at = o131  # game.yaml:114
                     st.vars['turn_player'] = _p33
                     if st.record_log:
+                        st.at = o131  # game.yaml:114
                         st.log_line(turn_line(st), -1)
-                    st.at = o132  # game.yaml:114
                     _args45 = {'p': _p33}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[83])
-                    st.inline += 1
                     try:
                         c_0(st, _args45, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure turn (' + str(S[110]) + ')')
                         raise
-                    st.inline -= 1
-                st.at = o134  # game.yaml:114
                 st.vars['turn_player'] = None
                 st.at = o135  # game.yaml:114
                 st.vars['phase'] = ''
-                st.at = o136  # game.yaml:115
-                st.at = o137  # game.yaml:115
                 st.vars['phase'] = 'Struggle'
-                st.at = o138  # game.yaml:115
                 if st.record_log:
+                    st.at = o138  # game.yaml:115
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
                 st.at = o139  # game.yaml:115
                 _args46 = {'day': st.zones[Z_current_day1][-1]}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[84])
-                st.inline += 1
                 try:
                     c_8(st, _args46, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure struggle (' + str(S[111]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o140  # game.yaml:115
                 st.vars['phase'] = ''
                 st.at = o146  # game.yaml:116
                 if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + _p34)]) == 0) for _p34 in st.players))):
-                    st.at = o142  # game.yaml:116
                     st.vars['phase'] = 'Ending the Day'
-                    st.at = o143  # game.yaml:116
                     if st.record_log:
+                        st.at = o143  # game.yaml:116
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
-                    st.at = o144  # game.yaml:116
                     _args47 = {}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[85])
-                    st.inline += 1
                     try:
                         c_9(st, _args47, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure end_of_day (' + str(S[112]) + ')')
                         raise
-                    st.inline -= 1
                     st.at = o145  # game.yaml:116
                     st.vars['phase'] = ''
     def c_119(st, env, pc):  # game.yaml:105
@@ -3452,15 +3251,13 @@ def build(num_players, files):
             st.at = o120  # game.yaml:105
             st.vars['round'] += 1
         if pc <= 1:
-            st.at = o121  # game.yaml:105
             if st.record_log:
+                st.at = o121  # game.yaml:105
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
         if pc <= 2:
-            st.at = o122  # game.yaml:109
-            st.at = o123  # game.yaml:109
             st.vars['phase'] = 'Day'
-            st.at = o124  # game.yaml:109
             if st.record_log:
+                st.at = o124  # game.yaml:109
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
             st.at = o125  # game.yaml:112
             _z7 = st.zones[Z_day_deck1]
@@ -3468,107 +3265,76 @@ def build(num_players, files):
             _z7.pop()
             st.zones[Z_current_day1].append(_c73)
             st.loc[_c73.id] = Z_current_day1
-            st.at = o126  # game.yaml:113
             if st.record_log:
+                st.at = o126  # game.yaml:113
                 st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
             st.at = o127  # game.yaml:109
             st.vars['phase'] = ''
         if pc <= 3:
-            st.at = o128  # game.yaml:114
-            st.at = o129  # game.yaml:114
             st.vars['phase'] = 'Player Turns'
             st.at = o133  # game.yaml:114
             for _p35 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if type(st.vars['supreme']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
                 env['p'] = _p35
-                st.at = o131  # game.yaml:114
                 st.vars['turn_player'] = _p35
                 if st.record_log:
+                    st.at = o131  # game.yaml:114
                     st.log_line(turn_line(st), -1)
-                st.at = o132  # game.yaml:114
                 _args48 = {'p': _p35}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[83])
-                st.inline += 1
                 try:
                     c_0(st, _args48, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure turn (' + str(S[110]) + ')')
                     raise
-                st.inline -= 1
-            st.at = o134  # game.yaml:114
             st.vars['turn_player'] = None
             st.at = o135  # game.yaml:114
             st.vars['phase'] = ''
         if pc <= 4:
-            st.at = o136  # game.yaml:115
-            st.at = o137  # game.yaml:115
             st.vars['phase'] = 'Struggle'
-            st.at = o138  # game.yaml:115
             if st.record_log:
+                st.at = o138  # game.yaml:115
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
             st.at = o139  # game.yaml:115
             _args49 = {'day': st.zones[Z_current_day1][-1]}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[84])
-            st.inline += 1
             try:
                 c_8(st, _args49, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure struggle (' + str(S[111]) + ')')
                 raise
-            st.inline -= 1
             st.at = o140  # game.yaml:115
             st.vars['phase'] = ''
         if pc <= 5:
             st.at = o146  # game.yaml:116
             if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + _p36)]) == 0) for _p36 in st.players))):
-                st.at = o142  # game.yaml:116
                 st.vars['phase'] = 'Ending the Day'
-                st.at = o143  # game.yaml:116
                 if st.record_log:
+                    st.at = o143  # game.yaml:116
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
-                st.at = o144  # game.yaml:116
                 _args50 = {}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[85])
-                st.inline += 1
                 try:
                     c_9(st, _args50, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure end_of_day (' + str(S[112]) + ')')
                     raise
-                st.inline -= 1
                 st.at = o145  # game.yaml:116
                 st.vars['phase'] = ''
     def c_128(st, env, pc):  # game.yaml:114
         if pc <= 0:
-            st.at = o129  # game.yaml:114
             st.vars['phase'] = 'Player Turns'
         if pc <= 1:
             st.at = o133  # game.yaml:114
             for _p37 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if type(st.vars['supreme']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
                 env['p'] = _p37
-                st.at = o131  # game.yaml:114
                 st.vars['turn_player'] = _p37
                 if st.record_log:
+                    st.at = o131  # game.yaml:114
                     st.log_line(turn_line(st), -1)
-                st.at = o132  # game.yaml:114
                 _args51 = {'p': _p37}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[83])
-                st.inline += 1
                 try:
                     c_0(st, _args51, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure turn (' + str(S[110]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 2:
-            st.at = o134  # game.yaml:114
             st.vars['turn_player'] = None
         if pc <= 3:
             st.at = o135  # game.yaml:114
@@ -3576,68 +3342,49 @@ def build(num_players, files):
     def c_130(st, env, pc):  # game.yaml:114
         _L_p21 = env['p']
         if pc <= 0:
-            st.at = o131  # game.yaml:114
             st.vars['turn_player'] = _L_p21
             if st.record_log:
+                st.at = o131  # game.yaml:114
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
-            st.at = o132  # game.yaml:114
             _args52 = {'p': _L_p21}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[83])
-            st.inline += 1
             try:
                 c_0(st, _args52, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure turn (' + str(S[110]) + ')')
                 raise
-            st.inline -= 1
     def c_136(st, env, pc):  # game.yaml:115
         if pc <= 0:
-            st.at = o137  # game.yaml:115
             st.vars['phase'] = 'Struggle'
         if pc <= 1:
-            st.at = o138  # game.yaml:115
             if st.record_log:
+                st.at = o138  # game.yaml:115
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
         if pc <= 2:
             st.at = o139  # game.yaml:115
             _args53 = {'day': st.zones[Z_current_day1][-1]}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[84])
-            st.inline += 1
             try:
                 c_8(st, _args53, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure struggle (' + str(S[111]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
             st.at = o140  # game.yaml:115
             st.vars['phase'] = ''
     def c_141(st, env, pc):  # game.yaml:116
         if pc <= 0:
-            st.at = o142  # game.yaml:116
             st.vars['phase'] = 'Ending the Day'
         if pc <= 1:
-            st.at = o143  # game.yaml:116
             if st.record_log:
+                st.at = o143  # game.yaml:116
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
         if pc <= 2:
-            st.at = o144  # game.yaml:116
             _args54 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[85])
-            st.inline += 1
             try:
                 c_9(st, _args54, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure end_of_day (' + str(S[112]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 3:
             st.at = o145  # game.yaml:116
             st.vars['phase'] = ''
@@ -3892,6 +3639,7 @@ def build(num_players, files):
     P.play = o118
     P.scoring = o148
     P.proc_names = {o0.uid: 'procedure turn (' + str(S[110]) + ')', o1.uid: 'procedure bonus (' + str(S[89]) + ')', o2.uid: 'procedure pay_pair (' + str(S[95]) + ')', o3.uid: 'procedure special_ability (' + str(S[90]) + ')', o4.uid: 'procedure return_marker (' + str(S[36]) + ')', o5.uid: 'procedure action (' + str(S[91]) + ')', o6.uid: 'procedure usurp (' + str(S[102]) + ')', o7.uid: 'procedure build_legion (' + str(S[104]) + ')', o8.uid: 'procedure struggle (' + str(S[111]) + ')', o9.uid: 'procedure end_of_day (' + str(S[112]) + ')'}
+    P.procedure_chain = 10
     P.var_specs = [
         VarSpec('supreme', 'player', None, S[198], 'public'),
         VarSpec('score', 'int', 'players', S[199], 'public'),

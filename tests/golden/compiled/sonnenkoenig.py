@@ -721,21 +721,28 @@ def build(num_players, files):
         move_cards(st, st.zones[Z_lower_half1], Z_draw_pile1, True)
 
     def proc_gain_gold(st, env):  # game.yaml:468
+        _L_p1 = env['p']
+        _L_n1 = env['n']
+        _S_p1 = _L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else None
         st.at = o144  # game.yaml:472
-        st.move_count(min((env['n'], len(st.zones[Z_gold_supply1]),)), Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[19]))), False, S[20])
+        st.move_count(min((_L_n1, len(st.zones[Z_gold_supply1]),)), Z_gold_supply1, (Z_chips1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[19]))), False, S[20])
 
     def proc_pay_gold(st, env):  # game.yaml:473
+        _L_n2 = env['n']
+        _L_p2 = env['p']
+        _S_p2 = _L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else None
         st.at = o145  # game.yaml:476
-        _n1 = env['n']
-        _moved1 = take_where(st, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[22]))), _n1, lambda _c10: (_c10.kind == 'gold_chips'), S[21])
+        _n1 = _L_n2
+        _moved1 = take_where(st, (Z_chips1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[22]))), _n1, lambda _c10: (_c10.kind == 'gold_chips'), S[21])
         _dest1 = Z_gold_supply1
         for _c11 in _moved1:
             st.move(_c11, _dest1, False)
 
     def proc_gain_power(st, env):  # game.yaml:477
-        st.at = o146  # game.yaml:482
-        st.vars['due'] = env['n']
-        st.at = o162  # game.yaml:483
+        _L_n3 = env['n']
+        _L_p3 = env['p']
+        _S_p3 = _L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else None
+        st.vars['due'] = _L_n3
         _passes1 = 0
         while True:
             st.at = o162  # game.yaml:483
@@ -747,35 +754,37 @@ def build(num_players, files):
             st.at = o161  # game.yaml:485
             if ((st.vars['due'] >= 2) and any(((_c12.kind == 'power_chips') and (_c12.props['value'] == 2)) for _c12 in st.zones[Z_power_supply1])):
                 st.at = o152  # game.yaml:486
-                st.move(first([_c13 for _c13 in st.zones[Z_power_supply1] if ((_c13.kind == 'power_chips') and (_c13.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
+                st.move(first([_c13 for _c13 in st.zones[Z_power_supply1] if ((_c13.kind == 'power_chips') and (_c13.props['value'] == 2))]), (Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[24]))), False)
                 st.at = o153  # game.yaml:486
                 st.vars['due'] -= 2
             elif any(((_c14.kind == 'power_chips') and (_c14.props['value'] == 1)) for _c14 in st.zones[Z_power_supply1]):
                 st.at = o155  # game.yaml:489
-                st.move(first([_c15 for _c15 in st.zones[Z_power_supply1] if ((_c15.kind == 'power_chips') and (_c15.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
+                st.move(first([_c15 for _c15 in st.zones[Z_power_supply1] if ((_c15.kind == 'power_chips') and (_c15.props['value'] == 1))]), (Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[25]))), False)
                 st.at = o156  # game.yaml:489
                 st.vars['due'] -= 1
-            elif (any(((_c16.kind == 'power_chips') and (_c16.props['value'] == 2)) for _c16 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26])))], 1)):
+            elif (any(((_c16.kind == 'power_chips') and (_c16.props['value'] == 2)) for _c16 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[26])))], 1)):
                 st.at = o158  # game.yaml:491
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1), Z_power_supply1, False)
+                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[27])))], 1), Z_power_supply1, False)
                 st.at = o159  # game.yaml:492
-                st.move(first([_c17 for _c17 in st.zones[Z_power_supply1] if ((_c17.kind == 'power_chips') and (_c17.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
+                st.move(first([_c17 for _c17 in st.zones[Z_power_supply1] if ((_c17.kind == 'power_chips') and (_c17.props['value'] == 2))]), (Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[28]))), False)
                 st.at = o160  # game.yaml:492
                 st.vars['due'] -= 1
             else:
-                st.at = o149  # game.yaml:493
                 if st.record_log:
-                    st.log_line('the supply cannot give ' + fmt_player1(env['p']) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
+                    st.at = o149  # game.yaml:493
+                    st.log_line('the supply cannot give ' + fmt_player1(_L_p3) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
                 st.at = o150  # game.yaml:493
                 st.vars['due'] = 0
 
     def proc_give_power(st, env):  # game.yaml:502
+        _L_n4 = env['n']
+        _L_q1 = env['q']
+        _S_q1 = _L_q1 if type(_L_q1) is int and 0 <= _L_q1 < num_players else None
         st.at = o169  # game.yaml:507
-        _v1 = env['n']
+        _v1 = _L_n4
         if _v1 < 0:
             _v1 = 0  # the marker stops at the end; the excess is lost
         st.vars['owed'] = _v1
-        st.at = o182  # game.yaml:508
         _passes2 = 0
         while True:
             st.at = o182  # game.yaml:508
@@ -785,9 +794,9 @@ def build(num_players, files):
             if _passes2 > MAX_PASSES:
                 raise too_long(S[30])
             st.at = o181  # game.yaml:510
-            if fn_has_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[31])))], 1):
+            if fn_has_chip(st, st.zones[(Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[31])))], 1):
                 st.at = o175  # game.yaml:511
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[32])))], 1), Z_power_supply1, False)
+                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[32])))], 1), Z_power_supply1, False)
                 st.at = o176  # game.yaml:511
                 _v2 = st.vars['owed'] - 1
                 if _v2 < 0:
@@ -795,9 +804,9 @@ def build(num_players, files):
                 st.vars['owed'] = _v2
             elif ((st.vars['owed'] == 1) and any(((_c18.kind == 'power_chips') and (_c18.props['value'] == 1)) for _c18 in st.zones[Z_power_supply1])):
                 st.at = o178  # game.yaml:514
-                st.move(first([_c19 for _c19 in st.zones[Z_power_supply1] if ((_c19.kind == 'power_chips') and (_c19.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
+                st.move(first([_c19 for _c19 in st.zones[Z_power_supply1] if ((_c19.kind == 'power_chips') and (_c19.props['value'] == 1))]), (Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[34]))), False)
                 st.at = o179  # game.yaml:515
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35])))], 2), Z_power_supply1, False)
+                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[35])))], 2), Z_power_supply1, False)
                 st.at = o180  # game.yaml:515
                 _v3 = st.vars['owed'] - 1
                 if _v3 < 0:
@@ -805,7 +814,7 @@ def build(num_players, files):
                 st.vars['owed'] = _v3
             else:
                 st.at = o172  # game.yaml:516
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[37])))], 2), Z_power_supply1, False)
+                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[37])))], 2), Z_power_supply1, False)
                 st.at = o173  # game.yaml:516
                 _v4 = st.vars['owed'] - 2
                 if _v4 < 0:
@@ -1024,8 +1033,8 @@ def build(num_players, files):
             st.vars['revealer'] = env['p']
             st.at = o102  # game.yaml:393
             env['c'] = st.zones[Z_draw_pile1][-1]
-            st.at = o103  # game.yaml:394
             if st.record_log:
+                st.at = o103  # game.yaml:394
                 st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_card1(env['c']), -1)
             fr.pc = 4
             st.at = o104  # game.yaml:395
@@ -1212,8 +1221,8 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o192  # game.yaml:541
             if st.record_log:
+                st.at = o192  # game.yaml:541
                 st.log_line('the auction of ' + fmt_card1(env['lot']) + ' begins with ' + fmt_player1(env['r']), -1)
             fr.pc = 2
             st.at = o193  # game.yaml:542
@@ -1230,7 +1239,6 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o226  # game.yaml:560
             st.vars['paid'] = 0
             fr.pc = 2
             st.at = o231  # game.yaml:561
@@ -1249,8 +1257,8 @@ def build(num_players, files):
         if pc == 0:
             st.at = o232  # game.yaml:573
             env['holders'] = [_q3 for _kept1 in [{}] for _q3 in ((SEATS_clockwise_from1.get(env['r']) if type(env['r']) is int and len(st.players) == num_players else None) or clockwise_from(st, env['r'])) if (_q3 in (_kept1[None] if None in _kept1 else _kept1.setdefault(None, fn_colour_majority(st, S[57], C_violet1))))]
-            st.at = o233  # game.yaml:574
             if st.record_log:
+                st.at = o233  # game.yaml:574
                 st.log_line('Kardinal Mazarin - Intrigue is held by ' + fmt_list_player1(env['holders']), -1)
             fr.pc = 3
             st.at = o247  # game.yaml:575
@@ -1273,8 +1281,8 @@ def build(num_players, files):
             env['most'] = max([fn_visible_seals(st, S[58], _q4) for _q4 in st.players])
             st.at = o250  # game.yaml:599
             env['debtors'] = [_q5 for _q5 in ((SEATS_clockwise_from1.get(env['r']) if type(env['r']) is int and len(st.players) == num_players else None) or clockwise_from(st, env['r'])) if ((env['most'] > 0) and (fn_visible_seals(st, S[59], _q5) < env['most']))]
-            st.at = o251  # game.yaml:600
             if st.record_log:
+                st.at = o251  # game.yaml:600
                 st.log_line('Spielschulden - the most visible seals are ' + fmt_int1(env['most']) + '; game debts for ' + fmt_list_player1(env['debtors']), -1)
             fr.pc = 4
             st.at = o254  # game.yaml:601
@@ -1318,8 +1326,8 @@ def build(num_players, files):
                 return
             pc = 2
         if pc == 2:
-            st.at = o273  # game.yaml:628
             if st.record_log:
+                st.at = o273  # game.yaml:628
                 st.log_line(fmt_card1(env['card']) + ' is revealed, everyone gains a gold chip; the piles are re-split', -1)
             st.at = o276  # game.yaml:629
             _live1 = live_mask(st)
@@ -1327,7 +1335,6 @@ def build(num_players, files):
                 if gone(st, _live1, _p2):
                     continue
                 env['p'] = _p2
-                st.at = o275  # game.yaml:629
                 _args9 = {'p': _p2, 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[60])
@@ -1343,7 +1350,6 @@ def build(num_players, files):
             move_cards(st, st.zones[Z_discard1], Z_draw_pile1, False)
             st.at = o278  # game.yaml:631
             st.shuffle(Z_draw_pile1)
-            st.at = o279  # game.yaml:632
             _args10 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[61])
@@ -1426,12 +1432,12 @@ def build(num_players, files):
     def e39_when0(st, env):  # game.yaml:273
         return (env['col'].props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p3: len([1 for _c24 in st.zones[(Z_area1 + _p3)] if (_c24.props['colour'] == env['col'])])))
     def collect_39(st, env):  # game.yaml:270
-        _L_p1 = env['p']
+        _L_p4 = env['p']
         actions = []
         values = []
         idx = []
         for _col1 in st.zones[Z_unused_properties1]:  # game.yaml:273
-            if not (_col1.props['phase1'] and majority_has(st, _L_p1, st.players, 1, '2-3:nobody,4-6:all', lambda _p4: len([1 for _c25 in st.zones[(Z_area1 + _p4)] if (_c25.props['colour'] == _col1)]))):
+            if not (_col1.props['phase1'] and majority_has(st, _L_p4, st.players, 1, '2-3:nobody,4-6:all', lambda _p4: len([1 for _c25 in st.zones[(Z_area1 + _p4)] if (_c25.props['colour'] == _col1)]))):
                 continue
             a = A_01 + _col1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1546,12 +1552,12 @@ def build(num_players, files):
     def e54_items0(st, env):  # game.yaml:304
         return others(st, env['p'])
     def collect_54(st, env):  # game.yaml:302
-        _L_p2 = env['p']
-        _S_p1 = _L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else None
+        _L_p5 = env['p']
+        _S_p4 = _L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else None
         actions = []
         values = []
         idx = []
-        for _q6 in ((SEATS_others1.get(_S_p1) if len(st.players) == num_players else None) or others(st, _L_p2)):  # game.yaml:304
+        for _q6 in ((SEATS_others1.get(_S_p4) if len(st.players) == num_players else None) or others(st, _L_p5)):  # game.yaml:304
             a = A_11 + (_q6 if type(_q6) is int and 0 <= _q6 < num_players else option_seat(_q6, num_players))
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -1620,6 +1626,7 @@ def build(num_players, files):
             else:
                 st.at = o65  # game.yaml:334
                 if st.record_log:
+                    st.at = o65  # game.yaml:334
                     st.log_line('the discard pile holds no property card; ' + fmt_player1(env['p']) + ' keeps ' + fmt_card1(env['c']) + ' and Etiquette is spent', -1)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1633,6 +1640,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o65  # game.yaml:334
         if st.record_log:
+            st.at = o65  # game.yaml:334
             st.log_line('the discard pile holds no property card; ' + fmt_player1(env['p']) + ' keeps ' + fmt_card1(env['c']) + ' and Etiquette is spent', -1)
         st.frames.pop()
 
@@ -1733,19 +1741,19 @@ def build(num_players, files):
     def e76_label2(st, env):  # game.yaml:339
         return 'no Etiquette action'
     def collect_76(st, env):  # game.yaml:318
-        _L_p3 = env['p']
-        _S_p2 = _L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else None
+        _L_p6 = env['p']
+        _S_p5 = _L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else None
         actions = []
         values = []
         idx = []
-        for _c28 in (_r1 := fn_top_cards(st, S[76], _L_p3)):  # game.yaml:321
+        for _c28 in (_r1 := fn_top_cards(st, S[76], _L_p6)):  # game.yaml:321
             a = A_21 + _c28.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c28)
                 idx.append(0)
         _items1 = _r1  # game.yaml:335
-        if _items1 and any((len(st.zones[(Z_area1 + _q9)]) > 0) for _q9 in ((SEATS_others1.get(_S_p2) if len(st.players) == num_players else None) or others(st, _L_p3))):
+        if _items1 and any((len(st.zones[(Z_area1 + _q9)]) > 0) for _q9 in ((SEATS_others1.get(_S_p5) if len(st.players) == num_players else None) or others(st, _L_p6))):
             for _c29 in _items1:
                 a = A_41 + _c29.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -1798,11 +1806,11 @@ def build(num_players, files):
     def e80_items0(st, env):  # game.yaml:354
         return fn_top_cards(st, S[78], env['q'])
     def collect_80(st, env):  # game.yaml:352
-        _L_q1 = env['q']
+        _L_q2 = env['q']
         actions = []
         values = []
         idx = []
-        for _x4 in fn_top_cards(st, S[78], _L_q1):  # game.yaml:354
+        for _x4 in fn_top_cards(st, S[78], _L_q2):  # game.yaml:354
             a = A_71 + _x4.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -1827,12 +1835,12 @@ def build(num_players, files):
     def e81_when0(st, env):  # game.yaml:348
         return (len(st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[79])))]) > 0)
     def collect_81(st, env):  # game.yaml:345
-        _L_p4 = env['p']
-        _S_p3 = _L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else None
+        _L_p7 = env['p']
+        _S_p6 = _L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else None
         actions = []
         values = []
         idx = []
-        for _q10 in ((SEATS_others1.get(_S_p3) if len(st.players) == num_players else None) or others(st, _L_p4)):  # game.yaml:348
+        for _q10 in ((SEATS_others1.get(_S_p6) if len(st.players) == num_players else None) or others(st, _L_p7)):  # game.yaml:348
             if not ((len(st.zones[(Z_area1 + _q10)]) > 0)):
                 continue
             a = A_61 + (_q10 if type(_q10) is int and 0 <= _q10 < num_players else option_seat(_q10, num_players))
@@ -1866,8 +1874,8 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o85  # game.yaml:370
             if st.record_log:
+                st.at = o85  # game.yaml:370
                 st.log_line(fmt_player1(env['p']) + ' announces ' + fmt_int1(env['n']), -1)
             fr.pc = 2
             st.at = o88  # game.yaml:371
@@ -2231,8 +2239,8 @@ def build(num_players, files):
     def e128_when4(st, env):  # game.yaml:429
         return (len([1 for _c37 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c37.kind == 'gold_chips')]) >= 2)
     def collect_128(st, env):  # game.yaml:418
-        _L_p5 = env['p']
-        _S_p4 = _L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else None
+        _L_p8 = env['p']
+        _S_p7 = _L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else None
         actions = []
         values = []
         idx = []
@@ -2240,15 +2248,15 @@ def build(num_players, files):
         actions.append(A_121)
         values.append(None)
         idx.append(0)
-        _items2 = (_r2 := ((SEATS_others1.get(_S_p4) if len(st.players) == num_players else None) or others(st, _L_p5)))  # game.yaml:422
-        if _items2 and (len([1 for _c38 in st.zones[(Z_chips1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[9])))] if (_c38.kind == 'gold_chips')]) >= 1):
+        _items2 = (_r2 := ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8)))  # game.yaml:422
+        if _items2 and (len([1 for _c38 in st.zones[(Z_chips1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[9])))] if (_c38.kind == 'gold_chips')]) >= 1):
             for _q14 in _items2:
                 a = A_131 + (_q14 if type(_q14) is int and 0 <= _q14 < num_players else option_seat(_q14, num_players))
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
                     values.append(_q14)
                     idx.append(1)
-        if (((_r3 := len([1 for _c39 in st.zones[(Z_chips1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[9])))] if (_c39.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q15)]) > 0) for _q15 in ((SEATS_others1.get(_S_p4) if len(st.players) == num_players else None) or others(st, _L_p5))))):  # game.yaml:424
+        if (((_r3 := len([1 for _c39 in st.zones[(Z_chips1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[9])))] if (_c39.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q15)]) > 0) for _q15 in ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8))))):  # game.yaml:424
             actions.append(A_141)
             values.append(None)
             idx.append(2)
@@ -2322,11 +2330,11 @@ def build(num_players, files):
     def e134_items0(st, env):  # game.yaml:452
         return fn_top_cards(st, S[99], env['q'])
     def collect_134(st, env):  # game.yaml:449
-        _L_q2 = env['q']
+        _L_q3 = env['q']
         actions = []
         values = []
         idx = []
-        for _x6 in fn_top_cards(st, S[99], _L_q2):  # game.yaml:452
+        for _x6 in fn_top_cards(st, S[99], _L_q3):  # game.yaml:452
             a = A_191 + _x6.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2351,11 +2359,11 @@ def build(num_players, files):
     def e135_items0(st, env):  # game.yaml:446
         return fn_top_cards(st, S[100], env['p'])
     def collect_135(st, env):  # game.yaml:443
-        _L_p6 = env['p']
+        _L_p9 = env['p']
         actions = []
         values = []
         idx = []
-        for _c40 in fn_top_cards(st, S[100], _L_p6):  # game.yaml:446
+        for _c40 in fn_top_cards(st, S[100], _L_p9):  # game.yaml:446
             a = A_181 + _c40.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2379,12 +2387,12 @@ def build(num_players, files):
     def e136_when0(st, env):  # game.yaml:439
         return (len(st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[101])))]) > 0)
     def collect_136(st, env):  # game.yaml:436
-        _L_p7 = env['p']
-        _S_p5 = _L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else None
+        _L_p10 = env['p']
+        _S_p8 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
         actions = []
         values = []
         idx = []
-        for _q18 in ((SEATS_others1.get(_S_p5) if len(st.players) == num_players else None) or others(st, _L_p7)):  # game.yaml:439
+        for _q18 in ((SEATS_others1.get(_S_p8) if len(st.players) == num_players else None) or others(st, _L_p10)):  # game.yaml:439
             if not ((len(st.zones[(Z_area1 + _q18)]) > 0)):
                 continue
             a = A_171 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else option_seat(_q18, num_players))
@@ -2418,7 +2426,6 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o139  # game.yaml:464
             st.vars['conspiracy_used'] = True
             fr.pc = 2
             st.at = o140  # game.yaml:464
@@ -2488,8 +2495,8 @@ def build(num_players, files):
             st.at = o160  # game.yaml:492
             st.vars['due'] -= 1
         else:
-            st.at = o149  # game.yaml:493
             if st.record_log:
+                st.at = o149  # game.yaml:493
                 st.log_line('the supply cannot give ' + fmt_player1(env['p']) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
             st.at = o150  # game.yaml:493
             st.vars['due'] = 0
@@ -2497,8 +2504,8 @@ def build(num_players, files):
 
     def step_148(st, fr):  # game.yaml:493
         env = fr.env
-        st.at = o149  # game.yaml:493
         if st.record_log:
+            st.at = o149  # game.yaml:493
             st.log_line('the supply cannot give ' + fmt_player1(env['p']) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
         st.at = o150  # game.yaml:493
         st.vars['due'] = 0
@@ -2552,8 +2559,8 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o166  # game.yaml:500
             if st.record_log:
+                st.at = o166  # game.yaml:500
                 st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c51.props['value'] for _c51 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c51.kind == 'power_chips')])), -1)
             fr.pc = 2
             st.at = o167  # game.yaml:500
@@ -2641,8 +2648,8 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o188  # game.yaml:527
             if st.record_log:
+                st.at = o188  # game.yaml:527
                 st.log_line(fmt_player1(first(st.players)) + ' is the last player standing', -1)
             fr.pc = 2
             st.at = o189  # game.yaml:527
@@ -2660,9 +2667,7 @@ def build(num_players, files):
         if pc == 0:
             st.at = o194  # game.yaml:542
             env['_auction1_order'] = clockwise_from(st, env['r'])
-            st.at = o195  # game.yaml:542
             st.vars['_auction1_high'] = 0
-            st.at = o196  # game.yaml:542
             st.vars['_auction1_leader'] = None
             st.at = o199  # game.yaml:542
             _live2 = live_mask(st)
@@ -2682,15 +2687,13 @@ def build(num_players, files):
                 return
             pc = 6
         if pc == 6:
-            st.at = o216  # game.yaml:542
             env['w'] = st.vars['_auction1_leader']
-            st.at = o217  # game.yaml:542
             env['price'] = st.vars['_auction1_high']
             fr.pc = 9
             st.at = o225  # game.yaml:542
             if (env['w'] == None):
-                st.at = o223  # game.yaml:554
                 if st.record_log:
+                    st.at = o223  # game.yaml:554
                     st.log_line('nobody bids for ' + fmt_card1(env['lot']), -1)
                 st.at = o224  # game.yaml:554
                 st.move(env['lot'], Z_discard1, False)
@@ -2767,13 +2770,14 @@ def build(num_players, files):
         st.vars['_auction1_leader'] = env['p']
         st.at = o207  # game.yaml:542
         if st.record_log:
+            st.at = o207  # game.yaml:542
             st.log_line(fmt_player1(env['p']) + ' bids ' + fmt_int1(env['amount']), -1)
         st.frames.pop()
 
     def step_208(st, fr):  # game.yaml:542
         env = fr.env
-        st.at = o209  # game.yaml:542
         if st.record_log:
+            st.at = o209  # game.yaml:542
             st.log_line(fmt_player1(env['p']) + ' passes', -1)
         st.at = o210  # game.yaml:542
         _i6 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[104]))
@@ -2793,12 +2797,12 @@ def build(num_players, files):
     def e212_label1(st, env):  # game.yaml:542
         return 'pass'
     def collect_212(st, env):  # game.yaml:542
-        _L_p8 = env['p']
+        _L_p11 = env['p']
         _L_lot1 = env['lot']
         actions = []
         values = []
         idx = []
-        for _amount1 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p8, _L_lot1), S[106]):  # game.yaml:542
+        for _amount1 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p11, _L_lot1), S[106]):  # game.yaml:542
             a = site[22].action(_amount1)
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2814,16 +2818,16 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:542
             _amount2 = env['amount'] = dec.values[i]
-            st.at = o205  # game.yaml:542
             st.vars['_auction1_high'] = _amount2
             st.at = o206  # game.yaml:542
             st.vars['_auction1_leader'] = env['p']
             st.at = o207  # game.yaml:542
             if st.record_log:
+                st.at = o207  # game.yaml:542
                 st.log_line(fmt_player1(env['p']) + ' bids ' + fmt_int1(_amount2), -1)
         elif k == 1:  # game.yaml:542
-            st.at = o209  # game.yaml:542
             if st.record_log:
+                st.at = o209  # game.yaml:542
                 st.log_line(fmt_player1(env['p']) + ' passes', -1)
             st.at = o210  # game.yaml:542
             _i7 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[104]))
@@ -2848,8 +2852,8 @@ def build(num_players, files):
                 return
             pc = 1
         if pc == 1:
-            st.at = o220  # game.yaml:553
             if st.record_log:
+                st.at = o220  # game.yaml:553
                 st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(env['lot']) + ' for ' + fmt_int1(env['price']), -1)
             st.at = o221  # game.yaml:553
             st.move(env['lot'], (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[108]))), False)
@@ -2859,8 +2863,8 @@ def build(num_players, files):
 
     def step_222(st, fr):  # game.yaml:554
         env = fr.env
-        st.at = o223  # game.yaml:554
         if st.record_log:
+            st.at = o223  # game.yaml:554
             st.log_line('nobody bids for ' + fmt_card1(env['lot']), -1)
         st.at = o224  # game.yaml:554
         st.move(env['lot'], Z_discard1, False)
@@ -3237,18 +3241,18 @@ def build(num_players, files):
     def e267_when2(st, env):  # game.yaml:618
         return ((len((fn_top_cards(st, S[127], env['q']) + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[128])))])) == 0) and (len(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[129])))]) < 2))
     def collect_267(st, env):  # game.yaml:608
-        _L_q3 = env['q']
-        _S_q1 = _L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else None
+        _L_q4 = env['q']
+        _S_q2 = _L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else None
         actions = []
         values = []
         idx = []
-        for _c56 in ((_r6 := fn_top_cards(st, S[123], _L_q3)) + (_r7 := st.zones[(Z_auction_area1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[124])))])):  # game.yaml:611
+        for _c56 in ((_r6 := fn_top_cards(st, S[123], _L_q4)) + (_r7 := st.zones[(Z_auction_area1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[124])))])):  # game.yaml:611
             a = A_301 + _c56.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c56)
                 idx.append(0)
-        if ((_r8 := len(st.zones[(Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[125])))])) >= 2):  # game.yaml:612
+        if ((_r8 := len(st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[125])))])) >= 2):  # game.yaml:612
             actions.append(A_311)
             values.append(None)
             idx.append(1)
@@ -3272,8 +3276,8 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o270  # game.yaml:627
             if st.record_log:
+                st.at = o270  # game.yaml:627
                 st.log_line(fmt_card1(env['card']) + ' is revealed again and the game ends', -1)
             fr.pc = 2
             st.at = o271  # game.yaml:627
@@ -3390,7 +3394,6 @@ def build(num_players, files):
                 return
             pc = 3
         if pc == 3:
-            st.at = o294  # game.yaml:194
             st.at = o295  # game.yaml:194
             move_cards(st, st.zones[Z_returned1], Z_deck1, False)
             st.at = o296  # game.yaml:194
@@ -3417,7 +3420,6 @@ def build(num_players, files):
                 st.move_count(1, Z_gold_supply1, (Z_chips1 + _p7), False, S[136])
             st.at = o302  # game.yaml:200
             move_cards(st, st.zones[Z_deck1], Z_draw_pile1, False)
-            st.at = o303  # game.yaml:201
             _args48 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[137])
@@ -3502,8 +3504,8 @@ def build(num_players, files):
         if pc == 0:
             st.at = o306  # game.yaml:203
             st.vars['round'] += 1
-            st.at = o307  # game.yaml:203
             if st.record_log:
+                st.at = o307  # game.yaml:203
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
             fr.pc = 3
             st.at = o308  # game.yaml:207
@@ -3520,7 +3522,6 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o309  # game.yaml:207
             st.vars['phase'] = 'Turns'
             fr.pc = 2
             st.at = o322  # game.yaml:207
@@ -3529,7 +3530,6 @@ def build(num_players, files):
                 return
             pc = 2
         if pc == 2:
-            st.at = o323  # game.yaml:207
             st.vars['turn_player'] = None
             st.at = o324  # game.yaml:207
             st.vars['phase'] = ''
@@ -3575,11 +3575,11 @@ def build(num_players, files):
             st.at = o313  # game.yaml:207
             st.vars['turn_player'] = env['p']
             if st.record_log:
+                st.at = o313  # game.yaml:207
                 st.log_line(turn_line(st), -1)
-            st.at = o314  # game.yaml:212
             if st.record_log:
+                st.at = o314  # game.yaml:212
                 st.log_line(fmt_player1(env['p']) + ' begins a turn', -1)
-            st.at = o315  # game.yaml:213
             st.vars['conspiracy_used'] = False
             st.at = o316  # game.yaml:214
             move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
@@ -3652,22 +3652,21 @@ def build(num_players, files):
     def e329_items(st, env):  # game.yaml:223
         return st.players
     def c_0(st, env, pc):  # game.yaml:244
-        _L_p9 = env['p']
-        _L_n1 = env['n']
-        _S_p6 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
+        _L_p12 = env['p']
+        _L_n5 = env['n']
+        _S_p9 = _L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else None
         if pc <= 0:
-            st.at = o29  # game.yaml:249
             _passes3 = 0
             while True:
                 st.at = o29  # game.yaml:249
-                if not (len(st.zones[(Z_area1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p9, S[65])))]) < _L_n1):
+                if not (len(st.zones[(Z_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p12, S[65])))]) < _L_n5):
                     break
                 _passes3 += 1
                 if _passes3 > MAX_PASSES:
                     raise too_long(S[151])
                 _h1 = len(st.frames)
                 st.at = o28  # game.yaml:250
-                _dest10 = st.zone_index((st.zones[(Z_area1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p9, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+                _dest10 = st.zone_index((st.zones[(Z_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p12, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
                 _before2 = len(st.zones[_dest10])
                 st.move_count(1, Z_deck1, _dest10, False, S[63])
                 if _dest10 in TRIGGERS1:
@@ -3675,27 +3674,20 @@ def build(num_players, files):
                 if len(st.frames) > _h1:
                     run_to(st, _h1)
     def c_2(st, env, pc):  # game.yaml:261
-        _L_p10 = env['p']
-        _S_p7 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
+        _L_p13 = env['p']
+        _S_p10 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
         if pc <= 0:
-            st.at = o34  # game.yaml:266
-            _args53 = {'p': _L_p10}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[39])
-            st.inline += 1
+            _args53 = {'p': _L_p13}
             try:
                 c_13(st, _args53, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure conspiracy (' + str(S[152]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
-            st.at = o40  # game.yaml:268
             _passes4 = 0
             while True:
                 st.at = o40  # game.yaml:268
-                if not any((_c72.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p9: len([1 for _c73 in st.zones[(Z_area1 + _p9)] if (_c73.props['colour'] == _c72)]))) for _c72 in st.zones[Z_unused_properties1]):
+                if not any((_c72.props['phase1'] and majority_has(st, _L_p13, st.players, 1, '2-3:nobody,4-6:all', lambda _p9: len([1 for _c73 in st.zones[(Z_area1 + _p9)] if (_c73.props['colour'] == _c72)]))) for _c72 in st.zones[Z_unused_properties1]):
                     break
                 _passes4 += 1
                 if _passes4 > MAX_PASSES:
@@ -3704,7 +3696,7 @@ def build(num_players, files):
                 _actions1 = set()  # (the ids' order is never read)
                 _v13 = []
                 for _col3 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                    if not (_col3.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p10: len([1 for _c74 in st.zones[(Z_area1 + _p10)] if (_c74.props['colour'] == _col3)]))):
+                    if not (_col3.props['phase1'] and majority_has(st, _L_p13, st.players, 1, '2-3:nobody,4-6:all', lambda _p10: len([1 for _c74 in st.zones[(Z_area1 + _p10)] if (_c74.props['colour'] == _col3)]))):
                         continue
                     _a12 = A_01 + _col3.type_id
                     if _a12 not in _actions1:  # an identical card: the same choice
@@ -3713,13 +3705,12 @@ def build(num_players, files):
                 _end1 = len(_v13)
                 if not _end1:
                     raise RuleError('a choice has no legal option', S[154])
-                if _S_p7 is None:
-                    raise RuleError(not_a_seat(_L_p10, num_players), S[154])
-                if _L_p10 in st.players:  # else out of the game: no option runs
+                if _S_p10 is None:
+                    raise RuleError(not_a_seat(_L_p13, num_players), S[154])
+                if _L_p13 in st.players:  # else out of the game: no option runs
                     if _end1 > 1:
                         _i10 = st.choose(_end1)
                         st.move_number += 1
-                        st.at = o39  # game.yaml:270
                     else:
                         _i10 = 0
                     _col4 = env['col'] = _v13[_i10]
@@ -3735,98 +3726,69 @@ def build(num_players, files):
                         st.loc[_c75.id] = Z_used_properties1
                     else:  # not a card: State.move raises the rules' error
                         st.move(_c75, Z_used_properties1, False)
-                    st.at = o38  # game.yaml:278
-                    _args54 = {'p': _L_p10, 'col': _col4}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[66])
-                    st.inline += 1
+                    _args54 = {'p': _L_p13, 'col': _col4}
                     try:
                         c_3(st, _args54, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure use_property (' + str(S[155]) + ')')
                         raise
-                    st.inline -= 1
     def c_3(st, env, pc):  # game.yaml:279
         _L_col1 = env['col']
-        _L_p11 = env['p']
-        _S_p8 = _L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else None
+        _L_p14 = env['p']
+        _S_p11 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
         if pc <= 0:
             st.at = o49  # game.yaml:283
             if (_L_col1 == C_green1):
-                st.at = o42  # game.yaml:284
-                _args55 = {'p': _L_p11}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[67])
-                st.inline += 1
+                _args55 = {'p': _L_p14}
                 try:
                     c_4(st, _args55, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure combat (' + str(S[156]) + ')')
                     raise
-                st.inline -= 1
             elif (_L_col1 == C_red1):
                 st.at = o44  # game.yaml:288
-                _args56 = {'p': _L_p11, 'n': (2 if (len([1 for _a13 in st.zones[(Z_auction_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p11, S[4])))] if (_a13.key == 'autoritaet')]) > 0) else 1)}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[40])
-                st.inline += 1
+                _args56 = {'p': _L_p14, 'n': (2 if (len([1 for _a13 in st.zones[(Z_auction_area1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p14, S[4])))] if (_a13.key == 'autoritaet')]) > 0) else 1)}
                 try:
                     proc_gain_power(st, _args56)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure gain_power (' + str(S[41]) + ')')
                     raise
-                st.inline -= 1
             elif (_L_col1 == C_yellow1):
                 st.at = o46  # game.yaml:291
-                _args57 = {'p': _L_p11, 'n': (1 + len([1 for _a14 in st.zones[(Z_auction_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p11, S[4])))] if (_a14.key == 'pension')]))}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[42])
-                st.inline += 1
+                _args57 = {'p': _L_p14, 'n': (1 + len([1 for _a14 in st.zones[(Z_auction_area1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p14, S[4])))] if (_a14.key == 'pension')]))}
                 try:
                     proc_gain_gold(st, _args57)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                     raise
-                st.inline -= 1
             elif (_L_col1 == C_blue1):
-                st.at = o48  # game.yaml:292
-                _args58 = {'p': _L_p11}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[68])
-                st.inline += 1
+                _args58 = {'p': _L_p14}
                 try:
                     c_5(st, _args58, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure etiquette (' + str(S[157]) + ')')
                     raise
-                st.inline -= 1
     def c_4(st, env, pc):  # game.yaml:294
-        _L_p12 = env['p']
-        _S_p9 = _L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else None
+        _L_p15 = env['p']
+        _S_p12 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
         if pc <= 0:
             st.at = o50  # game.yaml:299
-            env['dominion'] = (len([1 for _a15 in st.zones[(Z_auction_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p12, S[4])))] if (_a15.key == 'herrschaft')]) > 0)
+            env['dominion'] = (len([1 for _a15 in st.zones[(Z_auction_area1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p15, S[4])))] if (_a15.key == 'herrschaft')]) > 0)
         if pc <= 1:
             st.at = o55  # game.yaml:300
             for _k1 in span_list(1, (3 if env['dominion'] else 2), S[70]):
                 env['k'] = _k1
                 st.at = o54  # game.yaml:302
-                _v14 = ((SEATS_others1.get(_S_p9) if len(st.players) == num_players else None) or others(st, _L_p12))  # game.yaml:304
+                _v14 = ((SEATS_others1.get(_S_p12) if len(st.players) == num_players else None) or others(st, _L_p15))  # game.yaml:304
                 _end2 = len(_v14)
                 if not _end2:
                     raise RuleError('a choice has no legal option', S[158])
-                if _S_p9 is None:
-                    raise RuleError(not_a_seat(_L_p12, num_players), S[158])
-                if _L_p12 in st.players:  # else out of the game: no option runs
+                if _S_p12 is None:
+                    raise RuleError(not_a_seat(_L_p15, num_players), S[158])
+                if _L_p15 in st.players:  # else out of the game: no option runs
                     if _end2 > 1:
                         _i11 = st.choose(_end2)
                         st.move_number += 1
-                        st.at = o54  # game.yaml:302
                     else:
                         _i11 = 0
                     _q21 = env['q'] = _v14[_i11]
@@ -3836,7 +3798,7 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o62  # game.yaml:305
             _live5 = live_mask(st)
-            for _q22 in ((SEATS_others1.get(_S_p9) if len(st.players) == num_players else None) or others(st, _L_p12)):
+            for _q22 in ((SEATS_others1.get(_S_p12) if len(st.players) == num_players else None) or others(st, _L_p15)):
                 if gone(st, _live5, _q22):
                     continue
                 env['q'] = _q22
@@ -3849,30 +3811,25 @@ def build(num_players, files):
                 if (env['n'] > 0):
                     st.at = o60  # game.yaml:310
                     _args59 = {'q': _q22, 'n': ((env['n'] - 1) if ((len([1 for _a16 in st.zones[(Z_auction_area1 + _q22)] if (_a16.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[73])
-                    st.inline += 1
                     try:
                         c_17(st, _args59, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                         raise
-                    st.inline -= 1
     def c_5(st, env, pc):  # game.yaml:314
-        _L_p13 = env['p']
-        _S_p10 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
+        _L_p16 = env['p']
+        _S_p13 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
         if pc <= 0:
             st.at = o76  # game.yaml:318
             _actions2 = set()  # (the ids' order is never read)
             _v15 = []
-            for _c76 in fn_top_cards(st, S[76], _L_p13):  # game.yaml:321
+            for _c76 in fn_top_cards(st, S[76], _L_p16):  # game.yaml:321
                 _a17 = A_21 + _c76.type_id
                 if _a17 not in _actions2:  # an identical card: the same choice
                     _actions2.add(_a17)
                     _v15.append(_c76)
-            _items3 = fn_top_cards(st, S[77], _L_p13)  # game.yaml:335
-            if _items3 and any((len(st.zones[(Z_area1 + _q23)]) > 0) for _q23 in ((SEATS_others1.get(_S_p10) if len(st.players) == num_players else None) or others(st, _L_p13))):
+            _items3 = fn_top_cards(st, S[77], _L_p16)  # game.yaml:335
+            if _items3 and any((len(st.zones[(Z_area1 + _q23)]) > 0) for _q23 in ((SEATS_others1.get(_S_p13) if len(st.players) == num_players else None) or others(st, _L_p16))):
                 _v16 = []
                 for _c77 in _items3:
                     _a18 = A_41 + _c77.type_id
@@ -3887,13 +3844,12 @@ def build(num_players, files):
             _end5 = _end4 + 1
             if not _end5:
                 raise RuleError('a choice has no legal option', S[160])
-            if _S_p10 is None:
-                raise RuleError(not_a_seat(_L_p13, num_players), S[160])
-            if _L_p13 in st.players:  # else out of the game: no option runs
+            if _S_p13 is None:
+                raise RuleError(not_a_seat(_L_p16, num_players), S[160])
+            if _L_p16 in st.players:  # else out of the game: no option runs
                 if _end5 > 1:
                     _i14 = st.choose(_end5)
                     st.move_number += 1
-                    st.at = o76  # game.yaml:318
                 else:
                     _i14 = 0
                 if _i14 < _end3:  # game.yaml:321
@@ -3913,19 +3869,18 @@ def build(num_players, files):
                         _end6 = len(_v17)
                         if not _end6:
                             raise RuleError('a choice has no legal option', S[161])
-                        if _S_p10 is None:
-                            raise RuleError(not_a_seat(_L_p13, num_players), S[161])
-                        if _L_p13 in st.players:  # else out of the game: no option runs
+                        if _S_p13 is None:
+                            raise RuleError(not_a_seat(_L_p16, num_players), S[161])
+                        if _L_p16 in st.players:  # else out of the game: no option runs
                             if _end6 > 1:
                                 _i15 = st.choose(_end6)
                                 st.move_number += 1
-                                st.at = o70  # game.yaml:328
                             else:
                                 _i15 = 0
                             _d6 = env['d'] = _v17[_i15]
                             st.at = o68  # game.yaml:332
                             _c79 = _d6
-                            _d7 = (Z_area1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p13, S[74])))
+                            _d7 = (Z_area1 + (_S_p13 if _S_p13 is not None else seat(st, _L_p16, S[74])))
                             if type(_c79) is Card:
                                 _from2 = st.zones[st.loc[_c79.id]]
                                 if _from2[-1] is _c79:  # the top card: no search from the bottom
@@ -3951,7 +3906,8 @@ def build(num_players, files):
                     else:
                         st.at = o65  # game.yaml:334
                         if st.record_log:
-                            st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p13) + ' keeps ' + fmt_card1(_c78) + ' and Etiquette is spent', -1)
+                            st.at = o65  # game.yaml:334
+                            st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p16) + ' keeps ' + fmt_card1(_c78) + ' and Etiquette is spent', -1)
                 elif _i14 < _end4:  # game.yaml:335
                     _c81 = env['c'] = _v16[_i14 - _end3]
                     st.at = o73  # game.yaml:338
@@ -3966,36 +3922,29 @@ def build(num_players, files):
                         st.loc[_c82.id] = Z_discard1
                     else:  # not a card: State.move raises the rules' error
                         st.move(_c82, Z_discard1, False)
-                    st.at = o74  # game.yaml:338
-                    _args60 = {'p': _L_p13}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[75])
-                    st.inline += 1
+                    _args60 = {'p': _L_p16}
                     try:
                         c_6(st, _args60, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure discard_opponent_card (' + str(S[162]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:339
                     pass
     def c_6(st, env, pc):  # game.yaml:341
-        _L_p14 = env['p']
-        _S_p11 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
+        _L_p17 = env['p']
+        _S_p14 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
         if pc <= 0:
             st.at = o81  # game.yaml:345
-            _v18 = [_q24 for _q24 in ((SEATS_others1.get(_S_p11) if len(st.players) == num_players else None) or others(st, _L_p14)) if ((len(st.zones[(Z_area1 + _q24)]) > 0))]  # game.yaml:348
+            _v18 = [_q24 for _q24 in ((SEATS_others1.get(_S_p14) if len(st.players) == num_players else None) or others(st, _L_p17)) if ((len(st.zones[(Z_area1 + _q24)]) > 0))]  # game.yaml:348
             _end7 = len(_v18)
             if not _end7:
                 raise RuleError('a choice has no legal option', S[163])
-            if _S_p11 is None:
-                raise RuleError(not_a_seat(_L_p14, num_players), S[163])
-            if _L_p14 in st.players:  # else out of the game: no option runs
+            if _S_p14 is None:
+                raise RuleError(not_a_seat(_L_p17, num_players), S[163])
+            if _L_p17 in st.players:  # else out of the game: no option runs
                 if _end7 > 1:
                     _i16 = st.choose(_end7)
                     st.move_number += 1
-                    st.at = o81  # game.yaml:345
                 else:
                     _i16 = 0
                 _q25 = env['q'] = _v18[_i16]
@@ -4010,13 +3959,12 @@ def build(num_players, files):
                 _end8 = len(_v19)
                 if not _end8:
                     raise RuleError('a choice has no legal option', S[164])
-                if _S_p11 is None:
-                    raise RuleError(not_a_seat(_L_p14, num_players), S[164])
-                if _L_p14 in st.players:  # else out of the game: no option runs
+                if _S_p14 is None:
+                    raise RuleError(not_a_seat(_L_p17, num_players), S[164])
+                if _L_p17 in st.players:  # else out of the game: no option runs
                     if _end8 > 1:
                         _i17 = st.choose(_end8)
                         st.move_number += 1
-                        st.at = o80  # game.yaml:352
                     else:
                         _i17 = 0
                     _x9 = env['x'] = _v19[_i17]
@@ -4033,28 +3981,19 @@ def build(num_players, files):
                     else:  # not a card: State.move raises the rules' error
                         st.move(_c83, Z_discard1, False)
     def c_7(st, env, pc):  # game.yaml:356
-        _L_p15 = env['p']
-        _S_p12 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
+        _L_p18 = env['p']
+        _S_p15 = _L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else None
         if pc <= 0:
-            st.at = o82  # game.yaml:360
-            _args61 = {'p': _L_p15}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[44])
-            st.inline += 1
+            _args61 = {'p': _L_p18}
             try:
                 c_13(st, _args61, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure conspiracy (' + str(S[152]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o92  # game.yaml:361
-            if (len([1 for _a21 in st.zones[(Z_auction_area1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p15, S[4])))] if (_a21.key == 'orden')]) > 0):
-                st.at = o91  # game.yaml:362
-                _args62 = {'p': _L_p15}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[82])
+            if (len([1 for _a21 in st.zones[(Z_auction_area1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p18, S[4])))] if (_a21.key == 'orden')]) > 0):
+                _args62 = {'p': _L_p18}
                 st.inline += 1
                 try:
                     c_8(st, _args62, 0)
@@ -4073,20 +4012,18 @@ def build(num_players, files):
                 _end9 = len(_v20)
                 if not _end9:
                     raise RuleError('a choice has no legal option', S[166])
-                if _S_p12 is None:
-                    raise RuleError(not_a_seat(_L_p15, num_players), S[166])
-                if _L_p15 in st.players:  # else out of the game: no option runs
+                if _S_p15 is None:
+                    raise RuleError(not_a_seat(_L_p18, num_players), S[166])
+                if _L_p18 in st.players:  # else out of the game: no option runs
                     if _end9 > 1:
                         _i18 = st.choose(_end9)
                         st.move_number += 1
-                        st.at = o89  # game.yaml:364
                     else:
                         _i18 = 0
                     _n9 = env['n'] = _v20[_i18]
-                    st.at = o85  # game.yaml:370
                     if st.record_log:
-                        st.log_line(fmt_player1(_L_p15) + ' announces ' + fmt_int1(_n9), -1)
-                    st.at = o88  # game.yaml:371
+                        st.at = o85  # game.yaml:370
+                        st.log_line(fmt_player1(_L_p18) + ' announces ' + fmt_int1(_n9), -1)
                     _passes5 = 0
                     while True:
                         st.at = o88  # game.yaml:371
@@ -4095,10 +4032,7 @@ def build(num_players, files):
                         _passes5 += 1
                         if _passes5 > MAX_PASSES:
                             raise too_long(S[167])
-                        st.at = o87  # game.yaml:372
-                        _args63 = {'p': _L_p15, 'into_area': False}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[80])
+                        _args63 = {'p': _L_p18, 'into_area': False}
                         st.inline += 1
                         try:
                             c_9(st, _args63, 0)
@@ -4108,24 +4042,17 @@ def build(num_players, files):
                             raise
                         st.inline -= 1
         if pc <= 2:
-            st.at = o93  # game.yaml:373
-            _args64 = {'p': _L_p15}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[45])
-            st.inline += 1
+            _args64 = {'p': _L_p18}
             try:
                 c_10(st, _args64, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure keep_cards (' + str(S[169]) + ')')
                 raise
-            st.inline -= 1
     def c_8(st, env, pc):  # game.yaml:374
-        _L_p16 = env['p']
-        _S_p13 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
+        _L_p19 = env['p']
+        _S_p16 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
         if pc <= 0:
-            st.at = o94  # game.yaml:379
-            _args65 = {'p': _L_p16, 'into_area': False}
+            _args65 = {'p': _L_p19, 'into_area': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[46])
             st.inline += 1
@@ -4146,18 +4073,16 @@ def build(num_players, files):
                 _end11 = _end10 + 1
                 if not _end11:
                     raise RuleError('a choice has no legal option', S[170])
-                if _S_p13 is None:
-                    raise RuleError(not_a_seat(_L_p16, num_players), S[170])
-                if _L_p16 in st.players:  # else out of the game: no option runs
+                if _S_p16 is None:
+                    raise RuleError(not_a_seat(_L_p19, num_players), S[170])
+                if _L_p19 in st.players:  # else out of the game: no option runs
                     if _end11 > 1:
                         _i19 = st.choose(_end11)
                         st.move_number += 1
-                        st.at = o99  # game.yaml:382
                     else:
                         _i19 = 0
                     if _i19 < _end10:  # game.yaml:384
-                        st.at = o97  # game.yaml:384
-                        _args66 = {'p': _L_p16}
+                        _args66 = {'p': _L_p19}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[83])
                         st.inline += 1
@@ -4171,19 +4096,18 @@ def build(num_players, files):
                     else:  # game.yaml:384
                         pass
     def c_9(st, env, pc):  # game.yaml:385
-        _L_p17 = env['p']
+        _L_p20 = env['p']
         _L_into_area1 = env['into_area']
-        _S_p14 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
+        _S_p17 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
         if pc <= 0:
-            st.at = o101  # game.yaml:392
-            st.vars['revealer'] = _L_p17
+            st.vars['revealer'] = _L_p20
         if pc <= 1:
             st.at = o102  # game.yaml:393
             env['c'] = st.zones[Z_draw_pile1][-1]
         if pc <= 2:
-            st.at = o103  # game.yaml:394
             if st.record_log:
-                st.log_line(fmt_player1(_L_p17) + ' reveals ' + fmt_card1(env['c']), -1)
+                st.at = o103  # game.yaml:394
+                st.log_line(fmt_player1(_L_p20) + ' reveals ' + fmt_card1(env['c']), -1)
         if pc <= 3:
             _h2 = len(st.frames)
             st.at = o104  # game.yaml:395
@@ -4211,7 +4135,7 @@ def build(num_players, files):
             if (env['c'].kind == 'property_cards'):
                 _h3 = len(st.frames)
                 st.at = o108  # game.yaml:397
-                _dest12 = st.zone_index((st.zones[(Z_area1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p17, S[86])))] if _L_into_area1 else st.zones[Z_on_display1]))
+                _dest12 = st.zone_index((st.zones[(Z_area1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p20, S[86])))] if _L_into_area1 else st.zones[Z_on_display1]))
                 _card2 = env['c']
                 if type(_card2) is Card:
                     _from7 = st.zones[st.loc[_card2.id]]
@@ -4231,8 +4155,7 @@ def build(num_players, files):
                 if len(st.frames) > _h3:
                     run_to(st, _h3)
             else:
-                st.at = o106  # game.yaml:398
-                _args67 = {'p': _L_p17, 'into_area': _L_into_area1}
+                _args67 = {'p': _L_p20, 'into_area': _L_into_area1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[84])
                 st.inline += 1
@@ -4244,14 +4167,14 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_10(st, env, pc):  # game.yaml:399
-        _L_p18 = env['p']
-        _S_p15 = _L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else None
+        _L_p21 = env['p']
+        _S_p18 = _L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else None
         if pc <= 0:
             st.at = o113  # game.yaml:406
             if (len(st.zones[Z_on_display1]) > 0):
                 st.at = o111  # game.yaml:408
                 _lo1 = 1
-                _hi1 = (2 if (len([1 for _a22 in st.zones[(Z_auction_area1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p18, S[4])))] if (_a22.key == 'einfluss')]) > 0) else 1)
+                _hi1 = (2 if (len([1 for _a22 in st.zones[(Z_auction_area1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p21, S[4])))] if (_a22.key == 'einfluss')]) > 0) else 1)
                 if _lo1 < 0 or _hi1 < _lo1:
                     raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[171])
                 _picked1 = []
@@ -4273,22 +4196,21 @@ def build(num_players, files):
                         if not _stop1:
                             raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[171])
                         break
-                    if _S_p15 is None:
-                        raise RuleError(not_a_seat(_L_p18, num_players), S[171])
-                    if _L_p18 not in st.players:
+                    if _S_p18 is None:
+                        raise RuleError(not_a_seat(_L_p21, num_players), S[171])
+                    if _L_p21 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
                     _n10 = len(_cands1) + _stop1
                     if _n10 > 1:
                         _i20 = st.choose(_n10)
                         st.move_number += 1
-                        st.at = o111  # game.yaml:408
                         if _i20 == len(_cands1):
                             break  # done
                         _c86 = _cands1[_i20]
                     else:  # one card and no stopping yet: it is picked
                         _c86 = _cands1[0]
                     _picked1.append(_c86)
-                    _d8 = (Z_area1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p18, S[87])))
+                    _d8 = (Z_area1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p21, S[87])))
                     _from8 = st.zones[st.loc[_c86.id]]
                     if _from8[-1] is _c86:  # the top card: no search from the bottom
                         _from8.pop()
@@ -4299,30 +4221,24 @@ def build(num_players, files):
                 st.at = o112  # game.yaml:411
                 move_cards(st, st.zones[Z_on_display1], Z_discard1, False)
     def c_11(st, env, pc):  # game.yaml:413
-        _L_p19 = env['p']
-        _S_p16 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
+        _L_p22 = env['p']
+        _S_p19 = _L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else None
         if pc <= 0:
-            st.at = o114  # game.yaml:417
-            _args68 = {'p': _L_p19}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[48])
-            st.inline += 1
+            _args68 = {'p': _L_p22}
             try:
                 c_13(st, _args68, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure conspiracy (' + str(S[152]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
             st.at = o128  # game.yaml:418
             # game.yaml:421: always offered
-            _items4 = (_r9 := ((SEATS_others1.get(_S_p16) if len(st.players) == num_players else None) or others(st, _L_p19)))  # game.yaml:422
-            if _items4 and (len([1 for _c88 in st.zones[(Z_chips1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[9])))] if (_c88.kind == 'gold_chips')]) >= 1):
+            _items4 = (_r9 := ((SEATS_others1.get(_S_p19) if len(st.players) == num_players else None) or others(st, _L_p22)))  # game.yaml:422
+            if _items4 and (len([1 for _c88 in st.zones[(Z_chips1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[9])))] if (_c88.kind == 'gold_chips')]) >= 1):
                 _v21 = _items4
             else:
                 _v21 = []
-            if (((_r10 := len([1 for _c89 in st.zones[(Z_chips1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[9])))] if (_c89.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q27)]) > 0) for _q27 in ((SEATS_others1.get(_S_p16) if len(st.players) == num_players else None) or others(st, _L_p19))))):  # game.yaml:424
+            if (((_r10 := len([1 for _c89 in st.zones[(Z_chips1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[9])))] if (_c89.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q27)]) > 0) for _q27 in ((SEATS_others1.get(_S_p19) if len(st.players) == num_players else None) or others(st, _L_p22))))):  # game.yaml:424
                 _f1 = 1
             else:
                 _f1 = 0
@@ -4341,110 +4257,64 @@ def build(num_players, files):
             _end16 = _end15 + _f3
             if not _end16:
                 raise RuleError('a choice has no legal option', S[172])
-            if _S_p16 is None:
-                raise RuleError(not_a_seat(_L_p19, num_players), S[172])
-            if _L_p19 in st.players:  # else out of the game: no option runs
+            if _S_p19 is None:
+                raise RuleError(not_a_seat(_L_p22, num_players), S[172])
+            if _L_p22 in st.players:  # else out of the game: no option runs
                 if _end16 > 1:
                     _i21 = st.choose(_end16)
                     st.move_number += 1
-                    st.at = o128  # game.yaml:418
                 else:
                     _i21 = 0
                 if _i21 < _end12:  # game.yaml:421
                     pass
                 elif _i21 < _end13:  # game.yaml:422
                     _q29 = env['q'] = _v21[_i21 - _end12]
-                    st.at = o117  # game.yaml:423
-                    _args69 = {'p': _L_p19, 'n': 1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[88])
-                    st.inline += 1
+                    _args69 = {'p': _L_p22, 'n': 1}
                     try:
                         proc_pay_gold(st, _args69)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                         raise
-                    st.inline -= 1
-                    st.at = o118  # game.yaml:423
                     _args70 = {'q': _q29, 'n': 1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[90])
-                    st.inline += 1
                     try:
                         c_17(st, _args70, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i21 < _end14:  # game.yaml:424
-                    st.at = o120  # game.yaml:425
-                    _args71 = {'p': _L_p19, 'n': 1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[91])
-                    st.inline += 1
+                    _args71 = {'p': _L_p22, 'n': 1}
                     try:
                         proc_pay_gold(st, _args71)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                         raise
-                    st.inline -= 1
-                    st.at = o121  # game.yaml:425
-                    _args72 = {'p': _L_p19}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[92])
-                    st.inline += 1
+                    _args72 = {'p': _L_p22}
                     try:
                         c_12(st, _args72, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure swap_cards (' + str(S[173]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i21 < _end15:  # game.yaml:426
-                    st.at = o123  # game.yaml:428
-                    _args73 = {'p': _L_p19, 'n': 2}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[93])
-                    st.inline += 1
+                    _args73 = {'p': _L_p22, 'n': 2}
                     try:
                         proc_pay_gold(st, _args73)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                         raise
-                    st.inline -= 1
-                    st.at = o124  # game.yaml:428
-                    _args74 = {'p': _L_p19}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[94])
-                    st.inline += 1
+                    _args74 = {'p': _L_p22}
                     try:
                         c_6(st, _args74, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure discard_opponent_card (' + str(S[162]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:429
-                    st.at = o126  # game.yaml:430
-                    _args75 = {'p': _L_p19, 'n': 2}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[95])
-                    st.inline += 1
+                    _args75 = {'p': _L_p22, 'n': 2}
                     try:
                         proc_pay_gold(st, _args75)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                         raise
-                    st.inline -= 1
-                    st.at = o127  # game.yaml:430
-                    _args76 = {'p': _L_p19, 'into_area': True}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[96])
+                    _args76 = {'p': _L_p22, 'into_area': True}
                     st.inline += 1
                     try:
                         c_9(st, _args76, 0)
@@ -4454,28 +4324,27 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
     def c_12(st, env, pc):  # game.yaml:432
-        _L_p20 = env['p']
-        _S_p17 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
+        _L_p23 = env['p']
+        _S_p20 = _L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else None
         if pc <= 0:
             st.at = o136  # game.yaml:436
-            _v22 = [_q30 for _q30 in ((SEATS_others1.get(_S_p17) if len(st.players) == num_players else None) or others(st, _L_p20)) if ((len(st.zones[(Z_area1 + _q30)]) > 0))]  # game.yaml:439
+            _v22 = [_q30 for _q30 in ((SEATS_others1.get(_S_p20) if len(st.players) == num_players else None) or others(st, _L_p23)) if ((len(st.zones[(Z_area1 + _q30)]) > 0))]  # game.yaml:439
             _end17 = len(_v22)
             if not _end17:
                 raise RuleError('a choice has no legal option', S[174])
-            if _S_p17 is None:
-                raise RuleError(not_a_seat(_L_p20, num_players), S[174])
-            if _L_p20 in st.players:  # else out of the game: no option runs
+            if _S_p20 is None:
+                raise RuleError(not_a_seat(_L_p23, num_players), S[174])
+            if _L_p23 in st.players:  # else out of the game: no option runs
                 if _end17 > 1:
                     _i22 = st.choose(_end17)
                     st.move_number += 1
-                    st.at = o136  # game.yaml:436
                 else:
                     _i22 = 0
                 _q31 = env['q'] = _v22[_i22]
                 st.at = o135  # game.yaml:443
                 _actions5 = set()  # (the ids' order is never read)
                 _v23 = []
-                for _c90 in fn_top_cards(st, S[100], _L_p20):  # game.yaml:446
+                for _c90 in fn_top_cards(st, S[100], _L_p23):  # game.yaml:446
                     _a23 = A_181 + _c90.type_id
                     if _a23 not in _actions5:  # an identical card: the same choice
                         _actions5.add(_a23)
@@ -4483,13 +4352,12 @@ def build(num_players, files):
                 _end18 = len(_v23)
                 if not _end18:
                     raise RuleError('a choice has no legal option', S[175])
-                if _S_p17 is None:
-                    raise RuleError(not_a_seat(_L_p20, num_players), S[175])
-                if _L_p20 in st.players:  # else out of the game: no option runs
+                if _S_p20 is None:
+                    raise RuleError(not_a_seat(_L_p23, num_players), S[175])
+                if _L_p23 in st.players:  # else out of the game: no option runs
                     if _end18 > 1:
                         _i23 = st.choose(_end18)
                         st.move_number += 1
-                        st.at = o135  # game.yaml:443
                     else:
                         _i23 = 0
                     _c91 = env['c'] = _v23[_i23]
@@ -4504,19 +4372,18 @@ def build(num_players, files):
                     _end19 = len(_v24)
                     if not _end19:
                         raise RuleError('a choice has no legal option', S[176])
-                    if _S_p17 is None:
-                        raise RuleError(not_a_seat(_L_p20, num_players), S[176])
-                    if _L_p20 in st.players:  # else out of the game: no option runs
+                    if _S_p20 is None:
+                        raise RuleError(not_a_seat(_L_p23, num_players), S[176])
+                    if _L_p23 in st.players:  # else out of the game: no option runs
                         if _end19 > 1:
                             _i24 = st.choose(_end19)
                             st.move_number += 1
-                            st.at = o134  # game.yaml:449
                         else:
                             _i24 = 0
                         _x11 = env['x'] = _v24[_i24]
                         st.at = o132  # game.yaml:453
                         _c92 = _x11
-                        _d9 = (Z_area1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p20, S[97])))
+                        _d9 = (Z_area1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p23, S[97])))
                         if type(_c92) is Card:
                             _from9 = st.zones[st.loc[_c92.id]]
                             if _from9[-1] is _c92:  # the top card: no search from the bottom
@@ -4541,11 +4408,11 @@ def build(num_players, files):
                         else:  # not a card: State.move raises the rules' error
                             st.move(_c93, _d10, False)
     def c_13(st, env, pc):  # game.yaml:455
-        _L_p21 = env['p']
-        _S_p18 = _L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else None
+        _L_p24 = env['p']
+        _S_p21 = _L_p24 if type(_L_p24) is int and 0 <= _L_p24 < num_players else None
         if pc <= 0:
             st.at = o143  # game.yaml:460
-            if (((len([1 for _a25 in st.zones[(Z_auction_area1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p21, S[4])))] if (_a25.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p21, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q32)]) > 0) for _q32 in ((SEATS_others1.get(_S_p18) if len(st.players) == num_players else None) or others(st, _L_p21))))):
+            if (((len([1 for _a25 in st.zones[(Z_auction_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p24, S[4])))] if (_a25.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p24, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q32)]) > 0) for _q32 in ((SEATS_others1.get(_S_p21) if len(st.players) == num_players else None) or others(st, _L_p24))))):
                 st.at = o142  # game.yaml:462
                 # game.yaml:464: always offered
                 # game.yaml:465: always offered
@@ -4553,87 +4420,67 @@ def build(num_players, files):
                 _end21 = _end20 + 1
                 if not _end21:
                     raise RuleError('a choice has no legal option', S[177])
-                if _S_p18 is None:
-                    raise RuleError(not_a_seat(_L_p21, num_players), S[177])
-                if _L_p21 in st.players:  # else out of the game: no option runs
+                if _S_p21 is None:
+                    raise RuleError(not_a_seat(_L_p24, num_players), S[177])
+                if _L_p24 in st.players:  # else out of the game: no option runs
                     if _end21 > 1:
                         _i25 = st.choose(_end21)
                         st.move_number += 1
-                        st.at = o142  # game.yaml:462
                     else:
                         _i25 = 0
                     if _i25 < _end20:  # game.yaml:464
-                        st.at = o139  # game.yaml:464
                         st.vars['conspiracy_used'] = True
-                        st.at = o140  # game.yaml:464
-                        _args77 = {'p': _L_p21}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[102])
-                        st.inline += 1
+                        _args77 = {'p': _L_p24}
                         try:
                             c_12(st, _args77, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure swap_cards (' + str(S[173]) + ')')
                             raise
-                        st.inline -= 1
                     else:  # game.yaml:465
                         pass
     def c_17(st, env, pc):  # game.yaml:494
-        _L_q4 = env['q']
-        _L_n2 = env['n']
-        _S_q2 = _L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else None
+        _L_q5 = env['q']
+        _L_n6 = env['n']
+        _S_q3 = _L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else None
         if pc <= 0:
             st.at = o168  # game.yaml:499
-            if (sum([_c94.props['value'] for _c94 in st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[8])))] if (_c94.kind == 'power_chips')]) < _L_n2):
-                st.at = o166  # game.yaml:500
+            if (sum([_c94.props['value'] for _c94 in st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[8])))] if (_c94.kind == 'power_chips')]) < _L_n6):
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_q4) + ' must give ' + fmt_int1(_L_n2) + ' power but owns ' + fmt_int1(sum([_c95.props['value'] for _c95 in st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[8])))] if (_c95.kind == 'power_chips')])), -1)
-                st.at = o167  # game.yaml:500
-                _args78 = {'q': _L_q4}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[103])
-                st.inline += 1
+                    st.at = o166  # game.yaml:500
+                    st.log_line(fmt_player1(_L_q5) + ' must give ' + fmt_int1(_L_n6) + ' power but owns ' + fmt_int1(sum([_c95.props['value'] for _c95 in st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[8])))] if (_c95.kind == 'power_chips')])), -1)
+                _args78 = {'q': _L_q5}
                 try:
                     c_19(st, _args78, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure eliminate_player (' + str(S[178]) + ')')
                     raise
-                st.inline -= 1
             else:
-                st.at = o164  # game.yaml:501
-                _args79 = {'q': _L_q4, 'n': _L_n2}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[49])
-                st.inline += 1
+                _args79 = {'q': _L_q5, 'n': _L_n6}
                 try:
                     proc_give_power(st, _args79)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure give_power (' + str(S[50]) + ')')
                     raise
-                st.inline -= 1
     def c_19(st, env, pc):  # game.yaml:517
-        _L_q5 = env['q']
-        _S_q3 = _L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else None
+        _L_q6 = env['q']
+        _S_q4 = _L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else None
         if pc <= 0:
             st.at = o183  # game.yaml:522
-            move_cards(st, (st.zones[(Z_area1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[51])))] + st.zones[(Z_auction_area1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[52])))]), Z_discard1, False)
+            move_cards(st, (st.zones[(Z_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[51])))] + st.zones[(Z_auction_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[52])))]), Z_discard1, False)
         if pc <= 1:
             st.at = o184  # game.yaml:523
-            move_cards(st, [_c96 for _c96 in st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[53])))] if (_c96.kind == 'gold_chips')], Z_gold_supply1, False)
+            move_cards(st, [_c96 for _c96 in st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[53])))] if (_c96.kind == 'gold_chips')], Z_gold_supply1, False)
         if pc <= 2:
             st.at = o185  # game.yaml:524
-            move_cards(st, st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[54])))], Z_power_supply1, False)
+            move_cards(st, st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[54])))], Z_power_supply1, False)
         if pc <= 3:
             st.at = o186  # game.yaml:525
-            eliminate(st, _L_q5, S[55])
+            eliminate(st, _L_q6, S[55])
         if pc <= 4:
             st.at = o190  # game.yaml:526
             if (len(st.players) <= 1):
-                st.at = o188  # game.yaml:527
                 if st.record_log:
+                    st.at = o188  # game.yaml:527
                     st.log_line(fmt_player1(first(st.players)) + ' is the last player standing', -1)
                 st.at = o189  # game.yaml:527
                 st.end_game()  # raises GameEnded during a playout
@@ -4665,16 +4512,13 @@ def build(num_players, files):
         _L_lot2 = env['lot']
         _L_r1 = env['r']
         if pc <= 0:
-            st.at = o192  # game.yaml:541
             if st.record_log:
+                st.at = o192  # game.yaml:541
                 st.log_line('the auction of ' + fmt_card1(_L_lot2) + ' begins with ' + fmt_player1(_L_r1), -1)
         if pc <= 1:
-            st.at = o193  # game.yaml:542
             st.at = o194  # game.yaml:542
             env['_auction1_order'] = clockwise_from(st, _L_r1)
-            st.at = o195  # game.yaml:542
             st.vars['_auction1_high'] = 0
-            st.at = o196  # game.yaml:542
             st.vars['_auction1_leader'] = None
             st.at = o199  # game.yaml:542
             _live6 = live_mask(st)
@@ -4687,7 +4531,6 @@ def build(num_players, files):
                 st.vars['_auction1_in'][_i26] = (_p25 in env['_auction1_order'])
             st.at = o200  # game.yaml:542
             st.vars['_auction1_active'] = len(env['_auction1_order'])
-            st.at = o215  # game.yaml:542
             _passes6 = 0
             while True:
                 st.at = o215  # game.yaml:542
@@ -4722,35 +4565,31 @@ def build(num_players, files):
                             if _end23 > 1:
                                 _i27 = st.choose(_end23)
                                 st.move_number += 1
-                                st.at = o212  # game.yaml:542
                             else:
                                 _i27 = 0
                             if _i27 < _end22:  # game.yaml:542
                                 _amount4 = env['amount'] = _v25[_i27]
-                                st.at = o205  # game.yaml:542
                                 st.vars['_auction1_high'] = _amount4
-                                st.at = o206  # game.yaml:542
                                 st.vars['_auction1_leader'] = _p26
                                 st.at = o207  # game.yaml:542
                                 if st.record_log:
+                                    st.at = o207  # game.yaml:542
                                     st.log_line(fmt_player1(_p26) + ' bids ' + fmt_int1(_amount4), -1)
                             else:  # game.yaml:542
-                                st.at = o209  # game.yaml:542
                                 if st.record_log:
+                                    st.at = o209  # game.yaml:542
                                     st.log_line(fmt_player1(_p26) + ' passes', -1)
                                 st.at = o210  # game.yaml:542
                                 _i28 = (_p26 if type(_p26) is int and 0 <= _p26 < num_players else seat(st, _p26, S[104]))
                                 st.vars['_auction1_in'][_i28] = False
                                 st.at = o211  # game.yaml:542
                                 st.vars['_auction1_active'] -= 1
-            st.at = o216  # game.yaml:542
             env['w'] = st.vars['_auction1_leader']
-            st.at = o217  # game.yaml:542
             env['price'] = st.vars['_auction1_high']
             st.at = o225  # game.yaml:542
             if (env['w'] == None):
-                st.at = o223  # game.yaml:554
                 if st.record_log:
+                    st.at = o223  # game.yaml:554
                     st.log_line('nobody bids for ' + fmt_card1(_L_lot2), -1)
                 st.at = o224  # game.yaml:554
                 _c98 = _L_lot2
@@ -4777,8 +4616,8 @@ def build(num_players, files):
                     traced(e, 'procedure pay_bid (' + str(S[180]) + ')')
                     raise
                 st.inline -= 1
-                st.at = o220  # game.yaml:553
                 if st.record_log:
+                    st.at = o220  # game.yaml:553
                     st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(_L_lot2) + ' for ' + fmt_int1(env['price']), -1)
                 st.at = o221  # game.yaml:553
                 _c99 = _L_lot2
@@ -4799,10 +4638,8 @@ def build(num_players, files):
         _L_lot3 = env['lot']
         _S_w1 = _L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else None
         if pc <= 0:
-            st.at = o226  # game.yaml:560
             st.vars['paid'] = 0
         if pc <= 1:
-            st.at = o231  # game.yaml:561
             _passes7 = 0
             while True:
                 st.at = o231  # game.yaml:561
@@ -4839,7 +4676,6 @@ def build(num_players, files):
                     if _n11 > 1:
                         _i29 = st.choose(_n11)
                         st.move_number += 1
-                        st.at = o228  # game.yaml:563
                         if _i29 == len(_cands2):
                             break  # done
                         _c100 = _cands2[_i29]
@@ -4869,8 +4705,8 @@ def build(num_players, files):
             st.at = o232  # game.yaml:573
             env['holders'] = [_q33 for _kept2 in [{}] for _q33 in ((SEATS_clockwise_from1.get(_S_r1) if len(st.players) == num_players else None) or clockwise_from(st, _L_r2)) if (_q33 in (_kept2[None] if None in _kept2 else _kept2.setdefault(None, fn_colour_majority(st, S[57], C_violet1))))]
         if pc <= 1:
-            st.at = o233  # game.yaml:574
             if st.record_log:
+                st.at = o233  # game.yaml:574
                 st.log_line('Kardinal Mazarin - Intrigue is held by ' + fmt_list_player1(env['holders']), -1)
         if pc <= 2:
             st.at = o247  # game.yaml:575
@@ -4893,11 +4729,9 @@ def build(num_players, files):
                     if _end25 > 1:
                         _i30 = st.choose(_end25)
                         st.move_number += 1
-                        st.at = o246  # game.yaml:577
                     else:
                         _i30 = 0
                     if _i30 < _end24:  # game.yaml:580
-                        st.at = o236  # game.yaml:580
                         _args82 = {'p': _q34, 'into_area': True}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[114])
@@ -4938,35 +4772,26 @@ def build(num_players, files):
                                 if _end28 > 1:
                                     _i32 = st.choose(_end28)
                                     st.move_number += 1
-                                    st.at = o244  # game.yaml:586
                                 else:
                                     _i32 = 0
                                 if _i32 < _end26:  # game.yaml:589
-                                    st.at = o240  # game.yaml:589
                                     _args83 = {'p': _q34, 'n': 1}
                                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                         enter_procedure(st, S[115])
-                                    st.inline += 1
                                     try:
                                         proc_gain_gold(st, _args83)
                                     except Exception as e:
-                                        st.inline -= 1
                                         traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                                         raise
-                                    st.inline -= 1
                                 elif _i32 < _end27:  # game.yaml:590
-                                    st.at = o242  # game.yaml:590
                                     _args84 = {'p': _q34, 'n': 1}
                                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                         enter_procedure(st, S[116])
-                                    st.inline += 1
                                     try:
                                         proc_gain_power(st, _args84)
                                     except Exception as e:
-                                        st.inline -= 1
                                         traced(e, 'procedure gain_power (' + str(S[41]) + ')')
                                         raise
-                                    st.inline -= 1
                                 else:  # game.yaml:591
                                     pass
         if pc <= 3:
@@ -4993,8 +4818,8 @@ def build(num_players, files):
             st.at = o250  # game.yaml:599
             env['debtors'] = [_q36 for _q36 in ((SEATS_clockwise_from1.get(_S_r2) if len(st.players) == num_players else None) or clockwise_from(st, _L_r3)) if ((env['most'] > 0) and (fn_visible_seals(st, S[59], _q36) < env['most']))]
         if pc <= 2:
-            st.at = o251  # game.yaml:600
             if st.record_log:
+                st.at = o251  # game.yaml:600
                 st.log_line('Spielschulden - the most visible seals are ' + fmt_int1(env['most']) + '; game debts for ' + fmt_list_player1(env['debtors']), -1)
         if pc <= 3:
             st.at = o254  # game.yaml:601
@@ -5003,7 +4828,6 @@ def build(num_players, files):
                 if gone(st, _live9, _q37):
                     continue
                 env['q'] = _q37
-                st.at = o253  # game.yaml:601
                 _args85 = {'q': _q37}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[118])
@@ -5029,22 +4853,22 @@ def build(num_players, files):
             else:  # not a card: State.move raises the rules' error
                 st.move(_c103, Z_discard1, False)
     def c_25(st, env, pc):  # game.yaml:603
-        _L_q6 = env['q']
-        _S_q4 = _L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else None
+        _L_q7 = env['q']
+        _S_q5 = _L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else None
         if pc <= 0:
             st.at = o267  # game.yaml:608
             _actions7 = set()  # (the ids' order is never read)
             _v26 = []
-            for _c104 in (fn_top_cards(st, S[123], _L_q6) + st.zones[(Z_auction_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[124])))]):  # game.yaml:611
+            for _c104 in (fn_top_cards(st, S[123], _L_q7) + st.zones[(Z_auction_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[124])))]):  # game.yaml:611
                 _a26 = A_301 + _c104.type_id
                 if _a26 not in _actions7:  # an identical card: the same choice
                     _actions7.add(_a26)
                     _v26.append(_c104)
-            if ((_r13 := len(st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[125])))])) >= 2):  # game.yaml:612
+            if ((_r13 := len(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[125])))])) >= 2):  # game.yaml:612
                 _f7 = 1
             else:
                 _f7 = 0
-            if ((len((fn_top_cards(st, S[127], _L_q6) + st.zones[(Z_auction_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[128])))])) == 0) and (_r13 < 2)):  # game.yaml:618
+            if ((len((fn_top_cards(st, S[127], _L_q7) + st.zones[(Z_auction_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[128])))])) == 0) and (_r13 < 2)):  # game.yaml:618
                 _f8 = 1
             else:
                 _f8 = 0
@@ -5053,13 +4877,12 @@ def build(num_players, files):
             _end31 = _end30 + _f8
             if not _end31:
                 raise RuleError('a choice has no legal option', S[187])
-            if _S_q4 is None:
-                raise RuleError(not_a_seat(_L_q6, num_players), S[187])
-            if _L_q6 in st.players:  # else out of the game: no option runs
+            if _S_q5 is None:
+                raise RuleError(not_a_seat(_L_q7, num_players), S[187])
+            if _L_q7 in st.players:  # else out of the game: no option runs
                 if _end31 > 1:
                     _i33 = st.choose(_end31)
                     st.move_number += 1
-                    st.at = o267  # game.yaml:608
                 else:
                     _i33 = 0
                 if _i33 < _end29:  # game.yaml:611
@@ -5087,7 +4910,7 @@ def build(num_players, files):
                         if len(_picked3) < _hi3:
                             _cands3 = []
                             _seen2 = set()
-                            for _y3 in reversed(st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[119])))]):
+                            for _y3 in reversed(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[119])))]):
                                 _t2 = _y3.type_id
                                 if _t2 not in _seen2 and _y3 not in _picked3:
                                     _seen2.add(_t2)
@@ -5100,15 +4923,14 @@ def build(num_players, files):
                             if not _stop3:
                                 raise RuleError(f'a pick needs {_lo3} items but only {len(_picked3)} could be picked', S[188])
                             break
-                        if _S_q4 is None:
-                            raise RuleError(not_a_seat(_L_q6, num_players), S[188])
-                        if _L_q6 not in st.players:
+                        if _S_q5 is None:
+                            raise RuleError(not_a_seat(_L_q7, num_players), S[188])
+                        if _L_q7 not in st.players:
                             break  # the picker is out of the game: the pick ends with what was picked
                         _n12 = len(_cands3) + _stop3
                         if _n12 > 1:
                             _i34 = st.choose(_n12)
                             st.move_number += 1
-                            st.at = o259  # game.yaml:616
                             if _i34 == len(_cands3):
                                 break  # done
                             _c107 = _cands3[_i34]
@@ -5119,7 +4941,6 @@ def build(num_players, files):
                     st.at = o262  # game.yaml:617
                     for _x12 in list(env['gone']):
                         env['x'] = _x12
-                        st.at = o261  # game.yaml:617
                         _args86 = {'c': _x12}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[120])
@@ -5133,9 +4954,8 @@ def build(num_players, files):
                         st.inline -= 1
                 else:  # game.yaml:618
                     st.at = o266  # game.yaml:620
-                    for _x13 in list(st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[122])))]):
+                    for _x13 in list(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[122])))]):
                         env['x'] = _x13
-                        st.at = o265  # game.yaml:620
                         _args87 = {'c': _x13}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[121])
@@ -5155,14 +4975,14 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o272  # game.yaml:626
             if ((st.vars['ludwig_reveals'] >= 2) or (len(st.players) <= 2)):
-                st.at = o270  # game.yaml:627
                 if st.record_log:
+                    st.at = o270  # game.yaml:627
                     st.log_line(fmt_card1(_L_card3) + ' is revealed again and the game ends', -1)
                 st.at = o271  # game.yaml:627
                 st.end_game()  # raises GameEnded during a playout
         if pc <= 2:
-            st.at = o273  # game.yaml:628
             if st.record_log:
+                st.at = o273  # game.yaml:628
                 st.log_line(fmt_card1(_L_card3) + ' is revealed, everyone gains a gold chip; the piles are re-split', -1)
         if pc <= 3:
             st.at = o276  # game.yaml:629
@@ -5171,18 +4991,14 @@ def build(num_players, files):
                 if gone(st, _live10, _p33):
                     continue
                 env['p'] = _p33
-                st.at = o275  # game.yaml:629
                 _args88 = {'p': _p33, 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[60])
-                st.inline += 1
                 try:
                     proc_gain_gold(st, _args88)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                     raise
-                st.inline -= 1
         if pc <= 4:
             st.at = o277  # game.yaml:630
             move_cards(st, st.zones[Z_discard1], Z_draw_pile1, False)
@@ -5190,25 +5006,21 @@ def build(num_players, files):
             st.at = o278  # game.yaml:631
             st.shuffle(Z_draw_pile1)
         if pc <= 6:
-            st.at = o279  # game.yaml:632
             _args89 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[61])
-            st.inline += 1
             try:
                 proc_split_with_ludwig(st, _args89)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure split_with_ludwig (' + str(S[62]) + ')')
                 raise
-            st.inline -= 1
     def c_27(st, env, pc):  # game.yaml:250
-        _L_p22 = env['p']
-        _S_p19 = _L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else None
+        _L_p25 = env['p']
+        _S_p22 = _L_p25 if type(_L_p25) is int and 0 <= _L_p25 < num_players else None
         if pc <= 0:
             _h5 = len(st.frames)
             st.at = o28  # game.yaml:250
-            _dest14 = st.zone_index((st.zones[(Z_area1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+            _dest14 = st.zone_index((st.zones[(Z_area1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p25, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
             _before3 = len(st.zones[_dest14])
             st.move_count(1, Z_deck1, _dest14, False, S[63])
             if _dest14 in TRIGGERS1:
@@ -5216,14 +5028,14 @@ def build(num_players, files):
             if len(st.frames) > _h5:
                 run_to(st, _h5)
     def c_35(st, env, pc):  # game.yaml:269
-        _L_p23 = env['p']
-        _S_p20 = _L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else None
+        _L_p26 = env['p']
+        _S_p23 = _L_p26 if type(_L_p26) is int and 0 <= _L_p26 < num_players else None
         if pc <= 0:
             st.at = o39  # game.yaml:270
             _actions8 = set()  # (the ids' order is never read)
             _v27 = []
             for _col5 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                if not (_col5.props['phase1'] and majority_has(st, _L_p23, st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c109 in st.zones[(Z_area1 + _p34)] if (_c109.props['colour'] == _col5)]))):
+                if not (_col5.props['phase1'] and majority_has(st, _L_p26, st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c109 in st.zones[(Z_area1 + _p34)] if (_c109.props['colour'] == _col5)]))):
                     continue
                 _a27 = A_01 + _col5.type_id
                 if _a27 not in _actions8:  # an identical card: the same choice
@@ -5232,13 +5044,12 @@ def build(num_players, files):
             _end32 = len(_v27)
             if not _end32:
                 raise RuleError('a choice has no legal option', S[154])
-            if _S_p20 is None:
-                raise RuleError(not_a_seat(_L_p23, num_players), S[154])
-            if _L_p23 in st.players:  # else out of the game: no option runs
+            if _S_p23 is None:
+                raise RuleError(not_a_seat(_L_p26, num_players), S[154])
+            if _L_p26 in st.players:  # else out of the game: no option runs
                 if _end32 > 1:
                     _i35 = st.choose(_end32)
                     st.move_number += 1
-                    st.at = o39  # game.yaml:270
                 else:
                     _i35 = 0
                 _col6 = env['col'] = _v27[_i35]
@@ -5254,21 +5065,15 @@ def build(num_players, files):
                     st.loc[_c110.id] = Z_used_properties1
                 else:  # not a card: State.move raises the rules' error
                     st.move(_c110, Z_used_properties1, False)
-                st.at = o38  # game.yaml:278
-                _args90 = {'p': _L_p23, 'col': _col6}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[66])
-                st.inline += 1
+                _args90 = {'p': _L_p26, 'col': _col6}
                 try:
                     c_3(st, _args90, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure use_property (' + str(S[155]) + ')')
                     raise
-                st.inline -= 1
     def c_36(st, env, pc):  # game.yaml:278
         _L_col2 = env['col']
-        _L_p24 = env['p']
+        _L_p27 = env['p']
         if pc <= 0:
             st.at = o37  # game.yaml:278
             _c111 = _L_col2
@@ -5283,64 +5088,45 @@ def build(num_players, files):
             else:  # not a card: State.move raises the rules' error
                 st.move(_c111, Z_used_properties1, False)
         if pc <= 1:
-            st.at = o38  # game.yaml:278
-            _args91 = {'p': _L_p24, 'col': _L_col2}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[66])
-            st.inline += 1
+            _args91 = {'p': _L_p27, 'col': _L_col2}
             try:
                 c_3(st, _args91, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure use_property (' + str(S[155]) + ')')
                 raise
-            st.inline -= 1
     def c_41(st, env, pc):  # game.yaml:284
-        _L_p25 = env['p']
+        _L_p28 = env['p']
         if pc <= 0:
-            st.at = o42  # game.yaml:284
-            _args92 = {'p': _L_p25}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[67])
-            st.inline += 1
+            _args92 = {'p': _L_p28}
             try:
                 c_4(st, _args92, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure combat (' + str(S[156]) + ')')
                 raise
-            st.inline -= 1
     def c_47(st, env, pc):  # game.yaml:292
-        _L_p26 = env['p']
+        _L_p29 = env['p']
         if pc <= 0:
-            st.at = o48  # game.yaml:292
-            _args93 = {'p': _L_p26}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[68])
-            st.inline += 1
+            _args93 = {'p': _L_p29}
             try:
                 c_5(st, _args93, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure etiquette (' + str(S[157]) + ')')
                 raise
-            st.inline -= 1
     def c_51(st, env, pc):  # game.yaml:301
-        _L_p27 = env['p']
-        _S_p21 = _L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else None
+        _L_p30 = env['p']
+        _S_p24 = _L_p30 if type(_L_p30) is int and 0 <= _L_p30 < num_players else None
         if pc <= 0:
             st.at = o54  # game.yaml:302
-            _v28 = ((SEATS_others1.get(_S_p21) if len(st.players) == num_players else None) or others(st, _L_p27))  # game.yaml:304
+            _v28 = ((SEATS_others1.get(_S_p24) if len(st.players) == num_players else None) or others(st, _L_p30))  # game.yaml:304
             _end33 = len(_v28)
             if not _end33:
                 raise RuleError('a choice has no legal option', S[158])
-            if _S_p21 is None:
-                raise RuleError(not_a_seat(_L_p27, num_players), S[158])
-            if _L_p27 in st.players:  # else out of the game: no option runs
+            if _S_p24 is None:
+                raise RuleError(not_a_seat(_L_p30, num_players), S[158])
+            if _L_p30 in st.players:  # else out of the game: no option runs
                 if _end33 > 1:
                     _i36 = st.choose(_end33)
                     st.move_number += 1
-                    st.at = o54  # game.yaml:302
                 else:
                     _i36 = 0
                 _q39 = env['q'] = _v28[_i36]
@@ -5348,53 +5134,43 @@ def build(num_players, files):
                 _i37 = _q39
                 st.vars['demand'][_i37] += 1
     def c_56(st, env, pc):  # game.yaml:306
-        _L_q7 = env['q']
+        _L_q8 = env['q']
         _L_dominion1 = env['dominion']
-        _S_q5 = _L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else None
+        _S_q6 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
         if pc <= 0:
             st.at = o57  # game.yaml:307
-            env['n'] = st.vars['demand'][(_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[71]))]
+            env['n'] = st.vars['demand'][(_S_q6 if _S_q6 is not None else seat(st, _L_q8, S[71]))]
         if pc <= 1:
             st.at = o58  # game.yaml:308
-            _i38 = (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[72]))
+            _i38 = (_S_q6 if _S_q6 is not None else seat(st, _L_q8, S[72]))
             st.vars['demand'][_i38] = 0
         if pc <= 2:
             st.at = o61  # game.yaml:309
             if (env['n'] > 0):
                 st.at = o60  # game.yaml:310
-                _args94 = {'q': _L_q7, 'n': ((env['n'] - 1) if ((len([1 for _a28 in st.zones[(Z_auction_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[4])))] if (_a28.key == 'diplomatie')]) > 0) and (not _L_dominion1)) else env['n'])}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[73])
-                st.inline += 1
+                _args94 = {'q': _L_q8, 'n': ((env['n'] - 1) if ((len([1 for _a28 in st.zones[(Z_auction_area1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q8, S[4])))] if (_a28.key == 'diplomatie')]) > 0) and (not _L_dominion1)) else env['n'])}
                 try:
                     c_17(st, _args94, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                     raise
-                st.inline -= 1
     def c_59(st, env, pc):  # game.yaml:310
-        _L_q8 = env['q']
+        _L_q9 = env['q']
         _L_dominion2 = env['dominion']
-        _L_n3 = env['n']
-        _S_q6 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
+        _L_n7 = env['n']
+        _S_q7 = _L_q9 if type(_L_q9) is int and 0 <= _L_q9 < num_players else None
         if pc <= 0:
             st.at = o60  # game.yaml:310
-            _args95 = {'q': _L_q8, 'n': ((_L_n3 - 1) if ((len([1 for _a29 in st.zones[(Z_auction_area1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q8, S[4])))] if (_a29.key == 'diplomatie')]) > 0) and (not _L_dominion2)) else _L_n3)}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[73])
-            st.inline += 1
+            _args95 = {'q': _L_q9, 'n': ((_L_n7 - 1) if ((len([1 for _a29 in st.zones[(Z_auction_area1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q9, S[4])))] if (_a29.key == 'diplomatie')]) > 0) and (not _L_dominion2)) else _L_n7)}
             try:
                 c_17(st, _args95, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                 raise
-            st.inline -= 1
     def c_63(st, env, pc):  # game.yaml:325
-        _L_p28 = env['p']
+        _L_p31 = env['p']
         _L_c2 = env['c']
-        _S_p22 = _L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else None
+        _S_p25 = _L_p31 if type(_L_p31) is int and 0 <= _L_p31 < num_players else None
         if pc <= 0:
             st.at = o71  # game.yaml:326
             if any((_d12.kind == 'property_cards') for _d12 in st.zones[Z_discard1]):
@@ -5411,19 +5187,18 @@ def build(num_players, files):
                 _end34 = len(_v29)
                 if not _end34:
                     raise RuleError('a choice has no legal option', S[161])
-                if _S_p22 is None:
-                    raise RuleError(not_a_seat(_L_p28, num_players), S[161])
-                if _L_p28 in st.players:  # else out of the game: no option runs
+                if _S_p25 is None:
+                    raise RuleError(not_a_seat(_L_p31, num_players), S[161])
+                if _L_p31 in st.players:  # else out of the game: no option runs
                     if _end34 > 1:
                         _i39 = st.choose(_end34)
                         st.move_number += 1
-                        st.at = o70  # game.yaml:328
                     else:
                         _i39 = 0
                     _d14 = env['d'] = _v29[_i39]
                     st.at = o68  # game.yaml:332
                     _c112 = _d14
-                    _d15 = (Z_area1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p28, S[74])))
+                    _d15 = (Z_area1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p31, S[74])))
                     if type(_c112) is Card:
                         _from19 = st.zones[st.loc[_c112.id]]
                         if _from19[-1] is _c112:  # the top card: no search from the bottom
@@ -5449,11 +5224,12 @@ def build(num_players, files):
             else:
                 st.at = o65  # game.yaml:334
                 if st.record_log:
-                    st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p28) + ' keeps ' + fmt_card1(_L_c2) + ' and Etiquette is spent', -1)
+                    st.at = o65  # game.yaml:334
+                    st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p31) + ' keeps ' + fmt_card1(_L_c2) + ' and Etiquette is spent', -1)
     def c_66(st, env, pc):  # game.yaml:327
-        _L_p29 = env['p']
+        _L_p32 = env['p']
         _L_c3 = env['c']
-        _S_p23 = _L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else None
+        _S_p26 = _L_p32 if type(_L_p32) is int and 0 <= _L_p32 < num_players else None
         if pc <= 0:
             st.at = o70  # game.yaml:328
             _actions10 = set()  # (the ids' order is never read)
@@ -5468,19 +5244,18 @@ def build(num_players, files):
             _end35 = len(_v30)
             if not _end35:
                 raise RuleError('a choice has no legal option', S[161])
-            if _S_p23 is None:
-                raise RuleError(not_a_seat(_L_p29, num_players), S[161])
-            if _L_p29 in st.players:  # else out of the game: no option runs
+            if _S_p26 is None:
+                raise RuleError(not_a_seat(_L_p32, num_players), S[161])
+            if _L_p32 in st.players:  # else out of the game: no option runs
                 if _end35 > 1:
                     _i40 = st.choose(_end35)
                     st.move_number += 1
-                    st.at = o70  # game.yaml:328
                 else:
                     _i40 = 0
                 _d17 = env['d'] = _v30[_i40]
                 st.at = o68  # game.yaml:332
                 _c114 = _d17
-                _d18 = (Z_area1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p29, S[74])))
+                _d18 = (Z_area1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p32, S[74])))
                 if type(_c114) is Card:
                     _from21 = st.zones[st.loc[_c114.id]]
                     if _from21[-1] is _c114:  # the top card: no search from the bottom
@@ -5505,7 +5280,7 @@ def build(num_players, files):
                     st.move(_c115, Z_discard1, False)
     def c_72(st, env, pc):  # game.yaml:338
         _L_c4 = env['c']
-        _L_p30 = env['p']
+        _L_p33 = env['p']
         if pc <= 0:
             st.at = o73  # game.yaml:338
             _c116 = _L_c4
@@ -5520,27 +5295,21 @@ def build(num_players, files):
             else:  # not a card: State.move raises the rules' error
                 st.move(_c116, Z_discard1, False)
         if pc <= 1:
-            st.at = o74  # game.yaml:338
-            _args96 = {'p': _L_p30}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[75])
-            st.inline += 1
+            _args96 = {'p': _L_p33}
             try:
                 c_6(st, _args96, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure discard_opponent_card (' + str(S[162]) + ')')
                 raise
-            st.inline -= 1
     def c_77(st, env, pc):  # game.yaml:351
-        _L_q9 = env['q']
-        _L_p31 = env['p']
-        _S_p24 = _L_p31 if type(_L_p31) is int and 0 <= _L_p31 < num_players else None
+        _L_q10 = env['q']
+        _L_p34 = env['p']
+        _S_p27 = _L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else None
         if pc <= 0:
             st.at = o80  # game.yaml:352
             _actions11 = set()  # (the ids' order is never read)
             _v31 = []
-            for _x14 in fn_top_cards(st, S[78], _L_q9):  # game.yaml:354
+            for _x14 in fn_top_cards(st, S[78], _L_q10):  # game.yaml:354
                 _a32 = A_71 + _x14.type_id
                 if _a32 not in _actions11:  # an identical card: the same choice
                     _actions11.add(_a32)
@@ -5548,13 +5317,12 @@ def build(num_players, files):
             _end36 = len(_v31)
             if not _end36:
                 raise RuleError('a choice has no legal option', S[164])
-            if _S_p24 is None:
-                raise RuleError(not_a_seat(_L_p31, num_players), S[164])
-            if _L_p31 in st.players:  # else out of the game: no option runs
+            if _S_p27 is None:
+                raise RuleError(not_a_seat(_L_p34, num_players), S[164])
+            if _L_p34 in st.players:  # else out of the game: no option runs
                 if _end36 > 1:
                     _i41 = st.choose(_end36)
                     st.move_number += 1
-                    st.at = o80  # game.yaml:352
                 else:
                     _i41 = 0
                 _x15 = env['x'] = _v31[_i41]
@@ -5571,8 +5339,8 @@ def build(num_players, files):
                 else:  # not a card: State.move raises the rules' error
                     st.move(_c117, Z_discard1, False)
     def c_83(st, env, pc):  # game.yaml:363
-        _L_p32 = env['p']
-        _S_p25 = _L_p32 if type(_L_p32) is int and 0 <= _L_p32 < num_players else None
+        _L_p35 = env['p']
+        _S_p28 = _L_p35 if type(_L_p35) is int and 0 <= _L_p35 < num_players else None
         if pc <= 0:
             st.at = o89  # game.yaml:364
             _v32 = []
@@ -5583,20 +5351,18 @@ def build(num_players, files):
             _end37 = len(_v32)
             if not _end37:
                 raise RuleError('a choice has no legal option', S[166])
-            if _S_p25 is None:
-                raise RuleError(not_a_seat(_L_p32, num_players), S[166])
-            if _L_p32 in st.players:  # else out of the game: no option runs
+            if _S_p28 is None:
+                raise RuleError(not_a_seat(_L_p35, num_players), S[166])
+            if _L_p35 in st.players:  # else out of the game: no option runs
                 if _end37 > 1:
                     _i42 = st.choose(_end37)
                     st.move_number += 1
-                    st.at = o89  # game.yaml:364
                 else:
                     _i42 = 0
                 _n14 = env['n'] = _v32[_i42]
-                st.at = o85  # game.yaml:370
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_p32) + ' announces ' + fmt_int1(_n14), -1)
-                st.at = o88  # game.yaml:371
+                    st.at = o85  # game.yaml:370
+                    st.log_line(fmt_player1(_L_p35) + ' announces ' + fmt_int1(_n14), -1)
                 _passes8 = 0
                 while True:
                     st.at = o88  # game.yaml:371
@@ -5605,10 +5371,7 @@ def build(num_players, files):
                     _passes8 += 1
                     if _passes8 > MAX_PASSES:
                         raise too_long(S[167])
-                    st.at = o87  # game.yaml:372
-                    _args97 = {'p': _L_p32, 'into_area': False}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[80])
+                    _args97 = {'p': _L_p35, 'into_area': False}
                     st.inline += 1
                     try:
                         c_9(st, _args97, 0)
@@ -5618,26 +5381,22 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
     def c_84(st, env, pc):  # game.yaml:369
-        _L_p33 = env['p']
-        _L_n4 = env['n']
+        _L_p36 = env['p']
+        _L_n8 = env['n']
         if pc <= 0:
-            st.at = o85  # game.yaml:370
             if st.record_log:
-                st.log_line(fmt_player1(_L_p33) + ' announces ' + fmt_int1(_L_n4), -1)
+                st.at = o85  # game.yaml:370
+                st.log_line(fmt_player1(_L_p36) + ' announces ' + fmt_int1(_L_n8), -1)
         if pc <= 1:
-            st.at = o88  # game.yaml:371
             _passes9 = 0
             while True:
                 st.at = o88  # game.yaml:371
-                if not (len(st.zones[Z_on_display1]) < _L_n4):
+                if not (len(st.zones[Z_on_display1]) < _L_n8):
                     break
                 _passes9 += 1
                 if _passes9 > MAX_PASSES:
                     raise too_long(S[167])
-                st.at = o87  # game.yaml:372
-                _args98 = {'p': _L_p33, 'into_area': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[80])
+                _args98 = {'p': _L_p36, 'into_area': False}
                 st.inline += 1
                 try:
                     c_9(st, _args98, 0)
@@ -5647,12 +5406,9 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_86(st, env, pc):  # game.yaml:372
-        _L_p34 = env['p']
+        _L_p37 = env['p']
         if pc <= 0:
-            st.at = o87  # game.yaml:372
-            _args99 = {'p': _L_p34, 'into_area': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[80])
+            _args99 = {'p': _L_p37, 'into_area': False}
             st.inline += 1
             try:
                 c_9(st, _args99, 0)
@@ -5662,12 +5418,9 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_90(st, env, pc):  # game.yaml:362
-        _L_p35 = env['p']
+        _L_p38 = env['p']
         if pc <= 0:
-            st.at = o91  # game.yaml:362
-            _args100 = {'p': _L_p35}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[82])
+            _args100 = {'p': _L_p38}
             st.inline += 1
             try:
                 c_8(st, _args100, 0)
@@ -5677,8 +5430,8 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_95(st, env, pc):  # game.yaml:381
-        _L_p36 = env['p']
-        _S_p26 = _L_p36 if type(_L_p36) is int and 0 <= _L_p36 < num_players else None
+        _L_p39 = env['p']
+        _S_p29 = _L_p39 if type(_L_p39) is int and 0 <= _L_p39 < num_players else None
         if pc <= 0:
             st.at = o99  # game.yaml:382
             # game.yaml:384: always offered
@@ -5687,18 +5440,16 @@ def build(num_players, files):
             _end39 = _end38 + 1
             if not _end39:
                 raise RuleError('a choice has no legal option', S[170])
-            if _S_p26 is None:
-                raise RuleError(not_a_seat(_L_p36, num_players), S[170])
-            if _L_p36 in st.players:  # else out of the game: no option runs
+            if _S_p29 is None:
+                raise RuleError(not_a_seat(_L_p39, num_players), S[170])
+            if _L_p39 in st.players:  # else out of the game: no option runs
                 if _end39 > 1:
                     _i43 = st.choose(_end39)
                     st.move_number += 1
-                    st.at = o99  # game.yaml:382
                 else:
                     _i43 = 0
                 if _i43 < _end38:  # game.yaml:384
-                    st.at = o97  # game.yaml:384
-                    _args101 = {'p': _L_p36}
+                    _args101 = {'p': _L_p39}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[83])
                     st.inline += 1
@@ -5712,10 +5463,9 @@ def build(num_players, files):
                 else:  # game.yaml:384
                     pass
     def c_96(st, env, pc):  # game.yaml:384
-        _L_p37 = env['p']
+        _L_p40 = env['p']
         if pc <= 0:
-            st.at = o97  # game.yaml:384
-            _args102 = {'p': _L_p37}
+            _args102 = {'p': _L_p40}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[83])
             st.inline += 1
@@ -5727,11 +5477,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_105(st, env, pc):  # game.yaml:398
-        _L_p38 = env['p']
+        _L_p41 = env['p']
         _L_into_area2 = env['into_area']
         if pc <= 0:
-            st.at = o106  # game.yaml:398
-            _args103 = {'p': _L_p38, 'into_area': _L_into_area2}
+            _args103 = {'p': _L_p41, 'into_area': _L_into_area2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[84])
             st.inline += 1
@@ -5744,13 +5493,13 @@ def build(num_players, files):
             st.inline -= 1
     def c_107(st, env, pc):  # game.yaml:397
         _L_into_area3 = env['into_area']
-        _L_p39 = env['p']
+        _L_p42 = env['p']
         _L_c5 = env['c']
-        _S_p27 = _L_p39 if type(_L_p39) is int and 0 <= _L_p39 < num_players else None
+        _S_p30 = _L_p42 if type(_L_p42) is int and 0 <= _L_p42 < num_players else None
         if pc <= 0:
             _h6 = len(st.frames)
             st.at = o108  # game.yaml:397
-            _dest15 = st.zone_index((st.zones[(Z_area1 + (_S_p27 if _S_p27 is not None else seat(st, _L_p39, S[86])))] if _L_into_area3 else st.zones[Z_on_display1]))
+            _dest15 = st.zone_index((st.zones[(Z_area1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p42, S[86])))] if _L_into_area3 else st.zones[Z_on_display1]))
             _card4 = _L_c5
             if type(_card4) is Card:
                 _from25 = st.zones[st.loc[_card4.id]]
@@ -5770,12 +5519,12 @@ def build(num_players, files):
             if len(st.frames) > _h6:
                 run_to(st, _h6)
     def c_110(st, env, pc):  # game.yaml:407
-        _L_p40 = env['p']
-        _S_p28 = _L_p40 if type(_L_p40) is int and 0 <= _L_p40 < num_players else None
+        _L_p43 = env['p']
+        _S_p31 = _L_p43 if type(_L_p43) is int and 0 <= _L_p43 < num_players else None
         if pc <= 0:
             st.at = o111  # game.yaml:408
             _lo4 = 1
-            _hi4 = (2 if (len([1 for _a33 in st.zones[(Z_auction_area1 + (_S_p28 if _S_p28 is not None else seat(st, _L_p40, S[4])))] if (_a33.key == 'einfluss')]) > 0) else 1)
+            _hi4 = (2 if (len([1 for _a33 in st.zones[(Z_auction_area1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p43, S[4])))] if (_a33.key == 'einfluss')]) > 0) else 1)
             if _lo4 < 0 or _hi4 < _lo4:
                 raise RuleError(f'a pick of {_lo4} to {_hi4} items is impossible', S[171])
             _picked4 = []
@@ -5797,22 +5546,21 @@ def build(num_players, files):
                     if not _stop4:
                         raise RuleError(f'a pick needs {_lo4} items but only {len(_picked4)} could be picked', S[171])
                     break
-                if _S_p28 is None:
-                    raise RuleError(not_a_seat(_L_p40, num_players), S[171])
-                if _L_p40 not in st.players:
+                if _S_p31 is None:
+                    raise RuleError(not_a_seat(_L_p43, num_players), S[171])
+                if _L_p43 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n15 = len(_cands4) + _stop4
                 if _n15 > 1:
                     _i44 = st.choose(_n15)
                     st.move_number += 1
-                    st.at = o111  # game.yaml:408
                     if _i44 == len(_cands4):
                         break  # done
                     _c119 = _cands4[_i44]
                 else:  # one card and no stopping yet: it is picked
                     _c119 = _cands4[0]
                 _picked4.append(_c119)
-                _d19 = (Z_area1 + (_S_p28 if _S_p28 is not None else seat(st, _L_p40, S[87])))
+                _d19 = (Z_area1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p43, S[87])))
                 _from26 = st.zones[st.loc[_c119.id]]
                 if _from26[-1] is _c119:  # the top card: no search from the bottom
                     _from26.pop()
@@ -5824,110 +5572,65 @@ def build(num_players, files):
             st.at = o112  # game.yaml:411
             move_cards(st, st.zones[Z_on_display1], Z_discard1, False)
     def c_116(st, env, pc):  # game.yaml:423
-        _L_p41 = env['p']
-        _L_q10 = env['q']
+        _L_p44 = env['p']
+        _L_q11 = env['q']
         if pc <= 0:
-            st.at = o117  # game.yaml:423
-            _args104 = {'p': _L_p41, 'n': 1}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[88])
-            st.inline += 1
+            _args104 = {'p': _L_p44, 'n': 1}
             try:
                 proc_pay_gold(st, _args104)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
-            st.at = o118  # game.yaml:423
-            _args105 = {'q': _L_q10, 'n': 1}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[90])
-            st.inline += 1
+            _args105 = {'q': _L_q11, 'n': 1}
             try:
                 c_17(st, _args105, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                 raise
-            st.inline -= 1
     def c_119(st, env, pc):  # game.yaml:425
-        _L_p42 = env['p']
+        _L_p45 = env['p']
         if pc <= 0:
-            st.at = o120  # game.yaml:425
-            _args106 = {'p': _L_p42, 'n': 1}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[91])
-            st.inline += 1
+            _args106 = {'p': _L_p45, 'n': 1}
             try:
                 proc_pay_gold(st, _args106)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
-            st.at = o121  # game.yaml:425
-            _args107 = {'p': _L_p42}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[92])
-            st.inline += 1
+            _args107 = {'p': _L_p45}
             try:
                 c_12(st, _args107, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure swap_cards (' + str(S[173]) + ')')
                 raise
-            st.inline -= 1
     def c_122(st, env, pc):  # game.yaml:428
-        _L_p43 = env['p']
+        _L_p46 = env['p']
         if pc <= 0:
-            st.at = o123  # game.yaml:428
-            _args108 = {'p': _L_p43, 'n': 2}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[93])
-            st.inline += 1
+            _args108 = {'p': _L_p46, 'n': 2}
             try:
                 proc_pay_gold(st, _args108)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
-            st.at = o124  # game.yaml:428
-            _args109 = {'p': _L_p43}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[94])
-            st.inline += 1
+            _args109 = {'p': _L_p46}
             try:
                 c_6(st, _args109, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure discard_opponent_card (' + str(S[162]) + ')')
                 raise
-            st.inline -= 1
     def c_125(st, env, pc):  # game.yaml:430
-        _L_p44 = env['p']
+        _L_p47 = env['p']
         if pc <= 0:
-            st.at = o126  # game.yaml:430
-            _args110 = {'p': _L_p44, 'n': 2}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[95])
-            st.inline += 1
+            _args110 = {'p': _L_p47, 'n': 2}
             try:
                 proc_pay_gold(st, _args110)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 1:
-            st.at = o127  # game.yaml:430
-            _args111 = {'p': _L_p44, 'into_area': True}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[96])
+            _args111 = {'p': _L_p47, 'into_area': True}
             st.inline += 1
             try:
                 c_9(st, _args111, 0)
@@ -5937,15 +5640,15 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_129(st, env, pc):  # game.yaml:442
-        _L_p45 = env['p']
-        _L_q11 = env['q']
-        _S_p29 = _L_p45 if type(_L_p45) is int and 0 <= _L_p45 < num_players else None
-        _S_q7 = _L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else None
+        _L_p48 = env['p']
+        _L_q12 = env['q']
+        _S_p32 = _L_p48 if type(_L_p48) is int and 0 <= _L_p48 < num_players else None
+        _S_q8 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
         if pc <= 0:
             st.at = o135  # game.yaml:443
             _actions12 = set()  # (the ids' order is never read)
             _v33 = []
-            for _c121 in fn_top_cards(st, S[100], _L_p45):  # game.yaml:446
+            for _c121 in fn_top_cards(st, S[100], _L_p48):  # game.yaml:446
                 _a34 = A_181 + _c121.type_id
                 if _a34 not in _actions12:  # an identical card: the same choice
                     _actions12.add(_a34)
@@ -5953,20 +5656,19 @@ def build(num_players, files):
             _end40 = len(_v33)
             if not _end40:
                 raise RuleError('a choice has no legal option', S[175])
-            if _S_p29 is None:
-                raise RuleError(not_a_seat(_L_p45, num_players), S[175])
-            if _L_p45 in st.players:  # else out of the game: no option runs
+            if _S_p32 is None:
+                raise RuleError(not_a_seat(_L_p48, num_players), S[175])
+            if _L_p48 in st.players:  # else out of the game: no option runs
                 if _end40 > 1:
                     _i45 = st.choose(_end40)
                     st.move_number += 1
-                    st.at = o135  # game.yaml:443
                 else:
                     _i45 = 0
                 _c122 = env['c'] = _v33[_i45]
                 st.at = o134  # game.yaml:449
                 _actions13 = set()  # (the ids' order is never read)
                 _v34 = []
-                for _x16 in fn_top_cards(st, S[99], _L_q11):  # game.yaml:452
+                for _x16 in fn_top_cards(st, S[99], _L_q12):  # game.yaml:452
                     _a35 = A_191 + _x16.type_id
                     if _a35 not in _actions13:  # an identical card: the same choice
                         _actions13.add(_a35)
@@ -5974,19 +5676,18 @@ def build(num_players, files):
                 _end41 = len(_v34)
                 if not _end41:
                     raise RuleError('a choice has no legal option', S[176])
-                if _S_p29 is None:
-                    raise RuleError(not_a_seat(_L_p45, num_players), S[176])
-                if _L_p45 in st.players:  # else out of the game: no option runs
+                if _S_p32 is None:
+                    raise RuleError(not_a_seat(_L_p48, num_players), S[176])
+                if _L_p48 in st.players:  # else out of the game: no option runs
                     if _end41 > 1:
                         _i46 = st.choose(_end41)
                         st.move_number += 1
-                        st.at = o134  # game.yaml:449
                     else:
                         _i46 = 0
                     _x17 = env['x'] = _v34[_i46]
                     st.at = o132  # game.yaml:453
                     _c123 = _x17
-                    _d20 = (Z_area1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p45, S[97])))
+                    _d20 = (Z_area1 + (_S_p32 if _S_p32 is not None else seat(st, _L_p48, S[97])))
                     if type(_c123) is Card:
                         _from27 = st.zones[st.loc[_c123.id]]
                         if _from27[-1] is _c123:  # the top card: no search from the bottom
@@ -5999,7 +5700,7 @@ def build(num_players, files):
                         st.move(_c123, _d20, False)
                     st.at = o133  # game.yaml:453
                     _c124 = _c122
-                    _d21 = (Z_area1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q11, S[98])))
+                    _d21 = (Z_area1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[98])))
                     if type(_c124) is Card:
                         _from28 = st.zones[st.loc[_c124.id]]
                         if _from28[-1] is _c124:  # the top card: no search from the bottom
@@ -6011,16 +5712,16 @@ def build(num_players, files):
                     else:  # not a card: State.move raises the rules' error
                         st.move(_c124, _d21, False)
     def c_130(st, env, pc):  # game.yaml:448
-        _L_q12 = env['q']
-        _L_p46 = env['p']
+        _L_q13 = env['q']
+        _L_p49 = env['p']
         _L_c6 = env['c']
-        _S_p30 = _L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else None
-        _S_q8 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
+        _S_p33 = _L_p49 if type(_L_p49) is int and 0 <= _L_p49 < num_players else None
+        _S_q9 = _L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else None
         if pc <= 0:
             st.at = o134  # game.yaml:449
             _actions14 = set()  # (the ids' order is never read)
             _v35 = []
-            for _x18 in fn_top_cards(st, S[99], _L_q12):  # game.yaml:452
+            for _x18 in fn_top_cards(st, S[99], _L_q13):  # game.yaml:452
                 _a36 = A_191 + _x18.type_id
                 if _a36 not in _actions14:  # an identical card: the same choice
                     _actions14.add(_a36)
@@ -6028,19 +5729,18 @@ def build(num_players, files):
             _end42 = len(_v35)
             if not _end42:
                 raise RuleError('a choice has no legal option', S[176])
-            if _S_p30 is None:
-                raise RuleError(not_a_seat(_L_p46, num_players), S[176])
-            if _L_p46 in st.players:  # else out of the game: no option runs
+            if _S_p33 is None:
+                raise RuleError(not_a_seat(_L_p49, num_players), S[176])
+            if _L_p49 in st.players:  # else out of the game: no option runs
                 if _end42 > 1:
                     _i47 = st.choose(_end42)
                     st.move_number += 1
-                    st.at = o134  # game.yaml:449
                 else:
                     _i47 = 0
                 _x19 = env['x'] = _v35[_i47]
                 st.at = o132  # game.yaml:453
                 _c125 = _x19
-                _d22 = (Z_area1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p46, S[97])))
+                _d22 = (Z_area1 + (_S_p33 if _S_p33 is not None else seat(st, _L_p49, S[97])))
                 if type(_c125) is Card:
                     _from29 = st.zones[st.loc[_c125.id]]
                     if _from29[-1] is _c125:  # the top card: no search from the bottom
@@ -6053,7 +5753,7 @@ def build(num_players, files):
                     st.move(_c125, _d22, False)
                 st.at = o133  # game.yaml:453
                 _c126 = _L_c6
-                _d23 = (Z_area1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[98])))
+                _d23 = (Z_area1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[98])))
                 if type(_c126) is Card:
                     _from30 = st.zones[st.loc[_c126.id]]
                     if _from30[-1] is _c126:  # the top card: no search from the bottom
@@ -6065,8 +5765,8 @@ def build(num_players, files):
                 else:  # not a card: State.move raises the rules' error
                     st.move(_c126, _d23, False)
     def c_137(st, env, pc):  # game.yaml:461
-        _L_p47 = env['p']
-        _S_p31 = _L_p47 if type(_L_p47) is int and 0 <= _L_p47 < num_players else None
+        _L_p50 = env['p']
+        _S_p34 = _L_p50 if type(_L_p50) is int and 0 <= _L_p50 < num_players else None
         if pc <= 0:
             st.at = o142  # game.yaml:462
             # game.yaml:464: always offered
@@ -6075,75 +5775,54 @@ def build(num_players, files):
             _end44 = _end43 + 1
             if not _end44:
                 raise RuleError('a choice has no legal option', S[177])
-            if _S_p31 is None:
-                raise RuleError(not_a_seat(_L_p47, num_players), S[177])
-            if _L_p47 in st.players:  # else out of the game: no option runs
+            if _S_p34 is None:
+                raise RuleError(not_a_seat(_L_p50, num_players), S[177])
+            if _L_p50 in st.players:  # else out of the game: no option runs
                 if _end44 > 1:
                     _i48 = st.choose(_end44)
                     st.move_number += 1
-                    st.at = o142  # game.yaml:462
                 else:
                     _i48 = 0
                 if _i48 < _end43:  # game.yaml:464
-                    st.at = o139  # game.yaml:464
                     st.vars['conspiracy_used'] = True
-                    st.at = o140  # game.yaml:464
-                    _args112 = {'p': _L_p47}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[102])
-                    st.inline += 1
+                    _args112 = {'p': _L_p50}
                     try:
                         c_12(st, _args112, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure swap_cards (' + str(S[173]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:465
                     pass
     def c_138(st, env, pc):  # game.yaml:464
-        _L_p48 = env['p']
+        _L_p51 = env['p']
         if pc <= 0:
-            st.at = o139  # game.yaml:464
             st.vars['conspiracy_used'] = True
         if pc <= 1:
-            st.at = o140  # game.yaml:464
-            _args113 = {'p': _L_p48}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[102])
-            st.inline += 1
+            _args113 = {'p': _L_p51}
             try:
                 c_12(st, _args113, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure swap_cards (' + str(S[173]) + ')')
                 raise
-            st.inline -= 1
     def c_165(st, env, pc):  # game.yaml:500
-        _L_q13 = env['q']
-        _L_n5 = env['n']
-        _S_q9 = _L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else None
+        _L_q14 = env['q']
+        _L_n9 = env['n']
+        _S_q10 = _L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else None
         if pc <= 0:
-            st.at = o166  # game.yaml:500
             if st.record_log:
-                st.log_line(fmt_player1(_L_q13) + ' must give ' + fmt_int1(_L_n5) + ' power but owns ' + fmt_int1(sum([_c127.props['value'] for _c127 in st.zones[(Z_chips1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[8])))] if (_c127.kind == 'power_chips')])), -1)
+                st.at = o166  # game.yaml:500
+                st.log_line(fmt_player1(_L_q14) + ' must give ' + fmt_int1(_L_n9) + ' power but owns ' + fmt_int1(sum([_c127.props['value'] for _c127 in st.zones[(Z_chips1 + (_S_q10 if _S_q10 is not None else seat(st, _L_q14, S[8])))] if (_c127.kind == 'power_chips')])), -1)
         if pc <= 1:
-            st.at = o167  # game.yaml:500
-            _args114 = {'q': _L_q13}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[103])
-            st.inline += 1
+            _args114 = {'q': _L_q14}
             try:
                 c_19(st, _args114, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure eliminate_player (' + str(S[178]) + ')')
                 raise
-            st.inline -= 1
     def c_187(st, env, pc):  # game.yaml:527
         if pc <= 0:
-            st.at = o188  # game.yaml:527
             if st.record_log:
+                st.at = o188  # game.yaml:527
                 st.log_line(fmt_player1(first(st.players)) + ' is the last player standing', -1)
         if pc <= 1:
             st.at = o189  # game.yaml:527
@@ -6155,10 +5834,8 @@ def build(num_players, files):
             st.at = o194  # game.yaml:542
             env['_auction1_order'] = clockwise_from(st, _L_r4)
         if pc <= 1:
-            st.at = o195  # game.yaml:542
             st.vars['_auction1_high'] = 0
         if pc <= 2:
-            st.at = o196  # game.yaml:542
             st.vars['_auction1_leader'] = None
         if pc <= 3:
             st.at = o199  # game.yaml:542
@@ -6174,7 +5851,6 @@ def build(num_players, files):
             st.at = o200  # game.yaml:542
             st.vars['_auction1_active'] = len(env['_auction1_order'])
         if pc <= 5:
-            st.at = o215  # game.yaml:542
             _passes10 = 0
             while True:
                 st.at = o215  # game.yaml:542
@@ -6209,21 +5885,19 @@ def build(num_players, files):
                             if _end46 > 1:
                                 _i50 = st.choose(_end46)
                                 st.move_number += 1
-                                st.at = o212  # game.yaml:542
                             else:
                                 _i50 = 0
                             if _i50 < _end45:  # game.yaml:542
                                 _amount6 = env['amount'] = _v36[_i50]
-                                st.at = o205  # game.yaml:542
                                 st.vars['_auction1_high'] = _amount6
-                                st.at = o206  # game.yaml:542
                                 st.vars['_auction1_leader'] = _p48
                                 st.at = o207  # game.yaml:542
                                 if st.record_log:
+                                    st.at = o207  # game.yaml:542
                                     st.log_line(fmt_player1(_p48) + ' bids ' + fmt_int1(_amount6), -1)
                             else:  # game.yaml:542
-                                st.at = o209  # game.yaml:542
                                 if st.record_log:
+                                    st.at = o209  # game.yaml:542
                                     st.log_line(fmt_player1(_p48) + ' passes', -1)
                                 st.at = o210  # game.yaml:542
                                 _i51 = (_p48 if type(_p48) is int and 0 <= _p48 < num_players else seat(st, _p48, S[104]))
@@ -6231,16 +5905,14 @@ def build(num_players, files):
                                 st.at = o211  # game.yaml:542
                                 st.vars['_auction1_active'] -= 1
         if pc <= 6:
-            st.at = o216  # game.yaml:542
             env['w'] = st.vars['_auction1_leader']
         if pc <= 7:
-            st.at = o217  # game.yaml:542
             env['price'] = st.vars['_auction1_high']
         if pc <= 8:
             st.at = o225  # game.yaml:542
             if (env['w'] == None):
-                st.at = o223  # game.yaml:554
                 if st.record_log:
+                    st.at = o223  # game.yaml:554
                     st.log_line('nobody bids for ' + fmt_card1(_L_lot4), -1)
                 st.at = o224  # game.yaml:554
                 _c128 = _L_lot4
@@ -6267,8 +5939,8 @@ def build(num_players, files):
                     traced(e, 'procedure pay_bid (' + str(S[180]) + ')')
                     raise
                 st.inline -= 1
-                st.at = o220  # game.yaml:553
                 if st.record_log:
+                    st.at = o220  # game.yaml:553
                     st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(_L_lot4) + ' for ' + fmt_int1(env['price']), -1)
                 st.at = o221  # game.yaml:553
                 _c129 = _L_lot4
@@ -6313,21 +5985,19 @@ def build(num_players, files):
                         if _end48 > 1:
                             _i52 = st.choose(_end48)
                             st.move_number += 1
-                            st.at = o212  # game.yaml:542
                         else:
                             _i52 = 0
                         if _i52 < _end47:  # game.yaml:542
                             _amount8 = env['amount'] = _v37[_i52]
-                            st.at = o205  # game.yaml:542
                             st.vars['_auction1_high'] = _amount8
-                            st.at = o206  # game.yaml:542
                             st.vars['_auction1_leader'] = _p50
                             st.at = o207  # game.yaml:542
                             if st.record_log:
+                                st.at = o207  # game.yaml:542
                                 st.log_line(fmt_player1(_p50) + ' bids ' + fmt_int1(_amount8), -1)
                         else:  # game.yaml:542
-                            st.at = o209  # game.yaml:542
                             if st.record_log:
+                                st.at = o209  # game.yaml:542
                                 st.log_line(fmt_player1(_p50) + ' passes', -1)
                             st.at = o210  # game.yaml:542
                             _i53 = (_p50 if type(_p50) is int and 0 <= _p50 < num_players else seat(st, _p50, S[104]))
@@ -6335,15 +6005,15 @@ def build(num_players, files):
                             st.at = o211  # game.yaml:542
                             st.vars['_auction1_active'] -= 1
     def c_202(st, env, pc):  # game.yaml:542
-        _L_p49 = env['p']
+        _L_p52 = env['p']
         _L_lot6 = env['lot']
-        _S_p32 = _L_p49 if type(_L_p49) is int and 0 <= _L_p49 < num_players else None
+        _S_p35 = _L_p52 if type(_L_p52) is int and 0 <= _L_p52 < num_players else None
         if pc <= 0:
             st.at = o213  # game.yaml:542
-            if ((st.vars['_auction1_in'][(_S_p32 if _S_p32 is not None else seat(st, _L_p49, S[104]))] and (_L_p49 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
+            if ((st.vars['_auction1_in'][(_S_p35 if _S_p35 is not None else seat(st, _L_p52, S[104]))] and (_L_p52 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                 st.at = o212  # game.yaml:542
                 _v38 = []
-                for _amount9 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p49, _L_lot6), S[106]):  # game.yaml:542
+                for _amount9 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p52, _L_lot6), S[106]):  # game.yaml:542
                     if not 0 <= _amount9 < 333:  # a number out of the site's range
                         site[22].action(_amount9)  # (its error)
                     _v38.append(_amount9)
@@ -6352,41 +6022,39 @@ def build(num_players, files):
                 _end50 = _end49 + 1
                 if not _end50:
                     raise RuleError('a choice has no legal option', S[179])
-                if _S_p32 is None:
-                    raise RuleError(not_a_seat(_L_p49, num_players), S[179])
-                if _L_p49 in st.players:  # else out of the game: no option runs
+                if _S_p35 is None:
+                    raise RuleError(not_a_seat(_L_p52, num_players), S[179])
+                if _L_p52 in st.players:  # else out of the game: no option runs
                     if _end50 > 1:
                         _i54 = st.choose(_end50)
                         st.move_number += 1
-                        st.at = o212  # game.yaml:542
                     else:
                         _i54 = 0
                     if _i54 < _end49:  # game.yaml:542
                         _amount10 = env['amount'] = _v38[_i54]
-                        st.at = o205  # game.yaml:542
                         st.vars['_auction1_high'] = _amount10
-                        st.at = o206  # game.yaml:542
-                        st.vars['_auction1_leader'] = _L_p49
+                        st.vars['_auction1_leader'] = _L_p52
                         st.at = o207  # game.yaml:542
                         if st.record_log:
-                            st.log_line(fmt_player1(_L_p49) + ' bids ' + fmt_int1(_amount10), -1)
+                            st.at = o207  # game.yaml:542
+                            st.log_line(fmt_player1(_L_p52) + ' bids ' + fmt_int1(_amount10), -1)
                     else:  # game.yaml:542
-                        st.at = o209  # game.yaml:542
                         if st.record_log:
-                            st.log_line(fmt_player1(_L_p49) + ' passes', -1)
+                            st.at = o209  # game.yaml:542
+                            st.log_line(fmt_player1(_L_p52) + ' passes', -1)
                         st.at = o210  # game.yaml:542
-                        _i55 = (_S_p32 if _S_p32 is not None else seat(st, _L_p49, S[104]))
+                        _i55 = (_S_p35 if _S_p35 is not None else seat(st, _L_p52, S[104]))
                         st.vars['_auction1_in'][_i55] = False
                         st.at = o211  # game.yaml:542
                         st.vars['_auction1_active'] -= 1
     def c_203(st, env, pc):  # game.yaml:542
-        _L_p50 = env['p']
+        _L_p53 = env['p']
         _L_lot7 = env['lot']
-        _S_p33 = _L_p50 if type(_L_p50) is int and 0 <= _L_p50 < num_players else None
+        _S_p36 = _L_p53 if type(_L_p53) is int and 0 <= _L_p53 < num_players else None
         if pc <= 0:
             st.at = o212  # game.yaml:542
             _v39 = []
-            for _amount11 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p50, _L_lot7), S[106]):  # game.yaml:542
+            for _amount11 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p53, _L_lot7), S[106]):  # game.yaml:542
                 if not 0 <= _amount11 < 333:  # a number out of the site's range
                     site[22].action(_amount11)  # (its error)
                 _v39.append(_amount11)
@@ -6395,30 +6063,28 @@ def build(num_players, files):
             _end52 = _end51 + 1
             if not _end52:
                 raise RuleError('a choice has no legal option', S[179])
-            if _S_p33 is None:
-                raise RuleError(not_a_seat(_L_p50, num_players), S[179])
-            if _L_p50 in st.players:  # else out of the game: no option runs
+            if _S_p36 is None:
+                raise RuleError(not_a_seat(_L_p53, num_players), S[179])
+            if _L_p53 in st.players:  # else out of the game: no option runs
                 if _end52 > 1:
                     _i56 = st.choose(_end52)
                     st.move_number += 1
-                    st.at = o212  # game.yaml:542
                 else:
                     _i56 = 0
                 if _i56 < _end51:  # game.yaml:542
                     _amount12 = env['amount'] = _v39[_i56]
-                    st.at = o205  # game.yaml:542
                     st.vars['_auction1_high'] = _amount12
-                    st.at = o206  # game.yaml:542
-                    st.vars['_auction1_leader'] = _L_p50
+                    st.vars['_auction1_leader'] = _L_p53
                     st.at = o207  # game.yaml:542
                     if st.record_log:
-                        st.log_line(fmt_player1(_L_p50) + ' bids ' + fmt_int1(_amount12), -1)
+                        st.at = o207  # game.yaml:542
+                        st.log_line(fmt_player1(_L_p53) + ' bids ' + fmt_int1(_amount12), -1)
                 else:  # game.yaml:542
-                    st.at = o209  # game.yaml:542
                     if st.record_log:
-                        st.log_line(fmt_player1(_L_p50) + ' passes', -1)
+                        st.at = o209  # game.yaml:542
+                        st.log_line(fmt_player1(_L_p53) + ' passes', -1)
                     st.at = o210  # game.yaml:542
-                    _i57 = (_S_p33 if _S_p33 is not None else seat(st, _L_p50, S[104]))
+                    _i57 = (_S_p36 if _S_p36 is not None else seat(st, _L_p53, S[104]))
                     st.vars['_auction1_in'][_i57] = False
                     st.at = o211  # game.yaml:542
                     st.vars['_auction1_active'] -= 1
@@ -6428,7 +6094,6 @@ def build(num_players, files):
         _L_lot8 = env['lot']
         _S_w2 = _L_w2 if type(_L_w2) is int and 0 <= _L_w2 < num_players else None
         if pc <= 0:
-            st.at = o219  # game.yaml:552
             _args116 = {'w': _L_w2, 'price': _L_price2, 'lot': _L_lot8}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[107])
@@ -6441,8 +6106,8 @@ def build(num_players, files):
                 raise
             st.inline -= 1
         if pc <= 1:
-            st.at = o220  # game.yaml:553
             if st.record_log:
+                st.at = o220  # game.yaml:553
                 st.log_line(fmt_player1(_L_w2) + ' wins ' + fmt_card1(_L_lot8) + ' for ' + fmt_int1(_L_price2), -1)
         if pc <= 2:
             st.at = o221  # game.yaml:553
@@ -6491,7 +6156,6 @@ def build(num_players, files):
                 if _n16 > 1:
                     _i58 = st.choose(_n16)
                     st.move_number += 1
-                    st.at = o228  # game.yaml:563
                     if _i58 == len(_cands5):
                         break  # done
                     _c131 = _cands5[_i58]
@@ -6516,8 +6180,8 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_234(st, env, pc):  # game.yaml:576
-        _L_q14 = env['q']
-        _S_q10 = _L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else None
+        _L_q15 = env['q']
+        _S_q11 = _L_q15 if type(_L_q15) is int and 0 <= _L_q15 < num_players else None
         if pc <= 0:
             st.at = o246  # game.yaml:577
             # game.yaml:580: always offered
@@ -6526,18 +6190,16 @@ def build(num_players, files):
             _end54 = _end53 + 1
             if not _end54:
                 raise RuleError('a choice has no legal option', S[184])
-            if _S_q10 is None:
-                raise RuleError(not_a_seat(_L_q14, num_players), S[184])
-            if _L_q14 in st.players:  # else out of the game: no option runs
+            if _S_q11 is None:
+                raise RuleError(not_a_seat(_L_q15, num_players), S[184])
+            if _L_q15 in st.players:  # else out of the game: no option runs
                 if _end54 > 1:
                     _i59 = st.choose(_end54)
                     st.move_number += 1
-                    st.at = o246  # game.yaml:577
                 else:
                     _i59 = 0
                 if _i59 < _end53:  # game.yaml:580
-                    st.at = o236  # game.yaml:580
-                    _args118 = {'p': _L_q14, 'into_area': True}
+                    _args118 = {'p': _L_q15, 'into_area': True}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[114])
                     st.inline += 1
@@ -6570,48 +6232,38 @@ def build(num_players, files):
                         _end57 = _end56 + _f11
                         if not _end57:
                             raise RuleError('a choice has no legal option', S[185])
-                        if _S_q10 is None:
-                            raise RuleError(not_a_seat(_L_q14, num_players), S[185])
-                        if _L_q14 in st.players:  # else out of the game: no option runs
+                        if _S_q11 is None:
+                            raise RuleError(not_a_seat(_L_q15, num_players), S[185])
+                        if _L_q15 in st.players:  # else out of the game: no option runs
                             if _end57 > 1:
                                 _i61 = st.choose(_end57)
                                 st.move_number += 1
-                                st.at = o244  # game.yaml:586
                             else:
                                 _i61 = 0
                             if _i61 < _end55:  # game.yaml:589
-                                st.at = o240  # game.yaml:589
-                                _args119 = {'p': _L_q14, 'n': 1}
+                                _args119 = {'p': _L_q15, 'n': 1}
                                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                     enter_procedure(st, S[115])
-                                st.inline += 1
                                 try:
                                     proc_gain_gold(st, _args119)
                                 except Exception as e:
-                                    st.inline -= 1
                                     traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                                     raise
-                                st.inline -= 1
                             elif _i61 < _end56:  # game.yaml:590
-                                st.at = o242  # game.yaml:590
-                                _args120 = {'p': _L_q14, 'n': 1}
+                                _args120 = {'p': _L_q15, 'n': 1}
                                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                     enter_procedure(st, S[116])
-                                st.inline += 1
                                 try:
                                     proc_gain_power(st, _args120)
                                 except Exception as e:
-                                    st.inline -= 1
                                     traced(e, 'procedure gain_power (' + str(S[41]) + ')')
                                     raise
-                                st.inline -= 1
                             else:  # game.yaml:591
                                 pass
     def c_235(st, env, pc):  # game.yaml:580
-        _L_q15 = env['q']
+        _L_q16 = env['q']
         if pc <= 0:
-            st.at = o236  # game.yaml:580
-            _args121 = {'p': _L_q15, 'into_area': True}
+            _args121 = {'p': _L_q16, 'into_area': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[114])
             st.inline += 1
@@ -6623,8 +6275,8 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_237(st, env, pc):  # game.yaml:583
-        _L_q16 = env['q']
-        _S_q11 = _L_q16 if type(_L_q16) is int and 0 <= _L_q16 < num_players else None
+        _L_q17 = env['q']
+        _S_q12 = _L_q17 if type(_L_q17) is int and 0 <= _L_q17 < num_players else None
         if pc <= 0:
             st.at = o245  # game.yaml:584
             for _i62 in span_list(1, 2, S[117]):
@@ -6647,46 +6299,37 @@ def build(num_players, files):
                 _end60 = _end59 + _f14
                 if not _end60:
                     raise RuleError('a choice has no legal option', S[185])
-                if _S_q11 is None:
-                    raise RuleError(not_a_seat(_L_q16, num_players), S[185])
-                if _L_q16 in st.players:  # else out of the game: no option runs
+                if _S_q12 is None:
+                    raise RuleError(not_a_seat(_L_q17, num_players), S[185])
+                if _L_q17 in st.players:  # else out of the game: no option runs
                     if _end60 > 1:
                         _i63 = st.choose(_end60)
                         st.move_number += 1
-                        st.at = o244  # game.yaml:586
                     else:
                         _i63 = 0
                     if _i63 < _end58:  # game.yaml:589
-                        st.at = o240  # game.yaml:589
-                        _args122 = {'p': _L_q16, 'n': 1}
+                        _args122 = {'p': _L_q17, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[115])
-                        st.inline += 1
                         try:
                             proc_gain_gold(st, _args122)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                             raise
-                        st.inline -= 1
                     elif _i63 < _end59:  # game.yaml:590
-                        st.at = o242  # game.yaml:590
-                        _args123 = {'p': _L_q16, 'n': 1}
+                        _args123 = {'p': _L_q17, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[116])
-                        st.inline += 1
                         try:
                             proc_gain_power(st, _args123)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure gain_power (' + str(S[41]) + ')')
                             raise
-                        st.inline -= 1
                     else:  # game.yaml:591
                         pass
     def c_238(st, env, pc):  # game.yaml:585
-        _L_q17 = env['q']
-        _S_q12 = _L_q17 if type(_L_q17) is int and 0 <= _L_q17 < num_players else None
+        _L_q18 = env['q']
+        _S_q13 = _L_q18 if type(_L_q18) is int and 0 <= _L_q18 < num_players else None
         if pc <= 0:
             st.at = o244  # game.yaml:586
             if ((_r18 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
@@ -6706,48 +6349,38 @@ def build(num_players, files):
             _end63 = _end62 + _f17
             if not _end63:
                 raise RuleError('a choice has no legal option', S[185])
-            if _S_q12 is None:
-                raise RuleError(not_a_seat(_L_q17, num_players), S[185])
-            if _L_q17 in st.players:  # else out of the game: no option runs
+            if _S_q13 is None:
+                raise RuleError(not_a_seat(_L_q18, num_players), S[185])
+            if _L_q18 in st.players:  # else out of the game: no option runs
                 if _end63 > 1:
                     _i64 = st.choose(_end63)
                     st.move_number += 1
-                    st.at = o244  # game.yaml:586
                 else:
                     _i64 = 0
                 if _i64 < _end61:  # game.yaml:589
-                    st.at = o240  # game.yaml:589
-                    _args124 = {'p': _L_q17, 'n': 1}
+                    _args124 = {'p': _L_q18, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[115])
-                    st.inline += 1
                     try:
                         proc_gain_gold(st, _args124)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                         raise
-                    st.inline -= 1
                 elif _i64 < _end62:  # game.yaml:590
-                    st.at = o242  # game.yaml:590
-                    _args125 = {'p': _L_q17, 'n': 1}
+                    _args125 = {'p': _L_q18, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[116])
-                    st.inline += 1
                     try:
                         proc_gain_power(st, _args125)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure gain_power (' + str(S[41]) + ')')
                         raise
-                    st.inline -= 1
                 else:  # game.yaml:591
                     pass
     def c_252(st, env, pc):  # game.yaml:601
-        _L_q18 = env['q']
+        _L_q19 = env['q']
         if pc <= 0:
-            st.at = o253  # game.yaml:601
-            _args126 = {'q': _L_q18}
+            _args126 = {'q': _L_q19}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[118])
             st.inline += 1
@@ -6759,8 +6392,8 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_258(st, env, pc):  # game.yaml:615
-        _L_q19 = env['q']
-        _S_q13 = _L_q19 if type(_L_q19) is int and 0 <= _L_q19 < num_players else None
+        _L_q20 = env['q']
+        _S_q14 = _L_q20 if type(_L_q20) is int and 0 <= _L_q20 < num_players else None
         if pc <= 0:
             st.at = o259  # game.yaml:616
             _lo6 = 2
@@ -6772,7 +6405,7 @@ def build(num_players, files):
                 if len(_picked6) < _hi6:
                     _cands6 = []
                     _seen4 = set()
-                    for _y6 in reversed(st.zones[(Z_chips1 + (_S_q13 if _S_q13 is not None else seat(st, _L_q19, S[119])))]):
+                    for _y6 in reversed(st.zones[(Z_chips1 + (_S_q14 if _S_q14 is not None else seat(st, _L_q20, S[119])))]):
                         _t4 = _y6.type_id
                         if _t4 not in _seen4 and _y6 not in _picked6:
                             _seen4.add(_t4)
@@ -6785,15 +6418,14 @@ def build(num_players, files):
                     if not _stop6:
                         raise RuleError(f'a pick needs {_lo6} items but only {len(_picked6)} could be picked', S[188])
                     break
-                if _S_q13 is None:
-                    raise RuleError(not_a_seat(_L_q19, num_players), S[188])
-                if _L_q19 not in st.players:
+                if _S_q14 is None:
+                    raise RuleError(not_a_seat(_L_q20, num_players), S[188])
+                if _L_q20 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n17 = len(_cands6) + _stop6
                 if _n17 > 1:
                     _i65 = st.choose(_n17)
                     st.move_number += 1
-                    st.at = o259  # game.yaml:616
                     if _i65 == len(_cands6):
                         break  # done
                     _c133 = _cands6[_i65]
@@ -6805,7 +6437,6 @@ def build(num_players, files):
             st.at = o262  # game.yaml:617
             for _x20 in list(env['gone']):
                 env['x'] = _x20
-                st.at = o261  # game.yaml:617
                 _args127 = {'c': _x20}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[120])
@@ -6820,7 +6451,6 @@ def build(num_players, files):
     def c_260(st, env, pc):  # game.yaml:617
         _L_x1 = env['x']
         if pc <= 0:
-            st.at = o261  # game.yaml:617
             _args128 = {'c': _L_x1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[120])
@@ -6833,13 +6463,12 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_263(st, env, pc):  # game.yaml:620
-        _L_q20 = env['q']
-        _S_q14 = _L_q20 if type(_L_q20) is int and 0 <= _L_q20 < num_players else None
+        _L_q21 = env['q']
+        _S_q15 = _L_q21 if type(_L_q21) is int and 0 <= _L_q21 < num_players else None
         if pc <= 0:
             st.at = o266  # game.yaml:620
-            for _x21 in list(st.zones[(Z_chips1 + (_S_q14 if _S_q14 is not None else seat(st, _L_q20, S[122])))]):
+            for _x21 in list(st.zones[(Z_chips1 + (_S_q15 if _S_q15 is not None else seat(st, _L_q21, S[122])))]):
                 env['x'] = _x21
-                st.at = o265  # game.yaml:620
                 _args129 = {'c': _x21}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[121])
@@ -6854,7 +6483,6 @@ def build(num_players, files):
     def c_264(st, env, pc):  # game.yaml:620
         _L_x2 = env['x']
         if pc <= 0:
-            st.at = o265  # game.yaml:620
             _args130 = {'c': _L_x2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[121])
@@ -6869,8 +6497,8 @@ def build(num_players, files):
     def c_269(st, env, pc):  # game.yaml:627
         _L_card4 = env['card']
         if pc <= 0:
-            st.at = o270  # game.yaml:627
             if st.record_log:
+                st.at = o270  # game.yaml:627
                 st.log_line(fmt_card1(_L_card4) + ' is revealed again and the game ends', -1)
         if pc <= 1:
             st.at = o271  # game.yaml:627
@@ -6878,7 +6506,6 @@ def build(num_players, files):
     def c_280(st, env, pc):  # game.yaml:232
         _L_lot10 = env['lot']
         if pc <= 0:
-            st.at = o281  # game.yaml:232
             _args131 = {'r': st.vars['revealer'], 'lot': _L_lot10}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[130])
@@ -6893,7 +6520,6 @@ def build(num_players, files):
     def c_282(st, env, pc):  # game.yaml:234
         _L_card5 = env['card']
         if pc <= 0:
-            st.at = o283  # game.yaml:235
             _args132 = {'r': st.vars['revealer'], 'card': _L_card5}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[131])
@@ -6908,7 +6534,6 @@ def build(num_players, files):
     def c_284(st, env, pc):  # game.yaml:237
         _L_card6 = env['card']
         if pc <= 0:
-            st.at = o285  # game.yaml:238
             _args133 = {'r': st.vars['revealer'], 'card': _L_card6}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[132])
@@ -6923,7 +6548,6 @@ def build(num_players, files):
     def c_286(st, env, pc):  # game.yaml:239
         _L_card7 = env['card']
         if pc <= 0:
-            st.at = o287  # game.yaml:240
             _args134 = {'card': _L_card7}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[133])
@@ -6958,8 +6582,6 @@ def build(num_players, files):
                 env['i'] = _i66
                 st.at = o292  # game.yaml:193
                 _args135 = {'p': (_i66 - 1), 'n': DL_hand_sizes1[(len(st.players), _i66, )][2]}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[139])
                 st.inline += 1
                 try:
                     c_0(st, _args135, 0)
@@ -6969,7 +6591,6 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
         if pc <= 3:
-            st.at = o294  # game.yaml:194
             st.at = o295  # game.yaml:194
             move_cards(st, st.zones[Z_returned1], Z_deck1, False)
             st.at = o296  # game.yaml:194
@@ -7006,25 +6627,17 @@ def build(num_players, files):
             st.at = o302  # game.yaml:200
             move_cards(st, st.zones[Z_deck1], Z_draw_pile1, False)
         if pc <= 6:
-            st.at = o303  # game.yaml:201
             _args136 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[137])
-            st.inline += 1
             try:
                 proc_split_with_ludwig(st, _args136)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure split_with_ludwig (' + str(S[62]) + ')')
                 raise
-            st.inline -= 1
     def c_291(st, env, pc):  # game.yaml:193
         _L_i1 = env['i']
         if pc <= 0:
             st.at = o292  # game.yaml:193
             _args137 = {'p': (_L_i1 - 1), 'n': DL_hand_sizes1[(len(st.players), _L_i1, )][2]}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[139])
             st.inline += 1
             try:
                 c_0(st, _args137, 0)
@@ -7035,7 +6648,6 @@ def build(num_players, files):
             st.inline -= 1
     def c_304(st, env, pc):  # game.yaml:203
         if pc <= 0:
-            st.at = o325  # game.yaml:203
             _passes11 = 0
             while True:
                 st.at = o325  # game.yaml:203
@@ -7046,13 +6658,10 @@ def build(num_players, files):
                     raise too_long(S[194])
                 st.at = o306  # game.yaml:203
                 st.vars['round'] += 1
-                st.at = o307  # game.yaml:203
                 if st.record_log:
+                    st.at = o307  # game.yaml:203
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
-                st.at = o308  # game.yaml:207
-                st.at = o309  # game.yaml:207
                 st.vars['phase'] = 'Turns'
-                st.at = o322  # game.yaml:207
                 _passes12 = 0
                 while True:
                     st.at = o322  # game.yaml:207
@@ -7069,33 +6678,23 @@ def build(num_players, files):
                         env['p'] = _p61
                         st.at = o320  # game.yaml:207
                         if (not (len(st.players) <= 1)):
-                            st.at = o313  # game.yaml:207
                             st.vars['turn_player'] = _p61
                             if st.record_log:
+                                st.at = o313  # game.yaml:207
                                 st.log_line(turn_line(st), -1)
-                            st.at = o314  # game.yaml:212
                             if st.record_log:
+                                st.at = o314  # game.yaml:212
                                 st.log_line(fmt_player1(_p61) + ' begins a turn', -1)
-                            st.at = o315  # game.yaml:213
                             st.vars['conspiracy_used'] = False
                             st.at = o316  # game.yaml:214
                             move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
-                            st.at = o317  # game.yaml:215
                             _args138 = {'p': _p61}
-                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[144])
-                            st.inline += 1
                             try:
                                 c_2(st, _args138, 0)
                             except Exception as e:
-                                st.inline -= 1
                                 traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                                 raise
-                            st.inline -= 1
-                            st.at = o318  # game.yaml:216
                             _args139 = {'p': _p61}
-                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[145])
                             st.inline += 1
                             try:
                                 c_7(st, _args139, 0)
@@ -7104,10 +6703,7 @@ def build(num_players, files):
                                 traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                                 raise
                             st.inline -= 1
-                            st.at = o319  # game.yaml:217
                             _args140 = {'p': _p61}
-                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[146])
                             st.inline += 1
                             try:
                                 c_11(st, _args140, 0)
@@ -7116,7 +6712,6 @@ def build(num_players, files):
                                 traced(e, 'procedure phase3 (' + str(S[198]) + ')')
                                 raise
                             st.inline -= 1
-                st.at = o323  # game.yaml:207
                 st.vars['turn_player'] = None
                 st.at = o324  # game.yaml:207
                 st.vars['phase'] = ''
@@ -7125,14 +6720,11 @@ def build(num_players, files):
             st.at = o306  # game.yaml:203
             st.vars['round'] += 1
         if pc <= 1:
-            st.at = o307  # game.yaml:203
             if st.record_log:
+                st.at = o307  # game.yaml:203
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
         if pc <= 2:
-            st.at = o308  # game.yaml:207
-            st.at = o309  # game.yaml:207
             st.vars['phase'] = 'Turns'
-            st.at = o322  # game.yaml:207
             _passes13 = 0
             while True:
                 st.at = o322  # game.yaml:207
@@ -7149,33 +6741,23 @@ def build(num_players, files):
                     env['p'] = _p62
                     st.at = o320  # game.yaml:207
                     if (not (len(st.players) <= 1)):
-                        st.at = o313  # game.yaml:207
                         st.vars['turn_player'] = _p62
                         if st.record_log:
+                            st.at = o313  # game.yaml:207
                             st.log_line(turn_line(st), -1)
-                        st.at = o314  # game.yaml:212
                         if st.record_log:
+                            st.at = o314  # game.yaml:212
                             st.log_line(fmt_player1(_p62) + ' begins a turn', -1)
-                        st.at = o315  # game.yaml:213
                         st.vars['conspiracy_used'] = False
                         st.at = o316  # game.yaml:214
                         move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
-                        st.at = o317  # game.yaml:215
                         _args141 = {'p': _p62}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[144])
-                        st.inline += 1
                         try:
                             c_2(st, _args141, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                             raise
-                        st.inline -= 1
-                        st.at = o318  # game.yaml:216
                         _args142 = {'p': _p62}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[145])
                         st.inline += 1
                         try:
                             c_7(st, _args142, 0)
@@ -7184,10 +6766,7 @@ def build(num_players, files):
                             traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                             raise
                         st.inline -= 1
-                        st.at = o319  # game.yaml:217
                         _args143 = {'p': _p62}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[146])
                         st.inline += 1
                         try:
                             c_11(st, _args143, 0)
@@ -7196,16 +6775,13 @@ def build(num_players, files):
                             traced(e, 'procedure phase3 (' + str(S[198]) + ')')
                             raise
                         st.inline -= 1
-            st.at = o323  # game.yaml:207
             st.vars['turn_player'] = None
             st.at = o324  # game.yaml:207
             st.vars['phase'] = ''
     def c_308(st, env, pc):  # game.yaml:207
         if pc <= 0:
-            st.at = o309  # game.yaml:207
             st.vars['phase'] = 'Turns'
         if pc <= 1:
-            st.at = o322  # game.yaml:207
             _passes14 = 0
             while True:
                 st.at = o322  # game.yaml:207
@@ -7222,33 +6798,23 @@ def build(num_players, files):
                     env['p'] = _p63
                     st.at = o320  # game.yaml:207
                     if (not (len(st.players) <= 1)):
-                        st.at = o313  # game.yaml:207
                         st.vars['turn_player'] = _p63
                         if st.record_log:
+                            st.at = o313  # game.yaml:207
                             st.log_line(turn_line(st), -1)
-                        st.at = o314  # game.yaml:212
                         if st.record_log:
+                            st.at = o314  # game.yaml:212
                             st.log_line(fmt_player1(_p63) + ' begins a turn', -1)
-                        st.at = o315  # game.yaml:213
                         st.vars['conspiracy_used'] = False
                         st.at = o316  # game.yaml:214
                         move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
-                        st.at = o317  # game.yaml:215
                         _args144 = {'p': _p63}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[144])
-                        st.inline += 1
                         try:
                             c_2(st, _args144, 0)
                         except Exception as e:
-                            st.inline -= 1
                             traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                             raise
-                        st.inline -= 1
-                        st.at = o318  # game.yaml:216
                         _args145 = {'p': _p63}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[145])
                         st.inline += 1
                         try:
                             c_7(st, _args145, 0)
@@ -7257,10 +6823,7 @@ def build(num_players, files):
                             traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                             raise
                         st.inline -= 1
-                        st.at = o319  # game.yaml:217
                         _args146 = {'p': _p63}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[146])
                         st.inline += 1
                         try:
                             c_11(st, _args146, 0)
@@ -7270,7 +6833,6 @@ def build(num_players, files):
                             raise
                         st.inline -= 1
         if pc <= 2:
-            st.at = o323  # game.yaml:207
             st.vars['turn_player'] = None
         if pc <= 3:
             st.at = o324  # game.yaml:207
@@ -7285,33 +6847,23 @@ def build(num_players, files):
                 env['p'] = _p64
                 st.at = o320  # game.yaml:207
                 if (not (len(st.players) <= 1)):
-                    st.at = o313  # game.yaml:207
                     st.vars['turn_player'] = _p64
                     if st.record_log:
+                        st.at = o313  # game.yaml:207
                         st.log_line(turn_line(st), -1)
-                    st.at = o314  # game.yaml:212
                     if st.record_log:
+                        st.at = o314  # game.yaml:212
                         st.log_line(fmt_player1(_p64) + ' begins a turn', -1)
-                    st.at = o315  # game.yaml:213
                     st.vars['conspiracy_used'] = False
                     st.at = o316  # game.yaml:214
                     move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
-                    st.at = o317  # game.yaml:215
                     _args147 = {'p': _p64}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[144])
-                    st.inline += 1
                     try:
                         c_2(st, _args147, 0)
                     except Exception as e:
-                        st.inline -= 1
                         traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                         raise
-                    st.inline -= 1
-                    st.at = o318  # game.yaml:216
                     _args148 = {'p': _p64}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[145])
                     st.inline += 1
                     try:
                         c_7(st, _args148, 0)
@@ -7320,10 +6872,7 @@ def build(num_players, files):
                         traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                         raise
                     st.inline -= 1
-                    st.at = o319  # game.yaml:217
                     _args149 = {'p': _p64}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[146])
                     st.inline += 1
                     try:
                         c_11(st, _args149, 0)
@@ -7333,37 +6882,27 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
     def c_311(st, env, pc):  # game.yaml:211
-        _L_p51 = env['p']
+        _L_p54 = env['p']
         if pc <= 0:
             st.at = o320  # game.yaml:207
             if (not (len(st.players) <= 1)):
-                st.at = o313  # game.yaml:207
-                st.vars['turn_player'] = _L_p51
+                st.vars['turn_player'] = _L_p54
                 if st.record_log:
+                    st.at = o313  # game.yaml:207
                     st.log_line(turn_line(st), -1)
-                st.at = o314  # game.yaml:212
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_p51) + ' begins a turn', -1)
-                st.at = o315  # game.yaml:213
+                    st.at = o314  # game.yaml:212
+                    st.log_line(fmt_player1(_L_p54) + ' begins a turn', -1)
                 st.vars['conspiracy_used'] = False
                 st.at = o316  # game.yaml:214
                 move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
-                st.at = o317  # game.yaml:215
-                _args150 = {'p': _L_p51}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[144])
-                st.inline += 1
+                _args150 = {'p': _L_p54}
                 try:
                     c_2(st, _args150, 0)
                 except Exception as e:
-                    st.inline -= 1
                     traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                     raise
-                st.inline -= 1
-                st.at = o318  # game.yaml:216
-                _args151 = {'p': _L_p51}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[145])
+                _args151 = {'p': _L_p54}
                 st.inline += 1
                 try:
                     c_7(st, _args151, 0)
@@ -7372,10 +6911,7 @@ def build(num_players, files):
                     traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                     raise
                 st.inline -= 1
-                st.at = o319  # game.yaml:217
-                _args152 = {'p': _L_p51}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[146])
+                _args152 = {'p': _L_p54}
                 st.inline += 1
                 try:
                     c_11(st, _args152, 0)
@@ -7385,40 +6921,30 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_312(st, env, pc):  # game.yaml:211
-        _L_p52 = env['p']
+        _L_p55 = env['p']
         if pc <= 0:
-            st.at = o313  # game.yaml:207
-            st.vars['turn_player'] = _L_p52
+            st.vars['turn_player'] = _L_p55
             if st.record_log:
+                st.at = o313  # game.yaml:207
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
-            st.at = o314  # game.yaml:212
             if st.record_log:
-                st.log_line(fmt_player1(_L_p52) + ' begins a turn', -1)
+                st.at = o314  # game.yaml:212
+                st.log_line(fmt_player1(_L_p55) + ' begins a turn', -1)
         if pc <= 2:
-            st.at = o315  # game.yaml:213
             st.vars['conspiracy_used'] = False
         if pc <= 3:
             st.at = o316  # game.yaml:214
             move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
         if pc <= 4:
-            st.at = o317  # game.yaml:215
-            _args153 = {'p': _L_p52}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[144])
-            st.inline += 1
+            _args153 = {'p': _L_p55}
             try:
                 c_2(st, _args153, 0)
             except Exception as e:
-                st.inline -= 1
                 traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                 raise
-            st.inline -= 1
         if pc <= 5:
-            st.at = o318  # game.yaml:216
-            _args154 = {'p': _L_p52}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[145])
+            _args154 = {'p': _L_p55}
             st.inline += 1
             try:
                 c_7(st, _args154, 0)
@@ -7428,10 +6954,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
         if pc <= 6:
-            st.at = o319  # game.yaml:217
-            _args155 = {'p': _L_p52}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[146])
+            _args155 = {'p': _L_p55}
             st.inline += 1
             try:
                 c_11(st, _args155, 0)
@@ -7946,6 +7469,7 @@ def build(num_players, files):
     P.play = o304
     P.scoring = o326
     P.proc_names = {o0.uid: 'procedure deal (' + str(S[193]) + ')', o1.uid: 'procedure split_with_ludwig (' + str(S[62]) + ')', o2.uid: 'procedure phase1 (' + str(S[196]) + ')', o3.uid: 'procedure use_property (' + str(S[155]) + ')', o4.uid: 'procedure combat (' + str(S[156]) + ')', o5.uid: 'procedure etiquette (' + str(S[157]) + ')', o6.uid: 'procedure discard_opponent_card (' + str(S[162]) + ')', o7.uid: 'procedure phase2 (' + str(S[197]) + ')', o8.uid: 'procedure orden_reveal (' + str(S[165]) + ')', o9.uid: 'procedure reveal (' + str(S[168]) + ')', o10.uid: 'procedure keep_cards (' + str(S[169]) + ')', o11.uid: 'procedure phase3 (' + str(S[198]) + ')', o12.uid: 'procedure swap_cards (' + str(S[173]) + ')', o13.uid: 'procedure conspiracy (' + str(S[152]) + ')', o14.uid: 'procedure gain_gold (' + str(S[43]) + ')', o15.uid: 'procedure pay_gold (' + str(S[89]) + ')', o16.uid: 'procedure gain_power (' + str(S[41]) + ')', o17.uid: 'procedure hand_over (' + str(S[159]) + ')', o18.uid: 'procedure give_power (' + str(S[50]) + ')', o19.uid: 'procedure eliminate_player (' + str(S[178]) + ')', o20.uid: 'procedure return_item (' + str(S[183]) + ')', o21.uid: 'procedure auction (' + str(S[189]) + ')', o22.uid: 'procedure pay_bid (' + str(S[180]) + ')', o23.uid: 'procedure mazarin (' + str(S[190]) + ')', o24.uid: 'procedure game_debts (' + str(S[191]) + ')', o25.uid: 'procedure pay_debt (' + str(S[186]) + ')', o26.uid: 'procedure ludwig (' + str(S[192]) + ')'}
+    P.procedure_chain = 27
     P.var_specs = [
         VarSpec('revealer', 'player', None, S[385], 'public'),
         VarSpec('ludwig_reveals', 'int', None, S[386], 'public'),
