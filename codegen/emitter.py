@@ -42,7 +42,7 @@ from .moves import write_move, write_moved
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
 from .writer import Names, Writer, comment_path, literal, literal_text
 
-GENERATOR_VERSION = "7"
+GENERATOR_VERSION = "8"
 
 _ASSIGN_OPS = ("=", "+=", "-=")
 _SIMPLE = (ir.Let, ir.Assign, ir.Move, ir.Shuffle, ir.Log, ir.Eliminate)
