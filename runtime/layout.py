@@ -206,8 +206,9 @@ class ProgramBase(Layout):
     #: may stop, in one call, during a playout (runtime/playout.py); a generated module fills
     #: it, the interpreter has none
     resume: Mapping[int, Callable[[Any, dict[str, Any], int], None]] = MappingProxyType({})
-    #: the most procedures that can run at once in a game started afresh, when a generated
-    #: module's direct code counts no procedure calls (codegen/calls.py); None: it counts them
+    #: the most procedures that can run at once, one inside the other, where a generated
+    #: module's direct code leaves a call unchecked or uncounted (codegen/calls.py); None: its
+    #: direct code checks and counts every call
     procedure_chain: int | None = None
 
     @property

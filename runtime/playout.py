@@ -104,11 +104,12 @@ def run_to(st: State, floor: int, resume: Any = None) -> None:
 
 
 def calls_stay_shallow(st: State) -> bool:
-    """May a playout of ``st`` run direct code that neither counts nor checks procedure calls
-    (``prog.procedure_chain`` set: codegen/calls.py)? Only when no call can then be refused: the
-    procedures running now (a saved state's frames may hold any number) and as many again as
-    can run at once in the game stay below MAX_CALL_DEPTH. Otherwise the frames are stepped,
-    every call checked, as in the interpreter. (True when the direct code counts calls.)"""
+    """May a playout of ``st`` run direct code that leaves some procedure calls unchecked or
+    uncounted (``prog.procedure_chain`` set: codegen/calls.py)? Only when no such call can be
+    refused: the procedures running now (a saved state's frames may hold any number) and as
+    many more as can run one inside the other in the game stay within MAX_CALL_DEPTH.
+    Otherwise the frames are stepped, every call checked, as in the interpreter. (True when the
+    direct code checks and counts every call.)"""
     chain = st.prog.procedure_chain
     return chain is None or procedure_depth(st) + chain <= MAX_CALL_DEPTH
 
