@@ -33,6 +33,7 @@ from meeple.runtime.layout import site_size
 from . import statics
 from .cse import branch, conjunction, iterable, region
 from .exprs import Scope, action_id, known_seat, split_invariant, write_seat_check
+from .numbers import consecutive, write_range
 from .writer import Writer, literal
 
 #: built-ins whose list of seats never holds a seat twice (dsl/builtins.py): the seats in play
@@ -176,7 +177,10 @@ def _write_items(
                 cond = statics.write_rest(em.ex, moved[1], conjunction)
             else:
                 cond = conjunction(em.ex, varying, scope)
-    if not acts and not numbers:  # nothing per item but the condition
+    if consecutive(em, o, domain, acts, cond):  # a range of numbers: only its ends checked
+        check = action_id(domain, base, index, x)
+        write_range(w, v, x, source, loc, check, site_size(domain, 0, 0))
+    elif not acts and not numbers:  # nothing per item but the condition
         if cond:
             w.line(f"{v} = [{x} for {x} in {source} if ({cond})]{loc}")
         else:

@@ -38,6 +38,7 @@ from .exprs import ExprEmitter, Scope, action_id, function_name, split_invariant
 from .facts import SEAT_TABLES, fresh_list
 from .hoist import bound_names, hoisted
 from .layout import GenLayout
+from .loopseats import gone_test, needs_mask
 from .moves import write_move, write_moved
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
 from .writer import Names, Writer, comment_path, literal, literal_text
@@ -380,16 +381,19 @@ class ModuleEmitter:
         """A loop as a Python loop; ``body`` writes its block (default: inline, flat)."""
         x = self.names.fresh(s.var)
         seats = self.ex.type_of(s.iter) == "list:player" and self.eliminates
-        if seats:  # a seat eliminated since the loop began is skipped (the interpreter's ForOp)
-            live = self.names.fresh("live")
-            w.line(f"{live} = live_mask(st)")
+        live = self.names.fresh("live") if seats else ""
         items = self.ex.items(s.iter, Scope())
+        # a seat eliminated since the loop began is skipped (the interpreter's ForOp), the
+        # test written out where the items are seats (codegen/loopseats)
+        skip = gone_test(live, x, items, self.ex.facts) if seats else ""
+        if needs_mask(live, skip):
+            w.line(f"{live} = live_mask(st)")
         self.ex.facts.note(x, self.ex.facts.items_of(items))
         # a copy, as ForOp's, unless the list is made afresh here (nothing else can change it)
         w.line(f"for {x} in {items if fresh_list(s.iter, self.game) else f'list({items})'}:")
         with w.indent():
             if seats:
-                w.line(f"if gone(st, {live}, {x}):")
+                w.line(f"if {skip}:")
                 with w.indent():
                     w.line("continue")
             w.line(f"env[{literal(s.var)}] = {x}")

@@ -27,8 +27,11 @@ from . import statics
 from .cse import branch, conjunction
 from .facts import SEAT, SEAT_TABLES, Facts, card_of, seat_list_items
 from .layout import GenLayout
+from .majority_counts import count_by_property
 from .memo import Loops
+from .tops import write_tops
 from .writer import Writer, literal
+from .zoneindex import cond_zone_index
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=", "+", "-", "*")
 
@@ -109,6 +112,8 @@ class ExprEmitter:
             if per == "players":
                 return f"({base} + {self.seat(key, e.index.span)})"
             return f"({base} + {self.ordinal(key, per, e.span)})"
+        if isinstance(e, ir.Cond):  # `A if T else B`: the index of the branch taken (zoneindex)
+            return cond_zone_index(self, e, scope)
         return f"st.zone_index({self.emit(e, scope)})"
 
     def items(self, e: ir.Expr, scope: Scope) -> str:
@@ -271,6 +276,10 @@ class ExprEmitter:
             count = self.emit(m.count, inner.bind(m.var, x))
         who = self.emit(e.left, scope)
         ties = literal(ties_code(m))
+        if self.facts.items_of(among) == SEAT:  # a count of a seat's pile (majority_counts)
+            fast = count_by_property(who, among, at_least, ties, x, count)
+            if fast is not None:
+                return fast
         return f"majority_has(st, {who}, {among}, {at_least}, {ties}, lambda {x}: {count})"
 
     def _Unary(self, e: ir.Unary, scope: Scope) -> str:
@@ -335,6 +344,9 @@ class ExprEmitter:
     def _gen(self, c: ir.Comprehension, reducer: str, scope: Scope) -> str:
         """A comprehension reduced like the interpreter's flat loop; its variable is a Python
         local (nothing can observe the interpreter's temporary binding in ``env``)."""
+        tops = write_tops(self, c, reducer, scope)  # a pile's top card of each row (tops)
+        if tops is not None:
+            return tops
         py = self.fresh(c.var)
         inner = scope.bind(c.var, py)
         it = self.items(c.iter, scope)

@@ -50,6 +50,7 @@ from .helpers import (
 )
 from .layout import KindSpec, ProgramBase, VarSpec, ZoneSpec, site_size
 from .majorities import majority_has, majority_holders
+from .majority_counts import majority_has_count
 from .moves import move_cards
 from .ops import (
     DONE,
@@ -78,6 +79,7 @@ from .ops import (
 )
 from .playout import run_pick, run_to
 from .position import turn_line
+from .tops import tops_by
 from .tracks import Spaces, reach
 from .values import Card, formatter
 
@@ -142,6 +144,8 @@ __all__ = [
     "run_pick",
     "majority_holders",
     "majority_has",
+    "majority_has_count",
+    "tops_by",
 ]
 
 Step = Callable[[Any, Frame], None]

@@ -40,6 +40,7 @@ from .ops import (
     WinnerOp,
 )
 from .position import position_line, saved_position_error
+from .start import start_piles
 from .values import Card, card_label, decode, encode, player_name
 
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
@@ -88,12 +89,9 @@ class State:
         decision. A scenario that starts at setup passes ``start=False`` and calls advance()."""
         need_seed(seed)
         self._init_common(prog, record_log)
-        self.zones: list[list[Card]] = [[] for _ in prog.zone_names]
-        self.loc: list[int] = [0] * len(prog.cards)
-        for c in prog.cards:
-            z = prog.start_zone(c)
-            self.zones[z].append(c)
-            self.loc[c.id] = z
+        piles, loc = start_piles(prog)  # (laid out once per Program: runtime/start.py)
+        self.zones: list[list[Card]] = list(map(list.copy, piles))
+        self.loc: list[int] = loc.copy()
         self.players: list[int] = list(range(prog.num_players))
         self.rng = prng.seed_state(seed)
         self.secret = 0
@@ -1227,6 +1225,8 @@ _PACKAGE = os.path.dirname(_HERE) + os.sep  # meeple's own code (dsl, interprete
 # (the built-ins' implementations too: first() of an empty list is the rules' error)
 _RULES_CODE = {
     os.path.join(_HERE, "helpers.py"),  # the runtime's helpers the rules' code calls
+    os.path.join(_HERE, "majority_counts.py"),  # a majority's counts, for generated code
+    os.path.join(_HERE, "tops.py"),  # the top card of each row, for generated code
     os.path.join(_PACKAGE, "interpreter", "evaluate.py"),  # (a path: nothing imported)
     os.path.join(_PACKAGE, "interpreter", "program.py"),
     os.path.abspath(builtins_module.__file__),

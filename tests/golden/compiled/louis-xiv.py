@@ -94,6 +94,7 @@ SPANS = (
     (0, 385, 19, 385, 45),
     (0, 386, 85, 386, 98),
     (0, 386, 56, 386, 57),
+    (0, 386, 36, 386, 37),
     (0, 386, 78, 386, 79),
     (0, 386, 15, 386, 98),
     (0, 389, 71, 389, 72),
@@ -1031,7 +1032,7 @@ def build(num_players, files):
         st.at = o39  # game.yaml:367
         if (len(st.zones[Z_coat_pile1]) > 0):
             st.at = o38  # game.yaml:368
-            st.move_count(1, Z_coat_pile1, st.zone_index((st.zones[(Z_bonus_coats1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[29])))] if _L_bonus1 else st.zones[(Z_coats_held1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[30])))])), False, S[31])
+            st.move_count(1, Z_coat_pile1, ((Z_bonus_coats1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[29]))) if _L_bonus1 else (Z_coats_held1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[30])))), False, S[31])
         else:
             st.at = o36  # game.yaml:369
             _i3 = (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[32]))
@@ -1063,7 +1064,7 @@ def build(num_players, files):
         for _i4 in span_list(1, min((_L_n4, (len(st.zones[(Z_general1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p6, S[19])))]) + len(st.zones[(Z_personal1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p6, S[20])))])),)), S[38]):
             env['i'] = _i4
             st.at = o45  # game.yaml:386
-            st.move_count(1, st.zone_index((_r4 if (len((_r4 := st.zones[(Z_general1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p6, S[40])))])) > 0) else st.zones[(Z_personal1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p6, S[41])))])), (Z_markers_on1 + (_O_t1 if _O_t1 is not None else ordinal(_L_t1, 'courtiers', S[39]))), False, S[42])
+            st.move_count(1, ((Z_general1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p6, S[41]))) if (len(st.zones[(Z_general1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p6, S[40])))]) > 0) else (Z_personal1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p6, S[42])))), (Z_markers_on1 + (_O_t1 if _O_t1 is not None else ordinal(_L_t1, 'courtiers', S[39]))), False, S[43])
 
     def proc_to_general(st, env):  # game.yaml:387
         _L_p7 = env['p']
@@ -1071,37 +1072,37 @@ def build(num_players, files):
         _S_p7 = _L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else None
         _O_t2 = _L_t2.ordinal if type(_L_t2) is Card and _L_t2.kind == 'courtiers' else None
         st.at = o47  # game.yaml:389
-        move_cards(st, [_m7 for _m7 in st.zones[(Z_markers_on1 + (_O_t2 if _O_t2 is not None else ordinal(_L_t2, 'courtiers', S[44])))] if (_m7.owner == _L_p7)], (Z_general1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p7, S[43]))), False)
+        move_cards(st, [_m7 for _m7 in st.zones[(Z_markers_on1 + (_O_t2 if _O_t2 is not None else ordinal(_L_t2, 'courtiers', S[45])))] if (_m7.owner == _L_p7)], (Z_general1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p7, S[44]))), False)
 
     def proc_exchange_token(st, env):  # game.yaml:724
         _L_p8 = env['p']
         _L_x1 = env['x']
         _S_p8 = _L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else None
         st.at = o302  # game.yaml:726
-        _i5 = (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[45]))
+        _i5 = (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[46]))
         st.vars['exchanges_used'][_i5] += 1
         _args1 = {'p': _L_p8, 'n': 2}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[46])
+            enter_procedure(st, S[47])
         st.inline += 1
         try:
             proc_pay(st, _args1)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure pay (' + str(S[47]) + ')')
+            traced(e, 'procedure pay (' + str(S[48]) + ')')
             raise
         st.inline -= 1
         st.at = o304  # game.yaml:726
         st.move(_L_x1, Z_token_supply1, False)
         _args2 = {'p': _L_p8, 's': 'crown'}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[48])
+            enter_procedure(st, S[49])
         st.inline += 1
         try:
             proc_take_token(st, _args2)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure take_token (' + str(S[49]) + ')')
+            traced(e, 'procedure take_token (' + str(S[50]) + ')')
             raise
         st.inline -= 1
 
@@ -1128,13 +1129,13 @@ def build(num_players, files):
                 st.at = o49  # game.yaml:397
                 _args3 = {'p': env['p'], 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[50])
+                    enter_procedure(st, S[51])
                 st.inline += 1
                 try:
                     proc_to_personal(st, _args3)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+                    traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                     raise
                 st.inline -= 1
             st.at = o53  # game.yaml:398
@@ -1142,13 +1143,13 @@ def build(num_players, files):
                 st.at = o52  # game.yaml:398
                 _args4 = {'p': env['p'], 'n': 3}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[52])
+                    enter_procedure(st, S[53])
                 st.inline += 1
                 try:
                     proc_to_personal(st, _args4)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+                    traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                     raise
                 st.inline -= 1
             st.at = o56  # game.yaml:399
@@ -1156,13 +1157,13 @@ def build(num_players, files):
                 st.at = o55  # game.yaml:399
                 _args5 = {'p': env['p'], 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[53])
+                    enter_procedure(st, S[54])
                 st.inline += 1
                 try:
                     proc_earn(st, _args5)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure earn (' + str(S[54]) + ')')
+                    traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
                 st.inline -= 1
             st.at = o59  # game.yaml:400
@@ -1170,13 +1171,13 @@ def build(num_players, files):
                 st.at = o58  # game.yaml:400
                 _args6 = {'p': env['p'], 'n': 3}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[55])
+                    enter_procedure(st, S[56])
                 st.inline += 1
                 try:
                     proc_earn(st, _args6)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure earn (' + str(S[54]) + ')')
+                    traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
                 st.inline -= 1
             st.at = o62  # game.yaml:401
@@ -1184,19 +1185,19 @@ def build(num_players, files):
                 st.at = o61  # game.yaml:401
                 _args7 = {'p': env['p'], 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[56])
+                    enter_procedure(st, S[57])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args7)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
             st.at = o65  # game.yaml:402
             if ((env['m'].props['ability'] == 'intrigue1') and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o64  # game.yaml:403
-                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[58]))), False, S[59])
+                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[59]))), False, S[60])
             fr.pc = 7
             st.at = o75  # game.yaml:404
             if (env['m'].props['ability'] == 'gold_or_markers'):
@@ -1207,7 +1208,7 @@ def build(num_players, files):
         if pc == 7:
             fr.pc = 8
             st.at = o82  # game.yaml:413
-            if ((env['m'].props['ability'] == 'card_for_marker') and (len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[60])))]) > 0)):
+            if ((env['m'].props['ability'] == 'card_for_marker') and (len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[61])))]) > 0)):
                 st.frames.append(Frame(o76, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1341,7 +1342,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o149  # game.yaml:530
-            env['left'] = min((env['n'], len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[61])))]),))
+            env['left'] = min((env['n'], len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[62])))]),))
             fr.pc = 2
             st.at = o158  # game.yaml:531
             o158.exec(st, env)
@@ -1364,7 +1365,7 @@ def build(num_players, files):
                 _i6 = _p5
                 _v5 = len([1 for _m8 in st.zones[(Z_missions_done1 + _p5)] if (_m8.props['ability'] == 'first_once')])
                 if _v5 < 0:
-                    raise RuleError("'first_left' would fall to " + str(_v5) + ', below its minimum 0', S[62])
+                    raise RuleError("'first_left' would fall to " + str(_v5) + ', below its minimum 0', S[63])
                 st.vars['first_left'][_i6] = _v5
             fr.pc = 2
             st.at = o165  # game.yaml:553
@@ -1400,12 +1401,12 @@ def build(num_players, files):
         if pc == 0:
             st.vars['flip'] = False
             st.at = o177  # game.yaml:578
-            env['leaders'] = fn_most_influence(st, S[63], env['t'])
+            env['leaders'] = fn_most_influence(st, S[64], env['t'])
             st.at = o178  # game.yaml:579
             st.vars['leader'] = (env['leaders'][0] if (len(env['leaders']) == 1) else None)
             fr.pc = 4
             st.at = o183  # game.yaml:580
-            if ((len(env['leaders']) > 1) and (fn_kind_of(st, S[64], env['t']) != 'markers')):
+            if ((len(env['leaders']) > 1) and (fn_kind_of(st, S[65], env['t']) != 'markers')):
                 st.frames.append(Frame(o179, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1413,10 +1414,10 @@ def build(num_players, files):
         if pc == 4:
             if st.record_log:
                 st.at = o184  # game.yaml:582
-                st.log_line(fmt_card1(env['t']) + ' (' + fmt_str1(fn_kind_of(st, S[65], env['t'])) + '): most markers ' + fmt_list_player1(env['leaders']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
+                st.log_line(fmt_card1(env['t']) + ' (' + fmt_str1(fn_kind_of(st, S[66], env['t'])) + '): most markers ' + fmt_list_player1(env['leaders']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
             fr.pc = 6
             st.at = o191  # game.yaml:583
-            if (fn_kind_of(st, S[66], env['t']) == 'markers'):
+            if (fn_kind_of(st, S[67], env['t']) == 'markers'):
                 st.frames.append(Frame(o187, env))
             elif (env['t'] == st.vars['louis']):
                 st.frames.append(Frame(o189, env))
@@ -1430,11 +1431,11 @@ def build(num_players, files):
             for _q1 in list(st.players):
                 env['q'] = _q1
                 st.at = o193  # game.yaml:588
-                move_cards(st, [_m9 for _m9 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[67])))] if (_m9.owner == _q1)], (Z_personal1 + _q1), False)
+                move_cards(st, [_m9 for _m9 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[68])))] if (_m9.owner == _q1)], (Z_personal1 + _q1), False)
             st.at = o197  # game.yaml:590
             if (st.vars['flip'] and (st.vars['round'] < 4)):
                 st.at = o196  # game.yaml:591
-                st.move(env['t'], st.zone_index((st.zones[Z_black_up1] if (env['t'] in st.zones[Z_red_up1]) else st.zones[Z_red_up1])), False)
+                st.move(env['t'], (Z_black_up1 if (env['t'] in st.zones[Z_red_up1]) else Z_red_up1), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1445,7 +1446,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o204  # game.yaml:597
-            if ((st.vars['first_left'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[68]))] > 0) and (st.vars['leader'] == None)):
+            if ((st.vars['first_left'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[69]))] > 0) and (st.vars['leader'] == None)):
                 st.frames.append(Frame(o198, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1469,7 +1470,7 @@ def build(num_players, files):
         if pc == 1:
             fr.pc = 2
             st.at = o212  # game.yaml:613
-            if (fn_kind_of(st, S[69], env['t']) == 'gold'):
+            if (fn_kind_of(st, S[70], env['t']) == 'gold'):
                 st.frames.append(Frame(o210, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1538,13 +1539,13 @@ def build(num_players, files):
                 st.at = o248  # game.yaml:661
                 _args8 = {'p': env['p'], 's': env['t'].props['gift']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[70])
+                    enter_procedure(st, S[71])
                 st.inline += 1
                 try:
                     proc_take_token(st, _args8)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_token (' + str(S[49]) + ')')
+                    traced(e, 'procedure take_token (' + str(S[50]) + ')')
                     raise
                 st.inline -= 1
             fr.pc = 2
@@ -1560,13 +1561,13 @@ def build(num_players, files):
                 st.at = o255  # game.yaml:663
                 _args9 = {'p': env['p'], 'n': 5}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[71])
+                    enter_procedure(st, S[72])
                 st.inline += 1
                 try:
                     proc_earn(st, _args9)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure earn (' + str(S[54]) + ')')
+                    traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
                 st.inline -= 1
             fr.pc = 4
@@ -1582,49 +1583,49 @@ def build(num_players, files):
                 st.at = o262  # game.yaml:665
                 _args10 = {'p': env['p'], 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[72])
+                    enter_procedure(st, S[73])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args10)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o263  # game.yaml:665
                 _args11 = {'p': env['p'], 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[73])
+                    enter_procedure(st, S[74])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args11)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
             st.at = o267  # game.yaml:666
             if (env['t'].props['gift'] == 'mazarin'):
                 st.at = o266  # game.yaml:666
-                st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[74]))), False, S[75])
+                st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[75]))), False, S[76])
             st.at = o273  # game.yaml:667
             if (env['t'].props['gift'] == 'louvois'):
                 st.at = o269  # game.yaml:669
                 _args12 = {'p': env['p'], 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[76])
+                    enter_procedure(st, S[77])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args12)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o272  # game.yaml:670
                 if (len(st.zones[Z_intrigue_deck1]) > 0):
                     st.at = o271  # game.yaml:670
-                    st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[77]))), False, S[78])
+                    st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[78]))), False, S[79])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1643,7 +1644,7 @@ def build(num_players, files):
         if pc == 2:
             fr.pc = 3
             st.at = o293  # game.yaml:695
-            if (len(st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[79])))]) > 1):
+            if (len(st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[80])))]) > 1):
                 st.frames.append(Frame(o285, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1689,12 +1690,12 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.at = o312  # game.yaml:739
-            st.move(env['m'], (Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[80]))), False)
+            st.move(env['m'], (Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[81]))), False)
             fr.pc = 4
             st.at = o313  # game.yaml:740
             _args13 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[81])
+                enter_procedure(st, S[82])
             st.frames.append(Frame(o28, _args13))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1743,7 +1744,7 @@ def build(num_players, files):
             for _c2 in list(env['back']):
                 env['c'] = _c2
                 st.at = o328  # game.yaml:775
-                st.move(_c2, st.zone_index((st.zones[Z_light_deck1] if (_c2.kind == 'light_missions') else (st.zones[Z_blue_deck1] if (_c2.kind == 'blue_missions') else st.zones[Z_dark_deck1]))), True)
+                st.move(_c2, (Z_light_deck1 if (_c2.kind == 'light_missions') else (Z_blue_deck1 if (_c2.kind == 'blue_missions') else Z_dark_deck1)), True)
             fr.pc = 3
             st.at = o332  # game.yaml:777
             o332.exec(st, env)
@@ -1765,7 +1766,7 @@ def build(num_players, files):
     def step_37(st, fr):  # game.yaml:368
         env = fr.env
         st.at = o38  # game.yaml:368
-        st.move_count(1, Z_coat_pile1, st.zone_index((st.zones[(Z_bonus_coats1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29])))] if env['bonus'] else st.zones[(Z_coats_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))])), False, S[31])
+        st.move_count(1, Z_coat_pile1, ((Z_bonus_coats1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29]))) if env['bonus'] else (Z_coats_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))), False, S[31])
         st.frames.pop()
 
     def step_40(st, fr):  # game.yaml:376
@@ -1777,7 +1778,7 @@ def build(num_players, files):
     def step_44(st, fr):  # game.yaml:386
         env = fr.env
         st.at = o45  # game.yaml:386
-        st.move_count(1, st.zone_index((_r5 if (len((_r5 := st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[40])))])) > 0) else st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[41])))])), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[39]))), False, S[42])
+        st.move_count(1, ((Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[41]))) if (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[40])))]) > 0) else (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[42])))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[39]))), False, S[43])
         st.frames.pop()
 
     def e46_items(st, env):  # game.yaml:385
@@ -1787,13 +1788,13 @@ def build(num_players, files):
         st.at = o49  # game.yaml:397
         _args14 = {'p': env['p'], 'n': 1}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[50])
+            enter_procedure(st, S[51])
         st.inline += 1
         try:
             proc_to_personal(st, _args14)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+            traced(e, 'procedure to_personal (' + str(S[52]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -1803,13 +1804,13 @@ def build(num_players, files):
         st.at = o52  # game.yaml:398
         _args15 = {'p': env['p'], 'n': 3}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[52])
+            enter_procedure(st, S[53])
         st.inline += 1
         try:
             proc_to_personal(st, _args15)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+            traced(e, 'procedure to_personal (' + str(S[52]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -1819,13 +1820,13 @@ def build(num_players, files):
         st.at = o55  # game.yaml:399
         _args16 = {'p': env['p'], 'n': 1}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[53])
+            enter_procedure(st, S[54])
         st.inline += 1
         try:
             proc_earn(st, _args16)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[54]) + ')')
+            traced(e, 'procedure earn (' + str(S[55]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -1835,13 +1836,13 @@ def build(num_players, files):
         st.at = o58  # game.yaml:400
         _args17 = {'p': env['p'], 'n': 3}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[55])
+            enter_procedure(st, S[56])
         st.inline += 1
         try:
             proc_earn(st, _args17)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[54]) + ')')
+            traced(e, 'procedure earn (' + str(S[55]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -1851,13 +1852,13 @@ def build(num_players, files):
         st.at = o61  # game.yaml:401
         _args18 = {'p': env['p'], 'bonus': False}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[56])
+            enter_procedure(st, S[57])
         st.inline += 1
         try:
             proc_take_coat(st, _args18)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+            traced(e, 'procedure take_coat (' + str(S[58]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -1865,7 +1866,7 @@ def build(num_players, files):
     def step_63(st, fr):  # game.yaml:403
         env = fr.env
         st.at = o64  # game.yaml:403
-        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[58]))), False, S[59])
+        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[59]))), False, S[60])
         st.frames.pop()
 
     def step_66(st, fr):  # game.yaml:405
@@ -1888,13 +1889,13 @@ def build(num_players, files):
         st.at = o68  # game.yaml:409
         _args19 = {'p': env['p'], 'n': 2}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[82])
+            enter_procedure(st, S[83])
         st.inline += 1
         try:
             proc_earn(st, _args19)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[54]) + ')')
+            traced(e, 'procedure earn (' + str(S[55]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -1904,25 +1905,25 @@ def build(num_players, files):
         st.at = o70  # game.yaml:411
         _args20 = {'p': env['p'], 'n': 1}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[83])
+            enter_procedure(st, S[84])
         st.inline += 1
         try:
             proc_earn(st, _args20)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[54]) + ')')
+            traced(e, 'procedure earn (' + str(S[55]) + ')')
             raise
         st.inline -= 1
         st.at = o71  # game.yaml:411
         _args21 = {'p': env['p'], 'n': 1}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[84])
+            enter_procedure(st, S[85])
         st.inline += 1
         try:
             proc_to_personal(st, _args21)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+            traced(e, 'procedure to_personal (' + str(S[52]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -1932,13 +1933,13 @@ def build(num_players, files):
         st.at = o73  # game.yaml:412
         _args22 = {'p': env['p'], 'n': 2}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[85])
+            enter_procedure(st, S[86])
         st.inline += 1
         try:
             proc_to_personal(st, _args22)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+            traced(e, 'procedure to_personal (' + str(S[52]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -1952,11 +1953,11 @@ def build(num_players, files):
     def e74_label1(st, env):  # game.yaml:410
         return "1 Louis d'or and 1 marker"
     def e74_when1(st, env):  # game.yaml:410
-        return (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[86])))]) > 0)
+        return (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[87])))]) > 0)
     def e74_label2(st, env):  # game.yaml:412
         return '2 markers'
     def e74_when2(st, env):  # game.yaml:412
-        return (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[87])))]) > 1)
+        return (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[88])))]) > 1)
     def collect_74(st, env):  # game.yaml:406
         _L_p9 = env['p']
         _S_p9 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
@@ -1967,11 +1968,11 @@ def build(num_players, files):
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        if ((_r6 := len(st.zones[(Z_general1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p9, S[86])))])) > 0):  # game.yaml:410
+        if ((_r4 := len(st.zones[(Z_general1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p9, S[87])))])) > 0):  # game.yaml:410
             actions.append(A_11)
             values.append(None)
             idx.append(1)
-        if (_r6 > 1):  # game.yaml:412
+        if (_r4 > 1):  # game.yaml:412
             actions.append(A_21)
             values.append(None)
             idx.append(2)
@@ -1983,51 +1984,51 @@ def build(num_players, files):
             st.at = o68  # game.yaml:409
             _args23 = {'p': env['p'], 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[82])
+                enter_procedure(st, S[83])
             st.inline += 1
             try:
                 proc_earn(st, _args23)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure earn (' + str(S[54]) + ')')
+                traced(e, 'procedure earn (' + str(S[55]) + ')')
                 raise
             st.inline -= 1
         elif k == 1:  # game.yaml:410
             st.at = o70  # game.yaml:411
             _args24 = {'p': env['p'], 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[83])
+                enter_procedure(st, S[84])
             st.inline += 1
             try:
                 proc_earn(st, _args24)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure earn (' + str(S[54]) + ')')
+                traced(e, 'procedure earn (' + str(S[55]) + ')')
                 raise
             st.inline -= 1
             st.at = o71  # game.yaml:411
             _args25 = {'p': env['p'], 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[84])
+                enter_procedure(st, S[85])
             st.inline += 1
             try:
                 proc_to_personal(st, _args25)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+                traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                 raise
             st.inline -= 1
         elif k == 2:  # game.yaml:412
             st.at = o73  # game.yaml:412
             _args26 = {'p': env['p'], 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[85])
+                enter_procedure(st, S[86])
             st.inline += 1
             try:
                 proc_to_personal(st, _args26)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+                traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                 raise
             st.inline -= 1
     def step_76(st, fr):  # game.yaml:414
@@ -2048,9 +2049,9 @@ def build(num_players, files):
     def step_77(st, fr):  # game.yaml:420
         env = fr.env
         st.at = o78  # game.yaml:420
-        st.move_count(1, (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[89]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[88]))), False, S[90])
+        st.move_count(1, (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[90]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[89]))), False, S[91])
         st.at = o79  # game.yaml:420
-        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[91]))), False, S[92])
+        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[92]))), False, S[93])
         st.frames.pop()
 
     def step_80(st, fr):  # game.yaml:421
@@ -2084,9 +2085,9 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:419
             st.at = o78  # game.yaml:420
-            st.move_count(1, (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[89]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[88]))), False, S[90])
+            st.move_count(1, (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[90]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[89]))), False, S[91])
             st.at = o79  # game.yaml:420
-            st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[91]))), False, S[92])
+            st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[92]))), False, S[93])
         elif k == 1:  # game.yaml:421
             pass
     def step_83(st, fr):  # game.yaml:428
@@ -2094,22 +2095,22 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o84  # game.yaml:429
-            _i8 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[93]))
+            _i8 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[94]))
             _v6 = len([1 for _m10 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m10.props['ability'] == 'pass2')])
             if _v6 < 0:
-                raise RuleError("'pass_left' would fall to " + str(_v6) + ', below its minimum 0', S[94])
+                raise RuleError("'pass_left' would fall to " + str(_v6) + ', below its minimum 0', S[95])
             st.vars['pass_left'][_i8] = _v6
             st.at = o85  # game.yaml:430
-            _i9 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[95]))
+            _i9 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[96]))
             _v7 = len([1 for _m11 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m11.props['ability'] == 'card_swap')])
             if _v7 < 0:
-                raise RuleError("'swap_left' would fall to " + str(_v7) + ', below its minimum 0', S[96])
+                raise RuleError("'swap_left' would fall to " + str(_v7) + ', below its minimum 0', S[97])
             st.vars['swap_left'][_i9] = _v7
             st.at = o86  # game.yaml:431
-            _i10 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[97]))
+            _i10 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[98]))
             _v8 = len([1 for _m12 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m12.props['ability'] == 'place_four')])
             if _v8 < 0:
-                raise RuleError("'four_left' would fall to " + str(_v8) + ', below its minimum 0', S[98])
+                raise RuleError("'four_left' would fall to " + str(_v8) + ', below its minimum 0', S[99])
             st.vars['four_left'][_i10] = _v8
             fr.pc = 4
             st.at = o89  # game.yaml:432
@@ -2130,7 +2131,7 @@ def build(num_players, files):
             st.at = o88  # game.yaml:433
             _args27 = {'p': env['p'], 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[99])
+                enter_procedure(st, S[100])
             st.frames.append(Frame(o9, _args27))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2141,7 +2142,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e89_items(st, env):  # game.yaml:432
-        return [_x6 for _x6 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100])))] if (_x6.props['ability'] in ['tile_marker', 'louis_marker'])]
+        return [_x6 for _x6 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[101])))] if (_x6.props['ability'] in ['tile_marker', 'louis_marker'])]
     def e90_items(st, env):  # game.yaml:427
         return clockwise_from(st, st.vars['start_player'])
     def step_91(st, fr):  # game.yaml:436
@@ -2167,7 +2168,7 @@ def build(num_players, files):
             st.at = o93  # game.yaml:438
             _args28 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[101])
+                enter_procedure(st, S[102])
             st.frames.append(Frame(o11, _args28))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2204,7 +2205,7 @@ def build(num_players, files):
             st.at = o98  # game.yaml:444
             _args29 = {'p': env['p'], 'x': env['m'], 'optional': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[102])
+                enter_procedure(st, S[103])
             st.frames.append(Frame(o10, _args29))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2215,13 +2216,13 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e99_items(st, env):  # game.yaml:443
-        return [_x7 for _x7 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[103])))] if (_x7.props['ability'] == 'final_marker')]
+        return [_x7 for _x7 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[104])))] if (_x7.props['ability'] == 'final_marker')]
     def e100_items(st, env):  # game.yaml:441
         return clockwise_from(st, st.vars['start_player'])
     def step_101(st, fr):  # game.yaml:446
         env = fr.env
         st.at = o102  # game.yaml:446
-        move_cards(st, st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[104])))], Z_influence_deck1, False)
+        move_cards(st, st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[105])))], Z_influence_deck1, False)
         st.frames.pop()
 
     def e103_items(st, env):  # game.yaml:445
@@ -2246,13 +2247,13 @@ def build(num_players, files):
         st.at = o109  # game.yaml:459
         _args30 = {'p': env['p'], 't': env['t'], 'n': env['n']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[105])
+            enter_procedure(st, S[106])
         st.inline += 1
         try:
             proc_from_general(st, _args30)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure from_general (' + str(S[106]) + ')')
+            traced(e, 'procedure from_general (' + str(S[107]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2290,13 +2291,13 @@ def build(num_players, files):
             st.at = o109  # game.yaml:459
             _args31 = {'p': env['p'], 't': env['t'], 'n': env['n']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[105])
+                enter_procedure(st, S[106])
             st.inline += 1
             try:
                 proc_from_general(st, _args31)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure from_general (' + str(S[106]) + ')')
+                traced(e, 'procedure from_general (' + str(S[107]) + ')')
                 raise
             st.inline -= 1
         elif k == 1:  # game.yaml:460
@@ -2321,13 +2322,13 @@ def build(num_players, files):
         st.at = o115  # game.yaml:471
         _args32 = {'p': env['p'], 't': env['t'], 'n': 1}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[107])
+            enter_procedure(st, S[108])
         st.inline += 1
         try:
             proc_from_general(st, _args32)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure from_general (' + str(S[106]) + ')')
+            traced(e, 'procedure from_general (' + str(S[107]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2373,13 +2374,13 @@ def build(num_players, files):
             st.at = o115  # game.yaml:471
             _args33 = {'p': env['p'], 't': _t3, 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[107])
+                enter_procedure(st, S[108])
             st.inline += 1
             try:
                 proc_from_general(st, _args33)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure from_general (' + str(S[106]) + ')')
+                traced(e, 'procedure from_general (' + str(S[107]) + ')')
                 raise
             st.inline -= 1
         elif k == 1:  # game.yaml:472
@@ -2394,7 +2395,7 @@ def build(num_players, files):
             st.at = o121  # game.yaml:482
             _args34 = {'p': env['p'], 'c': env['c']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[108])
+                enter_procedure(st, S[109])
             st.frames.append(Frame(o12, _args34))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2407,21 +2408,21 @@ def build(num_players, files):
     def step_122(st, fr):  # game.yaml:486
         env = fr.env
         st.at = o123  # game.yaml:486
-        _i11 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[109]))
+        _i11 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110]))
         _v9 = st.vars['pass_left'][_i11] - 1
         if _v9 < 0:
-            raise RuleError("'pass_left' would fall to " + str(_v9) + ', below its minimum 0', S[110])
+            raise RuleError("'pass_left' would fall to " + str(_v9) + ', below its minimum 0', S[111])
         st.vars['pass_left'][_i11] = _v9
         st.at = o124  # game.yaml:486
         _args35 = {'p': env['p'], 'n': 2}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[111])
+            enter_procedure(st, S[112])
         st.inline += 1
         try:
             proc_pay(st, _args35)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure pay (' + str(S[47]) + ')')
+            traced(e, 'procedure pay (' + str(S[48]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2429,15 +2430,15 @@ def build(num_players, files):
     def step_125(st, fr):  # game.yaml:491
         env = fr.env
         st.at = o126  # game.yaml:491
-        _i12 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[112]))
+        _i12 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[113]))
         _v10 = st.vars['swap_left'][_i12] - 1
         if _v10 < 0:
-            raise RuleError("'swap_left' would fall to " + str(_v10) + ', below its minimum 0', S[113])
+            raise RuleError("'swap_left' would fall to " + str(_v10) + ', below its minimum 0', S[114])
         st.vars['swap_left'][_i12] = _v10
         st.at = o127  # game.yaml:491
         st.move(env['c'], Z_influence_played1, False)
         st.at = o128  # game.yaml:492
-        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[114]))), False, S[115])
+        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[115]))), False, S[116])
         st.frames.pop()
 
     def e129_player(st, env):  # game.yaml:477
@@ -2447,35 +2448,35 @@ def build(num_players, files):
     def e129_label0(st, env):  # game.yaml:480
         return 'play ' + fmt_card1(env['c'])
     def e129_items0(st, env):  # game.yaml:480
-        return st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[116])))]
+        return st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[117])))]
     def e129_label1(st, env):  # game.yaml:483
         return "pay 2 Louis d'or instead of playing a card"
     def e129_when1(st, env):  # game.yaml:483
-        return ((st.vars['pass_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[117]))] > 0) and (st.vars['gold'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[118]))] >= 2))
+        return ((st.vars['pass_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[118]))] > 0) and (st.vars['gold'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[119]))] >= 2))
     def e129_label2(st, env):  # game.yaml:487
         return 'exchange ' + fmt_card1(env['c']) + ' for a new influence card'
     def e129_items2(st, env):  # game.yaml:487
-        return st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[119])))]
+        return st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[120])))]
     def e129_when2(st, env):  # game.yaml:487
-        return (st.vars['swap_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[120]))] > 0)
+        return (st.vars['swap_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[121]))] > 0)
     def collect_129(st, env):  # game.yaml:477
         _L_p10 = env['p']
         _S_p10 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
         actions = []
         values = []
         idx = []
-        for _c3 in (_r7 := st.zones[(Z_influence_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[116])))]):  # game.yaml:480
+        for _c3 in (_r5 := st.zones[(Z_influence_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[117])))]):  # game.yaml:480
             a = A_91 + _c3.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c3)
                 idx.append(0)
-        if ((st.vars['pass_left'][(_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[117]))] > 0) and (st.vars['gold'][(_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[118]))] >= 2)):  # game.yaml:483
+        if ((st.vars['pass_left'][(_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[118]))] > 0) and (st.vars['gold'][(_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[119]))] >= 2)):  # game.yaml:483
             actions.append(A_101)
             values.append(None)
             idx.append(1)
-        _items1 = _r7  # game.yaml:487
-        if _items1 and (st.vars['swap_left'][(_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[120]))] > 0):
+        _items1 = _r5  # game.yaml:487
+        if _items1 and (st.vars['swap_left'][(_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[121]))] > 0):
             for _c4 in _items1:
                 a = A_111 + _c4.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -2491,35 +2492,35 @@ def build(num_players, files):
             st.frames.append(Frame(o119, env))
         elif k == 1:  # game.yaml:483
             st.at = o123  # game.yaml:486
-            _i13 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[109]))
+            _i13 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110]))
             _v11 = st.vars['pass_left'][_i13] - 1
             if _v11 < 0:
-                raise RuleError("'pass_left' would fall to " + str(_v11) + ', below its minimum 0', S[110])
+                raise RuleError("'pass_left' would fall to " + str(_v11) + ', below its minimum 0', S[111])
             st.vars['pass_left'][_i13] = _v11
             st.at = o124  # game.yaml:486
             _args36 = {'p': env['p'], 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[111])
+                enter_procedure(st, S[112])
             st.inline += 1
             try:
                 proc_pay(st, _args36)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay (' + str(S[47]) + ')')
+                traced(e, 'procedure pay (' + str(S[48]) + ')')
                 raise
             st.inline -= 1
         elif k == 2:  # game.yaml:487
             _c6 = env['c'] = dec.values[i]
             st.at = o126  # game.yaml:491
-            _i14 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[112]))
+            _i14 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[113]))
             _v12 = st.vars['swap_left'][_i14] - 1
             if _v12 < 0:
-                raise RuleError("'swap_left' would fall to " + str(_v12) + ', below its minimum 0', S[113])
+                raise RuleError("'swap_left' would fall to " + str(_v12) + ', below its minimum 0', S[114])
             st.vars['swap_left'][_i14] = _v12
             st.at = o127  # game.yaml:491
             st.move(_c6, Z_influence_played1, False)
             st.at = o128  # game.yaml:492
-            st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[114]))), False, S[115])
+            st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[115]))), False, S[116])
     def step_131(st, fr):  # game.yaml:503
         env = fr.env
         pc = fr.pc
@@ -2546,7 +2547,7 @@ def build(num_players, files):
             st.at = o133  # game.yaml:506
             _args37 = {'p': env['p'], 't': env['c'].props['courtier'], 'n': 3, 'jumps': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[121])
+                enter_procedure(st, S[122])
             st.frames.append(Frame(o14, _args37))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2564,7 +2565,7 @@ def build(num_players, files):
             st.at = o135  # game.yaml:505
             _args38 = {'p': env['p'], 'n': 2, 'jumps': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[122])
+                enter_procedure(st, S[123])
             st.frames.append(Frame(o13, _args38))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2579,13 +2580,13 @@ def build(num_players, files):
         st.at = o138  # game.yaml:507
         _args39 = {'p': env['p'], 'n': (2 if env['joker'] else 3)}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[123])
+            enter_procedure(st, S[124])
         st.inline += 1
         try:
             proc_to_personal(st, _args39)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+            traced(e, 'procedure to_personal (' + str(S[52]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2595,16 +2596,16 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o140  # game.yaml:512
-            _i15 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[124]))
+            _i15 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[125]))
             _v13 = st.vars['four_left'][_i15] - 1
             if _v13 < 0:
-                raise RuleError("'four_left' would fall to " + str(_v13) + ', below its minimum 0', S[125])
+                raise RuleError("'four_left' would fall to " + str(_v13) + ', below its minimum 0', S[126])
             st.vars['four_left'][_i15] = _v13
             fr.pc = 2
             st.at = o141  # game.yaml:512
             _args40 = {'p': env['p'], 'n': 4, 'jumps': 3}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[126])
+                enter_procedure(st, S[127])
             st.frames.append(Frame(o13, _args40))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2617,21 +2618,21 @@ def build(num_players, files):
     def step_142(st, fr):  # game.yaml:516
         env = fr.env
         st.at = o143  # game.yaml:516
-        _i16 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[127]))
+        _i16 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[128]))
         _v14 = st.vars['four_left'][_i16] - 1
         if _v14 < 0:
-            raise RuleError("'four_left' would fall to " + str(_v14) + ', below its minimum 0', S[128])
+            raise RuleError("'four_left' would fall to " + str(_v14) + ', below its minimum 0', S[129])
         st.vars['four_left'][_i16] = _v14
         st.at = o144  # game.yaml:516
         _args41 = {'p': env['p'], 'n': 4}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[129])
+            enter_procedure(st, S[130])
         st.inline += 1
         try:
             proc_to_personal(st, _args41)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+            traced(e, 'procedure to_personal (' + str(S[52]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2643,24 +2644,24 @@ def build(num_players, files):
     def e145_label0(st, env):  # game.yaml:501
         return 'place markers'
     def e145_when0(st, env):  # game.yaml:501
-        return (len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[130])))]) > 0)
+        return (len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[131])))]) > 0)
     def e145_label1(st, env):  # game.yaml:507
         return 'collect markers'
     def e145_label2(st, env):  # game.yaml:508
         return 'place up to four markers, starting anywhere'
     def e145_when2(st, env):  # game.yaml:508
-        return ((st.vars['four_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[131]))] > 0) and (len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[132])))]) > 0))
+        return ((st.vars['four_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[132]))] > 0) and (len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[133])))]) > 0))
     def e145_label3(st, env):  # game.yaml:513
         return 'collect up to four markers'
     def e145_when3(st, env):  # game.yaml:513
-        return (st.vars['four_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[133]))] > 0)
+        return (st.vars['four_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[134]))] > 0)
     def collect_145(st, env):  # game.yaml:498
         _L_p11 = env['p']
         _S_p11 = _L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else None
         actions = []
         values = []
         idx = []
-        if ((_r8 := len(st.zones[(Z_personal1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[130])))])) > 0):  # game.yaml:501
+        if ((_r6 := len(st.zones[(Z_personal1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[131])))])) > 0):  # game.yaml:501
             actions.append(A_121)
             values.append(None)
             idx.append(0)
@@ -2668,11 +2669,11 @@ def build(num_players, files):
         actions.append(A_131)
         values.append(None)
         idx.append(1)
-        if (((_r9 := st.vars['four_left'][(_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[131]))]) > 0) and (_r8 > 0)):  # game.yaml:508
+        if (((_r7 := st.vars['four_left'][(_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[132]))]) > 0) and (_r6 > 0)):  # game.yaml:508
             actions.append(A_141)
             values.append(None)
             idx.append(2)
-        if (_r9 > 0):  # game.yaml:513
+        if (_r7 > 0):  # game.yaml:513
             actions.append(A_151)
             values.append(None)
             idx.append(3)
@@ -2686,34 +2687,34 @@ def build(num_players, files):
             st.at = o138  # game.yaml:507
             _args42 = {'p': env['p'], 'n': (2 if env['joker'] else 3)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[123])
+                enter_procedure(st, S[124])
             st.inline += 1
             try:
                 proc_to_personal(st, _args42)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+                traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                 raise
             st.inline -= 1
         elif k == 2:  # game.yaml:508
             st.frames.append(Frame(o139, env))
         elif k == 3:  # game.yaml:513
             st.at = o143  # game.yaml:516
-            _i17 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[127]))
+            _i17 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[128]))
             _v15 = st.vars['four_left'][_i17] - 1
             if _v15 < 0:
-                raise RuleError("'four_left' would fall to " + str(_v15) + ', below its minimum 0', S[128])
+                raise RuleError("'four_left' would fall to " + str(_v15) + ', below its minimum 0', S[129])
             st.vars['four_left'][_i17] = _v15
             st.at = o144  # game.yaml:516
             _args43 = {'p': env['p'], 'n': 4}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[129])
+                enter_procedure(st, S[130])
             st.inline += 1
             try:
                 proc_to_personal(st, _args43)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+                traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                 raise
             st.inline -= 1
     def step_146(st, fr):  # game.yaml:523
@@ -2724,7 +2725,7 @@ def build(num_players, files):
             st.at = o147  # game.yaml:523
             _args44 = {'p': env['p'], 't': env['t'], 'n': env['n'], 'jumps': env['jumps']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[134])
+                enter_procedure(st, S[135])
             st.frames.append(Frame(o14, _args44))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2764,7 +2765,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o151  # game.yaml:537
-            st.move_count(env['k'], (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[136]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[135]))), False, S[137])
+            st.move_count(env['k'], (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[137]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[136]))), False, S[138])
             fr.pc = 2
             st.at = o157  # game.yaml:538
             if ((env['left'] > env['k']) and (env['jumps'] > 0)):
@@ -2800,7 +2801,7 @@ def build(num_players, files):
             st.at = o154  # game.yaml:544
             _args45 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[138])
+                enter_procedure(st, S[139])
             st.frames.append(Frame(o14, _args45))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2856,13 +2857,13 @@ def build(num_players, files):
     def e158_label0(st, env):  # game.yaml:534
         return fmt_int1(env['k']) + ' on ' + fmt_card1(env['t'])
     def e158_items0(st, env):  # game.yaml:534
-        return span_list(1, env['left'], S[139])
+        return span_list(1, env['left'], S[140])
     def collect_158(st, env):  # game.yaml:531
         _L_left1 = env['left']
         actions = []
         values = []
         idx = []
-        for _k1 in span_list(1, _L_left1, S[139]):  # game.yaml:534
+        for _k1 in span_list(1, _L_left1, S[140]):  # game.yaml:534
             a = site[17].action(_k1)
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2878,10 +2879,10 @@ def build(num_players, files):
     def step_159(st, fr):  # game.yaml:552
         env = fr.env
         st.at = o160  # game.yaml:552
-        _i18 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[140]))
+        _i18 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141]))
         _v16 = len([1 for _m13 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m13.props['ability'] == 'first_once')])
         if _v16 < 0:
-            raise RuleError("'first_left' would fall to " + str(_v16) + ', below its minimum 0', S[62])
+            raise RuleError("'first_left' would fall to " + str(_v16) + ', below its minimum 0', S[63])
         st.vars['first_left'][_i18] = _v16
         st.frames.pop()
 
@@ -2895,7 +2896,7 @@ def build(num_players, files):
             st.at = o163  # game.yaml:554
             _args46 = {'t': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[141])
+                enter_procedure(st, S[142])
             st.frames.append(Frame(o16, _args46))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2905,7 +2906,7 @@ def build(num_players, files):
             st.at = o164  # game.yaml:554
             _args47 = {'t': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[142])
+                enter_procedure(st, S[143])
             st.frames.append(Frame(o17, _args47))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2952,7 +2953,7 @@ def build(num_players, files):
         st.at = o170  # game.yaml:570
         st.move(env['c'], Z_intrigue_deck1, True)
         st.at = o171  # game.yaml:571
-        st.move_count(min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[145])))]),)), (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[144]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[143]))), False, S[146])
+        st.move_count(min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[146])))]),)), (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[145]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[144]))), False, S[147])
         st.frames.pop()
 
     def step_172(st, fr):  # game.yaml:572
@@ -2988,11 +2989,11 @@ def build(num_players, files):
             st.at = o170  # game.yaml:570
             st.move(env['c'], Z_intrigue_deck1, True)
             st.at = o171  # game.yaml:571
-            st.move_count(min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[145])))]),)), (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[144]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[143]))), False, S[146])
+            st.move_count(min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[146])))]),)), (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[145]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[144]))), False, S[147])
         elif k == 1:  # game.yaml:572
             pass
     def e174_items(st, env):  # game.yaml:563
-        return [_x8 for _x8 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[147])))] if ((_x8.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[148])))]) > 0))]
+        return [_x8 for _x8 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[148])))] if ((_x8.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[149])))]) > 0))]
     def e175_items(st, env):  # game.yaml:561
         return clockwise_from(st, st.vars['start_player'])
     def step_179(st, fr):  # game.yaml:581
@@ -3018,7 +3019,7 @@ def build(num_players, files):
             st.at = o181  # game.yaml:581
             _args48 = {'q': env['q'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[149])
+                enter_procedure(st, S[150])
             st.frames.append(Frame(o18, _args48))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3038,7 +3039,7 @@ def build(num_players, files):
             st.at = o186  # game.yaml:586
             _args49 = {'t': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[150])
+                enter_procedure(st, S[151])
             st.frames.append(Frame(o19, _args49))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3056,7 +3057,7 @@ def build(num_players, files):
             st.at = o188  # game.yaml:584
             _args50 = {'t': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[151])
+                enter_procedure(st, S[152])
             st.frames.append(Frame(o21, _args50))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3074,7 +3075,7 @@ def build(num_players, files):
             st.at = o190  # game.yaml:585
             _args51 = {'t': env['t'], 'leaders': env['leaders']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[152])
+                enter_procedure(st, S[153])
             st.frames.append(Frame(o22, _args51))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3087,7 +3088,7 @@ def build(num_players, files):
     def step_192(st, fr):  # game.yaml:588
         env = fr.env
         st.at = o193  # game.yaml:588
-        move_cards(st, [_m14 for _m14 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[67])))] if (_m14.owner == env['q'])], (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153]))), False)
+        move_cards(st, [_m14 for _m14 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[68])))] if (_m14.owner == env['q'])], (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[154]))), False)
         st.frames.pop()
 
     def e194_items(st, env):  # game.yaml:587
@@ -3095,7 +3096,7 @@ def build(num_players, files):
     def step_195(st, fr):  # game.yaml:591
         env = fr.env
         st.at = o196  # game.yaml:591
-        st.move(env['t'], st.zone_index((st.zones[Z_black_up1] if (env['t'] in st.zones[Z_red_up1]) else st.zones[Z_red_up1])), False)
+        st.move(env['t'], (Z_black_up1 if (env['t'] in st.zones[Z_red_up1]) else Z_red_up1), False)
         st.frames.pop()
 
     def step_198(st, fr):  # game.yaml:598
@@ -3116,10 +3117,10 @@ def build(num_players, files):
     def step_199(st, fr):  # game.yaml:601
         env = fr.env
         st.at = o200  # game.yaml:601
-        _i19 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[154]))
+        _i19 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[155]))
         _v17 = st.vars['first_left'][_i19] - 1
         if _v17 < 0:
-            raise RuleError("'first_left' would fall to " + str(_v17) + ', below its minimum 0', S[155])
+            raise RuleError("'first_left' would fall to " + str(_v17) + ', below its minimum 0', S[156])
         st.vars['first_left'][_i19] = _v17
         st.at = o201  # game.yaml:601
         st.vars['leader'] = env['q']
@@ -3156,10 +3157,10 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:601
             st.at = o200  # game.yaml:601
-            _i20 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[154]))
+            _i20 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[155]))
             _v18 = st.vars['first_left'][_i20] - 1
             if _v18 < 0:
-                raise RuleError("'first_left' would fall to " + str(_v18) + ', below its minimum 0', S[155])
+                raise RuleError("'first_left' would fall to " + str(_v18) + ', below its minimum 0', S[156])
             st.vars['first_left'][_i20] = _v18
             st.at = o201  # game.yaml:601
             st.vars['leader'] = env['q']
@@ -3173,7 +3174,7 @@ def build(num_players, files):
             st.at = o206  # game.yaml:610
             _args52 = {'p': st.vars['leader'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[156])
+                enter_procedure(st, S[157])
             st.frames.append(Frame(o23, _args52))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3182,13 +3183,13 @@ def build(num_players, files):
             st.at = o207  # game.yaml:611
             _args53 = {'p': st.vars['leader'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[157])
+                enter_procedure(st, S[158])
             st.inline += 1
             try:
                 proc_to_general(st, _args53)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_general (' + str(S[158]) + ')')
+                traced(e, 'procedure to_general (' + str(S[159]) + ')')
                 raise
             st.inline -= 1
             st.at = o208  # game.yaml:612
@@ -3205,7 +3206,7 @@ def build(num_players, files):
             st.at = o211  # game.yaml:613
             _args54 = {'t': env['t'], 'gifted': [st.vars['leader']]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[159])
+                enter_procedure(st, S[160])
             st.frames.append(Frame(o20, _args54))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3221,7 +3222,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o220  # game.yaml:620
-            if (((env['q'] not in env['gifted']) and (len([1 for _m15 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m15.owner == env['q'])]) > 0)) and (st.vars['gold'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[160]))] >= fn_bribe_price(st, S[161], env['q'], env['t']))):
+            if (((env['q'] not in env['gifted']) and (len([1 for _m15 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m15.owner == env['q'])]) > 0)) and (st.vars['gold'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[161]))] >= fn_bribe_price(st, S[162], env['q'], env['t']))):
                 st.frames.append(Frame(o214, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3251,22 +3252,22 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o216  # game.yaml:624
-            _args55 = {'p': env['q'], 'n': fn_bribe_price(st, S[162], env['q'], env['t'])}
+            _args55 = {'p': env['q'], 'n': fn_bribe_price(st, S[163], env['q'], env['t'])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[163])
+                enter_procedure(st, S[164])
             st.inline += 1
             try:
                 proc_pay(st, _args55)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay (' + str(S[47]) + ')')
+                traced(e, 'procedure pay (' + str(S[48]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 2
             st.at = o217  # game.yaml:624
             _args56 = {'p': env['q'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[164])
+                enter_procedure(st, S[165])
             st.frames.append(Frame(o23, _args56))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3284,7 +3285,7 @@ def build(num_players, files):
     def e219_player(st, env):  # game.yaml:622
         return env['q']
     def e219_prompt(st, env):  # game.yaml:622
-        return 'Bribe ' + fmt_card1(env['t']) + ' for ' + fmt_int1(fn_bribe_price(st, S[165], env['q'], env['t'])) + " Louis d'or?"
+        return 'Bribe ' + fmt_card1(env['t']) + ' for ' + fmt_int1(fn_bribe_price(st, S[166], env['q'], env['t'])) + " Louis d'or?"
     def e219_label0(st, env):  # game.yaml:624
         return 'bribe'
     def e219_label1(st, env):  # game.yaml:624
@@ -3319,7 +3320,7 @@ def build(num_players, files):
             st.at = o223  # game.yaml:631
             _args57 = {'p': env['q'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[166])
+                enter_procedure(st, S[167])
             st.frames.append(Frame(o23, _args57))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3332,7 +3333,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e225_items(st, env):  # game.yaml:630
-        return [_x9 for _kept1 in [{}] for _x9 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m16 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m16.owner == _x9)]) >= (_kept1[None] if None in _kept1 else _kept1.setdefault(None, fn_need(st, S[167], env['t']))))]
+        return [_x9 for _kept1 in [{}] for _x9 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m16 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m16.owner == _x9)]) >= (_kept1[None] if None in _kept1 else _kept1.setdefault(None, fn_need(st, S[168], env['t']))))]
     def step_226(st, fr):  # game.yaml:651
         env = fr.env
         pc = fr.pc
@@ -3346,7 +3347,7 @@ def build(num_players, files):
         if pc == 1:
             fr.pc = 2
             st.at = o233  # game.yaml:655
-            if (fn_kind_of(st, S[168], env['t']) == 'gold'):
+            if (fn_kind_of(st, S[169], env['t']) == 'gold'):
                 st.frames.append(Frame(o231, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3364,7 +3365,7 @@ def build(num_players, files):
             st.at = o228  # game.yaml:654
             _args58 = {'p': env['q'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[169])
+                enter_procedure(st, S[170])
             st.frames.append(Frame(o23, _args58))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3373,13 +3374,13 @@ def build(num_players, files):
             st.at = o229  # game.yaml:654
             _args59 = {'p': env['q'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[170])
+                enter_procedure(st, S[171])
             st.inline += 1
             try:
                 proc_to_general(st, _args59)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_general (' + str(S[158]) + ')')
+                traced(e, 'procedure to_general (' + str(S[159]) + ')')
                 raise
             st.inline -= 1
             st.frames.pop()
@@ -3396,7 +3397,7 @@ def build(num_players, files):
             st.at = o232  # game.yaml:655
             _args60 = {'t': env['t'], 'gifted': env['leaders']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[171])
+                enter_procedure(st, S[172])
             st.frames.append(Frame(o20, _args60))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3411,12 +3412,12 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o235  # game.yaml:642
-            env['seconds'] = (fn_second_influence(st, S[172], env['t']) if ((_r10 := len(env['leaders'])) == 1) else ([_q4 for _q4 in env['leaders'] if (_q4 != st.vars['leader'])] if (_r10 == 2) else []))
+            env['seconds'] = (fn_second_influence(st, S[173], env['t']) if ((_r8 := len(env['leaders'])) == 1) else ([_q4 for _q4 in env['leaders'] if (_q4 != st.vars['leader'])] if (_r8 == 2) else []))
             fr.pc = 2
             st.at = o236  # game.yaml:644
             _args61 = {'p': st.vars['leader'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[173])
+                enter_procedure(st, S[174])
             st.frames.append(Frame(o23, _args61))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3424,25 +3425,25 @@ def build(num_players, files):
         if pc == 2:
             _args62 = {'p': st.vars['leader'], 's': 'crown'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[174])
+                enter_procedure(st, S[175])
             st.inline += 1
             try:
                 proc_take_token(st, _args62)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure take_token (' + str(S[49]) + ')')
+                traced(e, 'procedure take_token (' + str(S[50]) + ')')
                 raise
             st.inline -= 1
             st.at = o238  # game.yaml:646
             _args63 = {'p': st.vars['leader'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[175])
+                enter_procedure(st, S[176])
             st.inline += 1
             try:
                 proc_to_general(st, _args63)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_general (' + str(S[158]) + ')')
+                traced(e, 'procedure to_general (' + str(S[159]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 5
@@ -3454,7 +3455,7 @@ def build(num_players, files):
         if pc == 5:
             fr.pc = 6
             st.at = o244  # game.yaml:650
-            if (fn_kind_of(st, S[176], env['t']) == 'gold'):
+            if (fn_kind_of(st, S[177], env['t']) == 'gold'):
                 st.frames.append(Frame(o242, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3472,7 +3473,7 @@ def build(num_players, files):
             st.at = o240  # game.yaml:648
             _args64 = {'p': env['q'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[177])
+                enter_procedure(st, S[178])
             st.frames.append(Frame(o23, _args64))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3492,7 +3493,7 @@ def build(num_players, files):
             st.at = o243  # game.yaml:650
             _args65 = {'t': env['t'], 'gifted': [_q5 for _q5 in st.players if ((_q5 == st.vars['leader']) or (_q5 in env['seconds']))]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[178])
+                enter_procedure(st, S[179])
             st.frames.append(Frame(o20, _args65))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3507,13 +3508,13 @@ def build(num_players, files):
         st.at = o248  # game.yaml:661
         _args66 = {'p': env['p'], 's': env['t'].props['gift']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[70])
+            enter_procedure(st, S[71])
         st.inline += 1
         try:
             proc_take_token(st, _args66)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure take_token (' + str(S[49]) + ')')
+            traced(e, 'procedure take_token (' + str(S[50]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3525,20 +3526,20 @@ def build(num_players, files):
             st.at = o251  # game.yaml:662
             _args67 = {'p': env['p'], 'bonus': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[179])
+                enter_procedure(st, S[180])
             st.inline += 1
             try:
                 proc_take_coat(st, _args67)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+                traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 2
             st.at = o252  # game.yaml:662
             _args68 = {'p': env['p'], 'x': env['t'], 'optional': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[180])
+                enter_procedure(st, S[181])
             st.frames.append(Frame(o10, _args68))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3553,13 +3554,13 @@ def build(num_players, files):
         st.at = o255  # game.yaml:663
         _args69 = {'p': env['p'], 'n': 5}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[71])
+            enter_procedure(st, S[72])
         st.inline += 1
         try:
             proc_earn(st, _args69)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[54]) + ')')
+            traced(e, 'procedure earn (' + str(S[55]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3572,7 +3573,7 @@ def build(num_players, files):
             st.at = o258  # game.yaml:664
             _args70 = {'p': env['p'], 't': first([_t6 for _t6 in KF_courtiers1]), 'x': env['t'], 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[181])
+                enter_procedure(st, S[182])
             st.frames.append(Frame(o9, _args70))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3581,13 +3582,13 @@ def build(num_players, files):
             st.at = o259  # game.yaml:664
             _args71 = {'p': env['p'], 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[182])
+                enter_procedure(st, S[183])
             st.inline += 1
             try:
                 proc_to_personal(st, _args71)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+                traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                 raise
             st.inline -= 1
             st.frames.pop()
@@ -3599,25 +3600,25 @@ def build(num_players, files):
         st.at = o262  # game.yaml:665
         _args72 = {'p': env['p'], 'bonus': False}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[72])
+            enter_procedure(st, S[73])
         st.inline += 1
         try:
             proc_take_coat(st, _args72)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+            traced(e, 'procedure take_coat (' + str(S[58]) + ')')
             raise
         st.inline -= 1
         st.at = o263  # game.yaml:665
         _args73 = {'p': env['p'], 'bonus': False}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[73])
+            enter_procedure(st, S[74])
         st.inline += 1
         try:
             proc_take_coat(st, _args73)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+            traced(e, 'procedure take_coat (' + str(S[58]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3625,7 +3626,7 @@ def build(num_players, files):
     def step_265(st, fr):  # game.yaml:666
         env = fr.env
         st.at = o266  # game.yaml:666
-        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[74]))), False, S[75])
+        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[75]))), False, S[76])
         st.frames.pop()
 
     def step_268(st, fr):  # game.yaml:668
@@ -3633,25 +3634,25 @@ def build(num_players, files):
         st.at = o269  # game.yaml:669
         _args74 = {'p': env['p'], 'bonus': False}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[76])
+            enter_procedure(st, S[77])
         st.inline += 1
         try:
             proc_take_coat(st, _args74)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+            traced(e, 'procedure take_coat (' + str(S[58]) + ')')
             raise
         st.inline -= 1
         st.at = o272  # game.yaml:670
         if (len(st.zones[Z_intrigue_deck1]) > 0):
             st.at = o271  # game.yaml:670
-            st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[77]))), False, S[78])
+            st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[78]))), False, S[79])
         st.frames.pop()
 
     def step_270(st, fr):  # game.yaml:670
         env = fr.env
         st.at = o271  # game.yaml:670
-        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[77]))), False, S[78])
+        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[78]))), False, S[79])
         st.frames.pop()
 
     def step_275(st, fr):  # game.yaml:678
@@ -3662,7 +3663,7 @@ def build(num_players, files):
             st.at = o276  # game.yaml:679
             _args75 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[183])
+                enter_procedure(st, S[184])
             st.frames.append(Frame(o25, _args75))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3687,7 +3688,7 @@ def build(num_players, files):
             st.at = o278  # game.yaml:686
             _args76 = {'p': env['p'], 'm': env['m']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[184])
+                enter_procedure(st, S[185])
             st.frames.append(Frame(o27, _args76))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3702,13 +3703,13 @@ def build(num_players, files):
         st.at = o280  # game.yaml:691
         _args77 = {'p': env['p'], 'x': env['x']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[185])
+            enter_procedure(st, S[186])
         st.inline += 1
         try:
             proc_exchange_token(st, _args77)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
+            traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3726,15 +3727,15 @@ def build(num_players, files):
     def e283_label0(st, env):  # game.yaml:683
         return 'fulfil ' + fmt_card1(env['m'])
     def e283_items0(st, env):  # game.yaml:683
-        return st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[187])))]
+        return st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[188])))]
     def e283_when0(st, env):  # game.yaml:683
-        return fn_can_pay(st, S[188], env['p'], env['m'])
+        return fn_can_pay(st, S[189], env['p'], env['m'])
     def e283_label1(st, env):  # game.yaml:687
         return "pay 2 Louis d'or and exchange " + fmt_card1(env['x']) + ' for a crown'
     def e283_items1(st, env):  # game.yaml:687
-        return st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[189])))]
+        return st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[190])))]
     def e283_when1(st, env):  # game.yaml:687
-        return (fn_can_exchange(st, S[190], env['p']) and (env['x'].props['symbol'] != 'crown'))
+        return (fn_can_exchange(st, S[191], env['p']) and (env['x'].props['symbol'] != 'crown'))
     def e283_label2(st, env):  # game.yaml:692
         return 'end my missions'
     def collect_283(st, env):  # game.yaml:680
@@ -3743,16 +3744,16 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _m17 in st.zones[(Z_mission_hand1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p12, S[187])))]:  # game.yaml:683
-            if not (fn_can_pay(st, S[188], _L_p12, _m17)):
+        for _m17 in st.zones[(Z_mission_hand1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p12, S[188])))]:  # game.yaml:683
+            if not (fn_can_pay(st, S[189], _L_p12, _m17)):
                 continue
             a = A_261 + _m17.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_m17)
                 idx.append(0)
-        _items2 = st.zones[(Z_tokens_held1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p12, S[189])))]  # game.yaml:687
-        if _items2 and fn_can_exchange(st, S[190], _L_p12):
+        _items2 = st.zones[(Z_tokens_held1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p12, S[190])))]  # game.yaml:687
+        if _items2 and fn_can_exchange(st, S[191], _L_p12):
             for _x10 in _items2:
                 if not ((_x10.props['symbol'] != 'crown')):
                     continue
@@ -3777,13 +3778,13 @@ def build(num_players, files):
             st.at = o280  # game.yaml:691
             _args78 = {'p': env['p'], 'x': _x11}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[185])
+                enter_procedure(st, S[186])
             st.inline += 1
             try:
                 proc_exchange_token(st, _args78)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
+                traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
                 raise
             st.inline -= 1
         elif k == 2:  # game.yaml:692
@@ -3809,7 +3810,7 @@ def build(num_players, files):
     def step_286(st, fr):  # game.yaml:703
         env = fr.env
         st.at = o287  # game.yaml:704
-        env['back'] = [_y3 for _y3 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191])))] if (_y3 != env['x'])]
+        env['back'] = [_y3 for _y3 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[192])))] if (_y3 != env['x'])]
         st.at = o288  # game.yaml:705
         move_cards(st, env['back'], Z_token_supply1, False)
         st.at = o291  # game.yaml:706
@@ -3818,13 +3819,13 @@ def build(num_players, files):
             st.at = o290  # game.yaml:706
             _args79 = {'p': env['p'], 'bonus': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[192])
+                enter_procedure(st, S[193])
             st.inline += 1
             try:
                 proc_take_coat(st, _args79)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+                traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                 raise
             st.inline -= 1
         st.frames.pop()
@@ -3834,13 +3835,13 @@ def build(num_players, files):
         st.at = o290  # game.yaml:706
         _args80 = {'p': env['p'], 'bonus': False}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[192])
+            enter_procedure(st, S[193])
         st.inline += 1
         try:
             proc_take_coat(st, _args80)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+            traced(e, 'procedure take_coat (' + str(S[58]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3854,14 +3855,14 @@ def build(num_players, files):
     def e292_label0(st, env):  # game.yaml:701
         return 'keep ' + fmt_card1(env['x'])
     def e292_items0(st, env):  # game.yaml:701
-        return st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[193])))]
+        return st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[194])))]
     def collect_292(st, env):  # game.yaml:697
         _L_p13 = env['p']
         _S_p13 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
         actions = []
         values = []
         idx = []
-        for _x12 in st.zones[(Z_tokens_held1 + (_S_p13 if _S_p13 is not None else seat(st, _L_p13, S[193])))]:  # game.yaml:701
+        for _x12 in st.zones[(Z_tokens_held1 + (_S_p13 if _S_p13 is not None else seat(st, _L_p13, S[194])))]:  # game.yaml:701
             a = A_291 + _x12.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -3874,7 +3875,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:701
             _x13 = env['x'] = dec.values[i]
             st.at = o287  # game.yaml:704
-            env['back'] = [_y5 for _y5 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191])))] if (_y5 != _x13)]
+            env['back'] = [_y5 for _y5 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[192])))] if (_y5 != _x13)]
             st.at = o288  # game.yaml:705
             move_cards(st, env['back'], Z_token_supply1, False)
             st.at = o291  # game.yaml:706
@@ -3883,13 +3884,13 @@ def build(num_players, files):
                 st.at = o290  # game.yaml:706
                 _args81 = {'p': env['p'], 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[192])
+                    enter_procedure(st, S[193])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args81)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
     def step_294(st, fr):  # game.yaml:713
@@ -3898,7 +3899,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o300  # game.yaml:714
-            if ((env['q'] != env['p']) and fn_can_exchange(st, S[194], env['q'])):
+            if ((env['q'] != env['p']) and fn_can_exchange(st, S[195], env['q'])):
                 st.frames.append(Frame(o295, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3928,13 +3929,13 @@ def build(num_players, files):
         st.at = o297  # game.yaml:722
         _args82 = {'p': env['q'], 'x': env['x']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[195])
+            enter_procedure(st, S[196])
         st.inline += 1
         try:
             proc_exchange_token(st, _args82)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
+            traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3951,7 +3952,7 @@ def build(num_players, files):
     def e299_label0(st, env):  # game.yaml:719
         return "pay 2 Louis d'or and exchange " + fmt_card1(env['x']) + ' for a crown'
     def e299_items0(st, env):  # game.yaml:719
-        return st.zones[(Z_tokens_held1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[196])))]
+        return st.zones[(Z_tokens_held1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[197])))]
     def e299_when0(st, env):  # game.yaml:719
         return (env['x'].props['symbol'] != 'crown')
     def e299_label1(st, env):  # game.yaml:723
@@ -3962,7 +3963,7 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _x14 in st.zones[(Z_tokens_held1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[196])))]:  # game.yaml:719
+        for _x14 in st.zones[(Z_tokens_held1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[197])))]:  # game.yaml:719
             if not ((_x14.props['symbol'] != 'crown')):
                 continue
             a = A_301 + _x14.type_id
@@ -3983,13 +3984,13 @@ def build(num_players, files):
             st.at = o297  # game.yaml:722
             _args83 = {'p': env['q'], 'x': _x15}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[195])
+                enter_procedure(st, S[196])
             st.inline += 1
             try:
                 proc_exchange_token(st, _args83)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
+                traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
                 raise
             st.inline -= 1
         elif k == 1:  # game.yaml:723
@@ -4009,9 +4010,9 @@ def build(num_players, files):
     def e308_label0(st, env):  # game.yaml:733
         return 'pay ' + fmt_card1(env['x'])
     def e308_items0(st, env):  # game.yaml:733
-        return st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[197])))]
+        return st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[198])))]
     def e308_when0(st, env):  # game.yaml:733
-        return fn_pays_first(st, S[198], env['p'], env['m'], env['x'])
+        return fn_pays_first(st, S[199], env['p'], env['m'], env['x'])
     def collect_308(st, env):  # game.yaml:731
         _L_p14 = env['p']
         _L_m1 = env['m']
@@ -4019,8 +4020,8 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _x16 in st.zones[(Z_tokens_held1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p14, S[197])))]:  # game.yaml:733
-            if not (fn_pays_first(st, S[198], _L_p14, _L_m1, _x16)):
+        for _x16 in st.zones[(Z_tokens_held1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p14, S[198])))]:  # game.yaml:733
+            if not (fn_pays_first(st, S[199], _L_p14, _L_m1, _x16)):
                 continue
             a = A_321 + _x16.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4048,7 +4049,7 @@ def build(num_players, files):
     def e311_label0(st, env):  # game.yaml:737
         return 'pay ' + fmt_card1(env['x'])
     def e311_items0(st, env):  # game.yaml:737
-        return st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[199])))]
+        return st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200])))]
     def e311_when0(st, env):  # game.yaml:737
         return fn_fits(st, env['x'], env['m'].props['cost_b'])
     def collect_311(st, env):  # game.yaml:735
@@ -4058,7 +4059,7 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _x18 in st.zones[(Z_tokens_held1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p15, S[199])))]:  # game.yaml:737
+        for _x18 in st.zones[(Z_tokens_held1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p15, S[200])))]:  # game.yaml:737
             if not (fn_fits(st, _x18, _L_m2.props['cost_b'])):
                 continue
             a = A_331 + _x18.type_id
@@ -4082,7 +4083,7 @@ def build(num_players, files):
             st.at = o315  # game.yaml:742
             _args84 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[200])
+                enter_procedure(st, S[201])
             st.frames.append(Frame(o28, _args84))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4110,19 +4111,19 @@ def build(num_players, files):
     def step_318(st, fr):  # game.yaml:755
         env = fr.env
         st.at = o319  # game.yaml:755
-        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[201]))), False, S[202])
+        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[202]))), False, S[203])
         st.frames.pop()
 
     def step_320(st, fr):  # game.yaml:757
         env = fr.env
         st.at = o321  # game.yaml:757
-        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[203]))), False, S[204])
+        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[204]))), False, S[205])
         st.frames.pop()
 
     def step_322(st, fr):  # game.yaml:759
         env = fr.env
         st.at = o323  # game.yaml:759
-        st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[205]))), False, S[206])
+        st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[206]))), False, S[207])
         st.frames.pop()
 
     def e324_player(st, env):  # game.yaml:751
@@ -4163,19 +4164,19 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:754
             st.at = o319  # game.yaml:755
-            st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[201]))), False, S[202])
+            st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[202]))), False, S[203])
         elif k == 1:  # game.yaml:756
             st.at = o321  # game.yaml:757
-            st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[203]))), False, S[204])
+            st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[204]))), False, S[205])
         elif k == 2:  # game.yaml:758
             st.at = o323  # game.yaml:759
-            st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[205]))), False, S[206])
+            st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[206]))), False, S[207])
     def e326_player(st, env):  # game.yaml:764
         return env['p']
     def e326_prompt(st, env):  # game.yaml:764
         return fmt_card1(env['m']) + ': put back up to 2 mission cards'
     def e326_src(st, env):  # game.yaml:764
-        return st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[207])))]
+        return st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[208])))]
     def e326_dest(st, env):  # game.yaml:764
         return Z_mission_swap1
     def e326_min(st, env):  # game.yaml:764
@@ -4183,11 +4184,11 @@ def build(num_players, files):
     def e326_max(st, env):  # game.yaml:764
         return 2
     def cands_326(st, env, picked):  # game.yaml:764
-        return list(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[207])))])
+        return list(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[208])))])
     def step_327(st, fr):  # game.yaml:773
         env = fr.env
         st.at = o328  # game.yaml:775
-        st.move(env['c'], st.zone_index((st.zones[Z_light_deck1] if (env['c'].kind == 'light_missions') else (st.zones[Z_blue_deck1] if (env['c'].kind == 'blue_missions') else st.zones[Z_dark_deck1]))), True)
+        st.move(env['c'], (Z_light_deck1 if (env['c'].kind == 'light_missions') else (Z_blue_deck1 if (env['c'].kind == 'blue_missions') else Z_dark_deck1)), True)
         st.frames.pop()
 
     def e329_items(st, env):  # game.yaml:772
@@ -4200,7 +4201,7 @@ def build(num_players, files):
             st.at = o331  # game.yaml:777
             _args85 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[208])
+                enter_procedure(st, S[209])
             st.frames.append(Frame(o28, _args85))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4219,7 +4220,7 @@ def build(num_players, files):
         st.at = o335  # game.yaml:303
         st.shuffle(Z_gold_deck1)
         st.at = o336  # game.yaml:304
-        st.move_count(4, Z_gold_deck1, Z_gold_box1, False, S[209])
+        st.move_count(4, Z_gold_deck1, Z_gold_box1, False, S[210])
         st.at = o337  # game.yaml:305
         st.shuffle(Z_intrigue_deck1)
         st.at = o338  # game.yaml:306
@@ -4231,28 +4232,28 @@ def build(num_players, files):
         st.at = o341  # game.yaml:309
         st.shuffle(Z_dark_deck1)
         st.at = o348  # game.yaml:310
-        for _i21 in span_list(0, (len(st.players) - 1), S[210]):
+        for _i21 in span_list(0, (len(st.players) - 1), S[211]):
             env['i'] = _i21
             st.at = o343  # game.yaml:312
             env['p'] = clockwise_from(st, st.vars['start_player'])[_i21]
             st.at = o344  # game.yaml:313
             _args86 = {'p': env['p'], 'n': 5}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[211])
+                enter_procedure(st, S[212])
             st.inline += 1
             try:
                 proc_earn(st, _args86)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure earn (' + str(S[54]) + ')')
+                traced(e, 'procedure earn (' + str(S[55]) + ')')
                 raise
             st.inline -= 1
             st.at = o345  # game.yaml:314
-            st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[212]))), False, S[213])
+            st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[213]))), False, S[214])
             st.at = o346  # game.yaml:315
-            st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[214]))), False, S[215])
+            st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[215]))), False, S[216])
             st.at = o347  # game.yaml:316
-            st.move_count([5, 5, 6, 7][_i21], (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[217]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[216]))), False, S[218])
+            st.move_count([5, 5, 6, 7][_i21], (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[218]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[217]))), False, S[219])
         st.frames.pop()
 
     def step_342(st, fr):  # game.yaml:311
@@ -4262,25 +4263,25 @@ def build(num_players, files):
         st.at = o344  # game.yaml:313
         _args87 = {'p': env['p'], 'n': 5}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[211])
+            enter_procedure(st, S[212])
         st.inline += 1
         try:
             proc_earn(st, _args87)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[54]) + ')')
+            traced(e, 'procedure earn (' + str(S[55]) + ')')
             raise
         st.inline -= 1
         st.at = o345  # game.yaml:314
-        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[212]))), False, S[213])
+        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[213]))), False, S[214])
         st.at = o346  # game.yaml:315
-        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[214]))), False, S[215])
+        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[215]))), False, S[216])
         st.at = o347  # game.yaml:316
-        st.move_count([5, 5, 6, 7][env['i']], (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[217]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[216]))), False, S[218])
+        st.move_count([5, 5, 6, 7][env['i']], (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[218]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[217]))), False, S[219])
         st.frames.pop()
 
     def e348_items(st, env):  # game.yaml:310
-        return span_list(0, (len(st.players) - 1), S[210])
+        return span_list(0, (len(st.players) - 1), S[211])
     def step_349(st, fr):  # game.yaml:318
         env = fr.env
         pc = fr.pc
@@ -4364,19 +4365,19 @@ def build(num_players, files):
                 st.at = o362  # game.yaml:334
                 _args88 = {'p': _p6, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[219])
+                    enter_procedure(st, S[220])
                 st.inline += 1
                 try:
                     proc_earn(st, _args88)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure earn (' + str(S[54]) + ')')
+                    traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
                 st.inline -= 1
             st.at = o366  # game.yaml:335
             if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o365  # game.yaml:336
-                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[220])), False, S[221])
+                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[221])), False, S[222])
             fr.pc = 9
             st.at = o371  # game.yaml:338
             o371.exec(st, env)
@@ -4388,7 +4389,7 @@ def build(num_players, files):
             for _p7 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p7
                 st.at = o373  # game.yaml:341
-                st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + _p7), False, S[222])
+                st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + _p7), False, S[223])
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''
             st.frames.pop()
@@ -4400,13 +4401,13 @@ def build(num_players, files):
         st.at = o362  # game.yaml:334
         _args89 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[219])
+            enter_procedure(st, S[220])
         st.inline += 1
         try:
             proc_earn(st, _args89)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[54]) + ')')
+            traced(e, 'procedure earn (' + str(S[55]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -4416,7 +4417,7 @@ def build(num_players, files):
     def step_364(st, fr):  # game.yaml:336
         env = fr.env
         st.at = o365  # game.yaml:336
-        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[220])), False, S[221])
+        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[221])), False, S[222])
         st.frames.pop()
 
     def step_367(st, fr):  # game.yaml:339
@@ -4442,7 +4443,7 @@ def build(num_players, files):
             st.at = o369  # game.yaml:339
             _args90 = {'p': env['p'], 'm': env['m']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[223])
+                enter_procedure(st, S[224])
             st.frames.append(Frame(o7, _args90))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4453,13 +4454,13 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e370_items(st, env):  # game.yaml:339
-        return st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[224])))]
+        return st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[225])))]
     def e371_items(st, env):  # game.yaml:338
         return clockwise_from(st, st.vars['start_player'])
     def step_372(st, fr):  # game.yaml:341
         env = fr.env
         st.at = o373  # game.yaml:341
-        st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[225]))), False, S[222])
+        st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[226]))), False, S[223])
         st.frames.pop()
 
     def e374_items(st, env):  # game.yaml:340
@@ -4476,7 +4477,7 @@ def build(num_players, files):
             st.at = o379  # game.yaml:342
             _args91 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[226])
+                enter_procedure(st, S[227])
             st.frames.append(Frame(o8, _args91))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4500,7 +4501,7 @@ def build(num_players, files):
             st.at = o384  # game.yaml:343
             _args92 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[227])
+                enter_procedure(st, S[228])
             st.frames.append(Frame(o15, _args92))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4557,7 +4558,7 @@ def build(num_players, files):
     def step_389(st, fr):  # game.yaml:346
         env = fr.env
         st.at = o390  # game.yaml:346
-        _i24 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[228]))
+        _i24 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229]))
         st.vars['exchanges_used'][_i24] = 0
         st.frames.pop()
 
@@ -4576,7 +4577,7 @@ def build(num_players, files):
             st.at = o394  # game.yaml:348
             _args93 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[229])
+                enter_procedure(st, S[230])
             st.frames.append(Frame(o24, _args93))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4596,7 +4597,7 @@ def build(num_players, files):
             st.at = o398  # game.yaml:350
             _args94 = {'p': None}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[230])
+                enter_procedure(st, S[231])
             st.frames.append(Frame(o25, _args94))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4634,7 +4635,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o403  # game.yaml:354
-            if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[231])))]) > 0):
+            if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232])))]) > 0):
                 st.frames.append(Frame(o401, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4652,7 +4653,7 @@ def build(num_players, files):
             st.at = o402  # game.yaml:354
             _args95 = {'p': env['p'], 'm': env['m']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[232])
+                enter_procedure(st, S[233])
             st.frames.append(Frame(o29, _args95))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4663,7 +4664,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e404_items(st, env):  # game.yaml:353
-        return [_x20 for _x20 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[233])))] if (_x20.props['ability'] == 'card_exchange')]
+        return [_x20 for _x20 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[234])))] if (_x20.props['ability'] == 'card_exchange')]
     def e405_items(st, env):  # game.yaml:351
         return clockwise_from(st, st.vars['start_player'])
     def e408_cond(st, env):  # game.yaml:318
@@ -4678,7 +4679,7 @@ def build(num_players, files):
             st.at = o412  # game.yaml:786
             env['placed'] = sum([len([1 for _m19 in st.zones[(Z_markers_on1 + _t7.ordinal)] if (_m19.owner == _p10)]) for _t7 in K_courtiers1])
             st.at = o413  # game.yaml:787
-            env['coins'] = divide(st.vars['gold'][_p10], 3, '//', S[234])
+            env['coins'] = divide(st.vars['gold'][_p10], 3, '//', S[235])
             if st.record_log:
                 st.at = o414  # game.yaml:788
                 st.log_line(fmt_player1(_p10) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * 3)) + " Louis d'or for coats of arms", -1)
@@ -4693,56 +4694,56 @@ def build(num_players, files):
                 env['t'] = _t8
                 _args96 = {'p': _p10, 't': _t8}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[235])
+                    enter_procedure(st, S[236])
                 st.inline += 1
                 try:
                     proc_to_general(st, _args96)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure to_general (' + str(S[158]) + ')')
+                    traced(e, 'procedure to_general (' + str(S[159]) + ')')
                     raise
                 st.inline -= 1
             st.at = o421  # game.yaml:793
             _args97 = {'p': _p10, 'n': (env['coins'] * 3)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[236])
+                enter_procedure(st, S[237])
             st.inline += 1
             try:
                 proc_pay(st, _args97)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay (' + str(S[47]) + ')')
+                traced(e, 'procedure pay (' + str(S[48]) + ')')
                 raise
             st.inline -= 1
             st.at = o424  # game.yaml:794
-            for _i25 in span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[237]):
+            for _i25 in span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[238]):
                 env['i'] = _i25
                 _args98 = {'p': _p10, 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[238])
+                    enter_procedure(st, S[239])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args98)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
         st.at = o430  # game.yaml:795
-        for _a3 in span_list(1, 6, S[239]):
+        for _a3 in span_list(1, 6, S[240]):
             env['a'] = _a3
             st.at = o429  # game.yaml:797
-            for _q6 in list(majority_holders(st, (_r11 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c7 in st.zones[(Z_coats_held1 + _p11)] if (_c7.props['arms'] == _a3)]) for _p11 in _r11])):
+            for _q6 in list(majority_holders(st, (_r9 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c7 in st.zones[(Z_coats_held1 + _p11)] if (_c7.props['arms'] == _a3)]) for _p11 in _r9])):
                 env['q'] = _q6
                 _args99 = {'p': _q6, 'bonus': True}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[240])
+                    enter_procedure(st, S[241])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args99)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
         st.at = o433  # game.yaml:798
@@ -4752,67 +4753,67 @@ def build(num_players, files):
             _i26 = _p12
             _v19 = (((len(st.zones[(Z_coats_held1 + _p12)]) + len(st.zones[(Z_bonus_coats1 + _p12)])) + st.vars['extra_coats'][_p12]) + (5 * len(st.zones[(Z_missions_done1 + _p12)])))
             if _v19 < 0:
-                raise RuleError("'score' would fall to " + str(_v19) + ', below its minimum 0', S[241])
+                raise RuleError("'score' would fall to " + str(_v19) + ', below its minimum 0', S[242])
             st.vars['score'][_i26] = _v19
         st.frames.pop()
 
     def step_410(st, fr):  # game.yaml:784
         env = fr.env
         st.at = o411  # game.yaml:785
-        env['cards'] = ((len(st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[242])))]) + len(st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243])))])) + len(st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[244])))]))
+        env['cards'] = ((len(st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243])))]) + len(st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[244])))])) + len(st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[245])))]))
         st.at = o412  # game.yaml:786
         env['placed'] = sum([len([1 for _m20 in st.zones[(Z_markers_on1 + _t9.ordinal)] if (_m20.owner == env['p'])]) for _t9 in K_courtiers1])
         st.at = o413  # game.yaml:787
-        env['coins'] = divide(st.vars['gold'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[245]))], 3, '//', S[234])
+        env['coins'] = divide(st.vars['gold'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[246]))], 3, '//', S[235])
         if st.record_log:
             st.at = o414  # game.yaml:788
             st.log_line(fmt_player1(env['p']) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * 3)) + " Louis d'or for coats of arms", -1)
         st.at = o415  # game.yaml:789
-        move_cards(st, st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[246])))], Z_influence_deck1, False)
+        move_cards(st, st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[247])))], Z_influence_deck1, False)
         st.at = o416  # game.yaml:790
-        move_cards(st, st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[247])))], Z_intrigue_deck1, False)
+        move_cards(st, st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[248])))], Z_intrigue_deck1, False)
         st.at = o417  # game.yaml:791
-        move_cards(st, st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[248])))], Z_token_supply1, False)
+        move_cards(st, st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[249])))], Z_token_supply1, False)
         st.at = o420  # game.yaml:792
         for _t10 in list(K_courtiers1):
             env['t'] = _t10
             st.at = o419  # game.yaml:792
             _args100 = {'p': env['p'], 't': _t10}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[235])
+                enter_procedure(st, S[236])
             st.inline += 1
             try:
                 proc_to_general(st, _args100)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_general (' + str(S[158]) + ')')
+                traced(e, 'procedure to_general (' + str(S[159]) + ')')
                 raise
             st.inline -= 1
         st.at = o421  # game.yaml:793
         _args101 = {'p': env['p'], 'n': (env['coins'] * 3)}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[236])
+            enter_procedure(st, S[237])
         st.inline += 1
         try:
             proc_pay(st, _args101)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure pay (' + str(S[47]) + ')')
+            traced(e, 'procedure pay (' + str(S[48]) + ')')
             raise
         st.inline -= 1
         st.at = o424  # game.yaml:794
-        for _i27 in span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[237]):
+        for _i27 in span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[238]):
             env['i'] = _i27
             st.at = o423  # game.yaml:794
             _args102 = {'p': env['p'], 'bonus': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[238])
+                enter_procedure(st, S[239])
             st.inline += 1
             try:
                 proc_take_coat(st, _args102)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+                traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                 raise
             st.inline -= 1
         st.frames.pop()
@@ -4822,13 +4823,13 @@ def build(num_players, files):
         st.at = o419  # game.yaml:792
         _args103 = {'p': env['p'], 't': env['t']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[235])
+            enter_procedure(st, S[236])
         st.inline += 1
         try:
             proc_to_general(st, _args103)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure to_general (' + str(S[158]) + ')')
+            traced(e, 'procedure to_general (' + str(S[159]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -4840,35 +4841,35 @@ def build(num_players, files):
         st.at = o423  # game.yaml:794
         _args104 = {'p': env['p'], 'bonus': False}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[238])
+            enter_procedure(st, S[239])
         st.inline += 1
         try:
             proc_take_coat(st, _args104)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+            traced(e, 'procedure take_coat (' + str(S[58]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
     def e424_items(st, env):  # game.yaml:794
-        return span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[237])
+        return span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[238])
     def e425_items(st, env):  # game.yaml:783
         return clockwise_from(st, st.vars['start_player'])
     def step_426(st, fr):  # game.yaml:797
         env = fr.env
         st.at = o429  # game.yaml:797
-        for _q7 in list(majority_holders(st, (_r12 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c8 in st.zones[(Z_coats_held1 + _p13)] if (_c8.props['arms'] == env['a'])]) for _p13 in _r12])):
+        for _q7 in list(majority_holders(st, (_r10 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c8 in st.zones[(Z_coats_held1 + _p13)] if (_c8.props['arms'] == env['a'])]) for _p13 in _r10])):
             env['q'] = _q7
             _args105 = {'p': _q7, 'bonus': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[240])
+                enter_procedure(st, S[241])
             st.inline += 1
             try:
                 proc_take_coat(st, _args105)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+                traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                 raise
             st.inline -= 1
         st.frames.pop()
@@ -4878,28 +4879,28 @@ def build(num_players, files):
         st.at = o428  # game.yaml:797
         _args106 = {'p': env['q'], 'bonus': True}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[240])
+            enter_procedure(st, S[241])
         st.inline += 1
         try:
             proc_take_coat(st, _args106)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+            traced(e, 'procedure take_coat (' + str(S[58]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
     def e429_items(st, env):  # game.yaml:797
-        return majority_holders(st, (_r13 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c9 in st.zones[(Z_coats_held1 + _p14)] if (_c9.props['arms'] == env['a'])]) for _p14 in _r13])
+        return majority_holders(st, (_r11 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c9 in st.zones[(Z_coats_held1 + _p14)] if (_c9.props['arms'] == env['a'])]) for _p14 in _r11])
     def e430_items(st, env):  # game.yaml:795
-        return span_list(1, 6, S[239])
+        return span_list(1, 6, S[240])
     def step_431(st, fr):  # game.yaml:799
         env = fr.env
         st.at = o432  # game.yaml:800
-        _i28 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[249]))
-        _v20 = (((len(st.zones[(Z_coats_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[250])))]) + len(st.zones[(Z_bonus_coats1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[251])))])) + st.vars['extra_coats'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[252]))]) + (5 * len(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253])))])))
+        _i28 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[250]))
+        _v20 = (((len(st.zones[(Z_coats_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[251])))]) + len(st.zones[(Z_bonus_coats1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[252])))])) + st.vars['extra_coats'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253]))]) + (5 * len(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[254])))])))
         if _v20 < 0:
-            raise RuleError("'score' would fall to " + str(_v20) + ', below its minimum 0', S[241])
+            raise RuleError("'score' would fall to " + str(_v20) + ', below its minimum 0', S[242])
         st.vars['score'][_i28] = _v20
         st.frames.pop()
 
@@ -4916,7 +4917,7 @@ def build(num_players, files):
                 try:
                     proc_to_personal(st, _args107)
                 except Exception as e:
-                    traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+                    traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                     raise
         if pc <= 1:
             st.at = o53  # game.yaml:398
@@ -4925,7 +4926,7 @@ def build(num_players, files):
                 try:
                     proc_to_personal(st, _args108)
                 except Exception as e:
-                    traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+                    traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                     raise
         if pc <= 2:
             st.at = o56  # game.yaml:399
@@ -4934,7 +4935,7 @@ def build(num_players, files):
                 try:
                     proc_earn(st, _args109)
                 except Exception as e:
-                    traced(e, 'procedure earn (' + str(S[54]) + ')')
+                    traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
         if pc <= 3:
             st.at = o59  # game.yaml:400
@@ -4943,7 +4944,7 @@ def build(num_players, files):
                 try:
                     proc_earn(st, _args110)
                 except Exception as e:
-                    traced(e, 'procedure earn (' + str(S[54]) + ')')
+                    traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
         if pc <= 4:
             st.at = o62  # game.yaml:401
@@ -4952,30 +4953,30 @@ def build(num_players, files):
                 try:
                     proc_take_coat(st, _args111)
                 except Exception as e:
-                    traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
         if pc <= 5:
             st.at = o65  # game.yaml:402
             if ((_L_m3.props['ability'] == 'intrigue1') and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o64  # game.yaml:403
-                _d1 = (Z_intrigue_hand1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[58])))
+                _d1 = (Z_intrigue_hand1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[59])))
                 _pile1 = st.zones[Z_intrigue_deck1]
                 if len(_pile1) >= 1:
                     _c10 = _pile1.pop()
                     st.zones[_d1].append(_c10)
                     st.loc[_c10.id] = _d1
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(1, Z_intrigue_deck1, _d1, False, S[59])
+                    st.move_count(1, Z_intrigue_deck1, _d1, False, S[60])
         if pc <= 6:
             st.at = o75  # game.yaml:404
             if (_L_m3.props['ability'] == 'gold_or_markers'):
                 st.at = o74  # game.yaml:406
                 # game.yaml:409: always offered
-                if ((_r14 := len(st.zones[(Z_general1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[86])))])) > 0):  # game.yaml:410
+                if ((_r12 := len(st.zones[(Z_general1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[87])))])) > 0):  # game.yaml:410
                     _f1 = 1
                 else:
                     _f1 = 0
-                if (_r14 > 1):  # game.yaml:412
+                if (_r12 > 1):  # game.yaml:412
                     _f2 = 1
                 else:
                     _f2 = 0
@@ -4983,9 +4984,9 @@ def build(num_players, files):
                 _end2 = _end1 + _f1
                 _end3 = _end2 + _f2
                 if not _end3:
-                    raise RuleError('a choice has no legal option', S[254])
+                    raise RuleError('a choice has no legal option', S[255])
                 if _S_p16 is None:
-                    raise RuleError(not_a_seat(_L_p16, num_players), S[254])
+                    raise RuleError(not_a_seat(_L_p16, num_players), S[255])
                 if _L_p16 in st.players:  # else out of the game: no option runs
                     if _end3 > 1:
                         _i29 = st.choose(_end3)
@@ -4997,40 +4998,40 @@ def build(num_players, files):
                         try:
                             proc_earn(st, _args112)
                         except Exception as e:
-                            traced(e, 'procedure earn (' + str(S[54]) + ')')
+                            traced(e, 'procedure earn (' + str(S[55]) + ')')
                             raise
                     elif _i29 < _end2:  # game.yaml:410
                         _args113 = {'p': _L_p16, 'n': 1}
                         try:
                             proc_earn(st, _args113)
                         except Exception as e:
-                            traced(e, 'procedure earn (' + str(S[54]) + ')')
+                            traced(e, 'procedure earn (' + str(S[55]) + ')')
                             raise
                         _args114 = {'p': _L_p16, 'n': 1}
                         try:
                             proc_to_personal(st, _args114)
                         except Exception as e:
-                            traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+                            traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                             raise
                     else:  # game.yaml:412
                         _args115 = {'p': _L_p16, 'n': 2}
                         try:
                             proc_to_personal(st, _args115)
                         except Exception as e:
-                            traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+                            traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                             raise
         if pc <= 7:
             st.at = o82  # game.yaml:413
-            if ((_L_m3.props['ability'] == 'card_for_marker') and (len(st.zones[(Z_personal1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[60])))]) > 0)):
+            if ((_L_m3.props['ability'] == 'card_for_marker') and (len(st.zones[(Z_personal1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[61])))]) > 0)):
                 st.at = o81  # game.yaml:415
                 # game.yaml:419: always offered
                 # game.yaml:421: always offered
                 _end4 = 1
                 _end5 = _end4 + 1
                 if not _end5:
-                    raise RuleError('a choice has no legal option', S[255])
+                    raise RuleError('a choice has no legal option', S[256])
                 if _S_p16 is None:
-                    raise RuleError(not_a_seat(_L_p16, num_players), S[255])
+                    raise RuleError(not_a_seat(_L_p16, num_players), S[256])
                 if _L_p16 in st.players:  # else out of the game: no option runs
                     if _end5 > 1:
                         _i30 = st.choose(_end5)
@@ -5039,24 +5040,24 @@ def build(num_players, files):
                         _i30 = 0
                     if _i30 < _end4:  # game.yaml:419
                         st.at = o78  # game.yaml:420
-                        _src1 = (Z_personal1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[89])))
-                        _d2 = (Z_general1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[88])))
+                        _src1 = (Z_personal1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[90])))
+                        _d2 = (Z_general1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[89])))
                         _pile2 = st.zones[_src1]
                         if len(_pile2) >= 1:
                             _c11 = _pile2.pop()
                             st.zones[_d2].append(_c11)
                             st.loc[_c11.id] = _d2
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, _src1, _d2, False, S[90])
+                            st.move_count(1, _src1, _d2, False, S[91])
                         st.at = o79  # game.yaml:420
-                        _d3 = (Z_influence_hand1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[91])))
+                        _d3 = (Z_influence_hand1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[92])))
                         _pile3 = st.zones[Z_influence_deck1]
                         if len(_pile3) >= 1:
                             _c12 = _pile3.pop()
                             st.zones[_d3].append(_c12)
                             st.loc[_c12.id] = _d3
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, Z_influence_deck1, _d3, False, S[92])
+                            st.move_count(1, Z_influence_deck1, _d3, False, S[93])
                     else:  # game.yaml:421
                         pass
     def c_8(st, env, pc):  # game.yaml:424
@@ -5068,19 +5069,19 @@ def build(num_players, files):
                 _i31 = _p17
                 _v21 = len([1 for _m21 in st.zones[(Z_missions_done1 + _p17)] if (_m21.props['ability'] == 'pass2')])
                 if _v21 < 0:
-                    raise RuleError("'pass_left' would fall to " + str(_v21) + ', below its minimum 0', S[94])
+                    raise RuleError("'pass_left' would fall to " + str(_v21) + ', below its minimum 0', S[95])
                 st.vars['pass_left'][_i31] = _v21
                 st.at = o85  # game.yaml:430
                 _i32 = _p17
                 _v22 = len([1 for _m22 in st.zones[(Z_missions_done1 + _p17)] if (_m22.props['ability'] == 'card_swap')])
                 if _v22 < 0:
-                    raise RuleError("'swap_left' would fall to " + str(_v22) + ', below its minimum 0', S[96])
+                    raise RuleError("'swap_left' would fall to " + str(_v22) + ', below its minimum 0', S[97])
                 st.vars['swap_left'][_i32] = _v22
                 st.at = o86  # game.yaml:431
                 _i33 = _p17
                 _v23 = len([1 for _m23 in st.zones[(Z_missions_done1 + _p17)] if (_m23.props['ability'] == 'place_four')])
                 if _v23 < 0:
-                    raise RuleError("'four_left' would fall to " + str(_v23) + ', below its minimum 0', S[98])
+                    raise RuleError("'four_left' would fall to " + str(_v23) + ', below its minimum 0', S[99])
                 st.vars['four_left'][_i33] = _v23
                 st.at = o89  # game.yaml:432
                 for _m24 in [_x21 for _x21 in st.zones[(Z_missions_done1 + _p17)] if (_x21.props['ability'] in ['tile_marker', 'louis_marker'])]:
@@ -5090,7 +5091,7 @@ def build(num_players, files):
                     try:
                         c_9(st, _args116, 0)
                     except Exception as e:
-                        traced(e, 'procedure optional_markers (' + str(S[256]) + ')')
+                        traced(e, 'procedure optional_markers (' + str(S[257]) + ')')
                         raise
         if pc <= 1:
             _passes1 = 0
@@ -5100,7 +5101,7 @@ def build(num_players, files):
                     break
                 _passes1 += 1
                 if _passes1 > MAX_PASSES:
-                    raise too_long(S[257])
+                    raise too_long(S[258])
                 st.at = o94  # game.yaml:437
                 for _p18 in [_q9 for _q9 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len(st.zones[(Z_influence_hand1 + _q9)]) > 1)]:
                     env['p'] = _p18
@@ -5110,7 +5111,7 @@ def build(num_players, files):
                         c_11(st, _args117, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure influence_turn (' + str(S[258]) + ')')
+                        traced(e, 'procedure influence_turn (' + str(S[259]) + ')')
                         raise
                     st.inline -= 1
         if pc <= 2:
@@ -5124,7 +5125,7 @@ def build(num_players, files):
                     try:
                         c_10(st, _args118, 0)
                     except Exception as e:
-                        traced(e, 'procedure marker_anywhere (' + str(S[259]) + ')')
+                        traced(e, 'procedure marker_anywhere (' + str(S[260]) + ')')
                         raise
         if pc <= 3:
             st.at = o103  # game.yaml:445
@@ -5155,9 +5156,9 @@ def build(num_players, files):
                 _end6 = 1
                 _end7 = _end6 + 1
                 if not _end7:
-                    raise RuleError('a choice has no legal option', S[260])
+                    raise RuleError('a choice has no legal option', S[261])
                 if _S_p17 is None:
-                    raise RuleError(not_a_seat(_L_p17, num_players), S[260])
+                    raise RuleError(not_a_seat(_L_p17, num_players), S[261])
                 if _L_p17 in st.players:  # else out of the game: no option runs
                     if _end7 > 1:
                         _i34 = st.choose(_end7)
@@ -5169,7 +5170,7 @@ def build(num_players, files):
                         try:
                             proc_from_general(st, _args119)
                         except Exception as e:
-                            traced(e, 'procedure from_general (' + str(S[106]) + ')')
+                            traced(e, 'procedure from_general (' + str(S[107]) + ')')
                             raise
                     else:  # game.yaml:460
                         pass
@@ -5189,9 +5190,9 @@ def build(num_players, files):
                 _end8 = len(_v24)
                 _end9 = _end8 + _f3
                 if not _end9:
-                    raise RuleError('a choice has no legal option', S[261])
+                    raise RuleError('a choice has no legal option', S[262])
                 if _S_p18 is None:
-                    raise RuleError(not_a_seat(_L_p18, num_players), S[261])
+                    raise RuleError(not_a_seat(_L_p18, num_players), S[262])
                 if _L_p18 in st.players:  # else out of the game: no option runs
                     if _end9 > 1:
                         _i35 = st.choose(_end9)
@@ -5204,7 +5205,7 @@ def build(num_players, files):
                         try:
                             proc_from_general(st, _args120)
                         except Exception as e:
-                            traced(e, 'procedure from_general (' + str(S[106]) + ')')
+                            traced(e, 'procedure from_general (' + str(S[107]) + ')')
                             raise
                     else:  # game.yaml:472
                         pass
@@ -5215,18 +5216,18 @@ def build(num_players, files):
             st.at = o129  # game.yaml:477
             _actions1 = set()  # (the ids' order is never read)
             _v25 = []
-            for _c13 in st.zones[(Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[116])))]:  # game.yaml:480
+            for _c13 in st.zones[(Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[117])))]:  # game.yaml:480
                 _a4 = A_91 + _c13.type_id
                 if _a4 not in _actions1:  # an identical card: the same choice
                     _actions1.add(_a4)
                     _v25.append(_c13)
-            if ((st.vars['pass_left'][(_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[117]))] > 0) and (st.vars['gold'][(_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[118]))] >= 2)):  # game.yaml:483
+            if ((st.vars['pass_left'][(_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[118]))] > 0) and (st.vars['gold'][(_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[119]))] >= 2)):  # game.yaml:483
                 _f4 = 1
                 _actions1.add(A_101)
             else:
                 _f4 = 0
-            _items3 = st.zones[(Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[119])))]  # game.yaml:487
-            if _items3 and (st.vars['swap_left'][(_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[120]))] > 0):
+            _items3 = st.zones[(Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[120])))]  # game.yaml:487
+            if _items3 and (st.vars['swap_left'][(_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[121]))] > 0):
                 _v26 = []
                 for _c14 in _items3:
                     _a5 = A_111 + _c14.type_id
@@ -5239,9 +5240,9 @@ def build(num_players, files):
             _end11 = _end10 + _f4
             _end12 = _end11 + len(_v26)
             if not _end12:
-                raise RuleError('a choice has no legal option', S[262])
+                raise RuleError('a choice has no legal option', S[263])
             if _S_p19 is None:
-                raise RuleError(not_a_seat(_L_p19, num_players), S[262])
+                raise RuleError(not_a_seat(_L_p19, num_players), S[263])
             if _L_p19 in st.players:  # else out of the game: no option runs
                 if _end12 > 1:
                     _i36 = st.choose(_end12)
@@ -5268,29 +5269,29 @@ def build(num_players, files):
                         c_12(st, _args121, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure use_card (' + str(S[263]) + ')')
+                        traced(e, 'procedure use_card (' + str(S[264]) + ')')
                         raise
                     st.inline -= 1
                 elif _i36 < _end11:  # game.yaml:483
                     st.at = o123  # game.yaml:486
-                    _i37 = (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[109]))
+                    _i37 = (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[110]))
                     _v27 = st.vars['pass_left'][_i37] - 1
                     if _v27 < 0:
-                        raise RuleError("'pass_left' would fall to " + str(_v27) + ', below its minimum 0', S[110])
+                        raise RuleError("'pass_left' would fall to " + str(_v27) + ', below its minimum 0', S[111])
                     st.vars['pass_left'][_i37] = _v27
                     _args122 = {'p': _L_p19, 'n': 2}
                     try:
                         proc_pay(st, _args122)
                     except Exception as e:
-                        traced(e, 'procedure pay (' + str(S[47]) + ')')
+                        traced(e, 'procedure pay (' + str(S[48]) + ')')
                         raise
                 else:  # game.yaml:487
                     _c17 = env['c'] = _v26[_i36 - _end11]
                     st.at = o126  # game.yaml:491
-                    _i38 = (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[112]))
+                    _i38 = (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[113]))
                     _v28 = st.vars['swap_left'][_i38] - 1
                     if _v28 < 0:
-                        raise RuleError("'swap_left' would fall to " + str(_v28) + ', below its minimum 0', S[113])
+                        raise RuleError("'swap_left' would fall to " + str(_v28) + ', below its minimum 0', S[114])
                     st.vars['swap_left'][_i38] = _v28
                     st.at = o127  # game.yaml:491
                     _c18 = _c17
@@ -5305,14 +5306,14 @@ def build(num_players, files):
                     else:  # not a card: State.move raises the rules' error
                         st.move(_c18, Z_influence_played1, False)
                     st.at = o128  # game.yaml:492
-                    _d4 = (Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[114])))
+                    _d4 = (Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[115])))
                     _pile4 = st.zones[Z_influence_deck1]
                     if len(_pile4) >= 1:
                         _c19 = _pile4.pop()
                         st.zones[_d4].append(_c19)
                         st.loc[_c19.id] = _d4
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_influence_deck1, _d4, False, S[115])
+                        st.move_count(1, Z_influence_deck1, _d4, False, S[116])
     def c_12(st, env, pc):  # game.yaml:493
         _L_c1 = env['c']
         _L_p20 = env['p']
@@ -5322,16 +5323,16 @@ def build(num_players, files):
             env['joker'] = (_L_c1.kind == 'joker_cards')
         if pc <= 1:
             st.at = o145  # game.yaml:498
-            if ((_r15 := len(st.zones[(Z_personal1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[130])))])) > 0):  # game.yaml:501
+            if ((_r13 := len(st.zones[(Z_personal1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[131])))])) > 0):  # game.yaml:501
                 _f5 = 1
             else:
                 _f5 = 0
             # game.yaml:507: always offered
-            if (((_r16 := st.vars['four_left'][(_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[131]))]) > 0) and (_r15 > 0)):  # game.yaml:508
+            if (((_r14 := st.vars['four_left'][(_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[132]))]) > 0) and (_r13 > 0)):  # game.yaml:508
                 _f6 = 1
             else:
                 _f6 = 0
-            if (_r16 > 0):  # game.yaml:513
+            if (_r14 > 0):  # game.yaml:513
                 _f7 = 1
             else:
                 _f7 = 0
@@ -5340,9 +5341,9 @@ def build(num_players, files):
             _end15 = _end14 + _f6
             _end16 = _end15 + _f7
             if not _end16:
-                raise RuleError('a choice has no legal option', S[264])
+                raise RuleError('a choice has no legal option', S[265])
             if _S_p20 is None:
-                raise RuleError(not_a_seat(_L_p20, num_players), S[264])
+                raise RuleError(not_a_seat(_L_p20, num_players), S[265])
             if _L_p20 in st.players:  # else out of the game: no option runs
                 if _end16 > 1:
                     _i39 = st.choose(_end16)
@@ -5358,7 +5359,7 @@ def build(num_players, files):
                             c_13(st, _args123, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure start_anywhere (' + str(S[265]) + ')')
+                            traced(e, 'procedure start_anywhere (' + str(S[266]) + ')')
                             raise
                         st.inline -= 1
                     else:
@@ -5369,7 +5370,7 @@ def build(num_players, files):
                             c_14(st, _args124, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure place_path (' + str(S[266]) + ')')
+                            traced(e, 'procedure place_path (' + str(S[267]) + ')')
                             raise
                         st.inline -= 1
                 elif _i39 < _end14:  # game.yaml:507
@@ -5378,14 +5379,14 @@ def build(num_players, files):
                     try:
                         proc_to_personal(st, _args125)
                     except Exception as e:
-                        traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+                        traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                         raise
                 elif _i39 < _end15:  # game.yaml:508
                     st.at = o140  # game.yaml:512
-                    _i40 = (_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[124]))
+                    _i40 = (_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[125]))
                     _v29 = st.vars['four_left'][_i40] - 1
                     if _v29 < 0:
-                        raise RuleError("'four_left' would fall to " + str(_v29) + ', below its minimum 0', S[125])
+                        raise RuleError("'four_left' would fall to " + str(_v29) + ', below its minimum 0', S[126])
                     st.vars['four_left'][_i40] = _v29
                     _args126 = {'p': _L_p20, 'n': 4, 'jumps': 3}
                     st.inline += 1
@@ -5393,21 +5394,21 @@ def build(num_players, files):
                         c_13(st, _args126, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure start_anywhere (' + str(S[265]) + ')')
+                        traced(e, 'procedure start_anywhere (' + str(S[266]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:513
                     st.at = o143  # game.yaml:516
-                    _i41 = (_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[127]))
+                    _i41 = (_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[128]))
                     _v30 = st.vars['four_left'][_i41] - 1
                     if _v30 < 0:
-                        raise RuleError("'four_left' would fall to " + str(_v30) + ', below its minimum 0', S[128])
+                        raise RuleError("'four_left' would fall to " + str(_v30) + ', below its minimum 0', S[129])
                     st.vars['four_left'][_i41] = _v30
                     _args127 = {'p': _L_p20, 'n': 4}
                     try:
                         proc_to_personal(st, _args127)
                     except Exception as e:
-                        traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+                        traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                         raise
     def c_13(st, env, pc):  # game.yaml:517
         _L_p21 = env['p']
@@ -5419,9 +5420,9 @@ def build(num_players, files):
             _v31 = K_courtiers1  # game.yaml:523
             _end17 = len(_v31)
             if not _end17:
-                raise RuleError('a choice has no legal option', S[267])
+                raise RuleError('a choice has no legal option', S[268])
             if _S_p21 is None:
-                raise RuleError(not_a_seat(_L_p21, num_players), S[267])
+                raise RuleError(not_a_seat(_L_p21, num_players), S[268])
             if _L_p21 in st.players:  # else out of the game: no option runs
                 if _end17 > 1:
                     _i42 = st.choose(_end17)
@@ -5435,7 +5436,7 @@ def build(num_players, files):
                     c_14(st, _args128, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure place_path (' + str(S[266]) + ')')
+                    traced(e, 'procedure place_path (' + str(S[267]) + ')')
                     raise
                 st.inline -= 1
     def c_14(st, env, pc):  # game.yaml:525
@@ -5447,19 +5448,19 @@ def build(num_players, files):
         _O_t3 = _L_t5.ordinal if type(_L_t5) is Card and _L_t5.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o149  # game.yaml:530
-            env['left'] = min((_L_n7, len(st.zones[(Z_personal1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p22, S[61])))]),))
+            env['left'] = min((_L_n7, len(st.zones[(Z_personal1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p22, S[62])))]),))
         if pc <= 1:
             st.at = o158  # game.yaml:531
-            _v32 = []
-            for _k3 in span_list(1, env['left'], S[139]):  # game.yaml:534
-                if not 0 <= _k3 < 64:  # a number out of the site's range
-                    site[17].action(_k3)  # (its error)
-                _v32.append(_k3)
+            _v32 = span_list(1, env['left'], S[140])  # game.yaml:534
+            if _v32 and not (0 <= _v32[0] and _v32[-1] < 64):  # an end out of range
+                for _k3 in _v32:
+                    if not 0 <= _k3 < 64:
+                        site[17].action(_k3)  # (its error)
             _end18 = len(_v32)
             if not _end18:
-                raise RuleError('a choice has no legal option', S[268])
+                raise RuleError('a choice has no legal option', S[269])
             if _S_p22 is None:
-                raise RuleError(not_a_seat(_L_p22, num_players), S[268])
+                raise RuleError(not_a_seat(_L_p22, num_players), S[269])
             if _L_p22 in st.players:  # else out of the game: no option runs
                 if _end18 > 1:
                     _i43 = st.choose(_end18)
@@ -5468,8 +5469,8 @@ def build(num_players, files):
                     _i43 = 0
                 _k4 = env['k'] = _v32[_i43]
                 st.at = o151  # game.yaml:537
-                _src2 = (Z_personal1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p22, S[136])))
-                _d5 = (Z_markers_on1 + (_O_t3 if _O_t3 is not None else ordinal(_L_t5, 'courtiers', S[135])))
+                _src2 = (Z_personal1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p22, S[137])))
+                _d5 = (Z_markers_on1 + (_O_t3 if _O_t3 is not None else ordinal(_L_t5, 'courtiers', S[136])))
                 _pile5 = st.zones[_src2]
                 if type(_k4) is int and 0 <= _k4 <= len(_pile5):
                     for _ in range(_k4):
@@ -5477,7 +5478,7 @@ def build(num_players, files):
                         st.zones[_d5].append(_c20)
                         st.loc[_c20.id] = _d5
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(_k4, _src2, _d5, False, S[137])
+                    st.move_count(_k4, _src2, _d5, False, S[138])
                 st.at = o157  # game.yaml:538
                 if ((env['left'] > _k4) and (_L_jumps2 > 0)):
                     st.at = o156  # game.yaml:540
@@ -5492,9 +5493,9 @@ def build(num_players, files):
                     _end19 = len(_v33)
                     _end20 = _end19 + 1
                     if not _end20:
-                        raise RuleError('a choice has no legal option', S[269])
+                        raise RuleError('a choice has no legal option', S[270])
                     if _S_p22 is None:
-                        raise RuleError(not_a_seat(_L_p22, num_players), S[269])
+                        raise RuleError(not_a_seat(_L_p22, num_players), S[270])
                     if _L_p22 in st.players:  # else out of the game: no option runs
                         if _end20 > 1:
                             _i44 = st.choose(_end20)
@@ -5506,13 +5507,13 @@ def build(num_players, files):
                             st.at = o154  # game.yaml:544
                             _args129 = {'p': _L_p22, 't': _a8, 'n': (env['left'] - _k4), 'jumps': (_L_jumps2 - 1)}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[138])
+                                enter_procedure(st, S[139])
                             st.inline += 1
                             try:
                                 c_14(st, _args129, 0)
                             except Exception as e:
                                 st.inline -= 1
-                                traced(e, 'procedure place_path (' + str(S[266]) + ')')
+                                traced(e, 'procedure place_path (' + str(S[267]) + ')')
                                 raise
                             st.inline -= 1
                         else:  # game.yaml:545
@@ -5526,7 +5527,7 @@ def build(num_players, files):
                 _i45 = _p28
                 _v34 = len([1 for _m26 in st.zones[(Z_missions_done1 + _p28)] if (_m26.props['ability'] == 'first_once')])
                 if _v34 < 0:
-                    raise RuleError("'first_left' would fall to " + str(_v34) + ', below its minimum 0', S[62])
+                    raise RuleError("'first_left' would fall to " + str(_v34) + ', below its minimum 0', S[63])
                 st.vars['first_left'][_i45] = _v34
         if pc <= 1:
             st.at = o165  # game.yaml:553
@@ -5536,13 +5537,13 @@ def build(num_players, files):
                 try:
                     c_16(st, _args130, 0)
                 except Exception as e:
-                    traced(e, 'procedure play_intrigue (' + str(S[270]) + ')')
+                    traced(e, 'procedure play_intrigue (' + str(S[271]) + ')')
                     raise
                 _args131 = {'t': _t15}
                 try:
                     c_17(st, _args131, 0)
                 except Exception as e:
-                    traced(e, 'procedure evaluate (' + str(S[271]) + ')')
+                    traced(e, 'procedure evaluate (' + str(S[272]) + ')')
                     raise
         if pc <= 2:
             st.at = o166  # game.yaml:555
@@ -5563,7 +5564,7 @@ def build(num_players, files):
                     _end21 = 1
                     _end22 = _end21 + 1
                     if not _end22:
-                        raise RuleError('a choice has no legal option', S[272])
+                        raise RuleError('a choice has no legal option', S[273])
                     if _q10 in st.players:  # else out of the game: no option runs
                         if _end22 > 1:
                             _i46 = st.choose(_end22)
@@ -5586,7 +5587,7 @@ def build(num_players, files):
                             st.at = o171  # game.yaml:571
                             _n1 = min((2, len(st.zones[(Z_personal1 + _q10)]),))
                             _src3 = (Z_personal1 + _q10)
-                            _d6 = (Z_markers_on1 + (_O_t4 if _O_t4 is not None else ordinal(_L_t6, 'courtiers', S[143])))
+                            _d6 = (Z_markers_on1 + (_O_t4 if _O_t4 is not None else ordinal(_L_t6, 'courtiers', S[144])))
                             _pile6 = st.zones[_src3]
                             if type(_n1) is int and 0 <= _n1 <= len(_pile6):
                                 for _ in range(_n1):
@@ -5594,7 +5595,7 @@ def build(num_players, files):
                                     st.zones[_d6].append(_c23)
                                     st.loc[_c23.id] = _d6
                             else:  # short of cards (a refill), or no count: State's
-                                st.move_count(_n1, _src3, _d6, False, S[146])
+                                st.move_count(_n1, _src3, _d6, False, S[147])
                         else:  # game.yaml:572
                             pass
     def c_17(st, env, pc):  # game.yaml:573
@@ -5604,13 +5605,13 @@ def build(num_players, files):
             st.vars['flip'] = False
         if pc <= 1:
             st.at = o177  # game.yaml:578
-            env['leaders'] = fn_most_influence(st, S[63], _L_t7)
+            env['leaders'] = fn_most_influence(st, S[64], _L_t7)
         if pc <= 2:
             st.at = o178  # game.yaml:579
             st.vars['leader'] = (env['leaders'][0] if (len(env['leaders']) == 1) else None)
         if pc <= 3:
             st.at = o183  # game.yaml:580
-            if ((len(env['leaders']) > 1) and (fn_kind_of(st, S[64], _L_t7) != 'markers')):
+            if ((len(env['leaders']) > 1) and (fn_kind_of(st, S[65], _L_t7) != 'markers')):
                 st.at = o182  # game.yaml:581
                 for _q11 in list(env['leaders']):
                     env['q'] = _q11
@@ -5618,20 +5619,20 @@ def build(num_players, files):
                     try:
                         c_18(st, _args132, 0)
                     except Exception as e:
-                        traced(e, 'procedure first_once (' + str(S[273]) + ')')
+                        traced(e, 'procedure first_once (' + str(S[274]) + ')')
                         raise
         if pc <= 4:
             if st.record_log:
                 st.at = o184  # game.yaml:582
-                st.log_line(fmt_card1(_L_t7) + ' (' + fmt_str1(fn_kind_of(st, S[65], _L_t7)) + '): most markers ' + fmt_list_player1(env['leaders']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
+                st.log_line(fmt_card1(_L_t7) + ' (' + fmt_str1(fn_kind_of(st, S[66], _L_t7)) + '): most markers ' + fmt_list_player1(env['leaders']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
         if pc <= 5:
             st.at = o191  # game.yaml:583
-            if (fn_kind_of(st, S[66], _L_t7) == 'markers'):
+            if (fn_kind_of(st, S[67], _L_t7) == 'markers'):
                 _args133 = {'t': _L_t7}
                 try:
                     c_21(st, _args133, 0)
                 except Exception as e:
-                    traced(e, 'procedure markers_evaluation (' + str(S[274]) + ')')
+                    traced(e, 'procedure markers_evaluation (' + str(S[275]) + ')')
                     raise
             elif (_L_t7 == st.vars['louis']):
                 st.at = o190  # game.yaml:585
@@ -5639,27 +5640,27 @@ def build(num_players, files):
                 try:
                     c_22(st, _args134, 0)
                 except Exception as e:
-                    traced(e, 'procedure louis_evaluation (' + str(S[275]) + ')')
+                    traced(e, 'procedure louis_evaluation (' + str(S[276]) + ')')
                     raise
             else:
                 _args135 = {'t': _L_t7}
                 try:
                     c_19(st, _args135, 0)
                 except Exception as e:
-                    traced(e, 'procedure leader_evaluation (' + str(S[276]) + ')')
+                    traced(e, 'procedure leader_evaluation (' + str(S[277]) + ')')
                     raise
         if pc <= 6:
             st.at = o194  # game.yaml:587
             for _q12 in list(st.players):
                 env['q'] = _q12
                 st.at = o193  # game.yaml:588
-                move_cards(st, [_m27 for _m27 in st.zones[(Z_markers_on1 + (_O_t5 if _O_t5 is not None else ordinal(_L_t7, 'courtiers', S[67])))] if (_m27.owner == _q12)], (Z_personal1 + _q12), False)
+                move_cards(st, [_m27 for _m27 in st.zones[(Z_markers_on1 + (_O_t5 if _O_t5 is not None else ordinal(_L_t7, 'courtiers', S[68])))] if (_m27.owner == _q12)], (Z_personal1 + _q12), False)
         if pc <= 7:
             st.at = o197  # game.yaml:590
             if (st.vars['flip'] and (st.vars['round'] < 4)):
                 st.at = o196  # game.yaml:591
                 _c24 = _L_t7
-                _d7 = st.zone_index((st.zones[Z_black_up1] if (_L_t7 in st.zones[Z_red_up1]) else st.zones[Z_red_up1]))
+                _d7 = (Z_black_up1 if (_L_t7 in st.zones[Z_red_up1]) else Z_red_up1)
                 if type(_c24) is Card:
                     _from4 = st.zones[st.loc[_c24.id]]
                     if _from4[-1] is _c24:  # the top card: no search from the bottom
@@ -5675,16 +5676,16 @@ def build(num_players, files):
         _S_q2 = _L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else None
         if pc <= 0:
             st.at = o204  # game.yaml:597
-            if ((st.vars['first_left'][(_S_q2 if _S_q2 is not None else seat(st, _L_q2, S[68]))] > 0) and (st.vars['leader'] == None)):
+            if ((st.vars['first_left'][(_S_q2 if _S_q2 is not None else seat(st, _L_q2, S[69]))] > 0) and (st.vars['leader'] == None)):
                 st.at = o203  # game.yaml:599
                 # game.yaml:601: always offered
                 # game.yaml:601: always offered
                 _end23 = 1
                 _end24 = _end23 + 1
                 if not _end24:
-                    raise RuleError('a choice has no legal option', S[277])
+                    raise RuleError('a choice has no legal option', S[278])
                 if _S_q2 is None:
-                    raise RuleError(not_a_seat(_L_q2, num_players), S[277])
+                    raise RuleError(not_a_seat(_L_q2, num_players), S[278])
                 if _L_q2 in st.players:  # else out of the game: no option runs
                     if _end24 > 1:
                         _i47 = st.choose(_end24)
@@ -5693,10 +5694,10 @@ def build(num_players, files):
                         _i47 = 0
                     if _i47 < _end23:  # game.yaml:601
                         st.at = o200  # game.yaml:601
-                        _i48 = (_S_q2 if _S_q2 is not None else seat(st, _L_q2, S[154]))
+                        _i48 = (_S_q2 if _S_q2 is not None else seat(st, _L_q2, S[155]))
                         _v35 = st.vars['first_left'][_i48] - 1
                         if _v35 < 0:
-                            raise RuleError("'first_left' would fall to " + str(_v35) + ', below its minimum 0', S[155])
+                            raise RuleError("'first_left' would fall to " + str(_v35) + ', below its minimum 0', S[156])
                         st.vars['first_left'][_i48] = _v35
                         st.at = o201  # game.yaml:601
                         st.vars['leader'] = _L_q2
@@ -5711,25 +5712,25 @@ def build(num_players, files):
                 try:
                     c_23(st, _args136, 0)
                 except Exception as e:
-                    traced(e, 'procedure gift (' + str(S[278]) + ')')
+                    traced(e, 'procedure gift (' + str(S[279]) + ')')
                     raise
                 _args137 = {'p': st.vars['leader'], 't': _L_t8}
                 try:
                     proc_to_general(st, _args137)
                 except Exception as e:
-                    traced(e, 'procedure to_general (' + str(S[158]) + ')')
+                    traced(e, 'procedure to_general (' + str(S[159]) + ')')
                     raise
                 st.at = o208  # game.yaml:612
                 st.vars['flip'] = True
         if pc <= 1:
             st.at = o212  # game.yaml:613
-            if (fn_kind_of(st, S[69], _L_t8) == 'gold'):
+            if (fn_kind_of(st, S[70], _L_t8) == 'gold'):
                 st.at = o211  # game.yaml:613
                 _args138 = {'t': _L_t8, 'gifted': [st.vars['leader']]}
                 try:
                     c_20(st, _args138, 0)
                 except Exception as e:
-                    traced(e, 'procedure bribes (' + str(S[279]) + ')')
+                    traced(e, 'procedure bribes (' + str(S[280]) + ')')
                     raise
     def c_20(st, env, pc):  # game.yaml:614
         _L_gifted1 = env['gifted']
@@ -5740,14 +5741,14 @@ def build(num_players, files):
             for _q13 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q13
                 st.at = o220  # game.yaml:620
-                if (((_q13 not in _L_gifted1) and (len([1 for _m28 in st.zones[(Z_markers_on1 + (_O_t6 if _O_t6 is not None else ordinal(_L_t9, 'courtiers', S[0])))] if (_m28.owner == _q13)]) > 0)) and (st.vars['gold'][_q13] >= fn_bribe_price(st, S[161], _q13, _L_t9))):
+                if (((_q13 not in _L_gifted1) and (len([1 for _m28 in st.zones[(Z_markers_on1 + (_O_t6 if _O_t6 is not None else ordinal(_L_t9, 'courtiers', S[0])))] if (_m28.owner == _q13)]) > 0)) and (st.vars['gold'][_q13] >= fn_bribe_price(st, S[162], _q13, _L_t9))):
                     st.at = o219  # game.yaml:622
                     # game.yaml:624: always offered
                     # game.yaml:624: always offered
                     _end25 = 1
                     _end26 = _end25 + 1
                     if not _end26:
-                        raise RuleError('a choice has no legal option', S[280])
+                        raise RuleError('a choice has no legal option', S[281])
                     if _q13 in st.players:  # else out of the game: no option runs
                         if _end26 > 1:
                             _i49 = st.choose(_end26)
@@ -5756,17 +5757,17 @@ def build(num_players, files):
                             _i49 = 0
                         if _i49 < _end25:  # game.yaml:624
                             st.at = o216  # game.yaml:624
-                            _args139 = {'p': _q13, 'n': fn_bribe_price(st, S[162], _q13, _L_t9)}
+                            _args139 = {'p': _q13, 'n': fn_bribe_price(st, S[163], _q13, _L_t9)}
                             try:
                                 proc_pay(st, _args139)
                             except Exception as e:
-                                traced(e, 'procedure pay (' + str(S[47]) + ')')
+                                traced(e, 'procedure pay (' + str(S[48]) + ')')
                                 raise
                             _args140 = {'p': _q13, 't': _L_t9}
                             try:
                                 c_23(st, _args140, 0)
                             except Exception as e:
-                                traced(e, 'procedure gift (' + str(S[278]) + ')')
+                                traced(e, 'procedure gift (' + str(S[279]) + ')')
                                 raise
                         else:  # game.yaml:624
                             pass
@@ -5775,13 +5776,13 @@ def build(num_players, files):
         _O_t7 = _L_t10.ordinal if type(_L_t10) is Card and _L_t10.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o225  # game.yaml:630
-            for _q14 in [_x24 for _kept2 in [{}] for _x24 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m29 in st.zones[(Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t10, 'courtiers', S[0])))] if (_m29.owner == _x24)]) >= (_kept2[None] if None in _kept2 else _kept2.setdefault(None, fn_need(st, S[167], _L_t10))))]:
+            for _q14 in [_x24 for _kept2 in [{}] for _x24 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m29 in st.zones[(Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t10, 'courtiers', S[0])))] if (_m29.owner == _x24)]) >= (_kept2[None] if None in _kept2 else _kept2.setdefault(None, fn_need(st, S[168], _L_t10))))]:
                 env['q'] = _q14
                 _args141 = {'p': _q14, 't': _L_t10}
                 try:
                     c_23(st, _args141, 0)
                 except Exception as e:
-                    traced(e, 'procedure gift (' + str(S[278]) + ')')
+                    traced(e, 'procedure gift (' + str(S[279]) + ')')
                     raise
                 st.at = o224  # game.yaml:631
                 st.vars['flip'] = True
@@ -5792,24 +5793,24 @@ def build(num_players, files):
             st.at = o245  # game.yaml:637
             if (st.vars['leader'] != None):
                 st.at = o235  # game.yaml:642
-                env['seconds'] = (fn_second_influence(st, S[172], _L_t11) if ((_r17 := len(_L_leaders1)) == 1) else ([_q15 for _q15 in _L_leaders1 if (_q15 != st.vars['leader'])] if (_r17 == 2) else []))
+                env['seconds'] = (fn_second_influence(st, S[173], _L_t11) if ((_r15 := len(_L_leaders1)) == 1) else ([_q15 for _q15 in _L_leaders1 if (_q15 != st.vars['leader'])] if (_r15 == 2) else []))
                 _args142 = {'p': st.vars['leader'], 't': _L_t11}
                 try:
                     c_23(st, _args142, 0)
                 except Exception as e:
-                    traced(e, 'procedure gift (' + str(S[278]) + ')')
+                    traced(e, 'procedure gift (' + str(S[279]) + ')')
                     raise
                 _args143 = {'p': st.vars['leader'], 's': 'crown'}
                 try:
                     proc_take_token(st, _args143)
                 except Exception as e:
-                    traced(e, 'procedure take_token (' + str(S[49]) + ')')
+                    traced(e, 'procedure take_token (' + str(S[50]) + ')')
                     raise
                 _args144 = {'p': st.vars['leader'], 't': _L_t11}
                 try:
                     proc_to_general(st, _args144)
                 except Exception as e:
-                    traced(e, 'procedure to_general (' + str(S[158]) + ')')
+                    traced(e, 'procedure to_general (' + str(S[159]) + ')')
                     raise
                 st.at = o241  # game.yaml:647
                 for _q16 in list(env['seconds']):
@@ -5818,16 +5819,16 @@ def build(num_players, files):
                     try:
                         c_23(st, _args145, 0)
                     except Exception as e:
-                        traced(e, 'procedure gift (' + str(S[278]) + ')')
+                        traced(e, 'procedure gift (' + str(S[279]) + ')')
                         raise
                 st.at = o244  # game.yaml:650
-                if (fn_kind_of(st, S[176], _L_t11) == 'gold'):
+                if (fn_kind_of(st, S[177], _L_t11) == 'gold'):
                     st.at = o243  # game.yaml:650
                     _args146 = {'t': _L_t11, 'gifted': [_q17 for _q17 in st.players if ((_q17 == st.vars['leader']) or (_q17 in env['seconds']))]}
                     try:
                         c_20(st, _args146, 0)
                     except Exception as e:
-                        traced(e, 'procedure bribes (' + str(S[279]) + ')')
+                        traced(e, 'procedure bribes (' + str(S[280]) + ')')
                         raise
             else:
                 st.at = o230  # game.yaml:653
@@ -5837,21 +5838,21 @@ def build(num_players, files):
                     try:
                         c_23(st, _args147, 0)
                     except Exception as e:
-                        traced(e, 'procedure gift (' + str(S[278]) + ')')
+                        traced(e, 'procedure gift (' + str(S[279]) + ')')
                         raise
                     _args148 = {'p': _q18, 't': _L_t11}
                     try:
                         proc_to_general(st, _args148)
                     except Exception as e:
-                        traced(e, 'procedure to_general (' + str(S[158]) + ')')
+                        traced(e, 'procedure to_general (' + str(S[159]) + ')')
                         raise
                 st.at = o233  # game.yaml:655
-                if (fn_kind_of(st, S[168], _L_t11) == 'gold'):
+                if (fn_kind_of(st, S[169], _L_t11) == 'gold'):
                     _args149 = {'t': _L_t11, 'gifted': _L_leaders1}
                     try:
                         c_20(st, _args149, 0)
                     except Exception as e:
-                        traced(e, 'procedure bribes (' + str(S[279]) + ')')
+                        traced(e, 'procedure bribes (' + str(S[280]) + ')')
                         raise
         if pc <= 1:
             st.at = o246  # game.yaml:656
@@ -5868,7 +5869,7 @@ def build(num_players, files):
                 try:
                     proc_take_token(st, _args150)
                 except Exception as e:
-                    traced(e, 'procedure take_token (' + str(S[49]) + ')')
+                    traced(e, 'procedure take_token (' + str(S[50]) + ')')
                     raise
         if pc <= 1:
             st.at = o253  # game.yaml:662
@@ -5877,13 +5878,13 @@ def build(num_players, files):
                 try:
                     proc_take_coat(st, _args151)
                 except Exception as e:
-                    traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 _args152 = {'p': _L_p23, 'x': _L_t12, 'optional': False}
                 try:
                     c_10(st, _args152, 0)
                 except Exception as e:
-                    traced(e, 'procedure marker_anywhere (' + str(S[259]) + ')')
+                    traced(e, 'procedure marker_anywhere (' + str(S[260]) + ')')
                     raise
         if pc <= 2:
             st.at = o256  # game.yaml:663
@@ -5892,7 +5893,7 @@ def build(num_players, files):
                 try:
                     proc_earn(st, _args153)
                 except Exception as e:
-                    traced(e, 'procedure earn (' + str(S[54]) + ')')
+                    traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
         if pc <= 3:
             st.at = o260  # game.yaml:664
@@ -5902,13 +5903,13 @@ def build(num_players, files):
                 try:
                     c_9(st, _args154, 0)
                 except Exception as e:
-                    traced(e, 'procedure optional_markers (' + str(S[256]) + ')')
+                    traced(e, 'procedure optional_markers (' + str(S[257]) + ')')
                     raise
                 _args155 = {'p': _L_p23, 'n': 1}
                 try:
                     proc_to_personal(st, _args155)
                 except Exception as e:
-                    traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+                    traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                     raise
         if pc <= 4:
             st.at = o264  # game.yaml:665
@@ -5917,26 +5918,26 @@ def build(num_players, files):
                 try:
                     proc_take_coat(st, _args156)
                 except Exception as e:
-                    traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 _args157 = {'p': _L_p23, 'bonus': False}
                 try:
                     proc_take_coat(st, _args157)
                 except Exception as e:
-                    traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
         if pc <= 5:
             st.at = o267  # game.yaml:666
             if (_L_t12.props['gift'] == 'mazarin'):
                 st.at = o266  # game.yaml:666
-                _d8 = (Z_influence_hand1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p23, S[74])))
+                _d8 = (Z_influence_hand1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p23, S[75])))
                 _pile7 = st.zones[Z_influence_deck1]
                 if len(_pile7) >= 1:
                     _c25 = _pile7.pop()
                     st.zones[_d8].append(_c25)
                     st.loc[_c25.id] = _d8
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(1, Z_influence_deck1, _d8, False, S[75])
+                    st.move_count(1, Z_influence_deck1, _d8, False, S[76])
         if pc <= 6:
             st.at = o273  # game.yaml:667
             if (_L_t12.props['gift'] == 'louvois'):
@@ -5944,19 +5945,19 @@ def build(num_players, files):
                 try:
                     proc_take_coat(st, _args158)
                 except Exception as e:
-                    traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.at = o272  # game.yaml:670
                 if (len(st.zones[Z_intrigue_deck1]) > 0):
                     st.at = o271  # game.yaml:670
-                    _d9 = (Z_intrigue_hand1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p23, S[77])))
+                    _d9 = (Z_intrigue_hand1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p23, S[78])))
                     _pile8 = st.zones[Z_intrigue_deck1]
                     if len(_pile8) >= 1:
                         _c26 = _pile8.pop()
                         st.zones[_d9].append(_c26)
                         st.loc[_c26.id] = _d9
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_intrigue_deck1, _d9, False, S[78])
+                        st.move_count(1, Z_intrigue_deck1, _d9, False, S[79])
     def c_24(st, env, pc):  # game.yaml:673
         _L_p24 = env['p']
         _S_p24 = _L_p24 if type(_L_p24) is int and 0 <= _L_p24 < num_players else None
@@ -5970,25 +5971,25 @@ def build(num_players, files):
                     break
                 _passes2 += 1
                 if _passes2 > MAX_PASSES:
-                    raise too_long(S[281])
+                    raise too_long(S[282])
                 _args159 = {'p': _L_p24}
                 try:
                     c_25(st, _args159, 0)
                 except Exception as e:
-                    traced(e, 'procedure exchange_window (' + str(S[282]) + ')')
+                    traced(e, 'procedure exchange_window (' + str(S[283]) + ')')
                     raise
                 st.at = o283  # game.yaml:680
                 _actions3 = set()  # (the ids' order is never read)
                 _v36 = []
-                for _m30 in st.zones[(Z_mission_hand1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[187])))]:  # game.yaml:683
-                    if not (fn_can_pay(st, S[188], _L_p24, _m30)):
+                for _m30 in st.zones[(Z_mission_hand1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[188])))]:  # game.yaml:683
+                    if not (fn_can_pay(st, S[189], _L_p24, _m30)):
                         continue
                     _a9 = A_261 + _m30.type_id
                     if _a9 not in _actions3:  # an identical card: the same choice
                         _actions3.add(_a9)
                         _v36.append(_m30)
-                _items4 = st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[189])))]  # game.yaml:687
-                if _items4 and fn_can_exchange(st, S[190], _L_p24):
+                _items4 = st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[190])))]  # game.yaml:687
+                if _items4 and fn_can_exchange(st, S[191], _L_p24):
                     _v37 = []
                     for _x25 in _items4:
                         if not ((_x25.props['symbol'] != 'crown')):
@@ -6004,9 +6005,9 @@ def build(num_players, files):
                 _end28 = _end27 + len(_v37)
                 _end29 = _end28 + 1
                 if not _end29:
-                    raise RuleError('a choice has no legal option', S[283])
+                    raise RuleError('a choice has no legal option', S[284])
                 if _S_p24 is None:
-                    raise RuleError(not_a_seat(_L_p24, num_players), S[283])
+                    raise RuleError(not_a_seat(_L_p24, num_players), S[284])
                 if _L_p24 in st.players:  # else out of the game: no option runs
                     if _end29 > 1:
                         _i50 = st.choose(_end29)
@@ -6019,7 +6020,7 @@ def build(num_players, files):
                         try:
                             c_27(st, _args160, 0)
                         except Exception as e:
-                            traced(e, 'procedure fulfil (' + str(S[284]) + ')')
+                            traced(e, 'procedure fulfil (' + str(S[285]) + ')')
                             raise
                     elif _i50 < _end28:  # game.yaml:687
                         _x26 = env['x'] = _v37[_i50 - _end27]
@@ -6027,27 +6028,27 @@ def build(num_players, files):
                         try:
                             proc_exchange_token(st, _args161)
                         except Exception as e:
-                            traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
+                            traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
                             raise
                     else:  # game.yaml:692
                         st.at = o282  # game.yaml:693
                         st.vars['missions_over'] = True
         if pc <= 2:
             st.at = o293  # game.yaml:695
-            if (len(st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[79])))]) > 1):
+            if (len(st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[80])))]) > 1):
                 st.at = o292  # game.yaml:697
                 _actions4 = set()  # (the ids' order is never read)
                 _v38 = []
-                for _x27 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[193])))]:  # game.yaml:701
+                for _x27 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[194])))]:  # game.yaml:701
                     _a11 = A_291 + _x27.type_id
                     if _a11 not in _actions4:  # an identical card: the same choice
                         _actions4.add(_a11)
                         _v38.append(_x27)
                 _end30 = len(_v38)
                 if not _end30:
-                    raise RuleError('a choice has no legal option', S[285])
+                    raise RuleError('a choice has no legal option', S[286])
                 if _S_p24 is None:
-                    raise RuleError(not_a_seat(_L_p24, num_players), S[285])
+                    raise RuleError(not_a_seat(_L_p24, num_players), S[286])
                 if _L_p24 in st.players:  # else out of the game: no option runs
                     if _end30 > 1:
                         _i51 = st.choose(_end30)
@@ -6056,7 +6057,7 @@ def build(num_players, files):
                         _i51 = 0
                     _x28 = env['x'] = _v38[_i51]
                     st.at = o287  # game.yaml:704
-                    env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[191])))] if (_y7 != _x28)]
+                    env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[192])))] if (_y7 != _x28)]
                     st.at = o288  # game.yaml:705
                     move_cards(st, env['back'], Z_token_supply1, False)
                     st.at = o291  # game.yaml:706
@@ -6066,7 +6067,7 @@ def build(num_players, files):
                         try:
                             proc_take_coat(st, _args162)
                         except Exception as e:
-                            traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+                            traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                             raise
     def c_25(st, env, pc):  # game.yaml:707
         _L_p25 = env['p']
@@ -6075,7 +6076,7 @@ def build(num_players, files):
             for _q19 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q19
                 st.at = o300  # game.yaml:714
-                if ((_q19 != _L_p25) and fn_can_exchange(st, S[194], _q19)):
+                if ((_q19 != _L_p25) and fn_can_exchange(st, S[195], _q19)):
                     st.at = o299  # game.yaml:716
                     _actions5 = set()  # (the ids' order is never read)
                     _v39 = []
@@ -6090,7 +6091,7 @@ def build(num_players, files):
                     _end31 = len(_v39)
                     _end32 = _end31 + 1
                     if not _end32:
-                        raise RuleError('a choice has no legal option', S[286])
+                        raise RuleError('a choice has no legal option', S[287])
                     if _q19 in st.players:  # else out of the game: no option runs
                         if _end32 > 1:
                             _i52 = st.choose(_end32)
@@ -6103,7 +6104,7 @@ def build(num_players, files):
                             try:
                                 proc_exchange_token(st, _args163)
                             except Exception as e:
-                                traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
+                                traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
                                 raise
                         else:  # game.yaml:723
                             pass
@@ -6115,8 +6116,8 @@ def build(num_players, files):
             st.at = o308  # game.yaml:731
             _actions6 = set()  # (the ids' order is never read)
             _v40 = []
-            for _x31 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[197])))]:  # game.yaml:733
-                if not (fn_pays_first(st, S[198], _L_p26, _L_m4, _x31)):
+            for _x31 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[198])))]:  # game.yaml:733
+                if not (fn_pays_first(st, S[199], _L_p26, _L_m4, _x31)):
                     continue
                 _a13 = A_321 + _x31.type_id
                 if _a13 not in _actions6:  # an identical card: the same choice
@@ -6124,9 +6125,9 @@ def build(num_players, files):
                     _v40.append(_x31)
             _end33 = len(_v40)
             if not _end33:
-                raise RuleError('a choice has no legal option', S[287])
+                raise RuleError('a choice has no legal option', S[288])
             if _S_p25 is None:
-                raise RuleError(not_a_seat(_L_p26, num_players), S[287])
+                raise RuleError(not_a_seat(_L_p26, num_players), S[288])
             if _L_p26 in st.players:  # else out of the game: no option runs
                 if _end33 > 1:
                     _i53 = st.choose(_end33)
@@ -6150,7 +6151,7 @@ def build(num_players, files):
             st.at = o311  # game.yaml:735
             _actions7 = set()  # (the ids' order is never read)
             _v41 = []
-            for _x33 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[199])))]:  # game.yaml:737
+            for _x33 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[200])))]:  # game.yaml:737
                 if not (fn_fits(st, _x33, _L_m4.props['cost_b'])):
                     continue
                 _a14 = A_331 + _x33.type_id
@@ -6159,9 +6160,9 @@ def build(num_players, files):
                     _v41.append(_x33)
             _end34 = len(_v41)
             if not _end34:
-                raise RuleError('a choice has no legal option', S[288])
+                raise RuleError('a choice has no legal option', S[289])
             if _S_p25 is None:
-                raise RuleError(not_a_seat(_L_p26, num_players), S[288])
+                raise RuleError(not_a_seat(_L_p26, num_players), S[289])
             if _L_p26 in st.players:  # else out of the game: no option runs
                 if _end34 > 1:
                     _i54 = st.choose(_end34)
@@ -6184,7 +6185,7 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o312  # game.yaml:739
             _c29 = _L_m4
-            _d10 = (Z_missions_done1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[80])))
+            _d10 = (Z_missions_done1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[81])))
             if type(_c29) is Card:
                 _from7 = st.zones[st.loc[_c29.id]]
                 if _from7[-1] is _c29:  # the top card: no search from the bottom
@@ -6200,7 +6201,7 @@ def build(num_players, files):
             try:
                 c_28(st, _args164, 0)
             except Exception as e:
-                traced(e, 'procedure draw_mission (' + str(S[289]) + ')')
+                traced(e, 'procedure draw_mission (' + str(S[290]) + ')')
                 raise
         if pc <= 4:
             st.at = o316  # game.yaml:741
@@ -6209,7 +6210,7 @@ def build(num_players, files):
                 try:
                     c_28(st, _args165, 0)
                 except Exception as e:
-                    traced(e, 'procedure draw_mission (' + str(S[289]) + ')')
+                    traced(e, 'procedure draw_mission (' + str(S[290]) + ')')
                     raise
     def c_28(st, env, pc):  # game.yaml:744
         _L_p27 = env['p']
@@ -6234,9 +6235,9 @@ def build(num_players, files):
                 _end36 = _end35 + _f9
                 _end37 = _end36 + _f10
                 if not _end37:
-                    raise RuleError('a choice has no legal option', S[290])
+                    raise RuleError('a choice has no legal option', S[291])
                 if _S_p26 is None:
-                    raise RuleError(not_a_seat(_L_p27, num_players), S[290])
+                    raise RuleError(not_a_seat(_L_p27, num_players), S[291])
                 if _L_p27 in st.players:  # else out of the game: no option runs
                     if _end37 > 1:
                         _i55 = st.choose(_end37)
@@ -6245,34 +6246,34 @@ def build(num_players, files):
                         _i55 = 0
                     if _i55 < _end35:  # game.yaml:754
                         st.at = o319  # game.yaml:755
-                        _d11 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[201])))
+                        _d11 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[202])))
                         _pile9 = st.zones[Z_light_deck1]
                         if len(_pile9) >= 1:
                             _c30 = _pile9.pop()
                             st.zones[_d11].append(_c30)
                             st.loc[_c30.id] = _d11
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, Z_light_deck1, _d11, False, S[202])
+                            st.move_count(1, Z_light_deck1, _d11, False, S[203])
                     elif _i55 < _end36:  # game.yaml:756
                         st.at = o321  # game.yaml:757
-                        _d12 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[203])))
+                        _d12 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[204])))
                         _pile10 = st.zones[Z_blue_deck1]
                         if len(_pile10) >= 1:
                             _c31 = _pile10.pop()
                             st.zones[_d12].append(_c31)
                             st.loc[_c31.id] = _d12
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, Z_blue_deck1, _d12, False, S[204])
+                            st.move_count(1, Z_blue_deck1, _d12, False, S[205])
                     else:  # game.yaml:758
                         st.at = o323  # game.yaml:759
-                        _d13 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[205])))
+                        _d13 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[206])))
                         _pile11 = st.zones[Z_dark_deck1]
                         if len(_pile11) >= 1:
                             _c32 = _pile11.pop()
                             st.zones[_d13].append(_c32)
                             st.loc[_c32.id] = _d13
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, Z_dark_deck1, _d13, False, S[206])
+                            st.move_count(1, Z_dark_deck1, _d13, False, S[207])
     def c_29(st, env, pc):  # game.yaml:760
         _L_p28 = env['p']
         _S_p27 = _L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else None
@@ -6281,13 +6282,13 @@ def build(num_players, files):
             _lo1 = 0
             _hi1 = 2
             if _lo1 < 0 or _hi1 < _lo1:
-                raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[291])
+                raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[292])
             _picked1 = []
             while True:
                 if len(_picked1) < _hi1:
                     _cands1 = []
                     _seen1 = set()
-                    for _y9 in reversed(st.zones[(Z_mission_hand1 + (_S_p27 if _S_p27 is not None else seat(st, _L_p28, S[207])))]):
+                    for _y9 in reversed(st.zones[(Z_mission_hand1 + (_S_p27 if _S_p27 is not None else seat(st, _L_p28, S[208])))]):
                         _t17 = _y9.type_id
                         if _t17 not in _seen1:
                             _seen1.add(_t17)
@@ -6298,10 +6299,10 @@ def build(num_players, files):
                 _stop1 = len(_picked1) >= _lo1
                 if not _cands1:
                     if not _stop1:
-                        raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[291])
+                        raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[292])
                     break
                 if _S_p27 is None:
-                    raise RuleError(not_a_seat(_L_p28, num_players), S[291])
+                    raise RuleError(not_a_seat(_L_p28, num_players), S[292])
                 if _L_p28 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n2 = len(_cands1) + _stop1
@@ -6328,7 +6329,7 @@ def build(num_players, files):
                 env['c'] = _c35
                 st.at = o328  # game.yaml:775
                 _c36 = _c35
-                _d14 = st.zone_index((st.zones[Z_light_deck1] if (_c35.kind == 'light_missions') else (st.zones[Z_blue_deck1] if (_c35.kind == 'blue_missions') else st.zones[Z_dark_deck1])))
+                _d14 = (Z_light_deck1 if (_c35.kind == 'light_missions') else (Z_blue_deck1 if (_c35.kind == 'blue_missions') else Z_dark_deck1))
                 if type(_c36) is Card:
                     _from9 = st.zones[st.loc[_c36.id]]
                     if _from9[-1] is _c36:  # the top card: no search from the bottom
@@ -6347,7 +6348,7 @@ def build(num_players, files):
                 try:
                     c_28(st, _args166, 0)
                 except Exception as e:
-                    traced(e, 'procedure draw_mission (' + str(S[289]) + ')')
+                    traced(e, 'procedure draw_mission (' + str(S[290]) + ')')
                     raise
     def c_66(st, env, pc):  # game.yaml:405
         _L_p29 = env['p']
@@ -6355,11 +6356,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o74  # game.yaml:406
             # game.yaml:409: always offered
-            if ((_r18 := len(st.zones[(Z_general1 + (_S_p28 if _S_p28 is not None else seat(st, _L_p29, S[86])))])) > 0):  # game.yaml:410
+            if ((_r16 := len(st.zones[(Z_general1 + (_S_p28 if _S_p28 is not None else seat(st, _L_p29, S[87])))])) > 0):  # game.yaml:410
                 _f11 = 1
             else:
                 _f11 = 0
-            if (_r18 > 1):  # game.yaml:412
+            if (_r16 > 1):  # game.yaml:412
                 _f12 = 1
             else:
                 _f12 = 0
@@ -6367,9 +6368,9 @@ def build(num_players, files):
             _end39 = _end38 + _f11
             _end40 = _end39 + _f12
             if not _end40:
-                raise RuleError('a choice has no legal option', S[254])
+                raise RuleError('a choice has no legal option', S[255])
             if _S_p28 is None:
-                raise RuleError(not_a_seat(_L_p29, num_players), S[254])
+                raise RuleError(not_a_seat(_L_p29, num_players), S[255])
             if _L_p29 in st.players:  # else out of the game: no option runs
                 if _end40 > 1:
                     _i57 = st.choose(_end40)
@@ -6381,27 +6382,27 @@ def build(num_players, files):
                     try:
                         proc_earn(st, _args167)
                     except Exception as e:
-                        traced(e, 'procedure earn (' + str(S[54]) + ')')
+                        traced(e, 'procedure earn (' + str(S[55]) + ')')
                         raise
                 elif _i57 < _end39:  # game.yaml:410
                     _args168 = {'p': _L_p29, 'n': 1}
                     try:
                         proc_earn(st, _args168)
                     except Exception as e:
-                        traced(e, 'procedure earn (' + str(S[54]) + ')')
+                        traced(e, 'procedure earn (' + str(S[55]) + ')')
                         raise
                     _args169 = {'p': _L_p29, 'n': 1}
                     try:
                         proc_to_personal(st, _args169)
                     except Exception as e:
-                        traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+                        traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                         raise
                 else:  # game.yaml:412
                     _args170 = {'p': _L_p29, 'n': 2}
                     try:
                         proc_to_personal(st, _args170)
                     except Exception as e:
-                        traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+                        traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                         raise
     def c_76(st, env, pc):  # game.yaml:414
         _L_p30 = env['p']
@@ -6413,9 +6414,9 @@ def build(num_players, files):
             _end41 = 1
             _end42 = _end41 + 1
             if not _end42:
-                raise RuleError('a choice has no legal option', S[255])
+                raise RuleError('a choice has no legal option', S[256])
             if _S_p29 is None:
-                raise RuleError(not_a_seat(_L_p30, num_players), S[255])
+                raise RuleError(not_a_seat(_L_p30, num_players), S[256])
             if _L_p30 in st.players:  # else out of the game: no option runs
                 if _end42 > 1:
                     _i58 = st.choose(_end42)
@@ -6424,24 +6425,24 @@ def build(num_players, files):
                     _i58 = 0
                 if _i58 < _end41:  # game.yaml:419
                     st.at = o78  # game.yaml:420
-                    _src4 = (Z_personal1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[89])))
-                    _d15 = (Z_general1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[88])))
+                    _src4 = (Z_personal1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[90])))
+                    _d15 = (Z_general1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[89])))
                     _pile12 = st.zones[_src4]
                     if len(_pile12) >= 1:
                         _c38 = _pile12.pop()
                         st.zones[_d15].append(_c38)
                         st.loc[_c38.id] = _d15
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, _src4, _d15, False, S[90])
+                        st.move_count(1, _src4, _d15, False, S[91])
                     st.at = o79  # game.yaml:420
-                    _d16 = (Z_influence_hand1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[91])))
+                    _d16 = (Z_influence_hand1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[92])))
                     _pile13 = st.zones[Z_influence_deck1]
                     if len(_pile13) >= 1:
                         _c39 = _pile13.pop()
                         st.zones[_d16].append(_c39)
                         st.loc[_c39.id] = _d16
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_influence_deck1, _d16, False, S[92])
+                        st.move_count(1, Z_influence_deck1, _d16, False, S[93])
                 else:  # game.yaml:421
                     pass
     def c_83(st, env, pc):  # game.yaml:428
@@ -6449,35 +6450,35 @@ def build(num_players, files):
         _S_p30 = _L_p31 if type(_L_p31) is int and 0 <= _L_p31 < num_players else None
         if pc <= 0:
             st.at = o84  # game.yaml:429
-            _i59 = (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[93]))
+            _i59 = (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[94]))
             _v42 = len([1 for _m32 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[7])))] if (_m32.props['ability'] == 'pass2')])
             if _v42 < 0:
-                raise RuleError("'pass_left' would fall to " + str(_v42) + ', below its minimum 0', S[94])
+                raise RuleError("'pass_left' would fall to " + str(_v42) + ', below its minimum 0', S[95])
             st.vars['pass_left'][_i59] = _v42
         if pc <= 1:
             st.at = o85  # game.yaml:430
-            _i60 = (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[95]))
+            _i60 = (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[96]))
             _v43 = len([1 for _m33 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[7])))] if (_m33.props['ability'] == 'card_swap')])
             if _v43 < 0:
-                raise RuleError("'swap_left' would fall to " + str(_v43) + ', below its minimum 0', S[96])
+                raise RuleError("'swap_left' would fall to " + str(_v43) + ', below its minimum 0', S[97])
             st.vars['swap_left'][_i60] = _v43
         if pc <= 2:
             st.at = o86  # game.yaml:431
-            _i61 = (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[97]))
+            _i61 = (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[98]))
             _v44 = len([1 for _m34 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[7])))] if (_m34.props['ability'] == 'place_four')])
             if _v44 < 0:
-                raise RuleError("'four_left' would fall to " + str(_v44) + ', below its minimum 0', S[98])
+                raise RuleError("'four_left' would fall to " + str(_v44) + ', below its minimum 0', S[99])
             st.vars['four_left'][_i61] = _v44
         if pc <= 3:
             st.at = o89  # game.yaml:432
-            for _m35 in [_x35 for _x35 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[100])))] if (_x35.props['ability'] in ['tile_marker', 'louis_marker'])]:
+            for _m35 in [_x35 for _x35 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[101])))] if (_x35.props['ability'] in ['tile_marker', 'louis_marker'])]:
                 env['m'] = _m35
                 st.at = o88  # game.yaml:433
                 _args171 = {'p': _L_p31, 't': (fn_tile_number(st, _m35.props['tile']) if (_m35.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _m35, 'n': 1}
                 try:
                     c_9(st, _args171, 0)
                 except Exception as e:
-                    traced(e, 'procedure optional_markers (' + str(S[256]) + ')')
+                    traced(e, 'procedure optional_markers (' + str(S[257]) + ')')
                     raise
     def c_87(st, env, pc):  # game.yaml:433
         _L_p32 = env['p']
@@ -6488,7 +6489,7 @@ def build(num_players, files):
             try:
                 c_9(st, _args172, 0)
             except Exception as e:
-                traced(e, 'procedure optional_markers (' + str(S[256]) + ')')
+                traced(e, 'procedure optional_markers (' + str(S[257]) + ')')
                 raise
     def c_91(st, env, pc):  # game.yaml:436
         if pc <= 0:
@@ -6501,7 +6502,7 @@ def build(num_players, files):
                     c_11(st, _args173, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure influence_turn (' + str(S[258]) + ')')
+                    traced(e, 'procedure influence_turn (' + str(S[259]) + ')')
                     raise
                 st.inline -= 1
     def c_92(st, env, pc):  # game.yaml:438
@@ -6513,7 +6514,7 @@ def build(num_players, files):
                 c_11(st, _args174, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure influence_turn (' + str(S[258]) + ')')
+                traced(e, 'procedure influence_turn (' + str(S[259]) + ')')
                 raise
             st.inline -= 1
     def c_96(st, env, pc):  # game.yaml:442
@@ -6521,13 +6522,13 @@ def build(num_players, files):
         _S_p31 = _L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else None
         if pc <= 0:
             st.at = o99  # game.yaml:443
-            for _m36 in [_x36 for _x36 in st.zones[(Z_missions_done1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p34, S[103])))] if (_x36.props['ability'] == 'final_marker')]:
+            for _m36 in [_x36 for _x36 in st.zones[(Z_missions_done1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p34, S[104])))] if (_x36.props['ability'] == 'final_marker')]:
                 env['m'] = _m36
                 _args175 = {'p': _L_p34, 'x': _m36, 'optional': True}
                 try:
                     c_10(st, _args175, 0)
                 except Exception as e:
-                    traced(e, 'procedure marker_anywhere (' + str(S[259]) + ')')
+                    traced(e, 'procedure marker_anywhere (' + str(S[260]) + ')')
                     raise
     def c_97(st, env, pc):  # game.yaml:444
         _L_p35 = env['p']
@@ -6537,7 +6538,7 @@ def build(num_players, files):
             try:
                 c_10(st, _args176, 0)
             except Exception as e:
-                traced(e, 'procedure marker_anywhere (' + str(S[259]) + ')')
+                traced(e, 'procedure marker_anywhere (' + str(S[260]) + ')')
                 raise
     def c_107(st, env, pc):  # game.yaml:455
         _L_p36 = env['p']
@@ -6551,9 +6552,9 @@ def build(num_players, files):
             _end43 = 1
             _end44 = _end43 + 1
             if not _end44:
-                raise RuleError('a choice has no legal option', S[260])
+                raise RuleError('a choice has no legal option', S[261])
             if _S_p32 is None:
-                raise RuleError(not_a_seat(_L_p36, num_players), S[260])
+                raise RuleError(not_a_seat(_L_p36, num_players), S[261])
             if _L_p36 in st.players:  # else out of the game: no option runs
                 if _end44 > 1:
                     _i62 = st.choose(_end44)
@@ -6565,7 +6566,7 @@ def build(num_players, files):
                     try:
                         proc_from_general(st, _args177)
                     except Exception as e:
-                        traced(e, 'procedure from_general (' + str(S[106]) + ')')
+                        traced(e, 'procedure from_general (' + str(S[107]) + ')')
                         raise
                 else:  # game.yaml:460
                     pass
@@ -6583,9 +6584,9 @@ def build(num_players, files):
             _end45 = len(_v45)
             _end46 = _end45 + _f13
             if not _end46:
-                raise RuleError('a choice has no legal option', S[261])
+                raise RuleError('a choice has no legal option', S[262])
             if _S_p33 is None:
-                raise RuleError(not_a_seat(_L_p37, num_players), S[261])
+                raise RuleError(not_a_seat(_L_p37, num_players), S[262])
             if _L_p37 in st.players:  # else out of the game: no option runs
                 if _end46 > 1:
                     _i63 = st.choose(_end46)
@@ -6598,7 +6599,7 @@ def build(num_players, files):
                     try:
                         proc_from_general(st, _args178)
                     except Exception as e:
-                        traced(e, 'procedure from_general (' + str(S[106]) + ')')
+                        traced(e, 'procedure from_general (' + str(S[107]) + ')')
                         raise
                 else:  # game.yaml:472
                     pass
@@ -6625,7 +6626,7 @@ def build(num_players, files):
                 c_12(st, _args179, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure use_card (' + str(S[263]) + ')')
+                traced(e, 'procedure use_card (' + str(S[264]) + ')')
                 raise
             st.inline -= 1
     def c_131(st, env, pc):  # game.yaml:503
@@ -6641,7 +6642,7 @@ def build(num_players, files):
                     c_13(st, _args180, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure start_anywhere (' + str(S[265]) + ')')
+                    traced(e, 'procedure start_anywhere (' + str(S[266]) + ')')
                     raise
                 st.inline -= 1
             else:
@@ -6652,7 +6653,7 @@ def build(num_players, files):
                     c_14(st, _args181, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure place_path (' + str(S[266]) + ')')
+                    traced(e, 'procedure place_path (' + str(S[267]) + ')')
                     raise
                 st.inline -= 1
     def c_132(st, env, pc):  # game.yaml:506
@@ -6666,7 +6667,7 @@ def build(num_players, files):
                 c_14(st, _args182, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_path (' + str(S[266]) + ')')
+                traced(e, 'procedure place_path (' + str(S[267]) + ')')
                 raise
             st.inline -= 1
     def c_134(st, env, pc):  # game.yaml:505
@@ -6678,7 +6679,7 @@ def build(num_players, files):
                 c_13(st, _args183, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure start_anywhere (' + str(S[265]) + ')')
+                traced(e, 'procedure start_anywhere (' + str(S[266]) + ')')
                 raise
             st.inline -= 1
     def c_139(st, env, pc):  # game.yaml:512
@@ -6686,10 +6687,10 @@ def build(num_players, files):
         _S_p34 = _L_p42 if type(_L_p42) is int and 0 <= _L_p42 < num_players else None
         if pc <= 0:
             st.at = o140  # game.yaml:512
-            _i64 = (_S_p34 if _S_p34 is not None else seat(st, _L_p42, S[124]))
+            _i64 = (_S_p34 if _S_p34 is not None else seat(st, _L_p42, S[125]))
             _v46 = st.vars['four_left'][_i64] - 1
             if _v46 < 0:
-                raise RuleError("'four_left' would fall to " + str(_v46) + ', below its minimum 0', S[125])
+                raise RuleError("'four_left' would fall to " + str(_v46) + ', below its minimum 0', S[126])
             st.vars['four_left'][_i64] = _v46
         if pc <= 1:
             _args184 = {'p': _L_p42, 'n': 4, 'jumps': 3}
@@ -6698,7 +6699,7 @@ def build(num_players, files):
                 c_13(st, _args184, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure start_anywhere (' + str(S[265]) + ')')
+                traced(e, 'procedure start_anywhere (' + str(S[266]) + ')')
                 raise
             st.inline -= 1
     def c_146(st, env, pc):  # game.yaml:523
@@ -6713,7 +6714,7 @@ def build(num_players, files):
                 c_14(st, _args185, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_path (' + str(S[266]) + ')')
+                traced(e, 'procedure place_path (' + str(S[267]) + ')')
                 raise
             st.inline -= 1
     def c_150(st, env, pc):  # game.yaml:536
@@ -6726,8 +6727,8 @@ def build(num_players, files):
         _S_p35 = _L_p44 if type(_L_p44) is int and 0 <= _L_p44 < num_players else None
         if pc <= 0:
             st.at = o151  # game.yaml:537
-            _src5 = (Z_personal1 + (_S_p35 if _S_p35 is not None else seat(st, _L_p44, S[136])))
-            _d17 = (Z_markers_on1 + (_O_t8 if _O_t8 is not None else ordinal(_L_t15, 'courtiers', S[135])))
+            _src5 = (Z_personal1 + (_S_p35 if _S_p35 is not None else seat(st, _L_p44, S[137])))
+            _d17 = (Z_markers_on1 + (_O_t8 if _O_t8 is not None else ordinal(_L_t15, 'courtiers', S[136])))
             _pile14 = st.zones[_src5]
             if type(_L_k1) is int and 0 <= _L_k1 <= len(_pile14):
                 for _ in range(_L_k1):
@@ -6735,7 +6736,7 @@ def build(num_players, files):
                     st.zones[_d17].append(_c41)
                     st.loc[_c41.id] = _d17
             else:  # short of cards (a refill), or no count: State's
-                st.move_count(_L_k1, _src5, _d17, False, S[137])
+                st.move_count(_L_k1, _src5, _d17, False, S[138])
         if pc <= 1:
             st.at = o157  # game.yaml:538
             if ((_L_left2 > _L_k1) and (_L_jumps4 > 0)):
@@ -6751,9 +6752,9 @@ def build(num_players, files):
                 _end47 = len(_v47)
                 _end48 = _end47 + 1
                 if not _end48:
-                    raise RuleError('a choice has no legal option', S[269])
+                    raise RuleError('a choice has no legal option', S[270])
                 if _S_p35 is None:
-                    raise RuleError(not_a_seat(_L_p44, num_players), S[269])
+                    raise RuleError(not_a_seat(_L_p44, num_players), S[270])
                 if _L_p44 in st.players:  # else out of the game: no option runs
                     if _end48 > 1:
                         _i65 = st.choose(_end48)
@@ -6765,13 +6766,13 @@ def build(num_players, files):
                         st.at = o154  # game.yaml:544
                         _args186 = {'p': _L_p44, 't': _a17, 'n': (_L_left2 - _L_k1), 'jumps': (_L_jumps4 - 1)}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[138])
+                            enter_procedure(st, S[139])
                         st.inline += 1
                         try:
                             c_14(st, _args186, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure place_path (' + str(S[266]) + ')')
+                            traced(e, 'procedure place_path (' + str(S[267]) + ')')
                             raise
                         st.inline -= 1
                     else:  # game.yaml:545
@@ -6796,9 +6797,9 @@ def build(num_players, files):
             _end49 = len(_v48)
             _end50 = _end49 + 1
             if not _end50:
-                raise RuleError('a choice has no legal option', S[269])
+                raise RuleError('a choice has no legal option', S[270])
             if _S_p36 is None:
-                raise RuleError(not_a_seat(_L_p45, num_players), S[269])
+                raise RuleError(not_a_seat(_L_p45, num_players), S[270])
             if _L_p45 in st.players:  # else out of the game: no option runs
                 if _end50 > 1:
                     _i66 = st.choose(_end50)
@@ -6810,13 +6811,13 @@ def build(num_players, files):
                     st.at = o154  # game.yaml:544
                     _args187 = {'p': _L_p45, 't': _a20, 'n': (_L_left3 - _L_k2), 'jumps': (_L_jumps5 - 1)}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[138])
+                        enter_procedure(st, S[139])
                     st.inline += 1
                     try:
                         c_14(st, _args187, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure place_path (' + str(S[266]) + ')')
+                        traced(e, 'procedure place_path (' + str(S[267]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:545
@@ -6831,13 +6832,13 @@ def build(num_players, files):
             st.at = o154  # game.yaml:544
             _args188 = {'p': _L_p46, 't': _L_a1, 'n': (_L_left4 - _L_k3), 'jumps': (_L_jumps6 - 1)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[138])
+                enter_procedure(st, S[139])
             st.inline += 1
             try:
                 c_14(st, _args188, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_path (' + str(S[266]) + ')')
+                traced(e, 'procedure place_path (' + str(S[267]) + ')')
                 raise
             st.inline -= 1
     def c_162(st, env, pc):  # game.yaml:554
@@ -6847,14 +6848,14 @@ def build(num_players, files):
             try:
                 c_16(st, _args189, 0)
             except Exception as e:
-                traced(e, 'procedure play_intrigue (' + str(S[270]) + ')')
+                traced(e, 'procedure play_intrigue (' + str(S[271]) + ')')
                 raise
         if pc <= 1:
             _args190 = {'t': _L_t17}
             try:
                 c_17(st, _args190, 0)
             except Exception as e:
-                traced(e, 'procedure evaluate (' + str(S[271]) + ')')
+                traced(e, 'procedure evaluate (' + str(S[272]) + ')')
                 raise
     def c_167(st, env, pc):  # game.yaml:562
         _L_q3 = env['q']
@@ -6863,7 +6864,7 @@ def build(num_players, files):
         _O_t9 = _L_t18.ordinal if type(_L_t18) is Card and _L_t18.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o174  # game.yaml:563
-            for _c42 in [_x37 for _x37 in st.zones[(Z_intrigue_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[147])))] if ((_x37.props['courtier'] == _L_t18) and (len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[148])))]) > 0))]:
+            for _c42 in [_x37 for _x37 in st.zones[(Z_intrigue_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[148])))] if ((_x37.props['courtier'] == _L_t18) and (len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[149])))]) > 0))]:
                 env['c'] = _c42
                 st.at = o173  # game.yaml:565
                 # game.yaml:569: always offered
@@ -6871,9 +6872,9 @@ def build(num_players, files):
                 _end51 = 1
                 _end52 = _end51 + 1
                 if not _end52:
-                    raise RuleError('a choice has no legal option', S[272])
+                    raise RuleError('a choice has no legal option', S[273])
                 if _S_q3 is None:
-                    raise RuleError(not_a_seat(_L_q3, num_players), S[272])
+                    raise RuleError(not_a_seat(_L_q3, num_players), S[273])
                 if _L_q3 in st.players:  # else out of the game: no option runs
                     if _end52 > 1:
                         _i67 = st.choose(_end52)
@@ -6894,9 +6895,9 @@ def build(num_players, files):
                         else:  # not a card: State.move raises the rules' error
                             st.move(_c43, Z_intrigue_deck1, True)
                         st.at = o171  # game.yaml:571
-                        _n3 = min((2, len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[145])))]),))
-                        _src6 = (Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[144])))
-                        _d18 = (Z_markers_on1 + (_O_t9 if _O_t9 is not None else ordinal(_L_t18, 'courtiers', S[143])))
+                        _n3 = min((2, len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[146])))]),))
+                        _src6 = (Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[145])))
+                        _d18 = (Z_markers_on1 + (_O_t9 if _O_t9 is not None else ordinal(_L_t18, 'courtiers', S[144])))
                         _pile15 = st.zones[_src6]
                         if type(_n3) is int and 0 <= _n3 <= len(_pile15):
                             for _ in range(_n3):
@@ -6904,7 +6905,7 @@ def build(num_players, files):
                                 st.zones[_d18].append(_c44)
                                 st.loc[_c44.id] = _d18
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(_n3, _src6, _d18, False, S[146])
+                            st.move_count(_n3, _src6, _d18, False, S[147])
                     else:  # game.yaml:572
                         pass
     def c_168(st, env, pc):  # game.yaml:564
@@ -6920,9 +6921,9 @@ def build(num_players, files):
             _end53 = 1
             _end54 = _end53 + 1
             if not _end54:
-                raise RuleError('a choice has no legal option', S[272])
+                raise RuleError('a choice has no legal option', S[273])
             if _S_q4 is None:
-                raise RuleError(not_a_seat(_L_q4, num_players), S[272])
+                raise RuleError(not_a_seat(_L_q4, num_players), S[273])
             if _L_q4 in st.players:  # else out of the game: no option runs
                 if _end54 > 1:
                     _i68 = st.choose(_end54)
@@ -6943,9 +6944,9 @@ def build(num_players, files):
                     else:  # not a card: State.move raises the rules' error
                         st.move(_c45, Z_intrigue_deck1, True)
                     st.at = o171  # game.yaml:571
-                    _n4 = min((2, len(st.zones[(Z_personal1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q4, S[145])))]),))
-                    _src7 = (Z_personal1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q4, S[144])))
-                    _d19 = (Z_markers_on1 + (_O_t10 if _O_t10 is not None else ordinal(_L_t19, 'courtiers', S[143])))
+                    _n4 = min((2, len(st.zones[(Z_personal1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q4, S[146])))]),))
+                    _src7 = (Z_personal1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q4, S[145])))
+                    _d19 = (Z_markers_on1 + (_O_t10 if _O_t10 is not None else ordinal(_L_t19, 'courtiers', S[144])))
                     _pile16 = st.zones[_src7]
                     if type(_n4) is int and 0 <= _n4 <= len(_pile16):
                         for _ in range(_n4):
@@ -6953,7 +6954,7 @@ def build(num_players, files):
                             st.zones[_d19].append(_c46)
                             st.loc[_c46.id] = _d19
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(_n4, _src7, _d19, False, S[146])
+                        st.move_count(_n4, _src7, _d19, False, S[147])
                 else:  # game.yaml:572
                     pass
     def c_179(st, env, pc):  # game.yaml:581
@@ -6967,7 +6968,7 @@ def build(num_players, files):
                 try:
                     c_18(st, _args191, 0)
                 except Exception as e:
-                    traced(e, 'procedure first_once (' + str(S[273]) + ')')
+                    traced(e, 'procedure first_once (' + str(S[274]) + ')')
                     raise
     def c_180(st, env, pc):  # game.yaml:581
         _L_q5 = env['q']
@@ -6977,7 +6978,7 @@ def build(num_players, files):
             try:
                 c_18(st, _args192, 0)
             except Exception as e:
-                traced(e, 'procedure first_once (' + str(S[273]) + ')')
+                traced(e, 'procedure first_once (' + str(S[274]) + ')')
                 raise
     def c_185(st, env, pc):  # game.yaml:586
         _L_t22 = env['t']
@@ -6986,7 +6987,7 @@ def build(num_players, files):
             try:
                 c_19(st, _args193, 0)
             except Exception as e:
-                traced(e, 'procedure leader_evaluation (' + str(S[276]) + ')')
+                traced(e, 'procedure leader_evaluation (' + str(S[277]) + ')')
                 raise
     def c_187(st, env, pc):  # game.yaml:584
         _L_t23 = env['t']
@@ -6995,7 +6996,7 @@ def build(num_players, files):
             try:
                 c_21(st, _args194, 0)
             except Exception as e:
-                traced(e, 'procedure markers_evaluation (' + str(S[274]) + ')')
+                traced(e, 'procedure markers_evaluation (' + str(S[275]) + ')')
                 raise
     def c_189(st, env, pc):  # game.yaml:585
         _L_t24 = env['t']
@@ -7005,7 +7006,7 @@ def build(num_players, files):
             try:
                 c_22(st, _args195, 0)
             except Exception as e:
-                traced(e, 'procedure louis_evaluation (' + str(S[275]) + ')')
+                traced(e, 'procedure louis_evaluation (' + str(S[276]) + ')')
                 raise
     def c_198(st, env, pc):  # game.yaml:598
         _L_q6 = env['q']
@@ -7017,9 +7018,9 @@ def build(num_players, files):
             _end55 = 1
             _end56 = _end55 + 1
             if not _end56:
-                raise RuleError('a choice has no legal option', S[277])
+                raise RuleError('a choice has no legal option', S[278])
             if _S_q5 is None:
-                raise RuleError(not_a_seat(_L_q6, num_players), S[277])
+                raise RuleError(not_a_seat(_L_q6, num_players), S[278])
             if _L_q6 in st.players:  # else out of the game: no option runs
                 if _end56 > 1:
                     _i69 = st.choose(_end56)
@@ -7028,10 +7029,10 @@ def build(num_players, files):
                     _i69 = 0
                 if _i69 < _end55:  # game.yaml:601
                     st.at = o200  # game.yaml:601
-                    _i70 = (_S_q5 if _S_q5 is not None else seat(st, _L_q6, S[154]))
+                    _i70 = (_S_q5 if _S_q5 is not None else seat(st, _L_q6, S[155]))
                     _v49 = st.vars['first_left'][_i70] - 1
                     if _v49 < 0:
-                        raise RuleError("'first_left' would fall to " + str(_v49) + ', below its minimum 0', S[155])
+                        raise RuleError("'first_left' would fall to " + str(_v49) + ', below its minimum 0', S[156])
                     st.vars['first_left'][_i70] = _v49
                     st.at = o201  # game.yaml:601
                     st.vars['leader'] = _L_q6
@@ -7044,14 +7045,14 @@ def build(num_players, files):
             try:
                 c_23(st, _args196, 0)
             except Exception as e:
-                traced(e, 'procedure gift (' + str(S[278]) + ')')
+                traced(e, 'procedure gift (' + str(S[279]) + ')')
                 raise
         if pc <= 1:
             _args197 = {'p': st.vars['leader'], 't': _L_t25}
             try:
                 proc_to_general(st, _args197)
             except Exception as e:
-                traced(e, 'procedure to_general (' + str(S[158]) + ')')
+                traced(e, 'procedure to_general (' + str(S[159]) + ')')
                 raise
         if pc <= 2:
             st.at = o208  # game.yaml:612
@@ -7064,7 +7065,7 @@ def build(num_players, files):
             try:
                 c_20(st, _args198, 0)
             except Exception as e:
-                traced(e, 'procedure bribes (' + str(S[279]) + ')')
+                traced(e, 'procedure bribes (' + str(S[280]) + ')')
                 raise
     def c_213(st, env, pc):  # game.yaml:619
         _L_q7 = env['q']
@@ -7074,16 +7075,16 @@ def build(num_players, files):
         _S_q6 = _L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else None
         if pc <= 0:
             st.at = o220  # game.yaml:620
-            if (((_L_q7 not in _L_gifted2) and (len([1 for _m37 in st.zones[(Z_markers_on1 + (_O_t11 if _O_t11 is not None else ordinal(_L_t27, 'courtiers', S[0])))] if (_m37.owner == _L_q7)]) > 0)) and (st.vars['gold'][(_S_q6 if _S_q6 is not None else seat(st, _L_q7, S[160]))] >= fn_bribe_price(st, S[161], _L_q7, _L_t27))):
+            if (((_L_q7 not in _L_gifted2) and (len([1 for _m37 in st.zones[(Z_markers_on1 + (_O_t11 if _O_t11 is not None else ordinal(_L_t27, 'courtiers', S[0])))] if (_m37.owner == _L_q7)]) > 0)) and (st.vars['gold'][(_S_q6 if _S_q6 is not None else seat(st, _L_q7, S[161]))] >= fn_bribe_price(st, S[162], _L_q7, _L_t27))):
                 st.at = o219  # game.yaml:622
                 # game.yaml:624: always offered
                 # game.yaml:624: always offered
                 _end57 = 1
                 _end58 = _end57 + 1
                 if not _end58:
-                    raise RuleError('a choice has no legal option', S[280])
+                    raise RuleError('a choice has no legal option', S[281])
                 if _S_q6 is None:
-                    raise RuleError(not_a_seat(_L_q7, num_players), S[280])
+                    raise RuleError(not_a_seat(_L_q7, num_players), S[281])
                 if _L_q7 in st.players:  # else out of the game: no option runs
                     if _end58 > 1:
                         _i71 = st.choose(_end58)
@@ -7092,17 +7093,17 @@ def build(num_players, files):
                         _i71 = 0
                     if _i71 < _end57:  # game.yaml:624
                         st.at = o216  # game.yaml:624
-                        _args199 = {'p': _L_q7, 'n': fn_bribe_price(st, S[162], _L_q7, _L_t27)}
+                        _args199 = {'p': _L_q7, 'n': fn_bribe_price(st, S[163], _L_q7, _L_t27)}
                         try:
                             proc_pay(st, _args199)
                         except Exception as e:
-                            traced(e, 'procedure pay (' + str(S[47]) + ')')
+                            traced(e, 'procedure pay (' + str(S[48]) + ')')
                             raise
                         _args200 = {'p': _L_q7, 't': _L_t27}
                         try:
                             c_23(st, _args200, 0)
                         except Exception as e:
-                            traced(e, 'procedure gift (' + str(S[278]) + ')')
+                            traced(e, 'procedure gift (' + str(S[279]) + ')')
                             raise
                     else:  # game.yaml:624
                         pass
@@ -7117,9 +7118,9 @@ def build(num_players, files):
             _end59 = 1
             _end60 = _end59 + 1
             if not _end60:
-                raise RuleError('a choice has no legal option', S[280])
+                raise RuleError('a choice has no legal option', S[281])
             if _S_q7 is None:
-                raise RuleError(not_a_seat(_L_q8, num_players), S[280])
+                raise RuleError(not_a_seat(_L_q8, num_players), S[281])
             if _L_q8 in st.players:  # else out of the game: no option runs
                 if _end60 > 1:
                     _i72 = st.choose(_end60)
@@ -7128,17 +7129,17 @@ def build(num_players, files):
                     _i72 = 0
                 if _i72 < _end59:  # game.yaml:624
                     st.at = o216  # game.yaml:624
-                    _args201 = {'p': _L_q8, 'n': fn_bribe_price(st, S[162], _L_q8, _L_t28)}
+                    _args201 = {'p': _L_q8, 'n': fn_bribe_price(st, S[163], _L_q8, _L_t28)}
                     try:
                         proc_pay(st, _args201)
                     except Exception as e:
-                        traced(e, 'procedure pay (' + str(S[47]) + ')')
+                        traced(e, 'procedure pay (' + str(S[48]) + ')')
                         raise
                     _args202 = {'p': _L_q8, 't': _L_t28}
                     try:
                         c_23(st, _args202, 0)
                     except Exception as e:
-                        traced(e, 'procedure gift (' + str(S[278]) + ')')
+                        traced(e, 'procedure gift (' + str(S[279]) + ')')
                         raise
                 else:  # game.yaml:624
                     pass
@@ -7147,18 +7148,18 @@ def build(num_players, files):
         _L_t29 = env['t']
         if pc <= 0:
             st.at = o216  # game.yaml:624
-            _args203 = {'p': _L_q9, 'n': fn_bribe_price(st, S[162], _L_q9, _L_t29)}
+            _args203 = {'p': _L_q9, 'n': fn_bribe_price(st, S[163], _L_q9, _L_t29)}
             try:
                 proc_pay(st, _args203)
             except Exception as e:
-                traced(e, 'procedure pay (' + str(S[47]) + ')')
+                traced(e, 'procedure pay (' + str(S[48]) + ')')
                 raise
         if pc <= 1:
             _args204 = {'p': _L_q9, 't': _L_t29}
             try:
                 c_23(st, _args204, 0)
             except Exception as e:
-                traced(e, 'procedure gift (' + str(S[278]) + ')')
+                traced(e, 'procedure gift (' + str(S[279]) + ')')
                 raise
     def c_222(st, env, pc):  # game.yaml:631
         _L_q10 = env['q']
@@ -7168,7 +7169,7 @@ def build(num_players, files):
             try:
                 c_23(st, _args205, 0)
             except Exception as e:
-                traced(e, 'procedure gift (' + str(S[278]) + ')')
+                traced(e, 'procedure gift (' + str(S[279]) + ')')
                 raise
         if pc <= 1:
             st.at = o224  # game.yaml:631
@@ -7184,22 +7185,22 @@ def build(num_players, files):
                 try:
                     c_23(st, _args206, 0)
                 except Exception as e:
-                    traced(e, 'procedure gift (' + str(S[278]) + ')')
+                    traced(e, 'procedure gift (' + str(S[279]) + ')')
                     raise
                 _args207 = {'p': _q22, 't': _L_t31}
                 try:
                     proc_to_general(st, _args207)
                 except Exception as e:
-                    traced(e, 'procedure to_general (' + str(S[158]) + ')')
+                    traced(e, 'procedure to_general (' + str(S[159]) + ')')
                     raise
         if pc <= 1:
             st.at = o233  # game.yaml:655
-            if (fn_kind_of(st, S[168], _L_t31) == 'gold'):
+            if (fn_kind_of(st, S[169], _L_t31) == 'gold'):
                 _args208 = {'t': _L_t31, 'gifted': _L_leaders4}
                 try:
                     c_20(st, _args208, 0)
                 except Exception as e:
-                    traced(e, 'procedure bribes (' + str(S[279]) + ')')
+                    traced(e, 'procedure bribes (' + str(S[280]) + ')')
                     raise
     def c_227(st, env, pc):  # game.yaml:654
         _L_q11 = env['q']
@@ -7209,14 +7210,14 @@ def build(num_players, files):
             try:
                 c_23(st, _args209, 0)
             except Exception as e:
-                traced(e, 'procedure gift (' + str(S[278]) + ')')
+                traced(e, 'procedure gift (' + str(S[279]) + ')')
                 raise
         if pc <= 1:
             _args210 = {'p': _L_q11, 't': _L_t32}
             try:
                 proc_to_general(st, _args210)
             except Exception as e:
-                traced(e, 'procedure to_general (' + str(S[158]) + ')')
+                traced(e, 'procedure to_general (' + str(S[159]) + ')')
                 raise
     def c_231(st, env, pc):  # game.yaml:655
         _L_t33 = env['t']
@@ -7226,34 +7227,34 @@ def build(num_players, files):
             try:
                 c_20(st, _args211, 0)
             except Exception as e:
-                traced(e, 'procedure bribes (' + str(S[279]) + ')')
+                traced(e, 'procedure bribes (' + str(S[280]) + ')')
                 raise
     def c_234(st, env, pc):  # game.yaml:638
         _L_leaders6 = env['leaders']
         _L_t34 = env['t']
         if pc <= 0:
             st.at = o235  # game.yaml:642
-            env['seconds'] = (fn_second_influence(st, S[172], _L_t34) if ((_r19 := len(_L_leaders6)) == 1) else ([_q23 for _q23 in _L_leaders6 if (_q23 != st.vars['leader'])] if (_r19 == 2) else []))
+            env['seconds'] = (fn_second_influence(st, S[173], _L_t34) if ((_r17 := len(_L_leaders6)) == 1) else ([_q23 for _q23 in _L_leaders6 if (_q23 != st.vars['leader'])] if (_r17 == 2) else []))
         if pc <= 1:
             _args212 = {'p': st.vars['leader'], 't': _L_t34}
             try:
                 c_23(st, _args212, 0)
             except Exception as e:
-                traced(e, 'procedure gift (' + str(S[278]) + ')')
+                traced(e, 'procedure gift (' + str(S[279]) + ')')
                 raise
         if pc <= 2:
             _args213 = {'p': st.vars['leader'], 's': 'crown'}
             try:
                 proc_take_token(st, _args213)
             except Exception as e:
-                traced(e, 'procedure take_token (' + str(S[49]) + ')')
+                traced(e, 'procedure take_token (' + str(S[50]) + ')')
                 raise
         if pc <= 3:
             _args214 = {'p': st.vars['leader'], 't': _L_t34}
             try:
                 proc_to_general(st, _args214)
             except Exception as e:
-                traced(e, 'procedure to_general (' + str(S[158]) + ')')
+                traced(e, 'procedure to_general (' + str(S[159]) + ')')
                 raise
         if pc <= 4:
             st.at = o241  # game.yaml:647
@@ -7263,17 +7264,17 @@ def build(num_players, files):
                 try:
                     c_23(st, _args215, 0)
                 except Exception as e:
-                    traced(e, 'procedure gift (' + str(S[278]) + ')')
+                    traced(e, 'procedure gift (' + str(S[279]) + ')')
                     raise
         if pc <= 5:
             st.at = o244  # game.yaml:650
-            if (fn_kind_of(st, S[176], _L_t34) == 'gold'):
+            if (fn_kind_of(st, S[177], _L_t34) == 'gold'):
                 st.at = o243  # game.yaml:650
                 _args216 = {'t': _L_t34, 'gifted': [_q25 for _q25 in st.players if ((_q25 == st.vars['leader']) or (_q25 in env['seconds']))]}
                 try:
                     c_20(st, _args216, 0)
                 except Exception as e:
-                    traced(e, 'procedure bribes (' + str(S[279]) + ')')
+                    traced(e, 'procedure bribes (' + str(S[280]) + ')')
                     raise
     def c_239(st, env, pc):  # game.yaml:648
         _L_q12 = env['q']
@@ -7283,7 +7284,7 @@ def build(num_players, files):
             try:
                 c_23(st, _args217, 0)
             except Exception as e:
-                traced(e, 'procedure gift (' + str(S[278]) + ')')
+                traced(e, 'procedure gift (' + str(S[279]) + ')')
                 raise
     def c_242(st, env, pc):  # game.yaml:650
         _L_t36 = env['t']
@@ -7294,7 +7295,7 @@ def build(num_players, files):
             try:
                 c_20(st, _args218, 0)
             except Exception as e:
-                traced(e, 'procedure bribes (' + str(S[279]) + ')')
+                traced(e, 'procedure bribes (' + str(S[280]) + ')')
                 raise
     def c_250(st, env, pc):  # game.yaml:662
         _L_p47 = env['p']
@@ -7304,14 +7305,14 @@ def build(num_players, files):
             try:
                 proc_take_coat(st, _args219)
             except Exception as e:
-                traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+                traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                 raise
         if pc <= 1:
             _args220 = {'p': _L_p47, 'x': _L_t37, 'optional': False}
             try:
                 c_10(st, _args220, 0)
             except Exception as e:
-                traced(e, 'procedure marker_anywhere (' + str(S[259]) + ')')
+                traced(e, 'procedure marker_anywhere (' + str(S[260]) + ')')
                 raise
     def c_257(st, env, pc):  # game.yaml:664
         _L_p48 = env['p']
@@ -7322,14 +7323,14 @@ def build(num_players, files):
             try:
                 c_9(st, _args221, 0)
             except Exception as e:
-                traced(e, 'procedure optional_markers (' + str(S[256]) + ')')
+                traced(e, 'procedure optional_markers (' + str(S[257]) + ')')
                 raise
         if pc <= 1:
             _args222 = {'p': _L_p48, 'n': 1}
             try:
                 proc_to_personal(st, _args222)
             except Exception as e:
-                traced(e, 'procedure to_personal (' + str(S[51]) + ')')
+                traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                 raise
     def c_275(st, env, pc):  # game.yaml:678
         _L_p49 = env['p']
@@ -7339,21 +7340,21 @@ def build(num_players, files):
             try:
                 c_25(st, _args223, 0)
             except Exception as e:
-                traced(e, 'procedure exchange_window (' + str(S[282]) + ')')
+                traced(e, 'procedure exchange_window (' + str(S[283]) + ')')
                 raise
         if pc <= 1:
             st.at = o283  # game.yaml:680
             _actions10 = set()  # (the ids' order is never read)
             _v50 = []
-            for _m38 in st.zones[(Z_mission_hand1 + (_S_p37 if _S_p37 is not None else seat(st, _L_p49, S[187])))]:  # game.yaml:683
-                if not (fn_can_pay(st, S[188], _L_p49, _m38)):
+            for _m38 in st.zones[(Z_mission_hand1 + (_S_p37 if _S_p37 is not None else seat(st, _L_p49, S[188])))]:  # game.yaml:683
+                if not (fn_can_pay(st, S[189], _L_p49, _m38)):
                     continue
                 _a21 = A_261 + _m38.type_id
                 if _a21 not in _actions10:  # an identical card: the same choice
                     _actions10.add(_a21)
                     _v50.append(_m38)
-            _items5 = st.zones[(Z_tokens_held1 + (_S_p37 if _S_p37 is not None else seat(st, _L_p49, S[189])))]  # game.yaml:687
-            if _items5 and fn_can_exchange(st, S[190], _L_p49):
+            _items5 = st.zones[(Z_tokens_held1 + (_S_p37 if _S_p37 is not None else seat(st, _L_p49, S[190])))]  # game.yaml:687
+            if _items5 and fn_can_exchange(st, S[191], _L_p49):
                 _v51 = []
                 for _x38 in _items5:
                     if not ((_x38.props['symbol'] != 'crown')):
@@ -7369,9 +7370,9 @@ def build(num_players, files):
             _end62 = _end61 + len(_v51)
             _end63 = _end62 + 1
             if not _end63:
-                raise RuleError('a choice has no legal option', S[283])
+                raise RuleError('a choice has no legal option', S[284])
             if _S_p37 is None:
-                raise RuleError(not_a_seat(_L_p49, num_players), S[283])
+                raise RuleError(not_a_seat(_L_p49, num_players), S[284])
             if _L_p49 in st.players:  # else out of the game: no option runs
                 if _end63 > 1:
                     _i73 = st.choose(_end63)
@@ -7384,7 +7385,7 @@ def build(num_players, files):
                     try:
                         c_27(st, _args224, 0)
                     except Exception as e:
-                        traced(e, 'procedure fulfil (' + str(S[284]) + ')')
+                        traced(e, 'procedure fulfil (' + str(S[285]) + ')')
                         raise
                 elif _i73 < _end62:  # game.yaml:687
                     _x39 = env['x'] = _v51[_i73 - _end61]
@@ -7392,7 +7393,7 @@ def build(num_players, files):
                     try:
                         proc_exchange_token(st, _args225)
                     except Exception as e:
-                        traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
+                        traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
                         raise
                 else:  # game.yaml:692
                     st.at = o282  # game.yaml:693
@@ -7405,7 +7406,7 @@ def build(num_players, files):
             try:
                 c_27(st, _args226, 0)
             except Exception as e:
-                traced(e, 'procedure fulfil (' + str(S[284]) + ')')
+                traced(e, 'procedure fulfil (' + str(S[285]) + ')')
                 raise
     def c_285(st, env, pc):  # game.yaml:696
         _L_p51 = env['p']
@@ -7414,16 +7415,16 @@ def build(num_players, files):
             st.at = o292  # game.yaml:697
             _actions11 = set()  # (the ids' order is never read)
             _v52 = []
-            for _x40 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[193])))]:  # game.yaml:701
+            for _x40 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[194])))]:  # game.yaml:701
                 _a23 = A_291 + _x40.type_id
                 if _a23 not in _actions11:  # an identical card: the same choice
                     _actions11.add(_a23)
                     _v52.append(_x40)
             _end64 = len(_v52)
             if not _end64:
-                raise RuleError('a choice has no legal option', S[285])
+                raise RuleError('a choice has no legal option', S[286])
             if _S_p38 is None:
-                raise RuleError(not_a_seat(_L_p51, num_players), S[285])
+                raise RuleError(not_a_seat(_L_p51, num_players), S[286])
             if _L_p51 in st.players:  # else out of the game: no option runs
                 if _end64 > 1:
                     _i74 = st.choose(_end64)
@@ -7432,7 +7433,7 @@ def build(num_players, files):
                     _i74 = 0
                 _x41 = env['x'] = _v52[_i74]
                 st.at = o287  # game.yaml:704
-                env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[191])))] if (_y10 != _x41)]
+                env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[192])))] if (_y10 != _x41)]
                 st.at = o288  # game.yaml:705
                 move_cards(st, env['back'], Z_token_supply1, False)
                 st.at = o291  # game.yaml:706
@@ -7442,7 +7443,7 @@ def build(num_players, files):
                     try:
                         proc_take_coat(st, _args227)
                     except Exception as e:
-                        traced(e, 'procedure take_coat (' + str(S[57]) + ')')
+                        traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                         raise
     def c_294(st, env, pc):  # game.yaml:713
         _L_q13 = env['q']
@@ -7450,11 +7451,11 @@ def build(num_players, files):
         _S_q8 = _L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else None
         if pc <= 0:
             st.at = o300  # game.yaml:714
-            if ((_L_q13 != _L_p52) and fn_can_exchange(st, S[194], _L_q13)):
+            if ((_L_q13 != _L_p52) and fn_can_exchange(st, S[195], _L_q13)):
                 st.at = o299  # game.yaml:716
                 _actions12 = set()  # (the ids' order is never read)
                 _v53 = []
-                for _x42 in st.zones[(Z_tokens_held1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[196])))]:  # game.yaml:719
+                for _x42 in st.zones[(Z_tokens_held1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[197])))]:  # game.yaml:719
                     if not ((_x42.props['symbol'] != 'crown')):
                         continue
                     _a24 = A_301 + _x42.type_id
@@ -7465,9 +7466,9 @@ def build(num_players, files):
                 _end65 = len(_v53)
                 _end66 = _end65 + 1
                 if not _end66:
-                    raise RuleError('a choice has no legal option', S[286])
+                    raise RuleError('a choice has no legal option', S[287])
                 if _S_q8 is None:
-                    raise RuleError(not_a_seat(_L_q13, num_players), S[286])
+                    raise RuleError(not_a_seat(_L_q13, num_players), S[287])
                 if _L_q13 in st.players:  # else out of the game: no option runs
                     if _end66 > 1:
                         _i75 = st.choose(_end66)
@@ -7480,7 +7481,7 @@ def build(num_players, files):
                         try:
                             proc_exchange_token(st, _args228)
                         except Exception as e:
-                            traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
+                            traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
                             raise
                     else:  # game.yaml:723
                         pass
@@ -7491,7 +7492,7 @@ def build(num_players, files):
             st.at = o299  # game.yaml:716
             _actions13 = set()  # (the ids' order is never read)
             _v54 = []
-            for _x44 in st.zones[(Z_tokens_held1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q14, S[196])))]:  # game.yaml:719
+            for _x44 in st.zones[(Z_tokens_held1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q14, S[197])))]:  # game.yaml:719
                 if not ((_x44.props['symbol'] != 'crown')):
                     continue
                 _a25 = A_301 + _x44.type_id
@@ -7502,9 +7503,9 @@ def build(num_players, files):
             _end67 = len(_v54)
             _end68 = _end67 + 1
             if not _end68:
-                raise RuleError('a choice has no legal option', S[286])
+                raise RuleError('a choice has no legal option', S[287])
             if _S_q9 is None:
-                raise RuleError(not_a_seat(_L_q14, num_players), S[286])
+                raise RuleError(not_a_seat(_L_q14, num_players), S[287])
             if _L_q14 in st.players:  # else out of the game: no option runs
                 if _end68 > 1:
                     _i76 = st.choose(_end68)
@@ -7517,7 +7518,7 @@ def build(num_players, files):
                     try:
                         proc_exchange_token(st, _args229)
                     except Exception as e:
-                        traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
+                        traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
                         raise
                 else:  # game.yaml:723
                     pass
@@ -7528,7 +7529,7 @@ def build(num_players, files):
             try:
                 c_28(st, _args230, 0)
             except Exception as e:
-                traced(e, 'procedure draw_mission (' + str(S[289]) + ')')
+                traced(e, 'procedure draw_mission (' + str(S[290]) + ')')
                 raise
     def c_317(st, env, pc):  # game.yaml:750
         _L_p54 = env['p']
@@ -7551,9 +7552,9 @@ def build(num_players, files):
             _end70 = _end69 + _f15
             _end71 = _end70 + _f16
             if not _end71:
-                raise RuleError('a choice has no legal option', S[290])
+                raise RuleError('a choice has no legal option', S[291])
             if _S_p39 is None:
-                raise RuleError(not_a_seat(_L_p54, num_players), S[290])
+                raise RuleError(not_a_seat(_L_p54, num_players), S[291])
             if _L_p54 in st.players:  # else out of the game: no option runs
                 if _end71 > 1:
                     _i77 = st.choose(_end71)
@@ -7562,34 +7563,34 @@ def build(num_players, files):
                     _i77 = 0
                 if _i77 < _end69:  # game.yaml:754
                     st.at = o319  # game.yaml:755
-                    _d20 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[201])))
+                    _d20 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[202])))
                     _pile17 = st.zones[Z_light_deck1]
                     if len(_pile17) >= 1:
                         _c47 = _pile17.pop()
                         st.zones[_d20].append(_c47)
                         st.loc[_c47.id] = _d20
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_light_deck1, _d20, False, S[202])
+                        st.move_count(1, Z_light_deck1, _d20, False, S[203])
                 elif _i77 < _end70:  # game.yaml:756
                     st.at = o321  # game.yaml:757
-                    _d21 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[203])))
+                    _d21 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[204])))
                     _pile18 = st.zones[Z_blue_deck1]
                     if len(_pile18) >= 1:
                         _c48 = _pile18.pop()
                         st.zones[_d21].append(_c48)
                         st.loc[_c48.id] = _d21
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_blue_deck1, _d21, False, S[204])
+                        st.move_count(1, Z_blue_deck1, _d21, False, S[205])
                 else:  # game.yaml:758
                     st.at = o323  # game.yaml:759
-                    _d22 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[205])))
+                    _d22 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[206])))
                     _pile19 = st.zones[Z_dark_deck1]
                     if len(_pile19) >= 1:
                         _c49 = _pile19.pop()
                         st.zones[_d22].append(_c49)
                         st.loc[_c49.id] = _d22
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_dark_deck1, _d22, False, S[206])
+                        st.move_count(1, Z_dark_deck1, _d22, False, S[207])
     def c_330(st, env, pc):  # game.yaml:777
         _L_p55 = env['p']
         if pc <= 0:
@@ -7597,7 +7598,7 @@ def build(num_players, files):
             try:
                 c_28(st, _args231, 0)
             except Exception as e:
-                traced(e, 'procedure draw_mission (' + str(S[289]) + ')')
+                traced(e, 'procedure draw_mission (' + str(S[290]) + ')')
                 raise
     def c_349(st, env, pc):  # game.yaml:318
         if pc <= 0:
@@ -7611,7 +7612,7 @@ def build(num_players, files):
                     break
                 _passes3 += 1
                 if _passes3 > MAX_PASSES:
-                    raise too_long(S[292])
+                    raise too_long(S[293])
                 st.at = o352  # game.yaml:318
                 st.vars['round'] += 1
                 if st.record_log:
@@ -7642,19 +7643,19 @@ def build(num_players, files):
                     try:
                         proc_earn(st, _args232)
                     except Exception as e:
-                        traced(e, 'procedure earn (' + str(S[54]) + ')')
+                        traced(e, 'procedure earn (' + str(S[55]) + ')')
                         raise
                 st.at = o366  # game.yaml:335
                 if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                     st.at = o365  # game.yaml:336
-                    _d23 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[220]))
+                    _d23 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[221]))
                     _pile20 = st.zones[Z_intrigue_deck1]
                     if len(_pile20) >= 1:
                         _c51 = _pile20.pop()
                         st.zones[_d23].append(_c51)
                         st.loc[_c51.id] = _d23
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_intrigue_deck1, _d23, False, S[221])
+                        st.move_count(1, Z_intrigue_deck1, _d23, False, S[222])
                 st.at = o371  # game.yaml:338
                 for _p57 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p57
@@ -7665,7 +7666,7 @@ def build(num_players, files):
                         try:
                             c_7(st, _args233, 0)
                         except Exception as e:
-                            traced(e, 'procedure resource_ability (' + str(S[293]) + ')')
+                            traced(e, 'procedure resource_ability (' + str(S[294]) + ')')
                             raise
                 st.at = o374  # game.yaml:340
                 for _p58 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -7679,7 +7680,7 @@ def build(num_players, files):
                             st.zones[_d24].append(_c52)
                             st.loc[_c52.id] = _d24
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(5, Z_influence_deck1, _d24, False, S[222])
+                        st.move_count(5, Z_influence_deck1, _d24, False, S[223])
                 st.at = o375  # game.yaml:325
                 st.vars['phase'] = ''
                 st.vars['phase'] = 'Influence'
@@ -7692,7 +7693,7 @@ def build(num_players, files):
                     c_8(st, _args234, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure influence (' + str(S[294]) + ')')
+                    traced(e, 'procedure influence (' + str(S[295]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o380  # game.yaml:342
@@ -7705,7 +7706,7 @@ def build(num_players, files):
                 try:
                     c_15(st, _args235, 0)
                 except Exception as e:
-                    traced(e, 'procedure evaluation (' + str(S[295]) + ')')
+                    traced(e, 'procedure evaluation (' + str(S[296]) + ')')
                     raise
                 st.at = o385  # game.yaml:343
                 st.vars['phase'] = ''
@@ -7727,14 +7728,14 @@ def build(num_players, files):
                     try:
                         c_24(st, _args236, 0)
                     except Exception as e:
-                        traced(e, 'procedure mission_turn (' + str(S[296]) + ')')
+                        traced(e, 'procedure mission_turn (' + str(S[297]) + ')')
                         raise
                 st.vars['turn_player'] = None
                 _args237 = {'p': None}
                 try:
                     c_25(st, _args237, 0)
                 except Exception as e:
-                    traced(e, 'procedure exchange_window (' + str(S[282]) + ')')
+                    traced(e, 'procedure exchange_window (' + str(S[283]) + ')')
                     raise
                 st.at = o405  # game.yaml:351
                 for _p61 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -7748,7 +7749,7 @@ def build(num_players, files):
                             try:
                                 c_29(st, _args238, 0)
                             except Exception as e:
-                                traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
+                                traced(e, 'procedure exchange_missions (' + str(S[298]) + ')')
                                 raise
                 st.at = o406  # game.yaml:344
                 st.vars['phase'] = ''
@@ -7788,19 +7789,19 @@ def build(num_players, files):
                 try:
                     proc_earn(st, _args239)
                 except Exception as e:
-                    traced(e, 'procedure earn (' + str(S[54]) + ')')
+                    traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
             st.at = o366  # game.yaml:335
             if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o365  # game.yaml:336
-                _d25 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[220]))
+                _d25 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[221]))
                 _pile22 = st.zones[Z_intrigue_deck1]
                 if len(_pile22) >= 1:
                     _c54 = _pile22.pop()
                     st.zones[_d25].append(_c54)
                     st.loc[_c54.id] = _d25
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(1, Z_intrigue_deck1, _d25, False, S[221])
+                    st.move_count(1, Z_intrigue_deck1, _d25, False, S[222])
             st.at = o371  # game.yaml:338
             for _p63 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p63
@@ -7811,7 +7812,7 @@ def build(num_players, files):
                     try:
                         c_7(st, _args240, 0)
                     except Exception as e:
-                        traced(e, 'procedure resource_ability (' + str(S[293]) + ')')
+                        traced(e, 'procedure resource_ability (' + str(S[294]) + ')')
                         raise
             st.at = o374  # game.yaml:340
             for _p64 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -7825,7 +7826,7 @@ def build(num_players, files):
                         st.zones[_d26].append(_c55)
                         st.loc[_c55.id] = _d26
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(5, Z_influence_deck1, _d26, False, S[222])
+                    st.move_count(5, Z_influence_deck1, _d26, False, S[223])
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''
         if pc <= 3:
@@ -7839,7 +7840,7 @@ def build(num_players, files):
                 c_8(st, _args241, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure influence (' + str(S[294]) + ')')
+                traced(e, 'procedure influence (' + str(S[295]) + ')')
                 raise
             st.inline -= 1
             st.at = o380  # game.yaml:342
@@ -7853,7 +7854,7 @@ def build(num_players, files):
             try:
                 c_15(st, _args242, 0)
             except Exception as e:
-                traced(e, 'procedure evaluation (' + str(S[295]) + ')')
+                traced(e, 'procedure evaluation (' + str(S[296]) + ')')
                 raise
             st.at = o385  # game.yaml:343
             st.vars['phase'] = ''
@@ -7876,14 +7877,14 @@ def build(num_players, files):
                 try:
                     c_24(st, _args243, 0)
                 except Exception as e:
-                    traced(e, 'procedure mission_turn (' + str(S[296]) + ')')
+                    traced(e, 'procedure mission_turn (' + str(S[297]) + ')')
                     raise
             st.vars['turn_player'] = None
             _args244 = {'p': None}
             try:
                 c_25(st, _args244, 0)
             except Exception as e:
-                traced(e, 'procedure exchange_window (' + str(S[282]) + ')')
+                traced(e, 'procedure exchange_window (' + str(S[283]) + ')')
                 raise
             st.at = o405  # game.yaml:351
             for _p67 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -7897,7 +7898,7 @@ def build(num_players, files):
                         try:
                             c_29(st, _args245, 0)
                         except Exception as e:
-                            traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
+                            traced(e, 'procedure exchange_missions (' + str(S[298]) + ')')
                             raise
             st.at = o406  # game.yaml:344
             st.vars['phase'] = ''
@@ -7937,20 +7938,20 @@ def build(num_players, files):
                 try:
                     proc_earn(st, _args246)
                 except Exception as e:
-                    traced(e, 'procedure earn (' + str(S[54]) + ')')
+                    traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
         if pc <= 7:
             st.at = o366  # game.yaml:335
             if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o365  # game.yaml:336
-                _d27 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[220]))
+                _d27 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[221]))
                 _pile24 = st.zones[Z_intrigue_deck1]
                 if len(_pile24) >= 1:
                     _c57 = _pile24.pop()
                     st.zones[_d27].append(_c57)
                     st.loc[_c57.id] = _d27
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(1, Z_intrigue_deck1, _d27, False, S[221])
+                    st.move_count(1, Z_intrigue_deck1, _d27, False, S[222])
         if pc <= 8:
             st.at = o371  # game.yaml:338
             for _p69 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -7962,7 +7963,7 @@ def build(num_players, files):
                     try:
                         c_7(st, _args247, 0)
                     except Exception as e:
-                        traced(e, 'procedure resource_ability (' + str(S[293]) + ')')
+                        traced(e, 'procedure resource_ability (' + str(S[294]) + ')')
                         raise
         if pc <= 9:
             st.at = o374  # game.yaml:340
@@ -7977,7 +7978,7 @@ def build(num_players, files):
                         st.zones[_d28].append(_c58)
                         st.loc[_c58.id] = _d28
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(5, Z_influence_deck1, _d28, False, S[222])
+                    st.move_count(5, Z_influence_deck1, _d28, False, S[223])
         if pc <= 10:
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''
@@ -7986,13 +7987,13 @@ def build(num_players, files):
         _S_p40 = _L_p56 if type(_L_p56) is int and 0 <= _L_p56 < num_players else None
         if pc <= 0:
             st.at = o370  # game.yaml:339
-            for _m45 in list(st.zones[(Z_missions_done1 + (_S_p40 if _S_p40 is not None else seat(st, _L_p56, S[224])))]):
+            for _m45 in list(st.zones[(Z_missions_done1 + (_S_p40 if _S_p40 is not None else seat(st, _L_p56, S[225])))]):
                 env['m'] = _m45
                 _args248 = {'p': _L_p56, 'm': _m45}
                 try:
                     c_7(st, _args248, 0)
                 except Exception as e:
-                    traced(e, 'procedure resource_ability (' + str(S[293]) + ')')
+                    traced(e, 'procedure resource_ability (' + str(S[294]) + ')')
                     raise
     def c_368(st, env, pc):  # game.yaml:339
         _L_p57 = env['p']
@@ -8002,7 +8003,7 @@ def build(num_players, files):
             try:
                 c_7(st, _args249, 0)
             except Exception as e:
-                traced(e, 'procedure resource_ability (' + str(S[293]) + ')')
+                traced(e, 'procedure resource_ability (' + str(S[294]) + ')')
                 raise
     def c_376(st, env, pc):  # game.yaml:342
         if pc <= 0:
@@ -8018,7 +8019,7 @@ def build(num_players, files):
                 c_8(st, _args250, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure influence (' + str(S[294]) + ')')
+                traced(e, 'procedure influence (' + str(S[295]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
@@ -8036,7 +8037,7 @@ def build(num_players, files):
             try:
                 c_15(st, _args251, 0)
             except Exception as e:
-                traced(e, 'procedure evaluation (' + str(S[295]) + ')')
+                traced(e, 'procedure evaluation (' + str(S[296]) + ')')
                 raise
         if pc <= 3:
             st.at = o385  # game.yaml:343
@@ -8063,7 +8064,7 @@ def build(num_players, files):
                 try:
                     c_24(st, _args252, 0)
                 except Exception as e:
-                    traced(e, 'procedure mission_turn (' + str(S[296]) + ')')
+                    traced(e, 'procedure mission_turn (' + str(S[297]) + ')')
                     raise
         if pc <= 3:
             st.vars['turn_player'] = None
@@ -8072,7 +8073,7 @@ def build(num_players, files):
             try:
                 c_25(st, _args253, 0)
             except Exception as e:
-                traced(e, 'procedure exchange_window (' + str(S[282]) + ')')
+                traced(e, 'procedure exchange_window (' + str(S[283]) + ')')
                 raise
             st.at = o405  # game.yaml:351
             for _p73 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -8086,7 +8087,7 @@ def build(num_players, files):
                         try:
                             c_29(st, _args254, 0)
                         except Exception as e:
-                            traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
+                            traced(e, 'procedure exchange_missions (' + str(S[298]) + ')')
                             raise
         if pc <= 5:
             st.at = o406  # game.yaml:344
@@ -8103,7 +8104,7 @@ def build(num_players, files):
             try:
                 c_24(st, _args255, 0)
             except Exception as e:
-                traced(e, 'procedure mission_turn (' + str(S[296]) + ')')
+                traced(e, 'procedure mission_turn (' + str(S[297]) + ')')
                 raise
     def c_397(st, env, pc):  # game.yaml:349
         if pc <= 0:
@@ -8111,7 +8112,7 @@ def build(num_players, files):
             try:
                 c_25(st, _args256, 0)
             except Exception as e:
-                traced(e, 'procedure exchange_window (' + str(S[282]) + ')')
+                traced(e, 'procedure exchange_window (' + str(S[283]) + ')')
                 raise
         if pc <= 1:
             st.at = o405  # game.yaml:351
@@ -8126,22 +8127,22 @@ def build(num_players, files):
                         try:
                             c_29(st, _args257, 0)
                         except Exception as e:
-                            traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
+                            traced(e, 'procedure exchange_missions (' + str(S[298]) + ')')
                             raise
     def c_399(st, env, pc):  # game.yaml:352
         _L_p59 = env['p']
         _S_p41 = _L_p59 if type(_L_p59) is int and 0 <= _L_p59 < num_players else None
         if pc <= 0:
             st.at = o404  # game.yaml:353
-            for _m48 in [_x50 for _x50 in st.zones[(Z_missions_done1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[233])))] if (_x50.props['ability'] == 'card_exchange')]:
+            for _m48 in [_x50 for _x50 in st.zones[(Z_missions_done1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[234])))] if (_x50.props['ability'] == 'card_exchange')]:
                 env['m'] = _m48
                 st.at = o403  # game.yaml:354
-                if (len(st.zones[(Z_mission_hand1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[231])))]) > 0):
+                if (len(st.zones[(Z_mission_hand1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[232])))]) > 0):
                     _args258 = {'p': _L_p59, 'm': _m48}
                     try:
                         c_29(st, _args258, 0)
                     except Exception as e:
-                        traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
+                        traced(e, 'procedure exchange_missions (' + str(S[298]) + ')')
                         raise
     def c_400(st, env, pc):  # game.yaml:354
         _L_p60 = env['p']
@@ -8149,12 +8150,12 @@ def build(num_players, files):
         _S_p42 = _L_p60 if type(_L_p60) is int and 0 <= _L_p60 < num_players else None
         if pc <= 0:
             st.at = o403  # game.yaml:354
-            if (len(st.zones[(Z_mission_hand1 + (_S_p42 if _S_p42 is not None else seat(st, _L_p60, S[231])))]) > 0):
+            if (len(st.zones[(Z_mission_hand1 + (_S_p42 if _S_p42 is not None else seat(st, _L_p60, S[232])))]) > 0):
                 _args259 = {'p': _L_p60, 'm': _L_m9}
                 try:
                     c_29(st, _args259, 0)
                 except Exception as e:
-                    traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
+                    traced(e, 'procedure exchange_missions (' + str(S[298]) + ')')
                     raise
     def c_401(st, env, pc):  # game.yaml:354
         _L_p61 = env['p']
@@ -8164,11 +8165,11 @@ def build(num_players, files):
             try:
                 c_29(st, _args260, 0)
             except Exception as e:
-                traced(e, 'procedure exchange_missions (' + str(S[297]) + ')')
+                traced(e, 'procedure exchange_missions (' + str(S[298]) + ')')
                 raise
 
     def tie_0(st, env):  # game.yaml:802
-        return len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[298])))])
+        return len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[299])))])
     def init_louis(st, env):  # game.yaml:228
         return None
     def init_leader(st, env):  # game.yaml:230
@@ -8204,82 +8205,82 @@ def build(num_players, files):
     def init_start_player(st, env):  # game.yaml:318
         return first(st.players)
 
-    o0 = Block(0, S[54], 3, step_0)
-    o1 = Block(1, S[47], 2, step_1)
-    o2 = Block(2, S[57], 1, step_2)
-    o3 = Block(3, S[49], 1, step_3)
-    o4 = Block(4, S[51], 1, step_4)
-    o5 = Block(5, S[106], 1, step_5)
-    o6 = Block(6, S[158], 1, step_6)
-    o7 = Block(7, S[293], 8, step_7)
-    o8 = Block(8, S[294], 6, step_8)
-    o9 = Block(9, S[256], 2, step_9)
-    o10 = Block(10, S[259], 1, step_10)
-    o11 = Block(11, S[258], 1, step_11)
-    o12 = Block(12, S[263], 2, step_12)
-    o13 = Block(13, S[265], 1, step_13)
-    o14 = Block(14, S[266], 2, step_14)
-    o15 = Block(15, S[295], 3, step_15)
-    o16 = Block(16, S[270], 1, step_16)
-    o17 = Block(17, S[271], 8, step_17)
-    o18 = Block(18, S[273], 1, step_18)
-    o19 = Block(19, S[276], 2, step_19)
-    o20 = Block(20, S[279], 1, step_20)
-    o21 = Block(21, S[274], 1, step_21)
-    o22 = Block(22, S[275], 2, step_22)
-    o23 = Block(23, S[278], 7, step_23)
-    o24 = Block(24, S[296], 3, step_24)
-    o25 = Block(25, S[282], 1, step_25)
-    o26 = Block(26, S[186], 4, step_26)
-    o27 = Block(27, S[284], 5, step_27)
-    o28 = Block(28, S[289], 1, step_28)
-    o29 = Block(29, S[297], 3, step_29)
-    o30 = Stmt(30, S[299])
+    o0 = Block(0, S[55], 3, step_0)
+    o1 = Block(1, S[48], 2, step_1)
+    o2 = Block(2, S[58], 1, step_2)
+    o3 = Block(3, S[50], 1, step_3)
+    o4 = Block(4, S[52], 1, step_4)
+    o5 = Block(5, S[107], 1, step_5)
+    o6 = Block(6, S[159], 1, step_6)
+    o7 = Block(7, S[294], 8, step_7)
+    o8 = Block(8, S[295], 6, step_8)
+    o9 = Block(9, S[257], 2, step_9)
+    o10 = Block(10, S[260], 1, step_10)
+    o11 = Block(11, S[259], 1, step_11)
+    o12 = Block(12, S[264], 2, step_12)
+    o13 = Block(13, S[266], 1, step_13)
+    o14 = Block(14, S[267], 2, step_14)
+    o15 = Block(15, S[296], 3, step_15)
+    o16 = Block(16, S[271], 1, step_16)
+    o17 = Block(17, S[272], 8, step_17)
+    o18 = Block(18, S[274], 1, step_18)
+    o19 = Block(19, S[277], 2, step_19)
+    o20 = Block(20, S[280], 1, step_20)
+    o21 = Block(21, S[275], 1, step_21)
+    o22 = Block(22, S[276], 2, step_22)
+    o23 = Block(23, S[279], 7, step_23)
+    o24 = Block(24, S[297], 3, step_24)
+    o25 = Block(25, S[283], 1, step_25)
+    o26 = Block(26, S[187], 4, step_26)
+    o27 = Block(27, S[285], 5, step_27)
+    o28 = Block(28, S[290], 1, step_28)
+    o29 = Block(29, S[298], 3, step_29)
+    o30 = Stmt(30, S[300])
     o31 = Stmt(31, S[23])
     o32 = Stmt(32, S[25])
     o33 = Stmt(33, S[27])
     o34 = Stmt(34, S[28])
-    o35 = Block(35, S[300], 1, step_35)
-    o36 = Stmt(36, S[301])
-    o37 = Block(37, S[302], 1, step_37)
+    o35 = Block(35, S[301], 1, step_35)
+    o36 = Stmt(36, S[302])
+    o37 = Block(37, S[303], 1, step_37)
     o38 = Stmt(38, S[31])
-    o39 = Stmt(39, S[303])
-    o40 = Block(40, S[304], 1, step_40)
-    o41 = Stmt(41, S[305])
-    o42 = Stmt(42, S[306])
+    o39 = Stmt(39, S[304])
+    o40 = Block(40, S[305], 1, step_40)
+    o41 = Stmt(41, S[306])
+    o42 = Stmt(42, S[307])
     o43 = Stmt(43, S[37])
-    o44 = Block(44, S[307], 1, step_44)
-    o45 = Stmt(45, S[42])
-    o46 = ForOp(S[308], 'i', e46_items, o44, False)
+    o44 = Block(44, S[308], 1, step_44)
+    o45 = Stmt(45, S[43])
+    o46 = ForOp(S[309], 'i', e46_items, o44, False)
     o46.uid = 46
-    o47 = Stmt(47, S[309])
-    o48 = Block(48, S[310], 1, step_48)
-    o49 = Stmt(49, S[50])
-    o50 = Stmt(50, S[311])
-    o51 = Block(51, S[312], 1, step_51)
-    o52 = Stmt(52, S[52])
-    o53 = Stmt(53, S[313])
-    o54 = Block(54, S[314], 1, step_54)
-    o55 = Stmt(55, S[53])
-    o56 = Stmt(56, S[315])
-    o57 = Block(57, S[316], 1, step_57)
-    o58 = Stmt(58, S[55])
-    o59 = Stmt(59, S[317])
-    o60 = Block(60, S[318], 1, step_60)
-    o61 = Stmt(61, S[56])
-    o62 = Stmt(62, S[319])
-    o63 = Block(63, S[320], 1, step_63)
-    o64 = Stmt(64, S[59])
-    o65 = Stmt(65, S[321])
-    o66 = Block(66, S[322], 1, step_66)
-    o67 = Block(67, S[323], 1, step_67)
-    o68 = Stmt(68, S[82])
-    o69 = Block(69, S[324], 2, step_69)
-    o70 = Stmt(70, S[83])
-    o71 = Stmt(71, S[84])
-    o72 = Block(72, S[325], 1, step_72)
-    o73 = Stmt(73, S[85])
-    o74 = ChooseOp(S[254], e74_player, e74_prompt, [
+    o47 = Stmt(47, S[310])
+    o48 = Block(48, S[311], 1, step_48)
+    o49 = Stmt(49, S[51])
+    o50 = Stmt(50, S[312])
+    o51 = Block(51, S[313], 1, step_51)
+    o52 = Stmt(52, S[53])
+    o53 = Stmt(53, S[314])
+    o54 = Block(54, S[315], 1, step_54)
+    o55 = Stmt(55, S[54])
+    o56 = Stmt(56, S[316])
+    o57 = Block(57, S[317], 1, step_57)
+    o58 = Stmt(58, S[56])
+    o59 = Stmt(59, S[318])
+    o60 = Block(60, S[319], 1, step_60)
+    o61 = Stmt(61, S[57])
+    o62 = Stmt(62, S[320])
+    o63 = Block(63, S[321], 1, step_63)
+    o64 = Stmt(64, S[60])
+    o65 = Stmt(65, S[322])
+    o66 = Block(66, S[323], 1, step_66)
+    o67 = Block(67, S[324], 1, step_67)
+    o68 = Stmt(68, S[83])
+    o69 = Block(69, S[325], 2, step_69)
+    o70 = Stmt(70, S[84])
+    o71 = Stmt(71, S[85])
+    o72 = Block(72, S[326], 1, step_72)
+    o73 = Stmt(73, S[86])
+    o74 = ChooseOp(S[255], e74_player, e74_prompt, [
         OptionOp(site[0], e74_label0, None, None, None, o67),
         OptionOp(site[1], e74_label1, None, None, e74_when1, o69),
         OptionOp(site[2], e74_label2, None, None, e74_when2, o72),
@@ -8287,86 +8288,86 @@ def build(num_players, files):
     o74.collect = collect_74
     o74.resolve = resolve_74
     o74.uid = 74
-    o75 = Stmt(75, S[326])
-    o76 = Block(76, S[327], 1, step_76)
-    o77 = Block(77, S[328], 2, step_77)
-    o78 = Stmt(78, S[90])
-    o79 = Stmt(79, S[92])
-    o80 = Block(80, S[329], 0, step_80)
-    o81 = ChooseOp(S[255], e81_player, e81_prompt, [
+    o75 = Stmt(75, S[327])
+    o76 = Block(76, S[328], 1, step_76)
+    o77 = Block(77, S[329], 2, step_77)
+    o78 = Stmt(78, S[91])
+    o79 = Stmt(79, S[93])
+    o80 = Block(80, S[330], 0, step_80)
+    o81 = ChooseOp(S[256], e81_player, e81_prompt, [
         OptionOp(site[3], e81_label0, None, None, None, o77),
         OptionOp(site[4], e81_label1, None, None, None, o80),
     ], False)
     o81.collect = collect_81
     o81.resolve = resolve_81
     o81.uid = 81
-    o82 = Stmt(82, S[330])
-    o83 = Block(83, S[331], 4, step_83)
-    o84 = Stmt(84, S[94])
-    o85 = Stmt(85, S[96])
-    o86 = Stmt(86, S[98])
-    o87 = Block(87, S[332], 1, step_87)
-    o88 = Stmt(88, S[99])
-    o89 = ForOp(S[333], 'm', e89_items, o87, False)
+    o82 = Stmt(82, S[331])
+    o83 = Block(83, S[332], 4, step_83)
+    o84 = Stmt(84, S[95])
+    o85 = Stmt(85, S[97])
+    o86 = Stmt(86, S[99])
+    o87 = Block(87, S[333], 1, step_87)
+    o88 = Stmt(88, S[100])
+    o89 = ForOp(S[334], 'm', e89_items, o87, False)
     o89.uid = 89
-    o90 = ForOp(S[334], 'p', e90_items, o83, False, seats=True)
+    o90 = ForOp(S[335], 'p', e90_items, o83, False, seats=True)
     o90.uid = 90
-    o91 = Block(91, S[335], 1, step_91)
-    o92 = Block(92, S[336], 1, step_92)
-    o93 = Stmt(93, S[101])
-    o94 = ForOp(S[337], 'p', e94_items, o92, False, seats=True)
+    o91 = Block(91, S[336], 1, step_91)
+    o92 = Block(92, S[337], 1, step_92)
+    o93 = Stmt(93, S[102])
+    o94 = ForOp(S[338], 'p', e94_items, o92, False, seats=True)
     o94.uid = 94
-    o95 = RepeatOp(S[257], o91, e95_cond, True)
+    o95 = RepeatOp(S[258], o91, e95_cond, True)
     o95.uid = 95
-    o96 = Block(96, S[338], 1, step_96)
-    o97 = Block(97, S[339], 1, step_97)
-    o98 = Stmt(98, S[102])
-    o99 = ForOp(S[340], 'm', e99_items, o97, False)
+    o96 = Block(96, S[339], 1, step_96)
+    o97 = Block(97, S[340], 1, step_97)
+    o98 = Stmt(98, S[103])
+    o99 = ForOp(S[341], 'm', e99_items, o97, False)
     o99.uid = 99
-    o100 = ForOp(S[341], 'p', e100_items, o96, False, seats=True)
+    o100 = ForOp(S[342], 'p', e100_items, o96, False, seats=True)
     o100.uid = 100
-    o101 = Block(101, S[342], 1, step_101)
-    o102 = Stmt(102, S[343])
-    o103 = ForOp(S[344], 'p', e103_items, o101, False, seats=True)
+    o101 = Block(101, S[343], 1, step_101)
+    o102 = Stmt(102, S[344])
+    o103 = ForOp(S[345], 'p', e103_items, o101, False, seats=True)
     o103.uid = 103
-    o104 = Stmt(104, S[345])
-    o105 = Stmt(105, S[346])
-    o106 = Stmt(106, S[347])
-    o107 = Block(107, S[348], 1, step_107)
-    o108 = Block(108, S[349], 1, step_108)
-    o109 = Stmt(109, S[105])
-    o110 = Block(110, S[350], 0, step_110)
-    o111 = ChooseOp(S[260], e111_player, e111_prompt, [
+    o104 = Stmt(104, S[346])
+    o105 = Stmt(105, S[347])
+    o106 = Stmt(106, S[348])
+    o107 = Block(107, S[349], 1, step_107)
+    o108 = Block(108, S[350], 1, step_108)
+    o109 = Stmt(109, S[106])
+    o110 = Block(110, S[351], 0, step_110)
+    o111 = ChooseOp(S[261], e111_player, e111_prompt, [
         OptionOp(site[5], e111_label0, None, None, None, o108),
         OptionOp(site[6], e111_label1, None, None, None, o110),
     ], False)
     o111.collect = collect_111
     o111.resolve = resolve_111
     o111.uid = 111
-    o112 = Stmt(112, S[351])
-    o113 = Block(113, S[352], 1, step_113)
-    o114 = Block(114, S[353], 1, step_114)
-    o115 = Stmt(115, S[107])
-    o116 = Block(116, S[354], 0, step_116)
-    o117 = ChooseOp(S[261], e117_player, e117_prompt, [
+    o112 = Stmt(112, S[352])
+    o113 = Block(113, S[353], 1, step_113)
+    o114 = Block(114, S[354], 1, step_114)
+    o115 = Stmt(115, S[108])
+    o116 = Block(116, S[355], 0, step_116)
+    o117 = ChooseOp(S[262], e117_player, e117_prompt, [
         OptionOp(site[7], e117_label0, 't', e117_items0, None, o114),
         OptionOp(site[8], e117_label1, None, None, e117_when1, o116),
     ], False)
     o117.collect = collect_117
     o117.resolve = resolve_117
     o117.uid = 117
-    o118 = Stmt(118, S[355])
-    o119 = Block(119, S[356], 2, step_119)
-    o120 = Stmt(120, S[357])
-    o121 = Stmt(121, S[108])
-    o122 = Block(122, S[358], 2, step_122)
-    o123 = Stmt(123, S[110])
-    o124 = Stmt(124, S[111])
-    o125 = Block(125, S[359], 3, step_125)
-    o126 = Stmt(126, S[113])
-    o127 = Stmt(127, S[360])
-    o128 = Stmt(128, S[115])
-    o129 = ChooseOp(S[262], e129_player, e129_prompt, [
+    o118 = Stmt(118, S[356])
+    o119 = Block(119, S[357], 2, step_119)
+    o120 = Stmt(120, S[358])
+    o121 = Stmt(121, S[109])
+    o122 = Block(122, S[359], 2, step_122)
+    o123 = Stmt(123, S[111])
+    o124 = Stmt(124, S[112])
+    o125 = Block(125, S[360], 3, step_125)
+    o126 = Stmt(126, S[114])
+    o127 = Stmt(127, S[361])
+    o128 = Stmt(128, S[116])
+    o129 = ChooseOp(S[263], e129_player, e129_prompt, [
         OptionOp(site[9], e129_label0, 'c', e129_items0, None, o119),
         OptionOp(site[10], e129_label1, None, None, e129_when1, o122),
         OptionOp(site[11], e129_label2, 'c', e129_items2, e129_when2, o125),
@@ -8374,22 +8375,22 @@ def build(num_players, files):
     o129.collect = collect_129
     o129.resolve = resolve_129
     o129.uid = 129
-    o130 = Stmt(130, S[361])
-    o131 = Block(131, S[362], 1, step_131)
-    o132 = Block(132, S[363], 1, step_132)
-    o133 = Stmt(133, S[121])
-    o134 = Block(134, S[364], 1, step_134)
-    o135 = Stmt(135, S[122])
-    o136 = Stmt(136, S[365])
-    o137 = Block(137, S[366], 1, step_137)
-    o138 = Stmt(138, S[123])
-    o139 = Block(139, S[367], 2, step_139)
-    o140 = Stmt(140, S[125])
-    o141 = Stmt(141, S[126])
-    o142 = Block(142, S[368], 2, step_142)
-    o143 = Stmt(143, S[128])
-    o144 = Stmt(144, S[129])
-    o145 = ChooseOp(S[264], e145_player, e145_prompt, [
+    o130 = Stmt(130, S[362])
+    o131 = Block(131, S[363], 1, step_131)
+    o132 = Block(132, S[364], 1, step_132)
+    o133 = Stmt(133, S[122])
+    o134 = Block(134, S[365], 1, step_134)
+    o135 = Stmt(135, S[123])
+    o136 = Stmt(136, S[366])
+    o137 = Block(137, S[367], 1, step_137)
+    o138 = Stmt(138, S[124])
+    o139 = Block(139, S[368], 2, step_139)
+    o140 = Stmt(140, S[126])
+    o141 = Stmt(141, S[127])
+    o142 = Block(142, S[369], 2, step_142)
+    o143 = Stmt(143, S[129])
+    o144 = Stmt(144, S[130])
+    o145 = ChooseOp(S[265], e145_player, e145_prompt, [
         OptionOp(site[12], e145_label0, None, None, e145_when0, o131),
         OptionOp(site[13], e145_label1, None, None, None, o137),
         OptionOp(site[14], e145_label2, None, None, e145_when2, o139),
@@ -8398,188 +8399,188 @@ def build(num_players, files):
     o145.collect = collect_145
     o145.resolve = resolve_145
     o145.uid = 145
-    o146 = Block(146, S[369], 1, step_146)
-    o147 = Stmt(147, S[134])
-    o148 = ChooseOp(S[267], e148_player, e148_prompt, [
+    o146 = Block(146, S[370], 1, step_146)
+    o147 = Stmt(147, S[135])
+    o148 = ChooseOp(S[268], e148_player, e148_prompt, [
         OptionOp(site[16], e148_label0, 't', e148_items0, None, o146),
     ], False)
     o148.collect = collect_148
     o148.resolve = resolve_148
     o148.uid = 148
-    o149 = Stmt(149, S[370])
-    o150 = Block(150, S[371], 2, step_150)
-    o151 = Stmt(151, S[137])
-    o152 = Block(152, S[372], 1, step_152)
-    o153 = Block(153, S[373], 1, step_153)
-    o154 = Stmt(154, S[138])
-    o155 = Block(155, S[374], 0, step_155)
-    o156 = ChooseOp(S[269], e156_player, e156_prompt, [
+    o149 = Stmt(149, S[371])
+    o150 = Block(150, S[372], 2, step_150)
+    o151 = Stmt(151, S[138])
+    o152 = Block(152, S[373], 1, step_152)
+    o153 = Block(153, S[374], 1, step_153)
+    o154 = Stmt(154, S[139])
+    o155 = Block(155, S[375], 0, step_155)
+    o156 = ChooseOp(S[270], e156_player, e156_prompt, [
         OptionOp(site[18], e156_label0, 'a', e156_items0, None, o153),
         OptionOp(site[19], e156_label1, None, None, None, o155),
     ], False)
     o156.collect = collect_156
     o156.resolve = resolve_156
     o156.uid = 156
-    o157 = Stmt(157, S[375])
-    o158 = ChooseOp(S[268], e158_player, e158_prompt, [
+    o157 = Stmt(157, S[376])
+    o158 = ChooseOp(S[269], e158_player, e158_prompt, [
         OptionOp(site[17], e158_label0, 'k', e158_items0, None, o150),
     ], False)
     o158.collect = collect_158
     o158.resolve = resolve_158
     o158.uid = 158
-    o159 = Block(159, S[376], 1, step_159)
-    o160 = Stmt(160, S[62])
-    o161 = ForOp(S[377], 'p', e161_items, o159, False, seats=True)
+    o159 = Block(159, S[377], 1, step_159)
+    o160 = Stmt(160, S[63])
+    o161 = ForOp(S[378], 'p', e161_items, o159, False, seats=True)
     o161.uid = 161
-    o162 = Block(162, S[378], 2, step_162)
-    o163 = Stmt(163, S[141])
-    o164 = Stmt(164, S[142])
-    o165 = ForOp(S[379], 't', e165_items, o162, False)
+    o162 = Block(162, S[379], 2, step_162)
+    o163 = Stmt(163, S[142])
+    o164 = Stmt(164, S[143])
+    o165 = ForOp(S[380], 't', e165_items, o162, False)
     o165.uid = 165
-    o166 = Stmt(166, S[380])
-    o167 = Block(167, S[381], 1, step_167)
-    o168 = Block(168, S[382], 1, step_168)
-    o169 = Block(169, S[383], 2, step_169)
-    o170 = Stmt(170, S[384])
-    o171 = Stmt(171, S[146])
-    o172 = Block(172, S[385], 0, step_172)
-    o173 = ChooseOp(S[272], e173_player, e173_prompt, [
+    o166 = Stmt(166, S[381])
+    o167 = Block(167, S[382], 1, step_167)
+    o168 = Block(168, S[383], 1, step_168)
+    o169 = Block(169, S[384], 2, step_169)
+    o170 = Stmt(170, S[385])
+    o171 = Stmt(171, S[147])
+    o172 = Block(172, S[386], 0, step_172)
+    o173 = ChooseOp(S[273], e173_player, e173_prompt, [
         OptionOp(site[20], e173_label0, None, None, None, o169),
         OptionOp(site[21], e173_label1, None, None, None, o172),
     ], True)
     o173.collect = collect_173
     o173.resolve = resolve_173
     o173.uid = 173
-    o174 = ForOp(S[386], 'c', e174_items, o168, False)
+    o174 = ForOp(S[387], 'c', e174_items, o168, False)
     o174.uid = 174
-    o175 = ForOp(S[387], 'q', e175_items, o167, False, seats=True)
+    o175 = ForOp(S[388], 'q', e175_items, o167, False, seats=True)
     o175.uid = 175
-    o176 = Stmt(176, S[388])
-    o177 = Stmt(177, S[389])
-    o178 = Stmt(178, S[390])
-    o179 = Block(179, S[391], 1, step_179)
-    o180 = Block(180, S[392], 1, step_180)
-    o181 = Stmt(181, S[149])
-    o182 = ForOp(S[393], 'q', e182_items, o180, False, seats=True)
+    o176 = Stmt(176, S[389])
+    o177 = Stmt(177, S[390])
+    o178 = Stmt(178, S[391])
+    o179 = Block(179, S[392], 1, step_179)
+    o180 = Block(180, S[393], 1, step_180)
+    o181 = Stmt(181, S[150])
+    o182 = ForOp(S[394], 'q', e182_items, o180, False, seats=True)
     o182.uid = 182
-    o183 = Stmt(183, S[394])
-    o184 = Stmt(184, S[395])
-    o185 = Block(185, S[396], 1, step_185)
-    o186 = Stmt(186, S[150])
-    o187 = Block(187, S[397], 1, step_187)
-    o188 = Stmt(188, S[151])
-    o189 = Block(189, S[398], 1, step_189)
-    o190 = Stmt(190, S[152])
-    o191 = Stmt(191, S[399])
-    o192 = Block(192, S[400], 1, step_192)
-    o193 = Stmt(193, S[401])
-    o194 = ForOp(S[402], 'q', e194_items, o192, False, seats=True)
+    o183 = Stmt(183, S[395])
+    o184 = Stmt(184, S[396])
+    o185 = Block(185, S[397], 1, step_185)
+    o186 = Stmt(186, S[151])
+    o187 = Block(187, S[398], 1, step_187)
+    o188 = Stmt(188, S[152])
+    o189 = Block(189, S[399], 1, step_189)
+    o190 = Stmt(190, S[153])
+    o191 = Stmt(191, S[400])
+    o192 = Block(192, S[401], 1, step_192)
+    o193 = Stmt(193, S[402])
+    o194 = ForOp(S[403], 'q', e194_items, o192, False, seats=True)
     o194.uid = 194
-    o195 = Block(195, S[403], 1, step_195)
-    o196 = Stmt(196, S[404])
-    o197 = Stmt(197, S[405])
-    o198 = Block(198, S[406], 1, step_198)
-    o199 = Block(199, S[407], 2, step_199)
-    o200 = Stmt(200, S[155])
-    o201 = Stmt(201, S[408])
-    o202 = Block(202, S[409], 0, step_202)
-    o203 = ChooseOp(S[277], e203_player, e203_prompt, [
+    o195 = Block(195, S[404], 1, step_195)
+    o196 = Stmt(196, S[405])
+    o197 = Stmt(197, S[406])
+    o198 = Block(198, S[407], 1, step_198)
+    o199 = Block(199, S[408], 2, step_199)
+    o200 = Stmt(200, S[156])
+    o201 = Stmt(201, S[409])
+    o202 = Block(202, S[410], 0, step_202)
+    o203 = ChooseOp(S[278], e203_player, e203_prompt, [
         OptionOp(site[22], e203_label0, None, None, None, o199),
         OptionOp(site[23], e203_label1, None, None, None, o202),
     ], False)
     o203.collect = collect_203
     o203.resolve = resolve_203
     o203.uid = 203
-    o204 = Stmt(204, S[410])
-    o205 = Block(205, S[411], 3, step_205)
-    o206 = Stmt(206, S[156])
-    o207 = Stmt(207, S[157])
-    o208 = Stmt(208, S[412])
-    o209 = Stmt(209, S[413])
-    o210 = Block(210, S[414], 1, step_210)
-    o211 = Stmt(211, S[159])
-    o212 = Stmt(212, S[415])
-    o213 = Block(213, S[416], 1, step_213)
-    o214 = Block(214, S[417], 1, step_214)
-    o215 = Block(215, S[418], 2, step_215)
-    o216 = Stmt(216, S[163])
-    o217 = Stmt(217, S[164])
-    o218 = Block(218, S[419], 0, step_218)
-    o219 = ChooseOp(S[280], e219_player, e219_prompt, [
+    o204 = Stmt(204, S[411])
+    o205 = Block(205, S[412], 3, step_205)
+    o206 = Stmt(206, S[157])
+    o207 = Stmt(207, S[158])
+    o208 = Stmt(208, S[413])
+    o209 = Stmt(209, S[414])
+    o210 = Block(210, S[415], 1, step_210)
+    o211 = Stmt(211, S[160])
+    o212 = Stmt(212, S[416])
+    o213 = Block(213, S[417], 1, step_213)
+    o214 = Block(214, S[418], 1, step_214)
+    o215 = Block(215, S[419], 2, step_215)
+    o216 = Stmt(216, S[164])
+    o217 = Stmt(217, S[165])
+    o218 = Block(218, S[420], 0, step_218)
+    o219 = ChooseOp(S[281], e219_player, e219_prompt, [
         OptionOp(site[24], e219_label0, None, None, None, o215),
         OptionOp(site[25], e219_label1, None, None, None, o218),
     ], False)
     o219.collect = collect_219
     o219.resolve = resolve_219
     o219.uid = 219
-    o220 = Stmt(220, S[420])
-    o221 = ForOp(S[421], 'q', e221_items, o213, False, seats=True)
+    o220 = Stmt(220, S[421])
+    o221 = ForOp(S[422], 'q', e221_items, o213, False, seats=True)
     o221.uid = 221
-    o222 = Block(222, S[422], 2, step_222)
-    o223 = Stmt(223, S[166])
-    o224 = Stmt(224, S[423])
-    o225 = ForOp(S[424], 'q', e225_items, o222, False, seats=True)
+    o222 = Block(222, S[423], 2, step_222)
+    o223 = Stmt(223, S[167])
+    o224 = Stmt(224, S[424])
+    o225 = ForOp(S[425], 'q', e225_items, o222, False, seats=True)
     o225.uid = 225
-    o226 = Block(226, S[425], 2, step_226)
-    o227 = Block(227, S[426], 2, step_227)
-    o228 = Stmt(228, S[169])
-    o229 = Stmt(229, S[170])
-    o230 = ForOp(S[427], 'q', e230_items, o227, False, seats=True)
+    o226 = Block(226, S[426], 2, step_226)
+    o227 = Block(227, S[427], 2, step_227)
+    o228 = Stmt(228, S[170])
+    o229 = Stmt(229, S[171])
+    o230 = ForOp(S[428], 'q', e230_items, o227, False, seats=True)
     o230.uid = 230
-    o231 = Block(231, S[428], 1, step_231)
-    o232 = Stmt(232, S[171])
-    o233 = Stmt(233, S[429])
-    o234 = Block(234, S[430], 6, step_234)
-    o235 = Stmt(235, S[431])
-    o236 = Stmt(236, S[173])
-    o237 = Stmt(237, S[174])
-    o238 = Stmt(238, S[175])
-    o239 = Block(239, S[432], 1, step_239)
-    o240 = Stmt(240, S[177])
-    o241 = ForOp(S[433], 'q', e241_items, o239, False)
+    o231 = Block(231, S[429], 1, step_231)
+    o232 = Stmt(232, S[172])
+    o233 = Stmt(233, S[430])
+    o234 = Block(234, S[431], 6, step_234)
+    o235 = Stmt(235, S[432])
+    o236 = Stmt(236, S[174])
+    o237 = Stmt(237, S[175])
+    o238 = Stmt(238, S[176])
+    o239 = Block(239, S[433], 1, step_239)
+    o240 = Stmt(240, S[178])
+    o241 = ForOp(S[434], 'q', e241_items, o239, False)
     o241.uid = 241
-    o242 = Block(242, S[434], 1, step_242)
-    o243 = Stmt(243, S[178])
-    o244 = Stmt(244, S[435])
-    o245 = Stmt(245, S[436])
-    o246 = Stmt(246, S[437])
-    o247 = Block(247, S[438], 1, step_247)
-    o248 = Stmt(248, S[70])
-    o249 = Stmt(249, S[439])
-    o250 = Block(250, S[440], 2, step_250)
-    o251 = Stmt(251, S[179])
-    o252 = Stmt(252, S[180])
-    o253 = Stmt(253, S[441])
-    o254 = Block(254, S[442], 1, step_254)
-    o255 = Stmt(255, S[71])
-    o256 = Stmt(256, S[443])
-    o257 = Block(257, S[444], 2, step_257)
-    o258 = Stmt(258, S[181])
-    o259 = Stmt(259, S[182])
-    o260 = Stmt(260, S[445])
-    o261 = Block(261, S[446], 2, step_261)
-    o262 = Stmt(262, S[72])
-    o263 = Stmt(263, S[73])
-    o264 = Stmt(264, S[447])
-    o265 = Block(265, S[448], 1, step_265)
-    o266 = Stmt(266, S[75])
-    o267 = Stmt(267, S[449])
-    o268 = Block(268, S[450], 2, step_268)
-    o269 = Stmt(269, S[76])
-    o270 = Block(270, S[451], 1, step_270)
-    o271 = Stmt(271, S[78])
-    o272 = Stmt(272, S[452])
-    o273 = Stmt(273, S[453])
-    o274 = Stmt(274, S[454])
-    o275 = Block(275, S[455], 2, step_275)
-    o276 = Stmt(276, S[183])
-    o277 = Block(277, S[456], 1, step_277)
-    o278 = Stmt(278, S[184])
-    o279 = Block(279, S[457], 1, step_279)
-    o280 = Stmt(280, S[185])
-    o281 = Block(281, S[458], 1, step_281)
-    o282 = Stmt(282, S[459])
-    o283 = ChooseOp(S[283], e283_player, e283_prompt, [
+    o242 = Block(242, S[435], 1, step_242)
+    o243 = Stmt(243, S[179])
+    o244 = Stmt(244, S[436])
+    o245 = Stmt(245, S[437])
+    o246 = Stmt(246, S[438])
+    o247 = Block(247, S[439], 1, step_247)
+    o248 = Stmt(248, S[71])
+    o249 = Stmt(249, S[440])
+    o250 = Block(250, S[441], 2, step_250)
+    o251 = Stmt(251, S[180])
+    o252 = Stmt(252, S[181])
+    o253 = Stmt(253, S[442])
+    o254 = Block(254, S[443], 1, step_254)
+    o255 = Stmt(255, S[72])
+    o256 = Stmt(256, S[444])
+    o257 = Block(257, S[445], 2, step_257)
+    o258 = Stmt(258, S[182])
+    o259 = Stmt(259, S[183])
+    o260 = Stmt(260, S[446])
+    o261 = Block(261, S[447], 2, step_261)
+    o262 = Stmt(262, S[73])
+    o263 = Stmt(263, S[74])
+    o264 = Stmt(264, S[448])
+    o265 = Block(265, S[449], 1, step_265)
+    o266 = Stmt(266, S[76])
+    o267 = Stmt(267, S[450])
+    o268 = Block(268, S[451], 2, step_268)
+    o269 = Stmt(269, S[77])
+    o270 = Block(270, S[452], 1, step_270)
+    o271 = Stmt(271, S[79])
+    o272 = Stmt(272, S[453])
+    o273 = Stmt(273, S[454])
+    o274 = Stmt(274, S[455])
+    o275 = Block(275, S[456], 2, step_275)
+    o276 = Stmt(276, S[184])
+    o277 = Block(277, S[457], 1, step_277)
+    o278 = Stmt(278, S[185])
+    o279 = Block(279, S[458], 1, step_279)
+    o280 = Stmt(280, S[186])
+    o281 = Block(281, S[459], 1, step_281)
+    o282 = Stmt(282, S[460])
+    o283 = ChooseOp(S[284], e283_player, e283_prompt, [
         OptionOp(site[26], e283_label0, 'm', e283_items0, e283_when0, o277),
         OptionOp(site[27], e283_label1, 'x', e283_items1, e283_when1, o279),
         OptionOp(site[28], e283_label2, None, None, None, o281),
@@ -8587,71 +8588,71 @@ def build(num_players, files):
     o283.collect = collect_283
     o283.resolve = resolve_283
     o283.uid = 283
-    o284 = RepeatOp(S[281], o275, e284_cond, False)
+    o284 = RepeatOp(S[282], o275, e284_cond, False)
     o284.uid = 284
-    o285 = Block(285, S[460], 1, step_285)
-    o286 = Block(286, S[461], 3, step_286)
-    o287 = Stmt(287, S[462])
-    o288 = Stmt(288, S[463])
-    o289 = Block(289, S[464], 1, step_289)
-    o290 = Stmt(290, S[192])
-    o291 = ForOp(S[465], 'y', e291_items, o289, False)
+    o285 = Block(285, S[461], 1, step_285)
+    o286 = Block(286, S[462], 3, step_286)
+    o287 = Stmt(287, S[463])
+    o288 = Stmt(288, S[464])
+    o289 = Block(289, S[465], 1, step_289)
+    o290 = Stmt(290, S[193])
+    o291 = ForOp(S[466], 'y', e291_items, o289, False)
     o291.uid = 291
-    o292 = ChooseOp(S[285], e292_player, e292_prompt, [
+    o292 = ChooseOp(S[286], e292_player, e292_prompt, [
         OptionOp(site[29], e292_label0, 'x', e292_items0, None, o286),
     ], False)
     o292.collect = collect_292
     o292.resolve = resolve_292
     o292.uid = 292
-    o293 = Stmt(293, S[466])
-    o294 = Block(294, S[467], 1, step_294)
-    o295 = Block(295, S[468], 1, step_295)
-    o296 = Block(296, S[469], 1, step_296)
-    o297 = Stmt(297, S[195])
-    o298 = Block(298, S[470], 0, step_298)
-    o299 = ChooseOp(S[286], e299_player, e299_prompt, [
+    o293 = Stmt(293, S[467])
+    o294 = Block(294, S[468], 1, step_294)
+    o295 = Block(295, S[469], 1, step_295)
+    o296 = Block(296, S[470], 1, step_296)
+    o297 = Stmt(297, S[196])
+    o298 = Block(298, S[471], 0, step_298)
+    o299 = ChooseOp(S[287], e299_player, e299_prompt, [
         OptionOp(site[30], e299_label0, 'x', e299_items0, e299_when0, o296),
         OptionOp(site[31], e299_label1, None, None, None, o298),
     ], False)
     o299.collect = collect_299
     o299.resolve = resolve_299
     o299.uid = 299
-    o300 = Stmt(300, S[471])
-    o301 = ForOp(S[472], 'q', e301_items, o294, False, seats=True)
+    o300 = Stmt(300, S[472])
+    o301 = ForOp(S[473], 'q', e301_items, o294, False, seats=True)
     o301.uid = 301
-    o302 = Stmt(302, S[473])
-    o303 = Stmt(303, S[46])
-    o304 = Stmt(304, S[474])
-    o305 = Stmt(305, S[48])
-    o306 = Block(306, S[475], 1, step_306)
-    o307 = Stmt(307, S[476])
-    o308 = ChooseOp(S[287], e308_player, e308_prompt, [
+    o302 = Stmt(302, S[474])
+    o303 = Stmt(303, S[47])
+    o304 = Stmt(304, S[475])
+    o305 = Stmt(305, S[49])
+    o306 = Block(306, S[476], 1, step_306)
+    o307 = Stmt(307, S[477])
+    o308 = ChooseOp(S[288], e308_player, e308_prompt, [
         OptionOp(site[32], e308_label0, 'x', e308_items0, e308_when0, o306),
     ], False)
     o308.collect = collect_308
     o308.resolve = resolve_308
     o308.uid = 308
-    o309 = Block(309, S[477], 1, step_309)
-    o310 = Stmt(310, S[478])
-    o311 = ChooseOp(S[288], e311_player, e311_prompt, [
+    o309 = Block(309, S[478], 1, step_309)
+    o310 = Stmt(310, S[479])
+    o311 = ChooseOp(S[289], e311_player, e311_prompt, [
         OptionOp(site[33], e311_label0, 'x', e311_items0, e311_when0, o309),
     ], False)
     o311.collect = collect_311
     o311.resolve = resolve_311
     o311.uid = 311
-    o312 = Stmt(312, S[479])
-    o313 = Stmt(313, S[81])
-    o314 = Block(314, S[480], 1, step_314)
-    o315 = Stmt(315, S[200])
-    o316 = Stmt(316, S[481])
-    o317 = Block(317, S[482], 1, step_317)
-    o318 = Block(318, S[483], 1, step_318)
-    o319 = Stmt(319, S[202])
-    o320 = Block(320, S[484], 1, step_320)
-    o321 = Stmt(321, S[204])
-    o322 = Block(322, S[485], 1, step_322)
-    o323 = Stmt(323, S[206])
-    o324 = ChooseOp(S[290], e324_player, e324_prompt, [
+    o312 = Stmt(312, S[480])
+    o313 = Stmt(313, S[82])
+    o314 = Block(314, S[481], 1, step_314)
+    o315 = Stmt(315, S[201])
+    o316 = Stmt(316, S[482])
+    o317 = Block(317, S[483], 1, step_317)
+    o318 = Block(318, S[484], 1, step_318)
+    o319 = Stmt(319, S[203])
+    o320 = Block(320, S[485], 1, step_320)
+    o321 = Stmt(321, S[205])
+    o322 = Block(322, S[486], 1, step_322)
+    o323 = Stmt(323, S[207])
+    o324 = ChooseOp(S[291], e324_player, e324_prompt, [
         OptionOp(site[34], e324_label0, None, None, e324_when0, o318),
         OptionOp(site[35], e324_label1, None, None, e324_when1, o320),
         OptionOp(site[36], e324_label2, None, None, e324_when2, o322),
@@ -8659,162 +8660,162 @@ def build(num_players, files):
     o324.collect = collect_324
     o324.resolve = resolve_324
     o324.uid = 324
-    o325 = Stmt(325, S[486])
-    o326 = PickOp(S[291], e326_player, e326_prompt, 'c', e326_src, e326_dest, e326_min, e326_max, None, 'back', True, site[37])
+    o325 = Stmt(325, S[487])
+    o326 = PickOp(S[292], e326_player, e326_prompt, 'c', e326_src, e326_dest, e326_min, e326_max, None, 'back', True, site[37])
     o326.candidates = cands_326
     o326.uid = 326
-    o327 = Block(327, S[487], 1, step_327)
-    o328 = Stmt(328, S[488])
-    o329 = ForOp(S[489], 'c', e329_items, o327, False)
+    o327 = Block(327, S[488], 1, step_327)
+    o328 = Stmt(328, S[489])
+    o329 = ForOp(S[490], 'c', e329_items, o327, False)
     o329.uid = 329
-    o330 = Block(330, S[490], 1, step_330)
-    o331 = Stmt(331, S[208])
-    o332 = ForOp(S[491], 'c', e332_items, o330, False)
+    o330 = Block(330, S[491], 1, step_330)
+    o331 = Stmt(331, S[209])
+    o332 = ForOp(S[492], 'c', e332_items, o330, False)
     o332.uid = 332
-    o333 = Block(333, S[492], 9, step_333)
-    o334 = Stmt(334, S[493])
-    o335 = Stmt(335, S[494])
-    o336 = Stmt(336, S[209])
-    o337 = Stmt(337, S[495])
-    o338 = Stmt(338, S[496])
-    o339 = Stmt(339, S[497])
-    o340 = Stmt(340, S[498])
-    o341 = Stmt(341, S[499])
-    o342 = Block(342, S[500], 5, step_342)
-    o343 = Stmt(343, S[501])
-    o344 = Stmt(344, S[211])
-    o345 = Stmt(345, S[213])
-    o346 = Stmt(346, S[215])
-    o347 = Stmt(347, S[218])
-    o348 = ForOp(S[502], 'i', e348_items, o342, False)
+    o333 = Block(333, S[493], 9, step_333)
+    o334 = Stmt(334, S[494])
+    o335 = Stmt(335, S[495])
+    o336 = Stmt(336, S[210])
+    o337 = Stmt(337, S[496])
+    o338 = Stmt(338, S[497])
+    o339 = Stmt(339, S[498])
+    o340 = Stmt(340, S[499])
+    o341 = Stmt(341, S[500])
+    o342 = Block(342, S[501], 5, step_342)
+    o343 = Stmt(343, S[502])
+    o344 = Stmt(344, S[212])
+    o345 = Stmt(345, S[214])
+    o346 = Stmt(346, S[216])
+    o347 = Stmt(347, S[219])
+    o348 = ForOp(S[503], 'i', e348_items, o342, False)
     o348.uid = 348
-    o349 = Block(349, S[292], 2, step_349)
-    o350 = Stmt(350, S[503])
-    o351 = Block(351, S[292], 7, step_351)
-    o352 = Stmt(352, S[292])
-    o353 = Stmt(353, S[292])
-    o354 = Block(354, S[504], 11, step_354)
-    o355 = Stmt(355, S[504])
-    o356 = Stmt(356, S[504])
-    o357 = Stmt(357, S[505])
-    o358 = Stmt(358, S[506])
-    o359 = Stmt(359, S[507])
-    o360 = Stmt(360, S[508])
-    o361 = Block(361, S[509], 1, step_361)
-    o362 = Stmt(362, S[219])
-    o363 = ForOp(S[510], 'p', e363_items, o361, False, seats=True)
+    o349 = Block(349, S[293], 2, step_349)
+    o350 = Stmt(350, S[504])
+    o351 = Block(351, S[293], 7, step_351)
+    o352 = Stmt(352, S[293])
+    o353 = Stmt(353, S[293])
+    o354 = Block(354, S[505], 11, step_354)
+    o355 = Stmt(355, S[505])
+    o356 = Stmt(356, S[505])
+    o357 = Stmt(357, S[506])
+    o358 = Stmt(358, S[507])
+    o359 = Stmt(359, S[508])
+    o360 = Stmt(360, S[509])
+    o361 = Block(361, S[510], 1, step_361)
+    o362 = Stmt(362, S[220])
+    o363 = ForOp(S[511], 'p', e363_items, o361, False, seats=True)
     o363.uid = 363
-    o364 = Block(364, S[511], 1, step_364)
-    o365 = Stmt(365, S[221])
-    o366 = Stmt(366, S[512])
-    o367 = Block(367, S[513], 1, step_367)
-    o368 = Block(368, S[514], 1, step_368)
-    o369 = Stmt(369, S[223])
-    o370 = ForOp(S[515], 'm', e370_items, o368, False)
+    o364 = Block(364, S[512], 1, step_364)
+    o365 = Stmt(365, S[222])
+    o366 = Stmt(366, S[513])
+    o367 = Block(367, S[514], 1, step_367)
+    o368 = Block(368, S[515], 1, step_368)
+    o369 = Stmt(369, S[224])
+    o370 = ForOp(S[516], 'm', e370_items, o368, False)
     o370.uid = 370
-    o371 = ForOp(S[516], 'p', e371_items, o367, False, seats=True)
+    o371 = ForOp(S[517], 'p', e371_items, o367, False, seats=True)
     o371.uid = 371
-    o372 = Block(372, S[517], 1, step_372)
-    o373 = Stmt(373, S[222])
-    o374 = ForOp(S[518], 'p', e374_items, o372, False, seats=True)
+    o372 = Block(372, S[518], 1, step_372)
+    o373 = Stmt(373, S[223])
+    o374 = ForOp(S[519], 'p', e374_items, o372, False, seats=True)
     o374.uid = 374
-    o375 = Stmt(375, S[504])
-    o376 = Block(376, S[519], 4, step_376)
-    o377 = Stmt(377, S[519])
-    o378 = Stmt(378, S[519])
-    o379 = Stmt(379, S[226])
-    o380 = Stmt(380, S[519])
-    o381 = Block(381, S[520], 4, step_381)
-    o382 = Stmt(382, S[520])
-    o383 = Stmt(383, S[520])
-    o384 = Stmt(384, S[227])
-    o385 = Stmt(385, S[520])
-    o386 = Block(386, S[521], 6, step_386)
-    o387 = Stmt(387, S[521])
-    o388 = Block(388, S[522], 1, step_388)
-    o389 = Block(389, S[523], 1, step_389)
-    o390 = Stmt(390, S[524])
-    o391 = ForOp(S[525], 'p', e391_items, o389, False, seats=True)
+    o375 = Stmt(375, S[505])
+    o376 = Block(376, S[520], 4, step_376)
+    o377 = Stmt(377, S[520])
+    o378 = Stmt(378, S[520])
+    o379 = Stmt(379, S[227])
+    o380 = Stmt(380, S[520])
+    o381 = Block(381, S[521], 4, step_381)
+    o382 = Stmt(382, S[521])
+    o383 = Stmt(383, S[521])
+    o384 = Stmt(384, S[228])
+    o385 = Stmt(385, S[521])
+    o386 = Block(386, S[522], 6, step_386)
+    o387 = Stmt(387, S[522])
+    o388 = Block(388, S[523], 1, step_388)
+    o389 = Block(389, S[524], 1, step_389)
+    o390 = Stmt(390, S[525])
+    o391 = ForOp(S[526], 'p', e391_items, o389, False, seats=True)
     o391.uid = 391
-    o392 = Block(392, S[526], 2, step_392)
-    o393 = Stmt(393, S[521])
-    o394 = Stmt(394, S[229])
-    o395 = ForOp(S[521], 'p', e395_items, o392, False, seats=True)
+    o392 = Block(392, S[527], 2, step_392)
+    o393 = Stmt(393, S[522])
+    o394 = Stmt(394, S[230])
+    o395 = ForOp(S[522], 'p', e395_items, o392, False, seats=True)
     o395.uid = 395
-    o396 = Stmt(396, S[521])
-    o397 = Block(397, S[527], 2, step_397)
-    o398 = Stmt(398, S[230])
-    o399 = Block(399, S[528], 1, step_399)
-    o400 = Block(400, S[529], 1, step_400)
-    o401 = Block(401, S[530], 1, step_401)
-    o402 = Stmt(402, S[232])
-    o403 = Stmt(403, S[531])
-    o404 = ForOp(S[532], 'm', e404_items, o400, False)
+    o396 = Stmt(396, S[522])
+    o397 = Block(397, S[528], 2, step_397)
+    o398 = Stmt(398, S[231])
+    o399 = Block(399, S[529], 1, step_399)
+    o400 = Block(400, S[530], 1, step_400)
+    o401 = Block(401, S[531], 1, step_401)
+    o402 = Stmt(402, S[233])
+    o403 = Stmt(403, S[532])
+    o404 = ForOp(S[533], 'm', e404_items, o400, False)
     o404.uid = 404
-    o405 = ForOp(S[533], 'p', e405_items, o399, False, seats=True)
+    o405 = ForOp(S[534], 'p', e405_items, o399, False, seats=True)
     o405.uid = 405
-    o406 = Stmt(406, S[521])
-    o407 = Stmt(407, S[534])
-    o408 = RepeatOp(S[292], o351, e408_cond, False)
+    o406 = Stmt(406, S[522])
+    o407 = Stmt(407, S[535])
+    o408 = RepeatOp(S[293], o351, e408_cond, False)
     o408.uid = 408
-    o409 = Block(409, S[535], 3, step_409)
-    o410 = Block(410, S[536], 10, step_410)
-    o411 = Stmt(411, S[537])
-    o412 = Stmt(412, S[538])
-    o413 = Stmt(413, S[539])
-    o414 = Stmt(414, S[540])
-    o415 = Stmt(415, S[541])
-    o416 = Stmt(416, S[542])
-    o417 = Stmt(417, S[543])
-    o418 = Block(418, S[544], 1, step_418)
-    o419 = Stmt(419, S[235])
-    o420 = ForOp(S[545], 't', e420_items, o418, False)
+    o409 = Block(409, S[536], 3, step_409)
+    o410 = Block(410, S[537], 10, step_410)
+    o411 = Stmt(411, S[538])
+    o412 = Stmt(412, S[539])
+    o413 = Stmt(413, S[540])
+    o414 = Stmt(414, S[541])
+    o415 = Stmt(415, S[542])
+    o416 = Stmt(416, S[543])
+    o417 = Stmt(417, S[544])
+    o418 = Block(418, S[545], 1, step_418)
+    o419 = Stmt(419, S[236])
+    o420 = ForOp(S[546], 't', e420_items, o418, False)
     o420.uid = 420
-    o421 = Stmt(421, S[236])
-    o422 = Block(422, S[546], 1, step_422)
-    o423 = Stmt(423, S[238])
-    o424 = ForOp(S[547], 'i', e424_items, o422, False)
+    o421 = Stmt(421, S[237])
+    o422 = Block(422, S[547], 1, step_422)
+    o423 = Stmt(423, S[239])
+    o424 = ForOp(S[548], 'i', e424_items, o422, False)
     o424.uid = 424
-    o425 = ForOp(S[548], 'p', e425_items, o410, False, seats=True)
+    o425 = ForOp(S[549], 'p', e425_items, o410, False, seats=True)
     o425.uid = 425
-    o426 = Block(426, S[549], 1, step_426)
-    o427 = Block(427, S[550], 1, step_427)
-    o428 = Stmt(428, S[240])
-    o429 = ForOp(S[551], 'q', e429_items, o427, False, seats=True)
+    o426 = Block(426, S[550], 1, step_426)
+    o427 = Block(427, S[551], 1, step_427)
+    o428 = Stmt(428, S[241])
+    o429 = ForOp(S[552], 'q', e429_items, o427, False, seats=True)
     o429.uid = 429
-    o430 = ForOp(S[552], 'a', e430_items, o426, False)
+    o430 = ForOp(S[553], 'a', e430_items, o426, False)
     o430.uid = 430
-    o431 = Block(431, S[553], 1, step_431)
-    o432 = Stmt(432, S[241])
-    o433 = ForOp(S[554], 'p', e433_items, o431, False, seats=True)
+    o431 = Block(431, S[554], 1, step_431)
+    o432 = Stmt(432, S[242])
+    o433 = ForOp(S[555], 'p', e433_items, o431, False, seats=True)
     o433.uid = 433
     P.resume = {7: c_7, 8: c_8, 9: c_9, 10: c_10, 11: c_11, 12: c_12, 13: c_13, 14: c_14, 15: c_15, 16: c_16, 17: c_17, 18: c_18, 19: c_19, 20: c_20, 21: c_21, 22: c_22, 23: c_23, 24: c_24, 25: c_25, 27: c_27, 28: c_28, 29: c_29, 66: c_66, 76: c_76, 83: c_83, 87: c_87, 91: c_91, 92: c_92, 96: c_96, 97: c_97, 107: c_107, 113: c_113, 119: c_119, 131: c_131, 132: c_132, 134: c_134, 139: c_139, 146: c_146, 150: c_150, 152: c_152, 153: c_153, 162: c_162, 167: c_167, 168: c_168, 179: c_179, 180: c_180, 185: c_185, 187: c_187, 189: c_189, 198: c_198, 205: c_205, 210: c_210, 213: c_213, 214: c_214, 215: c_215, 222: c_222, 226: c_226, 227: c_227, 231: c_231, 234: c_234, 239: c_239, 242: c_242, 250: c_250, 257: c_257, 275: c_275, 277: c_277, 285: c_285, 294: c_294, 295: c_295, 314: c_314, 317: c_317, 330: c_330, 349: c_349, 351: c_351, 354: c_354, 367: c_367, 368: c_368, 376: c_376, 381: c_381, 386: c_386, 392: c_392, 397: c_397, 399: c_399, 400: c_400, 401: c_401}
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373, o374, o375, o376, o377, o378, o379, o380, o381, o382, o383, o384, o385, o386, o387, o388, o389, o390, o391, o392, o393, o394, o395, o396, o397, o398, o399, o400, o401, o402, o403, o404, o405, o406, o407, o408, o409, o410, o411, o412, o413, o414, o415, o416, o417, o418, o419, o420, o421, o422, o423, o424, o425, o426, o427, o428, o429, o430, o431, o432, o433]
     P.setup = o333
     P.play = o349
     P.scoring = o409
-    P.proc_names = {o0.uid: 'procedure earn (' + str(S[54]) + ')', o1.uid: 'procedure pay (' + str(S[47]) + ')', o2.uid: 'procedure take_coat (' + str(S[57]) + ')', o3.uid: 'procedure take_token (' + str(S[49]) + ')', o4.uid: 'procedure to_personal (' + str(S[51]) + ')', o5.uid: 'procedure from_general (' + str(S[106]) + ')', o6.uid: 'procedure to_general (' + str(S[158]) + ')', o7.uid: 'procedure resource_ability (' + str(S[293]) + ')', o8.uid: 'procedure influence (' + str(S[294]) + ')', o9.uid: 'procedure optional_markers (' + str(S[256]) + ')', o10.uid: 'procedure marker_anywhere (' + str(S[259]) + ')', o11.uid: 'procedure influence_turn (' + str(S[258]) + ')', o12.uid: 'procedure use_card (' + str(S[263]) + ')', o13.uid: 'procedure start_anywhere (' + str(S[265]) + ')', o14.uid: 'procedure place_path (' + str(S[266]) + ')', o15.uid: 'procedure evaluation (' + str(S[295]) + ')', o16.uid: 'procedure play_intrigue (' + str(S[270]) + ')', o17.uid: 'procedure evaluate (' + str(S[271]) + ')', o18.uid: 'procedure first_once (' + str(S[273]) + ')', o19.uid: 'procedure leader_evaluation (' + str(S[276]) + ')', o20.uid: 'procedure bribes (' + str(S[279]) + ')', o21.uid: 'procedure markers_evaluation (' + str(S[274]) + ')', o22.uid: 'procedure louis_evaluation (' + str(S[275]) + ')', o23.uid: 'procedure gift (' + str(S[278]) + ')', o24.uid: 'procedure mission_turn (' + str(S[296]) + ')', o25.uid: 'procedure exchange_window (' + str(S[282]) + ')', o26.uid: 'procedure exchange_token (' + str(S[186]) + ')', o27.uid: 'procedure fulfil (' + str(S[284]) + ')', o28.uid: 'procedure draw_mission (' + str(S[289]) + ')', o29.uid: 'procedure exchange_missions (' + str(S[297]) + ')'}
+    P.proc_names = {o0.uid: 'procedure earn (' + str(S[55]) + ')', o1.uid: 'procedure pay (' + str(S[48]) + ')', o2.uid: 'procedure take_coat (' + str(S[58]) + ')', o3.uid: 'procedure take_token (' + str(S[50]) + ')', o4.uid: 'procedure to_personal (' + str(S[52]) + ')', o5.uid: 'procedure from_general (' + str(S[107]) + ')', o6.uid: 'procedure to_general (' + str(S[159]) + ')', o7.uid: 'procedure resource_ability (' + str(S[294]) + ')', o8.uid: 'procedure influence (' + str(S[295]) + ')', o9.uid: 'procedure optional_markers (' + str(S[257]) + ')', o10.uid: 'procedure marker_anywhere (' + str(S[260]) + ')', o11.uid: 'procedure influence_turn (' + str(S[259]) + ')', o12.uid: 'procedure use_card (' + str(S[264]) + ')', o13.uid: 'procedure start_anywhere (' + str(S[266]) + ')', o14.uid: 'procedure place_path (' + str(S[267]) + ')', o15.uid: 'procedure evaluation (' + str(S[296]) + ')', o16.uid: 'procedure play_intrigue (' + str(S[271]) + ')', o17.uid: 'procedure evaluate (' + str(S[272]) + ')', o18.uid: 'procedure first_once (' + str(S[274]) + ')', o19.uid: 'procedure leader_evaluation (' + str(S[277]) + ')', o20.uid: 'procedure bribes (' + str(S[280]) + ')', o21.uid: 'procedure markers_evaluation (' + str(S[275]) + ')', o22.uid: 'procedure louis_evaluation (' + str(S[276]) + ')', o23.uid: 'procedure gift (' + str(S[279]) + ')', o24.uid: 'procedure mission_turn (' + str(S[297]) + ')', o25.uid: 'procedure exchange_window (' + str(S[283]) + ')', o26.uid: 'procedure exchange_token (' + str(S[187]) + ')', o27.uid: 'procedure fulfil (' + str(S[285]) + ')', o28.uid: 'procedure draw_mission (' + str(S[290]) + ')', o29.uid: 'procedure exchange_missions (' + str(S[298]) + ')'}
     P.procedure_chain = 30
     P.var_specs = [
-        VarSpec('louis', 'card', None, S[555], 'public'),
-        VarSpec('leader', 'player', None, S[556], 'public'),
-        VarSpec('flip', 'bool', None, S[557], 'public'),
-        VarSpec('exchanges_used', 'int', 'players', S[558], 'public'),
-        VarSpec('missions_over', 'bool', None, S[559], 'public'),
-        VarSpec('extra_coats', 'int', 'players', S[560], 'public'),
-        VarSpec('gold', 'int', 'players', S[561], 'public'),
-        VarSpec('bank', 'int', None, S[562], 'public'),
-        VarSpec('pass_left', 'int', 'players', S[563], 'public'),
-        VarSpec('swap_left', 'int', 'players', S[564], 'public'),
-        VarSpec('four_left', 'int', 'players', S[565], 'public'),
-        VarSpec('first_left', 'int', 'players', S[566], 'public'),
-        VarSpec('score', 'int', 'players', S[567], 'public'),
-        VarSpec('round', 'int', None, S[292], 'public'),
-        VarSpec('phase', 'str', None, S[292], 'public'),
-        VarSpec('turn_player', 'player', None, S[292], 'public'),
-        VarSpec('start_player', 'player', None, S[292], 'public'),
+        VarSpec('louis', 'card', None, S[556], 'public'),
+        VarSpec('leader', 'player', None, S[557], 'public'),
+        VarSpec('flip', 'bool', None, S[558], 'public'),
+        VarSpec('exchanges_used', 'int', 'players', S[559], 'public'),
+        VarSpec('missions_over', 'bool', None, S[560], 'public'),
+        VarSpec('extra_coats', 'int', 'players', S[561], 'public'),
+        VarSpec('gold', 'int', 'players', S[562], 'public'),
+        VarSpec('bank', 'int', None, S[563], 'public'),
+        VarSpec('pass_left', 'int', 'players', S[564], 'public'),
+        VarSpec('swap_left', 'int', 'players', S[565], 'public'),
+        VarSpec('four_left', 'int', 'players', S[566], 'public'),
+        VarSpec('first_left', 'int', 'players', S[567], 'public'),
+        VarSpec('score', 'int', 'players', S[568], 'public'),
+        VarSpec('round', 'int', None, S[293], 'public'),
+        VarSpec('phase', 'str', None, S[293], 'public'),
+        VarSpec('turn_player', 'player', None, S[293], 'public'),
+        VarSpec('start_player', 'player', None, S[293], 'public'),
     ]
     P.var_initial = {'louis': init_louis, 'leader': init_leader, 'flip': init_flip, 'exchanges_used': init_exchanges_used, 'missions_over': init_missions_over, 'extra_coats': init_extra_coats, 'gold': init_gold, 'bank': init_bank, 'pass_left': init_pass_left, 'swap_left': init_swap_left, 'four_left': init_four_left, 'first_left': init_first_left, 'score': init_score, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[568]]
+    P.tie_breaker_spans = [S[569]]
     return P

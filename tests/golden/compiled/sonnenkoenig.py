@@ -656,7 +656,7 @@ def build(num_players, files):
 
     def fn_top_cards(st, at, v_p):  # game.yaml:157
         try:
-            return [_c2 for _c2 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[2])))] if (_c2 == [_x2 for _x2 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))] if (_x2.props['colour'] == _c2.props['colour'])][-1])]
+            return tops_by(st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[2])))], 'colour')
         except Exception as e:
             traced(e, 'function top_cards (' + str(S[3]) + ')')
             raise
@@ -666,36 +666,36 @@ def build(num_players, files):
 
     def fn_visible_seals(st, at, v_p):  # game.yaml:160
         try:
-            return (len([1 for _c3 in fn_top_cards(st, S[5], v_p) if _c3.props['seal']]) + len([1 for _a2 in st.zones[(Z_auction_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[6])))] if _a2.props['seal']]))
+            return (len([1 for _c2 in fn_top_cards(st, S[5], v_p) if _c2.props['seal']]) + len([1 for _a2 in st.zones[(Z_auction_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[6])))] if _a2.props['seal']]))
         except Exception as e:
             traced(e, 'function visible_seals (' + str(S[7]) + ')')
             raise
 
     def fn_power(st, v_p):  # game.yaml:163
-        return sum([_c4.props['value'] for _c4 in st.zones[(Z_chips1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8])))] if (_c4.kind == 'power_chips')])
+        return sum([_c3.props['value'] for _c3 in st.zones[(Z_chips1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8])))] if (_c3.kind == 'power_chips')])
 
     def fn_gold(st, v_p):  # game.yaml:165
-        return len([1 for _c5 in st.zones[(Z_chips1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[9])))] if (_c5.kind == 'gold_chips')])
+        return len([1 for _c4 in st.zones[(Z_chips1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[9])))] if (_c4.kind == 'gold_chips')])
 
     def fn_has_chip(st, v_z, v_v):  # game.yaml:167
-        return any(((_c6.kind == 'power_chips') and (_c6.props['value'] == v_v)) for _c6 in v_z)
+        return any(((_c5.kind == 'power_chips') and (_c5.props['value'] == v_v)) for _c5 in v_z)
 
     def fn_power_chip(st, v_z, v_v):  # game.yaml:169
-        return first([_c7 for _c7 in v_z if ((_c7.kind == 'power_chips') and (_c7.props['value'] == v_v))])
+        return first([_c6 for _c6 in v_z if ((_c6.kind == 'power_chips') and (_c6.props['value'] == v_v))])
 
     def fn_pay_value(st, v_c, v_lot):  # game.yaml:172
         return (v_c.props['value'] if ((v_c.kind == 'gold_chips') or (v_c.kind == 'power_chips')) else (3 if ((v_c.props['colour'] == v_lot.props['colour']) and v_lot.props['colour'].props['is_property']) else 2))
 
     def fn_can_pay(st, at, v_p, v_lot):  # game.yaml:180
         try:
-            return sum([(_c8.props['value'] if ((_c8.kind == 'gold_chips') or (_c8.kind == 'power_chips')) else (3 if ((_c8.props['colour'] == v_lot.props['colour']) and v_lot.props['colour'].props['is_property']) else 2)) for _c8 in ((st.zones[(Z_chips1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[10])))] + st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[11])))]) + st.zones[(Z_auction_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[12])))])])
+            return sum([(_c7.props['value'] if ((_c7.kind == 'gold_chips') or (_c7.kind == 'power_chips')) else (3 if ((_c7.props['colour'] == v_lot.props['colour']) and v_lot.props['colour'].props['is_property']) else 2)) for _c7 in ((st.zones[(Z_chips1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[10])))] + st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[11])))]) + st.zones[(Z_auction_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[12])))])])
         except Exception as e:
             traced(e, 'function can_pay (' + str(S[13]) + ')')
             raise
 
     def fn_payable(st, at, v_c, v_p):  # game.yaml:182
         try:
-            return ((v_c.kind != 'property_cards') or (v_c == [_x3 for _x3 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))] if (_x3.props['colour'] == v_c.props['colour'])][-1]))
+            return ((v_c.kind != 'property_cards') or (v_c == [_x2 for _x2 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))] if (_x2.props['colour'] == v_c.props['colour'])][-1]))
         except Exception as e:
             traced(e, 'function payable (' + str(S[14]) + ')')
             raise
@@ -705,7 +705,7 @@ def build(num_players, files):
 
     def fn_colour_majority(st, at, v_col):  # game.yaml:148
         try:
-            return majority_holders(st, st.players, 1, '2-3:nobody,4-6:all', 1, [len([1 for _c9 in st.zones[(Z_area1 + _p1)] if (_c9.props['colour'] == v_col)]) for _p1 in st.players])
+            return majority_holders(st, st.players, 1, '2-3:nobody,4-6:all', 1, [len([1 for _c8 in st.zones[(Z_area1 + _p1)] if (_c8.props['colour'] == v_col)]) for _p1 in st.players])
         except Exception as e:
             traced(e, 'function colour_majority (' + str(S[16]) + ')')
             raise
@@ -733,10 +733,10 @@ def build(num_players, files):
         _S_p2 = _L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else None
         st.at = o145  # game.yaml:476
         _n1 = _L_n2
-        _moved1 = take_where(st, (Z_chips1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[22]))), _n1, lambda _c10: (_c10.kind == 'gold_chips'), S[21])
+        _moved1 = take_where(st, (Z_chips1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[22]))), _n1, lambda _c9: (_c9.kind == 'gold_chips'), S[21])
         _dest1 = Z_gold_supply1
-        for _c11 in _moved1:
-            st.move(_c11, _dest1, False)
+        for _c10 in _moved1:
+            st.move(_c10, _dest1, False)
 
     def proc_gain_power(st, env):  # game.yaml:477
         _L_n3 = env['n']
@@ -752,21 +752,21 @@ def build(num_players, files):
             if _passes1 > MAX_PASSES:
                 raise too_long(S[23])
             st.at = o161  # game.yaml:485
-            if ((st.vars['due'] >= 2) and any(((_c12.kind == 'power_chips') and (_c12.props['value'] == 2)) for _c12 in st.zones[Z_power_supply1])):
+            if ((st.vars['due'] >= 2) and any(((_c11.kind == 'power_chips') and (_c11.props['value'] == 2)) for _c11 in st.zones[Z_power_supply1])):
                 st.at = o152  # game.yaml:486
-                st.move(first([_c13 for _c13 in st.zones[Z_power_supply1] if ((_c13.kind == 'power_chips') and (_c13.props['value'] == 2))]), (Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[24]))), False)
+                st.move(first([_c12 for _c12 in st.zones[Z_power_supply1] if ((_c12.kind == 'power_chips') and (_c12.props['value'] == 2))]), (Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[24]))), False)
                 st.at = o153  # game.yaml:486
                 st.vars['due'] -= 2
-            elif any(((_c14.kind == 'power_chips') and (_c14.props['value'] == 1)) for _c14 in st.zones[Z_power_supply1]):
+            elif any(((_c13.kind == 'power_chips') and (_c13.props['value'] == 1)) for _c13 in st.zones[Z_power_supply1]):
                 st.at = o155  # game.yaml:489
-                st.move(first([_c15 for _c15 in st.zones[Z_power_supply1] if ((_c15.kind == 'power_chips') and (_c15.props['value'] == 1))]), (Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[25]))), False)
+                st.move(first([_c14 for _c14 in st.zones[Z_power_supply1] if ((_c14.kind == 'power_chips') and (_c14.props['value'] == 1))]), (Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[25]))), False)
                 st.at = o156  # game.yaml:489
                 st.vars['due'] -= 1
-            elif (any(((_c16.kind == 'power_chips') and (_c16.props['value'] == 2)) for _c16 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[26])))], 1)):
+            elif (any(((_c15.kind == 'power_chips') and (_c15.props['value'] == 2)) for _c15 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[26])))], 1)):
                 st.at = o158  # game.yaml:491
                 st.move(fn_power_chip(st, st.zones[(Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[27])))], 1), Z_power_supply1, False)
                 st.at = o159  # game.yaml:492
-                st.move(first([_c17 for _c17 in st.zones[Z_power_supply1] if ((_c17.kind == 'power_chips') and (_c17.props['value'] == 2))]), (Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[28]))), False)
+                st.move(first([_c16 for _c16 in st.zones[Z_power_supply1] if ((_c16.kind == 'power_chips') and (_c16.props['value'] == 2))]), (Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[28]))), False)
                 st.at = o160  # game.yaml:492
                 st.vars['due'] -= 1
             else:
@@ -802,9 +802,9 @@ def build(num_players, files):
                 if _v2 < 0:
                     _v2 = 0  # the marker stops at the end; the excess is lost
                 st.vars['owed'] = _v2
-            elif ((st.vars['owed'] == 1) and any(((_c18.kind == 'power_chips') and (_c18.props['value'] == 1)) for _c18 in st.zones[Z_power_supply1])):
+            elif ((st.vars['owed'] == 1) and any(((_c17.kind == 'power_chips') and (_c17.props['value'] == 1)) for _c17 in st.zones[Z_power_supply1])):
                 st.at = o178  # game.yaml:514
-                st.move(first([_c19 for _c19 in st.zones[Z_power_supply1] if ((_c19.kind == 'power_chips') and (_c19.props['value'] == 1))]), (Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[34]))), False)
+                st.move(first([_c18 for _c18 in st.zones[Z_power_supply1] if ((_c18.kind == 'power_chips') and (_c18.props['value'] == 1))]), (Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[34]))), False)
                 st.at = o179  # game.yaml:515
                 st.move(fn_power_chip(st, st.zones[(Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[35])))], 2), Z_power_supply1, False)
                 st.at = o180  # game.yaml:515
@@ -1041,8 +1041,8 @@ def build(num_players, files):
             _dest2 = Z_revealed1
             _moved2 = env['c']
             _moved2 = cards_of(_moved2)
-            for _c20 in _moved2:
-                st.move(_c20, _dest2, False)
+            for _c19 in _moved2:
+                st.move(_c19, _dest2, False)
             if _dest2 in TRIGGERS1:
                 fire(st, TRIGGERS1[_dest2], _moved2, S[47])
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1147,7 +1147,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o168  # game.yaml:499
-            if (sum([_c21.props['value'] for _c21 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c21.kind == 'power_chips')]) < env['n']):
+            if (sum([_c20.props['value'] for _c20 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c20.kind == 'power_chips')]) < env['n']):
                 st.frames.append(Frame(o165, env))
             else:
                 st.at = o164  # game.yaml:501
@@ -1179,7 +1179,7 @@ def build(num_players, files):
             st.at = o183  # game.yaml:522
             move_cards(st, (st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[51])))] + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[52])))]), Z_discard1, False)
             st.at = o184  # game.yaml:523
-            move_cards(st, [_c22 for _c22 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[53])))] if (_c22.kind == 'gold_chips')], Z_gold_supply1, False)
+            move_cards(st, [_c21 for _c21 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[53])))] if (_c21.kind == 'gold_chips')], Z_gold_supply1, False)
             st.at = o185  # game.yaml:524
             move_cards(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[54])))], Z_power_supply1, False)
             st.at = o186  # game.yaml:525
@@ -1202,11 +1202,11 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o191  # game.yaml:533
-            _dest3 = st.zone_index((st.zones[Z_gold_supply1] if (env['c'].kind == 'gold_chips') else (st.zones[Z_power_supply1] if (env['c'].kind == 'power_chips') else st.zones[Z_discard1])))
+            _dest3 = (Z_gold_supply1 if (env['c'].kind == 'gold_chips') else (Z_power_supply1 if (env['c'].kind == 'power_chips') else Z_discard1))
             _moved3 = env['c']
             _moved3 = cards_of(_moved3)
-            for _c23 in _moved3:
-                st.move(_c23, _dest3, False)
+            for _c22 in _moved3:
+                st.move(_c22, _dest3, False)
             if _dest3 in TRIGGERS1:
                 fire(st, TRIGGERS1[_dest3], _moved3, S[56])
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1330,9 +1330,8 @@ def build(num_players, files):
                 st.at = o273  # game.yaml:628
                 st.log_line(fmt_card1(env['card']) + ' is revealed, everyone gains a gold chip; the piles are re-split', -1)
             st.at = o276  # game.yaml:629
-            _live1 = live_mask(st)
             for _p2 in list(st.players):
-                if gone(st, _live1, _p2):
+                if _p2 not in st.players:
                     continue
                 env['p'] = _p2
                 _args9 = {'p': _p2, 'n': 1}
@@ -1371,7 +1370,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o28  # game.yaml:250
-            _dest4 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+            _dest4 = ((Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[64]))) if (st.zones[Z_deck1][-1].kind == 'property_cards') else Z_returned1)
             _before1 = len(st.zones[_dest4])
             st.move_count(1, Z_deck1, _dest4, False, S[63])
             if _dest4 in TRIGGERS1:
@@ -1430,14 +1429,14 @@ def build(num_players, files):
     def e39_items0(st, env):  # game.yaml:273
         return st.zones[Z_unused_properties1]
     def e39_when0(st, env):  # game.yaml:273
-        return (env['col'].props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p3: len([1 for _c24 in st.zones[(Z_area1 + _p3)] if (_c24.props['colour'] == env['col'])])))
+        return (env['col'].props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p3: len([1 for _c23 in st.zones[(Z_area1 + _p3)] if (_c23.props['colour'] == env['col'])])))
     def collect_39(st, env):  # game.yaml:270
         _L_p4 = env['p']
         actions = []
         values = []
         idx = []
         for _col1 in st.zones[Z_unused_properties1]:  # game.yaml:273
-            if not (_col1.props['phase1'] and majority_has(st, _L_p4, st.players, 1, '2-3:nobody,4-6:all', lambda _p4: len([1 for _c25 in st.zones[(Z_area1 + _p4)] if (_c25.props['colour'] == _col1)]))):
+            if not (_col1.props['phase1'] and majority_has_count(st, _L_p4, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _col1)):
                 continue
             a = A_01 + _col1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1452,7 +1451,7 @@ def build(num_players, files):
             _col2 = env['col'] = dec.values[i]
             st.frames.append(Frame(o36, env))
     def e40_cond(st, env):  # game.yaml:268
-        return any((_c26.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p5: len([1 for _c27 in st.zones[(Z_area1 + _p5)] if (_c27.props['colour'] == _c26)]))) for _c26 in st.zones[Z_unused_properties1])
+        return any((_c25.props['phase1'] and majority_has_count(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _c25)) for _c25 in st.zones[Z_unused_properties1])
     def step_41(st, fr):  # game.yaml:284
         env = fr.env
         pc = fr.pc
@@ -1746,19 +1745,19 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c28 in (_r1 := fn_top_cards(st, S[76], _L_p6)):  # game.yaml:321
-            a = A_21 + _c28.type_id
+        for _c27 in (_r1 := fn_top_cards(st, S[76], _L_p6)):  # game.yaml:321
+            a = A_21 + _c27.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c28)
+                values.append(_c27)
                 idx.append(0)
         _items1 = _r1  # game.yaml:335
         if _items1 and any((len(st.zones[(Z_area1 + _q9)]) > 0) for _q9 in ((SEATS_others1.get(_S_p5) if len(st.players) == num_players else None) or others(st, _L_p6))):
-            for _c29 in _items1:
-                a = A_41 + _c29.type_id
+            for _c28 in _items1:
+                a = A_41 + _c28.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_c29)
+                    values.append(_c28)
                     idx.append(1)
         # game.yaml:339: always offered
         actions.append(A_51)
@@ -1769,10 +1768,10 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:321
-            _c30 = env['c'] = dec.values[i]
+            _c29 = env['c'] = dec.values[i]
             st.frames.append(Frame(o63, env))
         elif k == 1:  # game.yaml:335
-            _c31 = env['c'] = dec.values[i]
+            _c30 = env['c'] = dec.values[i]
             st.frames.append(Frame(o72, env))
         elif k == 2:  # game.yaml:339
             pass
@@ -1810,20 +1809,20 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _x4 in fn_top_cards(st, S[78], _L_q2):  # game.yaml:354
-            a = A_71 + _x4.type_id
+        for _x3 in fn_top_cards(st, S[78], _L_q2):  # game.yaml:354
+            a = A_71 + _x3.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x4)
+                values.append(_x3)
                 idx.append(0)
         return actions, values, idx
     def resolve_80(st, dec, i):  # game.yaml:352
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:354
-            _x5 = env['x'] = dec.values[i]
+            _x4 = env['x'] = dec.values[i]
             st.at = o79  # game.yaml:354
-            st.move(_x5, Z_discard1, False)
+            st.move(_x4, Z_discard1, False)
     def e81_player(st, env):  # game.yaml:345
         return env['p']
     def e81_prompt(st, env):  # game.yaml:345
@@ -2041,11 +2040,11 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o108  # game.yaml:397
-            _dest5 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[86])))] if env['into_area'] else st.zones[Z_on_display1]))
+            _dest5 = ((Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[86]))) if env['into_area'] else Z_on_display1)
             _moved4 = env['c']
             _moved4 = cards_of(_moved4)
-            for _c32 in _moved4:
-                st.move(_c32, _dest5, False)
+            for _c31 in _moved4:
+                st.move(_c31, _dest5, False)
             if _dest5 in TRIGGERS1:
                 fire(st, TRIGGERS1[_dest5], _moved4, S[85])
             if st.pending is not None or st.frames[-1] is not fr:
@@ -2088,7 +2087,7 @@ def build(num_players, files):
     def e111_where(st, env):  # game.yaml:408
         return ((len(env['picked']) == 0) or (env['c'].props['colour'] == env['picked'][0].props['colour']))
     def cands_111(st, env, picked):  # game.yaml:408
-        return [_c33 for _c33 in st.zones[Z_on_display1] if ((len(picked) == 0) or (_c33.props['colour'] == picked[0].props['colour']))]
+        return [_c32 for _c32 in st.zones[Z_on_display1] if ((len(picked) == 0) or (_c32.props['colour'] == picked[0].props['colour']))]
     def step_115(st, fr):  # game.yaml:421
         env = fr.env
         pass
@@ -2225,19 +2224,19 @@ def build(num_players, files):
     def e128_items1(st, env):  # game.yaml:422
         return others(st, env['p'])
     def e128_when1(st, env):  # game.yaml:422
-        return (len([1 for _c34 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c34.kind == 'gold_chips')]) >= 1)
+        return (len([1 for _c33 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c33.kind == 'gold_chips')]) >= 1)
     def e128_label2(st, env):  # game.yaml:424
         return '1 gold: exchange a property card with an opponent'
     def e128_when2(st, env):  # game.yaml:424
-        return ((len([1 for _c35 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c35.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q12)]) > 0) for _q12 in ((SEATS_others1.get(env['p']) if type(env['p']) is int and len(st.players) == num_players else None) or others(st, env['p'])))))
+        return ((len([1 for _c34 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c34.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q12)]) > 0) for _q12 in ((SEATS_others1.get(env['p']) if type(env['p']) is int and len(st.players) == num_players else None) or others(st, env['p'])))))
     def e128_label3(st, env):  # game.yaml:426
         return '2 gold: discard a property card of an opponent'
     def e128_when3(st, env):  # game.yaml:426
-        return ((len([1 for _c36 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c36.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q13)]) > 0) for _q13 in ((SEATS_others1.get(env['p']) if type(env['p']) is int and len(st.players) == num_players else None) or others(st, env['p']))))
+        return ((len([1 for _c35 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c35.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q13)]) > 0) for _q13 in ((SEATS_others1.get(env['p']) if type(env['p']) is int and len(st.players) == num_players else None) or others(st, env['p']))))
     def e128_label4(st, env):  # game.yaml:429
         return '2 gold: reveal the top card into your power area'
     def e128_when4(st, env):  # game.yaml:429
-        return (len([1 for _c37 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c37.kind == 'gold_chips')]) >= 2)
+        return (len([1 for _c36 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c36.kind == 'gold_chips')]) >= 2)
     def collect_128(st, env):  # game.yaml:418
         _L_p8 = env['p']
         _S_p7 = _L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else None
@@ -2249,14 +2248,14 @@ def build(num_players, files):
         values.append(None)
         idx.append(0)
         _items2 = (_r2 := ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8)))  # game.yaml:422
-        if _items2 and (len([1 for _c38 in st.zones[(Z_chips1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[9])))] if (_c38.kind == 'gold_chips')]) >= 1):
+        if _items2 and (len([1 for _c37 in st.zones[(Z_chips1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[9])))] if (_c37.kind == 'gold_chips')]) >= 1):
             for _q14 in _items2:
                 a = A_131 + (_q14 if type(_q14) is int and 0 <= _q14 < num_players else option_seat(_q14, num_players))
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
                     values.append(_q14)
                     idx.append(1)
-        if (((_r3 := len([1 for _c39 in st.zones[(Z_chips1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[9])))] if (_c39.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q15)]) > 0) for _q15 in ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8))))):  # game.yaml:424
+        if (((_r3 := len([1 for _c38 in st.zones[(Z_chips1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[9])))] if (_c38.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q15)]) > 0) for _q15 in ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8))))):  # game.yaml:424
             actions.append(A_141)
             values.append(None)
             idx.append(2)
@@ -2334,20 +2333,20 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _x6 in fn_top_cards(st, S[99], _L_q3):  # game.yaml:452
-            a = A_191 + _x6.type_id
+        for _x5 in fn_top_cards(st, S[99], _L_q3):  # game.yaml:452
+            a = A_191 + _x5.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x6)
+                values.append(_x5)
                 idx.append(0)
         return actions, values, idx
     def resolve_134(st, dec, i):  # game.yaml:449
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:452
-            _x7 = env['x'] = dec.values[i]
+            _x6 = env['x'] = dec.values[i]
             st.at = o132  # game.yaml:453
-            st.move(_x7, (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[97]))), False)
+            st.move(_x6, (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[97]))), False)
             st.at = o133  # game.yaml:453
             st.move(env['c'], (Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[98]))), False)
     def e135_player(st, env):  # game.yaml:443
@@ -2363,18 +2362,18 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c40 in fn_top_cards(st, S[100], _L_p9):  # game.yaml:446
-            a = A_181 + _c40.type_id
+        for _c39 in fn_top_cards(st, S[100], _L_p9):  # game.yaml:446
+            a = A_181 + _c39.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c40)
+                values.append(_c39)
                 idx.append(0)
         return actions, values, idx
     def resolve_135(st, dec, i):  # game.yaml:443
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:446
-            _c41 = env['c'] = dec.values[i]
+            _c40 = env['c'] = dec.values[i]
             st.frames.append(Frame(o130, env))
     def e136_player(st, env):  # game.yaml:436
         return env['p']
@@ -2477,21 +2476,21 @@ def build(num_players, files):
     def step_147(st, fr):  # game.yaml:484
         env = fr.env
         st.at = o161  # game.yaml:485
-        if ((st.vars['due'] >= 2) and any(((_c42.kind == 'power_chips') and (_c42.props['value'] == 2)) for _c42 in st.zones[Z_power_supply1])):
+        if ((st.vars['due'] >= 2) and any(((_c41.kind == 'power_chips') and (_c41.props['value'] == 2)) for _c41 in st.zones[Z_power_supply1])):
             st.at = o152  # game.yaml:486
-            st.move(first([_c43 for _c43 in st.zones[Z_power_supply1] if ((_c43.kind == 'power_chips') and (_c43.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
+            st.move(first([_c42 for _c42 in st.zones[Z_power_supply1] if ((_c42.kind == 'power_chips') and (_c42.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
             st.at = o153  # game.yaml:486
             st.vars['due'] -= 2
-        elif any(((_c44.kind == 'power_chips') and (_c44.props['value'] == 1)) for _c44 in st.zones[Z_power_supply1]):
+        elif any(((_c43.kind == 'power_chips') and (_c43.props['value'] == 1)) for _c43 in st.zones[Z_power_supply1]):
             st.at = o155  # game.yaml:489
-            st.move(first([_c45 for _c45 in st.zones[Z_power_supply1] if ((_c45.kind == 'power_chips') and (_c45.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
+            st.move(first([_c44 for _c44 in st.zones[Z_power_supply1] if ((_c44.kind == 'power_chips') and (_c44.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
             st.at = o156  # game.yaml:489
             st.vars['due'] -= 1
-        elif (any(((_c46.kind == 'power_chips') and (_c46.props['value'] == 2)) for _c46 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26])))], 1)):
+        elif (any(((_c45.kind == 'power_chips') and (_c45.props['value'] == 2)) for _c45 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26])))], 1)):
             st.at = o158  # game.yaml:491
             st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1), Z_power_supply1, False)
             st.at = o159  # game.yaml:492
-            st.move(first([_c47 for _c47 in st.zones[Z_power_supply1] if ((_c47.kind == 'power_chips') and (_c47.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
+            st.move(first([_c46 for _c46 in st.zones[Z_power_supply1] if ((_c46.kind == 'power_chips') and (_c46.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
             st.at = o160  # game.yaml:492
             st.vars['due'] -= 1
         else:
@@ -2514,7 +2513,7 @@ def build(num_players, files):
     def step_151(st, fr):  # game.yaml:486
         env = fr.env
         st.at = o152  # game.yaml:486
-        st.move(first([_c48 for _c48 in st.zones[Z_power_supply1] if ((_c48.kind == 'power_chips') and (_c48.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
+        st.move(first([_c47 for _c47 in st.zones[Z_power_supply1] if ((_c47.kind == 'power_chips') and (_c47.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
         st.at = o153  # game.yaml:486
         st.vars['due'] -= 2
         st.frames.pop()
@@ -2522,7 +2521,7 @@ def build(num_players, files):
     def step_154(st, fr):  # game.yaml:489
         env = fr.env
         st.at = o155  # game.yaml:489
-        st.move(first([_c49 for _c49 in st.zones[Z_power_supply1] if ((_c49.kind == 'power_chips') and (_c49.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
+        st.move(first([_c48 for _c48 in st.zones[Z_power_supply1] if ((_c48.kind == 'power_chips') and (_c48.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
         st.at = o156  # game.yaml:489
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2532,7 +2531,7 @@ def build(num_players, files):
         st.at = o158  # game.yaml:491
         st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1), Z_power_supply1, False)
         st.at = o159  # game.yaml:492
-        st.move(first([_c50 for _c50 in st.zones[Z_power_supply1] if ((_c50.kind == 'power_chips') and (_c50.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
+        st.move(first([_c49 for _c49 in st.zones[Z_power_supply1] if ((_c49.kind == 'power_chips') and (_c49.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
         st.at = o160  # game.yaml:492
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2561,7 +2560,7 @@ def build(num_players, files):
         if pc == 0:
             if st.record_log:
                 st.at = o166  # game.yaml:500
-                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c51.props['value'] for _c51 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c51.kind == 'power_chips')])), -1)
+                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c50.props['value'] for _c50 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c50.kind == 'power_chips')])), -1)
             fr.pc = 2
             st.at = o167  # game.yaml:500
             _args32 = {'q': env['q']}
@@ -2587,9 +2586,9 @@ def build(num_players, files):
             if _v5 < 0:
                 _v5 = 0  # the marker stops at the end; the excess is lost
             st.vars['owed'] = _v5
-        elif ((st.vars['owed'] == 1) and any(((_c52.kind == 'power_chips') and (_c52.props['value'] == 1)) for _c52 in st.zones[Z_power_supply1])):
+        elif ((st.vars['owed'] == 1) and any(((_c51.kind == 'power_chips') and (_c51.props['value'] == 1)) for _c51 in st.zones[Z_power_supply1])):
             st.at = o178  # game.yaml:514
-            st.move(first([_c53 for _c53 in st.zones[Z_power_supply1] if ((_c53.kind == 'power_chips') and (_c53.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
+            st.move(first([_c52 for _c52 in st.zones[Z_power_supply1] if ((_c52.kind == 'power_chips') and (_c52.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
             st.at = o179  # game.yaml:515
             st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35])))], 2), Z_power_supply1, False)
             st.at = o180  # game.yaml:515
@@ -2632,7 +2631,7 @@ def build(num_players, files):
     def step_177(st, fr):  # game.yaml:514
         env = fr.env
         st.at = o178  # game.yaml:514
-        st.move(first([_c54 for _c54 in st.zones[Z_power_supply1] if ((_c54.kind == 'power_chips') and (_c54.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
+        st.move(first([_c53 for _c53 in st.zones[Z_power_supply1] if ((_c53.kind == 'power_chips') and (_c53.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
         st.at = o179  # game.yaml:515
         st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35])))], 2), Z_power_supply1, False)
         st.at = o180  # game.yaml:515
@@ -2670,9 +2669,8 @@ def build(num_players, files):
             st.vars['_auction1_high'] = 0
             st.vars['_auction1_leader'] = None
             st.at = o199  # game.yaml:542
-            _live2 = live_mask(st)
             for _p6 in list(st.players):
-                if gone(st, _live2, _p6):
+                if _p6 not in st.players:
                     continue
                 env['p'] = _p6
                 st.at = o198  # game.yaml:542
@@ -2910,7 +2908,7 @@ def build(num_players, files):
     def e228_where(st, env):  # game.yaml:563
         return fn_payable(st, S[113], env['c'], env['w'])
     def cands_228(st, env, picked):  # game.yaml:563
-        return [_c55 for _c55 in ((st.zones[(Z_chips1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[110])))] + st.zones[(Z_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111])))]) + st.zones[(Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[112])))]) if fn_payable(st, S[113], _c55, env['w'])]
+        return [_c54 for _c54 in ((st.zones[(Z_chips1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[110])))] + st.zones[(Z_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111])))]) + st.zones[(Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[112])))]) if fn_payable(st, S[113], _c54, env['w'])]
     def e231_cond(st, env):  # game.yaml:561
         return (st.vars['paid'] < env['price'])
     def step_234(st, fr):  # game.yaml:576
@@ -3246,11 +3244,11 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c56 in ((_r6 := fn_top_cards(st, S[123], _L_q4)) + (_r7 := st.zones[(Z_auction_area1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[124])))])):  # game.yaml:611
-            a = A_301 + _c56.type_id
+        for _c55 in ((_r6 := fn_top_cards(st, S[123], _L_q4)) + (_r7 := st.zones[(Z_auction_area1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[124])))])):  # game.yaml:611
+            a = A_301 + _c55.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c56)
+                values.append(_c55)
                 idx.append(0)
         if ((_r8 := len(st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[125])))])) >= 2):  # game.yaml:612
             actions.append(A_311)
@@ -3265,9 +3263,9 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:611
-            _c57 = env['c'] = dec.values[i]
+            _c56 = env['c'] = dec.values[i]
             st.at = o257  # game.yaml:611
-            st.move(_c57, Z_discard1, False)
+            st.move(_c56, Z_discard1, False)
         elif k == 1:  # game.yaml:612
             st.frames.append(Frame(o258, env))
         elif k == 2:  # game.yaml:618
@@ -3399,23 +3397,22 @@ def build(num_players, files):
             st.at = o296  # game.yaml:194
             st.shuffle(Z_deck1)
             st.at = o301  # game.yaml:195
-            _live3 = live_mask(st)
             for _p7 in list(st.players):
-                if gone(st, _live3, _p7):
+                if _p7 not in st.players:
                     continue
                 env['p'] = _p7
                 st.at = o298  # game.yaml:197
                 _n4 = 3
-                _moved5 = take_where(st, Z_power_supply1, _n4, lambda _c58: (_c58.props['value'] == 1), S[134])
+                _moved5 = take_where(st, Z_power_supply1, _n4, lambda _c57: (_c57.props['value'] == 1), S[134])
                 _dest6 = (Z_chips1 + _p7)
-                for _c59 in _moved5:
-                    st.move(_c59, _dest6, False)
+                for _c58 in _moved5:
+                    st.move(_c58, _dest6, False)
                 st.at = o299  # game.yaml:198
                 _n5 = 3
-                _moved6 = take_where(st, Z_power_supply1, _n5, lambda _c60: (_c60.props['value'] == 2), S[135])
+                _moved6 = take_where(st, Z_power_supply1, _n5, lambda _c59: (_c59.props['value'] == 2), S[135])
                 _dest7 = (Z_chips1 + _p7)
-                for _c61 in _moved6:
-                    st.move(_c61, _dest7, False)
+                for _c60 in _moved6:
+                    st.move(_c60, _dest7, False)
                 st.at = o300  # game.yaml:199
                 st.move_count(1, Z_gold_supply1, (Z_chips1 + _p7), False, S[136])
             st.at = o302  # game.yaml:200
@@ -3467,16 +3464,16 @@ def build(num_players, files):
         env = fr.env
         st.at = o298  # game.yaml:197
         _n6 = 3
-        _moved7 = take_where(st, Z_power_supply1, _n6, lambda _c62: (_c62.props['value'] == 1), S[134])
+        _moved7 = take_where(st, Z_power_supply1, _n6, lambda _c61: (_c61.props['value'] == 1), S[134])
         _dest8 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141])))
-        for _c63 in _moved7:
-            st.move(_c63, _dest8, False)
+        for _c62 in _moved7:
+            st.move(_c62, _dest8, False)
         st.at = o299  # game.yaml:198
         _n7 = 3
-        _moved8 = take_where(st, Z_power_supply1, _n7, lambda _c64: (_c64.props['value'] == 2), S[135])
+        _moved8 = take_where(st, Z_power_supply1, _n7, lambda _c63: (_c63.props['value'] == 2), S[135])
         _dest9 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[142])))
-        for _c65 in _moved8:
-            st.move(_c65, _dest9, False)
+        for _c64 in _moved8:
+            st.move(_c64, _dest9, False)
         st.at = o300  # game.yaml:199
         st.move_count(1, Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[143]))), False, S[136])
         st.frames.pop()
@@ -3626,14 +3623,13 @@ def build(num_players, files):
     def step_326(st, fr):  # game.yaml:219
         env = fr.env
         st.at = o329  # game.yaml:223
-        _live4 = live_mask(st)
         for _p8 in list(st.players):
-            if gone(st, _live4, _p8):
+            if _p8 not in st.players:
                 continue
             env['p'] = _p8
             st.at = o328  # game.yaml:224
             _i8 = _p8
-            _v11 = ((len([1 for _c66 in st.zones[(Z_chips1 + _p8)] if (_c66.kind == 'gold_chips')]) + sum([_c67.props['value'] for _c67 in st.zones[(Z_chips1 + _p8)] if (_c67.kind == 'power_chips')])) + (2 * len([1 for _c68 in (st.zones[(Z_area1 + _p8)] + st.zones[(Z_auction_area1 + _p8)]) if (_c68.props['colour'] == C_blue1)])))
+            _v11 = ((len([1 for _c65 in st.zones[(Z_chips1 + _p8)] if (_c65.kind == 'gold_chips')]) + sum([_c66.props['value'] for _c66 in st.zones[(Z_chips1 + _p8)] if (_c66.kind == 'power_chips')])) + (2 * len([1 for _c67 in (st.zones[(Z_area1 + _p8)] + st.zones[(Z_auction_area1 + _p8)]) if (_c67.props['colour'] == C_blue1)])))
             if _v11 < 0:
                 raise RuleError("'score' would fall to " + str(_v11) + ', below its minimum 0', S[147])
             st.vars['score'][_i8] = _v11
@@ -3643,7 +3639,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o328  # game.yaml:224
         _i9 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[148]))
-        _v12 = ((len([1 for _c69 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c69.kind == 'gold_chips')]) + sum([_c70.props['value'] for _c70 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c70.kind == 'power_chips')])) + (2 * len([1 for _c71 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[149])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[150])))]) if (_c71.props['colour'] == C_blue1)])))
+        _v12 = ((len([1 for _c68 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c68.kind == 'gold_chips')]) + sum([_c69.props['value'] for _c69 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c69.kind == 'power_chips')])) + (2 * len([1 for _c70 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[149])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[150])))]) if (_c70.props['colour'] == C_blue1)])))
         if _v12 < 0:
             raise RuleError("'score' would fall to " + str(_v12) + ', below its minimum 0', S[147])
         st.vars['score'][_i9] = _v12
@@ -3666,7 +3662,7 @@ def build(num_players, files):
                     raise too_long(S[151])
                 _h1 = len(st.frames)
                 st.at = o28  # game.yaml:250
-                _dest10 = st.zone_index((st.zones[(Z_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p12, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+                _dest10 = ((Z_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p12, S[64]))) if (st.zones[Z_deck1][-1].kind == 'property_cards') else Z_returned1)
                 _before2 = len(st.zones[_dest10])
                 st.move_count(1, Z_deck1, _dest10, False, S[63])
                 if _dest10 in TRIGGERS1:
@@ -3687,7 +3683,7 @@ def build(num_players, files):
             _passes4 = 0
             while True:
                 st.at = o40  # game.yaml:268
-                if not any((_c72.props['phase1'] and majority_has(st, _L_p13, st.players, 1, '2-3:nobody,4-6:all', lambda _p9: len([1 for _c73 in st.zones[(Z_area1 + _p9)] if (_c73.props['colour'] == _c72)]))) for _c72 in st.zones[Z_unused_properties1]):
+                if not any((_c71.props['phase1'] and majority_has_count(st, _L_p13, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _c71)) for _c71 in st.zones[Z_unused_properties1]):
                     break
                 _passes4 += 1
                 if _passes4 > MAX_PASSES:
@@ -3696,7 +3692,7 @@ def build(num_players, files):
                 _actions1 = set()  # (the ids' order is never read)
                 _v13 = []
                 for _col3 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                    if not (_col3.props['phase1'] and majority_has(st, _L_p13, st.players, 1, '2-3:nobody,4-6:all', lambda _p10: len([1 for _c74 in st.zones[(Z_area1 + _p10)] if (_c74.props['colour'] == _col3)]))):
+                    if not (_col3.props['phase1'] and majority_has_count(st, _L_p13, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _col3)):
                         continue
                     _a12 = A_01 + _col3.type_id
                     if _a12 not in _actions1:  # an identical card: the same choice
@@ -3715,17 +3711,17 @@ def build(num_players, files):
                         _i10 = 0
                     _col4 = env['col'] = _v13[_i10]
                     st.at = o37  # game.yaml:278
-                    _c75 = _col4
-                    if type(_c75) is Card:
-                        _from1 = st.zones[st.loc[_c75.id]]
-                        if _from1[-1] is _c75:  # the top card: no search from the bottom
+                    _c74 = _col4
+                    if type(_c74) is Card:
+                        _from1 = st.zones[st.loc[_c74.id]]
+                        if _from1[-1] is _c74:  # the top card: no search from the bottom
                             _from1.pop()
                         else:
-                            _from1.remove(_c75)
-                        st.zones[Z_used_properties1].append(_c75)
-                        st.loc[_c75.id] = Z_used_properties1
+                            _from1.remove(_c74)
+                        st.zones[Z_used_properties1].append(_c74)
+                        st.loc[_c74.id] = Z_used_properties1
                     else:  # not a card: State.move raises the rules' error
-                        st.move(_c75, Z_used_properties1, False)
+                        st.move(_c74, Z_used_properties1, False)
                     _args54 = {'p': _L_p13, 'col': _col4}
                     try:
                         c_3(st, _args54, 0)
@@ -3799,7 +3795,7 @@ def build(num_players, files):
             st.at = o62  # game.yaml:305
             _live5 = live_mask(st)
             for _q22 in ((SEATS_others1.get(_S_p12) if len(st.players) == num_players else None) or others(st, _L_p15)):
-                if gone(st, _live5, _q22):
+                if (_live5 >> _q22) & 1 and _q22 not in st.players:
                     continue
                 env['q'] = _q22
                 st.at = o57  # game.yaml:307
@@ -3823,19 +3819,19 @@ def build(num_players, files):
             st.at = o76  # game.yaml:318
             _actions2 = set()  # (the ids' order is never read)
             _v15 = []
-            for _c76 in fn_top_cards(st, S[76], _L_p16):  # game.yaml:321
-                _a17 = A_21 + _c76.type_id
+            for _c75 in fn_top_cards(st, S[76], _L_p16):  # game.yaml:321
+                _a17 = A_21 + _c75.type_id
                 if _a17 not in _actions2:  # an identical card: the same choice
                     _actions2.add(_a17)
-                    _v15.append(_c76)
+                    _v15.append(_c75)
             _items3 = fn_top_cards(st, S[77], _L_p16)  # game.yaml:335
             if _items3 and any((len(st.zones[(Z_area1 + _q23)]) > 0) for _q23 in ((SEATS_others1.get(_S_p13) if len(st.players) == num_players else None) or others(st, _L_p16))):
                 _v16 = []
-                for _c77 in _items3:
-                    _a18 = A_41 + _c77.type_id
+                for _c76 in _items3:
+                    _a18 = A_41 + _c76.type_id
                     if _a18 not in _actions2:  # an identical card: the same choice
                         _actions2.add(_a18)
-                        _v16.append(_c77)
+                        _v16.append(_c76)
             else:
                 _v16 = []
             # game.yaml:339: always offered
@@ -3853,7 +3849,7 @@ def build(num_players, files):
                 else:
                     _i14 = 0
                 if _i14 < _end3:  # game.yaml:321
-                    _c78 = env['c'] = _v15[_i14]
+                    _c77 = env['c'] = _v15[_i14]
                     st.at = o71  # game.yaml:326
                     if any((_d4.kind == 'property_cards') for _d4 in st.zones[Z_discard1]):
                         st.at = o70  # game.yaml:328
@@ -3879,49 +3875,49 @@ def build(num_players, files):
                                 _i15 = 0
                             _d6 = env['d'] = _v17[_i15]
                             st.at = o68  # game.yaml:332
-                            _c79 = _d6
+                            _c78 = _d6
                             _d7 = (Z_area1 + (_S_p13 if _S_p13 is not None else seat(st, _L_p16, S[74])))
-                            if type(_c79) is Card:
-                                _from2 = st.zones[st.loc[_c79.id]]
-                                if _from2[-1] is _c79:  # the top card: no search from the bottom
+                            if type(_c78) is Card:
+                                _from2 = st.zones[st.loc[_c78.id]]
+                                if _from2[-1] is _c78:  # the top card: no search from the bottom
                                     _from2.pop()
                                 else:
-                                    _from2.remove(_c79)
-                                st.zones[_d7].append(_c79)
-                                st.loc[_c79.id] = _d7
+                                    _from2.remove(_c78)
+                                st.zones[_d7].append(_c78)
+                                st.loc[_c78.id] = _d7
                             else:  # not a card: State.move raises the rules' error
-                                st.move(_c79, _d7, False)
+                                st.move(_c78, _d7, False)
                             st.at = o69  # game.yaml:332
-                            _c80 = _c78
-                            if type(_c80) is Card:
-                                _from3 = st.zones[st.loc[_c80.id]]
-                                if _from3[-1] is _c80:  # the top card: no search from the bottom
+                            _c79 = _c77
+                            if type(_c79) is Card:
+                                _from3 = st.zones[st.loc[_c79.id]]
+                                if _from3[-1] is _c79:  # the top card: no search from the bottom
                                     _from3.pop()
                                 else:
-                                    _from3.remove(_c80)
-                                st.zones[Z_discard1].append(_c80)
-                                st.loc[_c80.id] = Z_discard1
+                                    _from3.remove(_c79)
+                                st.zones[Z_discard1].append(_c79)
+                                st.loc[_c79.id] = Z_discard1
                             else:  # not a card: State.move raises the rules' error
-                                st.move(_c80, Z_discard1, False)
+                                st.move(_c79, Z_discard1, False)
                     else:
                         st.at = o65  # game.yaml:334
                         if st.record_log:
                             st.at = o65  # game.yaml:334
-                            st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p16) + ' keeps ' + fmt_card1(_c78) + ' and Etiquette is spent', -1)
+                            st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p16) + ' keeps ' + fmt_card1(_c77) + ' and Etiquette is spent', -1)
                 elif _i14 < _end4:  # game.yaml:335
-                    _c81 = env['c'] = _v16[_i14 - _end3]
+                    _c80 = env['c'] = _v16[_i14 - _end3]
                     st.at = o73  # game.yaml:338
-                    _c82 = _c81
-                    if type(_c82) is Card:
-                        _from4 = st.zones[st.loc[_c82.id]]
-                        if _from4[-1] is _c82:  # the top card: no search from the bottom
+                    _c81 = _c80
+                    if type(_c81) is Card:
+                        _from4 = st.zones[st.loc[_c81.id]]
+                        if _from4[-1] is _c81:  # the top card: no search from the bottom
                             _from4.pop()
                         else:
-                            _from4.remove(_c82)
-                        st.zones[Z_discard1].append(_c82)
-                        st.loc[_c82.id] = Z_discard1
+                            _from4.remove(_c81)
+                        st.zones[Z_discard1].append(_c81)
+                        st.loc[_c81.id] = Z_discard1
                     else:  # not a card: State.move raises the rules' error
-                        st.move(_c82, Z_discard1, False)
+                        st.move(_c81, Z_discard1, False)
                     _args60 = {'p': _L_p16}
                     try:
                         c_6(st, _args60, 0)
@@ -3951,11 +3947,11 @@ def build(num_players, files):
                 st.at = o80  # game.yaml:352
                 _actions4 = set()  # (the ids' order is never read)
                 _v19 = []
-                for _x8 in fn_top_cards(st, S[78], _q25):  # game.yaml:354
-                    _a20 = A_71 + _x8.type_id
+                for _x7 in fn_top_cards(st, S[78], _q25):  # game.yaml:354
+                    _a20 = A_71 + _x7.type_id
                     if _a20 not in _actions4:  # an identical card: the same choice
                         _actions4.add(_a20)
-                        _v19.append(_x8)
+                        _v19.append(_x7)
                 _end8 = len(_v19)
                 if not _end8:
                     raise RuleError('a choice has no legal option', S[164])
@@ -3967,19 +3963,19 @@ def build(num_players, files):
                         st.move_number += 1
                     else:
                         _i17 = 0
-                    _x9 = env['x'] = _v19[_i17]
+                    _x8 = env['x'] = _v19[_i17]
                     st.at = o79  # game.yaml:354
-                    _c83 = _x9
-                    if type(_c83) is Card:
-                        _from5 = st.zones[st.loc[_c83.id]]
-                        if _from5[-1] is _c83:  # the top card: no search from the bottom
+                    _c82 = _x8
+                    if type(_c82) is Card:
+                        _from5 = st.zones[st.loc[_c82.id]]
+                        if _from5[-1] is _c82:  # the top card: no search from the bottom
                             _from5.pop()
                         else:
-                            _from5.remove(_c83)
-                        st.zones[Z_discard1].append(_c83)
-                        st.loc[_c83.id] = Z_discard1
+                            _from5.remove(_c82)
+                        st.zones[Z_discard1].append(_c82)
+                        st.loc[_c82.id] = Z_discard1
                     else:  # not a card: State.move raises the rules' error
-                        st.move(_c83, Z_discard1, False)
+                        st.move(_c82, Z_discard1, False)
     def c_7(st, env, pc):  # game.yaml:356
         _L_p18 = env['p']
         _S_p15 = _L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else None
@@ -4004,11 +4000,11 @@ def build(num_players, files):
                 st.inline -= 1
             else:
                 st.at = o89  # game.yaml:364
-                _v20 = []
-                for _n8 in span_list(1, 3, S[81]):  # game.yaml:367
-                    if not 0 <= _n8 < 64:  # a number out of the site's range
-                        site[8].action(_n8)  # (its error)
-                    _v20.append(_n8)
+                _v20 = span_list(1, 3, S[81])  # game.yaml:367
+                if _v20 and not (0 <= _v20[0] and _v20[-1] < 64):  # an end out of range
+                    for _n8 in _v20:
+                        if not 0 <= _n8 < 64:
+                            site[8].action(_n8)  # (its error)
                 _end9 = len(_v20)
                 if not _end9:
                     raise RuleError('a choice has no legal option', S[166])
@@ -4124,8 +4120,8 @@ def build(num_players, files):
                 _moved9 = [_card1]
             else:  # none: cards_of raises the rules' error
                 _moved9 = cards_of(_card1)
-                for _c84 in _moved9:
-                    st.move(_c84, _dest11, False)
+                for _c83 in _moved9:
+                    st.move(_c83, _dest11, False)
             if _dest11 in TRIGGERS1:
                 fire(st, TRIGGERS1[_dest11], _moved9, S[47])
             if len(st.frames) > _h2:
@@ -4135,7 +4131,7 @@ def build(num_players, files):
             if (env['c'].kind == 'property_cards'):
                 _h3 = len(st.frames)
                 st.at = o108  # game.yaml:397
-                _dest12 = st.zone_index((st.zones[(Z_area1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p20, S[86])))] if _L_into_area1 else st.zones[Z_on_display1]))
+                _dest12 = ((Z_area1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p20, S[86]))) if _L_into_area1 else Z_on_display1)
                 _card2 = env['c']
                 if type(_card2) is Card:
                     _from7 = st.zones[st.loc[_card2.id]]
@@ -4148,8 +4144,8 @@ def build(num_players, files):
                     _moved10 = [_card2]
                 else:  # none: cards_of raises the rules' error
                     _moved10 = cards_of(_card2)
-                    for _c85 in _moved10:
-                        st.move(_c85, _dest12, False)
+                    for _c84 in _moved10:
+                        st.move(_c84, _dest12, False)
                 if _dest12 in TRIGGERS1:
                     fire(st, TRIGGERS1[_dest12], _moved10, S[85])
                 if len(st.frames) > _h3:
@@ -4180,7 +4176,7 @@ def build(num_players, files):
                 _picked1 = []
                 while True:
                     if len(_picked1) < _hi1:
-                        _found1 = [_c87 for _c87 in st.zones[Z_on_display1] if ((len(_picked1) == 0) or (_c87.props['colour'] == _picked1[0].props['colour']))]
+                        _found1 = [_c86 for _c86 in st.zones[Z_on_display1] if ((len(_picked1) == 0) or (_c86.props['colour'] == _picked1[0].props['colour']))]
                         _cands1 = []
                         _seen1 = set()
                         for _y1 in reversed(_found1):
@@ -4206,18 +4202,18 @@ def build(num_players, files):
                         st.move_number += 1
                         if _i20 == len(_cands1):
                             break  # done
-                        _c86 = _cands1[_i20]
+                        _c85 = _cands1[_i20]
                     else:  # one card and no stopping yet: it is picked
-                        _c86 = _cands1[0]
-                    _picked1.append(_c86)
+                        _c85 = _cands1[0]
+                    _picked1.append(_c85)
                     _d8 = (Z_area1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p21, S[87])))
-                    _from8 = st.zones[st.loc[_c86.id]]
-                    if _from8[-1] is _c86:  # the top card: no search from the bottom
+                    _from8 = st.zones[st.loc[_c85.id]]
+                    if _from8[-1] is _c85:  # the top card: no search from the bottom
                         _from8.pop()
                     else:
-                        _from8.remove(_c86)
-                    st.zones[_d8].append(_c86)
-                    st.loc[_c86.id] = _d8
+                        _from8.remove(_c85)
+                    st.zones[_d8].append(_c85)
+                    st.loc[_c85.id] = _d8
                 st.at = o112  # game.yaml:411
                 move_cards(st, st.zones[Z_on_display1], Z_discard1, False)
     def c_11(st, env, pc):  # game.yaml:413
@@ -4234,11 +4230,11 @@ def build(num_players, files):
             st.at = o128  # game.yaml:418
             # game.yaml:421: always offered
             _items4 = (_r9 := ((SEATS_others1.get(_S_p19) if len(st.players) == num_players else None) or others(st, _L_p22)))  # game.yaml:422
-            if _items4 and (len([1 for _c88 in st.zones[(Z_chips1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[9])))] if (_c88.kind == 'gold_chips')]) >= 1):
+            if _items4 and (len([1 for _c87 in st.zones[(Z_chips1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[9])))] if (_c87.kind == 'gold_chips')]) >= 1):
                 _v21 = _items4
             else:
                 _v21 = []
-            if (((_r10 := len([1 for _c89 in st.zones[(Z_chips1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[9])))] if (_c89.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q27)]) > 0) for _q27 in ((SEATS_others1.get(_S_p19) if len(st.players) == num_players else None) or others(st, _L_p22))))):  # game.yaml:424
+            if (((_r10 := len([1 for _c88 in st.zones[(Z_chips1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[9])))] if (_c88.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q27)]) > 0) for _q27 in ((SEATS_others1.get(_S_p19) if len(st.players) == num_players else None) or others(st, _L_p22))))):  # game.yaml:424
                 _f1 = 1
             else:
                 _f1 = 0
@@ -4344,11 +4340,11 @@ def build(num_players, files):
                 st.at = o135  # game.yaml:443
                 _actions5 = set()  # (the ids' order is never read)
                 _v23 = []
-                for _c90 in fn_top_cards(st, S[100], _L_p23):  # game.yaml:446
-                    _a23 = A_181 + _c90.type_id
+                for _c89 in fn_top_cards(st, S[100], _L_p23):  # game.yaml:446
+                    _a23 = A_181 + _c89.type_id
                     if _a23 not in _actions5:  # an identical card: the same choice
                         _actions5.add(_a23)
-                        _v23.append(_c90)
+                        _v23.append(_c89)
                 _end18 = len(_v23)
                 if not _end18:
                     raise RuleError('a choice has no legal option', S[175])
@@ -4360,15 +4356,15 @@ def build(num_players, files):
                         st.move_number += 1
                     else:
                         _i23 = 0
-                    _c91 = env['c'] = _v23[_i23]
+                    _c90 = env['c'] = _v23[_i23]
                     st.at = o134  # game.yaml:449
                     _actions6 = set()  # (the ids' order is never read)
                     _v24 = []
-                    for _x10 in fn_top_cards(st, S[99], _q31):  # game.yaml:452
-                        _a24 = A_191 + _x10.type_id
+                    for _x9 in fn_top_cards(st, S[99], _q31):  # game.yaml:452
+                        _a24 = A_191 + _x9.type_id
                         if _a24 not in _actions6:  # an identical card: the same choice
                             _actions6.add(_a24)
-                            _v24.append(_x10)
+                            _v24.append(_x9)
                     _end19 = len(_v24)
                     if not _end19:
                         raise RuleError('a choice has no legal option', S[176])
@@ -4380,33 +4376,33 @@ def build(num_players, files):
                             st.move_number += 1
                         else:
                             _i24 = 0
-                        _x11 = env['x'] = _v24[_i24]
+                        _x10 = env['x'] = _v24[_i24]
                         st.at = o132  # game.yaml:453
-                        _c92 = _x11
+                        _c91 = _x10
                         _d9 = (Z_area1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p23, S[97])))
-                        if type(_c92) is Card:
-                            _from9 = st.zones[st.loc[_c92.id]]
-                            if _from9[-1] is _c92:  # the top card: no search from the bottom
+                        if type(_c91) is Card:
+                            _from9 = st.zones[st.loc[_c91.id]]
+                            if _from9[-1] is _c91:  # the top card: no search from the bottom
                                 _from9.pop()
                             else:
-                                _from9.remove(_c92)
-                            st.zones[_d9].append(_c92)
-                            st.loc[_c92.id] = _d9
+                                _from9.remove(_c91)
+                            st.zones[_d9].append(_c91)
+                            st.loc[_c91.id] = _d9
                         else:  # not a card: State.move raises the rules' error
-                            st.move(_c92, _d9, False)
+                            st.move(_c91, _d9, False)
                         st.at = o133  # game.yaml:453
-                        _c93 = _c91
+                        _c92 = _c90
                         _d10 = (Z_area1 + _q31)
-                        if type(_c93) is Card:
-                            _from10 = st.zones[st.loc[_c93.id]]
-                            if _from10[-1] is _c93:  # the top card: no search from the bottom
+                        if type(_c92) is Card:
+                            _from10 = st.zones[st.loc[_c92.id]]
+                            if _from10[-1] is _c92:  # the top card: no search from the bottom
                                 _from10.pop()
                             else:
-                                _from10.remove(_c93)
-                            st.zones[_d10].append(_c93)
-                            st.loc[_c93.id] = _d10
+                                _from10.remove(_c92)
+                            st.zones[_d10].append(_c92)
+                            st.loc[_c92.id] = _d10
                         else:  # not a card: State.move raises the rules' error
-                            st.move(_c93, _d10, False)
+                            st.move(_c92, _d10, False)
     def c_13(st, env, pc):  # game.yaml:455
         _L_p24 = env['p']
         _S_p21 = _L_p24 if type(_L_p24) is int and 0 <= _L_p24 < num_players else None
@@ -4444,10 +4440,10 @@ def build(num_players, files):
         _S_q3 = _L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else None
         if pc <= 0:
             st.at = o168  # game.yaml:499
-            if (sum([_c94.props['value'] for _c94 in st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[8])))] if (_c94.kind == 'power_chips')]) < _L_n6):
+            if (sum([_c93.props['value'] for _c93 in st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[8])))] if (_c93.kind == 'power_chips')]) < _L_n6):
                 if st.record_log:
                     st.at = o166  # game.yaml:500
-                    st.log_line(fmt_player1(_L_q5) + ' must give ' + fmt_int1(_L_n6) + ' power but owns ' + fmt_int1(sum([_c95.props['value'] for _c95 in st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[8])))] if (_c95.kind == 'power_chips')])), -1)
+                    st.log_line(fmt_player1(_L_q5) + ' must give ' + fmt_int1(_L_n6) + ' power but owns ' + fmt_int1(sum([_c94.props['value'] for _c94 in st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[8])))] if (_c94.kind == 'power_chips')])), -1)
                 _args78 = {'q': _L_q5}
                 try:
                     c_19(st, _args78, 0)
@@ -4469,7 +4465,7 @@ def build(num_players, files):
             move_cards(st, (st.zones[(Z_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[51])))] + st.zones[(Z_auction_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[52])))]), Z_discard1, False)
         if pc <= 1:
             st.at = o184  # game.yaml:523
-            move_cards(st, [_c96 for _c96 in st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[53])))] if (_c96.kind == 'gold_chips')], Z_gold_supply1, False)
+            move_cards(st, [_c95 for _c95 in st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[53])))] if (_c95.kind == 'gold_chips')], Z_gold_supply1, False)
         if pc <= 2:
             st.at = o185  # game.yaml:524
             move_cards(st, st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[54])))], Z_power_supply1, False)
@@ -4489,7 +4485,7 @@ def build(num_players, files):
         if pc <= 0:
             _h4 = len(st.frames)
             st.at = o191  # game.yaml:533
-            _dest13 = st.zone_index((st.zones[Z_gold_supply1] if (_L_c1.kind == 'gold_chips') else (st.zones[Z_power_supply1] if (_L_c1.kind == 'power_chips') else st.zones[Z_discard1])))
+            _dest13 = (Z_gold_supply1 if (_L_c1.kind == 'gold_chips') else (Z_power_supply1 if (_L_c1.kind == 'power_chips') else Z_discard1))
             _card3 = _L_c1
             if type(_card3) is Card:
                 _from11 = st.zones[st.loc[_card3.id]]
@@ -4502,8 +4498,8 @@ def build(num_players, files):
                 _moved11 = [_card3]
             else:  # none: cards_of raises the rules' error
                 _moved11 = cards_of(_card3)
-                for _c97 in _moved11:
-                    st.move(_c97, _dest13, False)
+                for _c96 in _moved11:
+                    st.move(_c96, _dest13, False)
             if _dest13 in TRIGGERS1:
                 fire(st, TRIGGERS1[_dest13], _moved11, S[56])
             if len(st.frames) > _h4:
@@ -4521,9 +4517,8 @@ def build(num_players, files):
             st.vars['_auction1_high'] = 0
             st.vars['_auction1_leader'] = None
             st.at = o199  # game.yaml:542
-            _live6 = live_mask(st)
             for _p25 in list(st.players):
-                if gone(st, _live6, _p25):
+                if _p25 not in st.players:
                     continue
                 env['p'] = _p25
                 st.at = o198  # game.yaml:542
@@ -4548,11 +4543,11 @@ def build(num_players, files):
                     st.at = o213  # game.yaml:542
                     if ((st.vars['_auction1_in'][(_p26 if type(_p26) is int and 0 <= _p26 < num_players else seat(st, _p26, S[104]))] and (_p26 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                         st.at = o212  # game.yaml:542
-                        _v25 = []
-                        for _amount3 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _p26, _L_lot2), S[106]):  # game.yaml:542
-                            if not 0 <= _amount3 < 333:  # a number out of the site's range
-                                site[22].action(_amount3)  # (its error)
-                            _v25.append(_amount3)
+                        _v25 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _p26, _L_lot2), S[106])  # game.yaml:542
+                        if _v25 and not (0 <= _v25[0] and _v25[-1] < 333):  # an end out of range
+                            for _amount3 in _v25:
+                                if not 0 <= _amount3 < 333:
+                                    site[22].action(_amount3)  # (its error)
                         # game.yaml:542: always offered
                         _end22 = len(_v25)
                         _end23 = _end22 + 1
@@ -4592,17 +4587,17 @@ def build(num_players, files):
                     st.at = o223  # game.yaml:554
                     st.log_line('nobody bids for ' + fmt_card1(_L_lot2), -1)
                 st.at = o224  # game.yaml:554
-                _c98 = _L_lot2
-                if type(_c98) is Card:
-                    _from12 = st.zones[st.loc[_c98.id]]
-                    if _from12[-1] is _c98:  # the top card: no search from the bottom
+                _c97 = _L_lot2
+                if type(_c97) is Card:
+                    _from12 = st.zones[st.loc[_c97.id]]
+                    if _from12[-1] is _c97:  # the top card: no search from the bottom
                         _from12.pop()
                     else:
-                        _from12.remove(_c98)
-                    st.zones[Z_discard1].append(_c98)
-                    st.loc[_c98.id] = Z_discard1
+                        _from12.remove(_c97)
+                    st.zones[Z_discard1].append(_c97)
+                    st.loc[_c97.id] = Z_discard1
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c98, Z_discard1, False)
+                    st.move(_c97, Z_discard1, False)
             else:
                 st.at = o219  # game.yaml:552
                 _args80 = {'w': env['w'], 'price': env['price'], 'lot': _L_lot2}
@@ -4620,18 +4615,18 @@ def build(num_players, files):
                     st.at = o220  # game.yaml:553
                     st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(_L_lot2) + ' for ' + fmt_int1(env['price']), -1)
                 st.at = o221  # game.yaml:553
-                _c99 = _L_lot2
+                _c98 = _L_lot2
                 _d11 = (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[108])))
-                if type(_c99) is Card:
-                    _from13 = st.zones[st.loc[_c99.id]]
-                    if _from13[-1] is _c99:  # the top card: no search from the bottom
+                if type(_c98) is Card:
+                    _from13 = st.zones[st.loc[_c98.id]]
+                    if _from13[-1] is _c98:  # the top card: no search from the bottom
                         _from13.pop()
                     else:
-                        _from13.remove(_c99)
-                    st.zones[_d11].append(_c99)
-                    st.loc[_c99.id] = _d11
+                        _from13.remove(_c98)
+                    st.zones[_d11].append(_c98)
+                    st.loc[_c98.id] = _d11
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c99, _d11, False)
+                    st.move(_c98, _d11, False)
     def c_22(st, env, pc):  # game.yaml:555
         _L_price1 = env['price']
         _L_w1 = env['w']
@@ -4656,7 +4651,7 @@ def build(num_players, files):
                 _picked2 = []
                 while True:
                     if len(_picked2) < _hi2:
-                        _cands2 = [_c101 for _c101 in ((st.zones[(Z_chips1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[110])))] + st.zones[(Z_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[112])))]) if fn_payable(st, S[113], _c101, _L_w1) and _c101 not in _picked2]
+                        _cands2 = [_c100 for _c100 in ((st.zones[(Z_chips1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[110])))] + st.zones[(Z_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[112])))]) if fn_payable(st, S[113], _c100, _L_w1) and _c100 not in _picked2]
                         if len(_cands2) > 1:  # identical cards are one choice: the top-most of each
                             _last1 = {_y2.type_id: _j1 for _j1, _y2 in enumerate(_cands2)}
                             if len(_last1) < len(_cands2):
@@ -4678,10 +4673,10 @@ def build(num_players, files):
                         st.move_number += 1
                         if _i29 == len(_cands2):
                             break  # done
-                        _c100 = _cands2[_i29]
+                        _c99 = _cands2[_i29]
                     else:  # one card and no stopping yet: it is picked
-                        _c100 = _cands2[0]
-                    _picked2.append(_c100)
+                        _c99 = _cands2[0]
+                    _picked2.append(_c99)
                 env['got'] = _picked2
                 st.at = o229  # game.yaml:565
                 st.vars['paid'] += fn_pay_value(st, first(env['got']), _L_lot3)
@@ -4796,17 +4791,17 @@ def build(num_players, files):
                                     pass
         if pc <= 3:
             st.at = o248  # game.yaml:593
-            _c102 = _L_card1
-            if type(_c102) is Card:
-                _from14 = st.zones[st.loc[_c102.id]]
-                if _from14[-1] is _c102:  # the top card: no search from the bottom
+            _c101 = _L_card1
+            if type(_c101) is Card:
+                _from14 = st.zones[st.loc[_c101.id]]
+                if _from14[-1] is _c101:  # the top card: no search from the bottom
                     _from14.pop()
                 else:
-                    _from14.remove(_c102)
-                st.zones[Z_discard1].append(_c102)
-                st.loc[_c102.id] = Z_discard1
+                    _from14.remove(_c101)
+                st.zones[Z_discard1].append(_c101)
+                st.loc[_c101.id] = Z_discard1
             else:  # not a card: State.move raises the rules' error
-                st.move(_c102, Z_discard1, False)
+                st.move(_c101, Z_discard1, False)
     def c_24(st, env, pc):  # game.yaml:594
         _L_r3 = env['r']
         _L_card2 = env['card']
@@ -4841,17 +4836,17 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 4:
             st.at = o255  # game.yaml:602
-            _c103 = _L_card2
-            if type(_c103) is Card:
-                _from15 = st.zones[st.loc[_c103.id]]
-                if _from15[-1] is _c103:  # the top card: no search from the bottom
+            _c102 = _L_card2
+            if type(_c102) is Card:
+                _from15 = st.zones[st.loc[_c102.id]]
+                if _from15[-1] is _c102:  # the top card: no search from the bottom
                     _from15.pop()
                 else:
-                    _from15.remove(_c103)
-                st.zones[Z_discard1].append(_c103)
-                st.loc[_c103.id] = Z_discard1
+                    _from15.remove(_c102)
+                st.zones[Z_discard1].append(_c102)
+                st.loc[_c102.id] = Z_discard1
             else:  # not a card: State.move raises the rules' error
-                st.move(_c103, Z_discard1, False)
+                st.move(_c102, Z_discard1, False)
     def c_25(st, env, pc):  # game.yaml:603
         _L_q7 = env['q']
         _S_q5 = _L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else None
@@ -4859,11 +4854,11 @@ def build(num_players, files):
             st.at = o267  # game.yaml:608
             _actions7 = set()  # (the ids' order is never read)
             _v26 = []
-            for _c104 in (fn_top_cards(st, S[123], _L_q7) + st.zones[(Z_auction_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[124])))]):  # game.yaml:611
-                _a26 = A_301 + _c104.type_id
+            for _c103 in (fn_top_cards(st, S[123], _L_q7) + st.zones[(Z_auction_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[124])))]):  # game.yaml:611
+                _a26 = A_301 + _c103.type_id
                 if _a26 not in _actions7:  # an identical card: the same choice
                     _actions7.add(_a26)
-                    _v26.append(_c104)
+                    _v26.append(_c103)
             if ((_r13 := len(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[125])))])) >= 2):  # game.yaml:612
                 _f7 = 1
             else:
@@ -4886,19 +4881,19 @@ def build(num_players, files):
                 else:
                     _i33 = 0
                 if _i33 < _end29:  # game.yaml:611
-                    _c105 = env['c'] = _v26[_i33]
+                    _c104 = env['c'] = _v26[_i33]
                     st.at = o257  # game.yaml:611
-                    _c106 = _c105
-                    if type(_c106) is Card:
-                        _from16 = st.zones[st.loc[_c106.id]]
-                        if _from16[-1] is _c106:  # the top card: no search from the bottom
+                    _c105 = _c104
+                    if type(_c105) is Card:
+                        _from16 = st.zones[st.loc[_c105.id]]
+                        if _from16[-1] is _c105:  # the top card: no search from the bottom
                             _from16.pop()
                         else:
-                            _from16.remove(_c106)
-                        st.zones[Z_discard1].append(_c106)
-                        st.loc[_c106.id] = Z_discard1
+                            _from16.remove(_c105)
+                        st.zones[Z_discard1].append(_c105)
+                        st.loc[_c105.id] = Z_discard1
                     else:  # not a card: State.move raises the rules' error
-                        st.move(_c106, Z_discard1, False)
+                        st.move(_c105, Z_discard1, False)
                 elif _i33 < _end30:  # game.yaml:612
                     st.at = o259  # game.yaml:616
                     _lo3 = 2
@@ -4933,15 +4928,15 @@ def build(num_players, files):
                             st.move_number += 1
                             if _i34 == len(_cands3):
                                 break  # done
-                            _c107 = _cands3[_i34]
+                            _c106 = _cands3[_i34]
                         else:  # one card and no stopping yet: it is picked
-                            _c107 = _cands3[0]
-                        _picked3.append(_c107)
+                            _c106 = _cands3[0]
+                        _picked3.append(_c106)
                     env['gone'] = _picked3
                     st.at = o262  # game.yaml:617
-                    for _x12 in list(env['gone']):
-                        env['x'] = _x12
-                        _args86 = {'c': _x12}
+                    for _x11 in list(env['gone']):
+                        env['x'] = _x11
+                        _args86 = {'c': _x11}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[120])
                         st.inline += 1
@@ -4954,9 +4949,9 @@ def build(num_players, files):
                         st.inline -= 1
                 else:  # game.yaml:618
                     st.at = o266  # game.yaml:620
-                    for _x13 in list(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[122])))]):
-                        env['x'] = _x13
-                        _args87 = {'c': _x13}
+                    for _x12 in list(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[122])))]):
+                        env['x'] = _x12
+                        _args87 = {'c': _x12}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[121])
                         st.inline += 1
@@ -4986,9 +4981,8 @@ def build(num_players, files):
                 st.log_line(fmt_card1(_L_card3) + ' is revealed, everyone gains a gold chip; the piles are re-split', -1)
         if pc <= 3:
             st.at = o276  # game.yaml:629
-            _live10 = live_mask(st)
             for _p33 in list(st.players):
-                if gone(st, _live10, _p33):
+                if _p33 not in st.players:
                     continue
                 env['p'] = _p33
                 _args88 = {'p': _p33, 'n': 1}
@@ -5020,7 +5014,7 @@ def build(num_players, files):
         if pc <= 0:
             _h5 = len(st.frames)
             st.at = o28  # game.yaml:250
-            _dest14 = st.zone_index((st.zones[(Z_area1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p25, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+            _dest14 = ((Z_area1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p25, S[64]))) if (st.zones[Z_deck1][-1].kind == 'property_cards') else Z_returned1)
             _before3 = len(st.zones[_dest14])
             st.move_count(1, Z_deck1, _dest14, False, S[63])
             if _dest14 in TRIGGERS1:
@@ -5035,7 +5029,7 @@ def build(num_players, files):
             _actions8 = set()  # (the ids' order is never read)
             _v27 = []
             for _col5 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                if not (_col5.props['phase1'] and majority_has(st, _L_p26, st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c109 in st.zones[(Z_area1 + _p34)] if (_c109.props['colour'] == _col5)]))):
+                if not (_col5.props['phase1'] and majority_has_count(st, _L_p26, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _col5)):
                     continue
                 _a27 = A_01 + _col5.type_id
                 if _a27 not in _actions8:  # an identical card: the same choice
@@ -5054,17 +5048,17 @@ def build(num_players, files):
                     _i35 = 0
                 _col6 = env['col'] = _v27[_i35]
                 st.at = o37  # game.yaml:278
-                _c110 = _col6
-                if type(_c110) is Card:
-                    _from17 = st.zones[st.loc[_c110.id]]
-                    if _from17[-1] is _c110:  # the top card: no search from the bottom
+                _c109 = _col6
+                if type(_c109) is Card:
+                    _from17 = st.zones[st.loc[_c109.id]]
+                    if _from17[-1] is _c109:  # the top card: no search from the bottom
                         _from17.pop()
                     else:
-                        _from17.remove(_c110)
-                    st.zones[Z_used_properties1].append(_c110)
-                    st.loc[_c110.id] = Z_used_properties1
+                        _from17.remove(_c109)
+                    st.zones[Z_used_properties1].append(_c109)
+                    st.loc[_c109.id] = Z_used_properties1
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c110, Z_used_properties1, False)
+                    st.move(_c109, Z_used_properties1, False)
                 _args90 = {'p': _L_p26, 'col': _col6}
                 try:
                     c_3(st, _args90, 0)
@@ -5076,17 +5070,17 @@ def build(num_players, files):
         _L_p27 = env['p']
         if pc <= 0:
             st.at = o37  # game.yaml:278
-            _c111 = _L_col2
-            if type(_c111) is Card:
-                _from18 = st.zones[st.loc[_c111.id]]
-                if _from18[-1] is _c111:  # the top card: no search from the bottom
+            _c110 = _L_col2
+            if type(_c110) is Card:
+                _from18 = st.zones[st.loc[_c110.id]]
+                if _from18[-1] is _c110:  # the top card: no search from the bottom
                     _from18.pop()
                 else:
-                    _from18.remove(_c111)
-                st.zones[Z_used_properties1].append(_c111)
-                st.loc[_c111.id] = Z_used_properties1
+                    _from18.remove(_c110)
+                st.zones[Z_used_properties1].append(_c110)
+                st.loc[_c110.id] = Z_used_properties1
             else:  # not a card: State.move raises the rules' error
-                st.move(_c111, Z_used_properties1, False)
+                st.move(_c110, Z_used_properties1, False)
         if pc <= 1:
             _args91 = {'p': _L_p27, 'col': _L_col2}
             try:
@@ -5197,30 +5191,30 @@ def build(num_players, files):
                         _i39 = 0
                     _d14 = env['d'] = _v29[_i39]
                     st.at = o68  # game.yaml:332
-                    _c112 = _d14
+                    _c111 = _d14
                     _d15 = (Z_area1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p31, S[74])))
-                    if type(_c112) is Card:
-                        _from19 = st.zones[st.loc[_c112.id]]
-                        if _from19[-1] is _c112:  # the top card: no search from the bottom
+                    if type(_c111) is Card:
+                        _from19 = st.zones[st.loc[_c111.id]]
+                        if _from19[-1] is _c111:  # the top card: no search from the bottom
                             _from19.pop()
                         else:
-                            _from19.remove(_c112)
-                        st.zones[_d15].append(_c112)
-                        st.loc[_c112.id] = _d15
+                            _from19.remove(_c111)
+                        st.zones[_d15].append(_c111)
+                        st.loc[_c111.id] = _d15
                     else:  # not a card: State.move raises the rules' error
-                        st.move(_c112, _d15, False)
+                        st.move(_c111, _d15, False)
                     st.at = o69  # game.yaml:332
-                    _c113 = _L_c2
-                    if type(_c113) is Card:
-                        _from20 = st.zones[st.loc[_c113.id]]
-                        if _from20[-1] is _c113:  # the top card: no search from the bottom
+                    _c112 = _L_c2
+                    if type(_c112) is Card:
+                        _from20 = st.zones[st.loc[_c112.id]]
+                        if _from20[-1] is _c112:  # the top card: no search from the bottom
                             _from20.pop()
                         else:
-                            _from20.remove(_c113)
-                        st.zones[Z_discard1].append(_c113)
-                        st.loc[_c113.id] = Z_discard1
+                            _from20.remove(_c112)
+                        st.zones[Z_discard1].append(_c112)
+                        st.loc[_c112.id] = Z_discard1
                     else:  # not a card: State.move raises the rules' error
-                        st.move(_c113, Z_discard1, False)
+                        st.move(_c112, Z_discard1, False)
             else:
                 st.at = o65  # game.yaml:334
                 if st.record_log:
@@ -5254,46 +5248,46 @@ def build(num_players, files):
                     _i40 = 0
                 _d17 = env['d'] = _v30[_i40]
                 st.at = o68  # game.yaml:332
-                _c114 = _d17
+                _c113 = _d17
                 _d18 = (Z_area1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p32, S[74])))
-                if type(_c114) is Card:
-                    _from21 = st.zones[st.loc[_c114.id]]
-                    if _from21[-1] is _c114:  # the top card: no search from the bottom
+                if type(_c113) is Card:
+                    _from21 = st.zones[st.loc[_c113.id]]
+                    if _from21[-1] is _c113:  # the top card: no search from the bottom
                         _from21.pop()
                     else:
-                        _from21.remove(_c114)
-                    st.zones[_d18].append(_c114)
-                    st.loc[_c114.id] = _d18
+                        _from21.remove(_c113)
+                    st.zones[_d18].append(_c113)
+                    st.loc[_c113.id] = _d18
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c114, _d18, False)
+                    st.move(_c113, _d18, False)
                 st.at = o69  # game.yaml:332
-                _c115 = _L_c3
-                if type(_c115) is Card:
-                    _from22 = st.zones[st.loc[_c115.id]]
-                    if _from22[-1] is _c115:  # the top card: no search from the bottom
+                _c114 = _L_c3
+                if type(_c114) is Card:
+                    _from22 = st.zones[st.loc[_c114.id]]
+                    if _from22[-1] is _c114:  # the top card: no search from the bottom
                         _from22.pop()
                     else:
-                        _from22.remove(_c115)
-                    st.zones[Z_discard1].append(_c115)
-                    st.loc[_c115.id] = Z_discard1
+                        _from22.remove(_c114)
+                    st.zones[Z_discard1].append(_c114)
+                    st.loc[_c114.id] = Z_discard1
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c115, Z_discard1, False)
+                    st.move(_c114, Z_discard1, False)
     def c_72(st, env, pc):  # game.yaml:338
         _L_c4 = env['c']
         _L_p33 = env['p']
         if pc <= 0:
             st.at = o73  # game.yaml:338
-            _c116 = _L_c4
-            if type(_c116) is Card:
-                _from23 = st.zones[st.loc[_c116.id]]
-                if _from23[-1] is _c116:  # the top card: no search from the bottom
+            _c115 = _L_c4
+            if type(_c115) is Card:
+                _from23 = st.zones[st.loc[_c115.id]]
+                if _from23[-1] is _c115:  # the top card: no search from the bottom
                     _from23.pop()
                 else:
-                    _from23.remove(_c116)
-                st.zones[Z_discard1].append(_c116)
-                st.loc[_c116.id] = Z_discard1
+                    _from23.remove(_c115)
+                st.zones[Z_discard1].append(_c115)
+                st.loc[_c115.id] = Z_discard1
             else:  # not a card: State.move raises the rules' error
-                st.move(_c116, Z_discard1, False)
+                st.move(_c115, Z_discard1, False)
         if pc <= 1:
             _args96 = {'p': _L_p33}
             try:
@@ -5309,11 +5303,11 @@ def build(num_players, files):
             st.at = o80  # game.yaml:352
             _actions11 = set()  # (the ids' order is never read)
             _v31 = []
-            for _x14 in fn_top_cards(st, S[78], _L_q10):  # game.yaml:354
-                _a32 = A_71 + _x14.type_id
+            for _x13 in fn_top_cards(st, S[78], _L_q10):  # game.yaml:354
+                _a32 = A_71 + _x13.type_id
                 if _a32 not in _actions11:  # an identical card: the same choice
                     _actions11.add(_a32)
-                    _v31.append(_x14)
+                    _v31.append(_x13)
             _end36 = len(_v31)
             if not _end36:
                 raise RuleError('a choice has no legal option', S[164])
@@ -5325,29 +5319,29 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i41 = 0
-                _x15 = env['x'] = _v31[_i41]
+                _x14 = env['x'] = _v31[_i41]
                 st.at = o79  # game.yaml:354
-                _c117 = _x15
-                if type(_c117) is Card:
-                    _from24 = st.zones[st.loc[_c117.id]]
-                    if _from24[-1] is _c117:  # the top card: no search from the bottom
+                _c116 = _x14
+                if type(_c116) is Card:
+                    _from24 = st.zones[st.loc[_c116.id]]
+                    if _from24[-1] is _c116:  # the top card: no search from the bottom
                         _from24.pop()
                     else:
-                        _from24.remove(_c117)
-                    st.zones[Z_discard1].append(_c117)
-                    st.loc[_c117.id] = Z_discard1
+                        _from24.remove(_c116)
+                    st.zones[Z_discard1].append(_c116)
+                    st.loc[_c116.id] = Z_discard1
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c117, Z_discard1, False)
+                    st.move(_c116, Z_discard1, False)
     def c_83(st, env, pc):  # game.yaml:363
         _L_p35 = env['p']
         _S_p28 = _L_p35 if type(_L_p35) is int and 0 <= _L_p35 < num_players else None
         if pc <= 0:
             st.at = o89  # game.yaml:364
-            _v32 = []
-            for _n13 in span_list(1, 3, S[81]):  # game.yaml:367
-                if not 0 <= _n13 < 64:  # a number out of the site's range
-                    site[8].action(_n13)  # (its error)
-                _v32.append(_n13)
+            _v32 = span_list(1, 3, S[81])  # game.yaml:367
+            if _v32 and not (0 <= _v32[0] and _v32[-1] < 64):  # an end out of range
+                for _n13 in _v32:
+                    if not 0 <= _n13 < 64:
+                        site[8].action(_n13)  # (its error)
             _end37 = len(_v32)
             if not _end37:
                 raise RuleError('a choice has no legal option', S[166])
@@ -5499,7 +5493,7 @@ def build(num_players, files):
         if pc <= 0:
             _h6 = len(st.frames)
             st.at = o108  # game.yaml:397
-            _dest15 = st.zone_index((st.zones[(Z_area1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p42, S[86])))] if _L_into_area3 else st.zones[Z_on_display1]))
+            _dest15 = ((Z_area1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p42, S[86]))) if _L_into_area3 else Z_on_display1)
             _card4 = _L_c5
             if type(_card4) is Card:
                 _from25 = st.zones[st.loc[_card4.id]]
@@ -5512,8 +5506,8 @@ def build(num_players, files):
                 _moved12 = [_card4]
             else:  # none: cards_of raises the rules' error
                 _moved12 = cards_of(_card4)
-                for _c118 in _moved12:
-                    st.move(_c118, _dest15, False)
+                for _c117 in _moved12:
+                    st.move(_c117, _dest15, False)
             if _dest15 in TRIGGERS1:
                 fire(st, TRIGGERS1[_dest15], _moved12, S[85])
             if len(st.frames) > _h6:
@@ -5530,7 +5524,7 @@ def build(num_players, files):
             _picked4 = []
             while True:
                 if len(_picked4) < _hi4:
-                    _found2 = [_c120 for _c120 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c120.props['colour'] == _picked4[0].props['colour']))]
+                    _found2 = [_c119 for _c119 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c119.props['colour'] == _picked4[0].props['colour']))]
                     _cands4 = []
                     _seen3 = set()
                     for _y4 in reversed(_found2):
@@ -5556,18 +5550,18 @@ def build(num_players, files):
                     st.move_number += 1
                     if _i44 == len(_cands4):
                         break  # done
-                    _c119 = _cands4[_i44]
+                    _c118 = _cands4[_i44]
                 else:  # one card and no stopping yet: it is picked
-                    _c119 = _cands4[0]
-                _picked4.append(_c119)
+                    _c118 = _cands4[0]
+                _picked4.append(_c118)
                 _d19 = (Z_area1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p43, S[87])))
-                _from26 = st.zones[st.loc[_c119.id]]
-                if _from26[-1] is _c119:  # the top card: no search from the bottom
+                _from26 = st.zones[st.loc[_c118.id]]
+                if _from26[-1] is _c118:  # the top card: no search from the bottom
                     _from26.pop()
                 else:
-                    _from26.remove(_c119)
-                st.zones[_d19].append(_c119)
-                st.loc[_c119.id] = _d19
+                    _from26.remove(_c118)
+                st.zones[_d19].append(_c118)
+                st.loc[_c118.id] = _d19
         if pc <= 1:
             st.at = o112  # game.yaml:411
             move_cards(st, st.zones[Z_on_display1], Z_discard1, False)
@@ -5648,11 +5642,11 @@ def build(num_players, files):
             st.at = o135  # game.yaml:443
             _actions12 = set()  # (the ids' order is never read)
             _v33 = []
-            for _c121 in fn_top_cards(st, S[100], _L_p48):  # game.yaml:446
-                _a34 = A_181 + _c121.type_id
+            for _c120 in fn_top_cards(st, S[100], _L_p48):  # game.yaml:446
+                _a34 = A_181 + _c120.type_id
                 if _a34 not in _actions12:  # an identical card: the same choice
                     _actions12.add(_a34)
-                    _v33.append(_c121)
+                    _v33.append(_c120)
             _end40 = len(_v33)
             if not _end40:
                 raise RuleError('a choice has no legal option', S[175])
@@ -5664,15 +5658,15 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i45 = 0
-                _c122 = env['c'] = _v33[_i45]
+                _c121 = env['c'] = _v33[_i45]
                 st.at = o134  # game.yaml:449
                 _actions13 = set()  # (the ids' order is never read)
                 _v34 = []
-                for _x16 in fn_top_cards(st, S[99], _L_q12):  # game.yaml:452
-                    _a35 = A_191 + _x16.type_id
+                for _x15 in fn_top_cards(st, S[99], _L_q12):  # game.yaml:452
+                    _a35 = A_191 + _x15.type_id
                     if _a35 not in _actions13:  # an identical card: the same choice
                         _actions13.add(_a35)
-                        _v34.append(_x16)
+                        _v34.append(_x15)
                 _end41 = len(_v34)
                 if not _end41:
                     raise RuleError('a choice has no legal option', S[176])
@@ -5684,33 +5678,33 @@ def build(num_players, files):
                         st.move_number += 1
                     else:
                         _i46 = 0
-                    _x17 = env['x'] = _v34[_i46]
+                    _x16 = env['x'] = _v34[_i46]
                     st.at = o132  # game.yaml:453
-                    _c123 = _x17
+                    _c122 = _x16
                     _d20 = (Z_area1 + (_S_p32 if _S_p32 is not None else seat(st, _L_p48, S[97])))
-                    if type(_c123) is Card:
-                        _from27 = st.zones[st.loc[_c123.id]]
-                        if _from27[-1] is _c123:  # the top card: no search from the bottom
+                    if type(_c122) is Card:
+                        _from27 = st.zones[st.loc[_c122.id]]
+                        if _from27[-1] is _c122:  # the top card: no search from the bottom
                             _from27.pop()
                         else:
-                            _from27.remove(_c123)
-                        st.zones[_d20].append(_c123)
-                        st.loc[_c123.id] = _d20
+                            _from27.remove(_c122)
+                        st.zones[_d20].append(_c122)
+                        st.loc[_c122.id] = _d20
                     else:  # not a card: State.move raises the rules' error
-                        st.move(_c123, _d20, False)
+                        st.move(_c122, _d20, False)
                     st.at = o133  # game.yaml:453
-                    _c124 = _c122
+                    _c123 = _c121
                     _d21 = (Z_area1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[98])))
-                    if type(_c124) is Card:
-                        _from28 = st.zones[st.loc[_c124.id]]
-                        if _from28[-1] is _c124:  # the top card: no search from the bottom
+                    if type(_c123) is Card:
+                        _from28 = st.zones[st.loc[_c123.id]]
+                        if _from28[-1] is _c123:  # the top card: no search from the bottom
                             _from28.pop()
                         else:
-                            _from28.remove(_c124)
-                        st.zones[_d21].append(_c124)
-                        st.loc[_c124.id] = _d21
+                            _from28.remove(_c123)
+                        st.zones[_d21].append(_c123)
+                        st.loc[_c123.id] = _d21
                     else:  # not a card: State.move raises the rules' error
-                        st.move(_c124, _d21, False)
+                        st.move(_c123, _d21, False)
     def c_130(st, env, pc):  # game.yaml:448
         _L_q13 = env['q']
         _L_p49 = env['p']
@@ -5721,11 +5715,11 @@ def build(num_players, files):
             st.at = o134  # game.yaml:449
             _actions14 = set()  # (the ids' order is never read)
             _v35 = []
-            for _x18 in fn_top_cards(st, S[99], _L_q13):  # game.yaml:452
-                _a36 = A_191 + _x18.type_id
+            for _x17 in fn_top_cards(st, S[99], _L_q13):  # game.yaml:452
+                _a36 = A_191 + _x17.type_id
                 if _a36 not in _actions14:  # an identical card: the same choice
                     _actions14.add(_a36)
-                    _v35.append(_x18)
+                    _v35.append(_x17)
             _end42 = len(_v35)
             if not _end42:
                 raise RuleError('a choice has no legal option', S[176])
@@ -5737,33 +5731,33 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i47 = 0
-                _x19 = env['x'] = _v35[_i47]
+                _x18 = env['x'] = _v35[_i47]
                 st.at = o132  # game.yaml:453
-                _c125 = _x19
+                _c124 = _x18
                 _d22 = (Z_area1 + (_S_p33 if _S_p33 is not None else seat(st, _L_p49, S[97])))
-                if type(_c125) is Card:
-                    _from29 = st.zones[st.loc[_c125.id]]
-                    if _from29[-1] is _c125:  # the top card: no search from the bottom
+                if type(_c124) is Card:
+                    _from29 = st.zones[st.loc[_c124.id]]
+                    if _from29[-1] is _c124:  # the top card: no search from the bottom
                         _from29.pop()
                     else:
-                        _from29.remove(_c125)
-                    st.zones[_d22].append(_c125)
-                    st.loc[_c125.id] = _d22
+                        _from29.remove(_c124)
+                    st.zones[_d22].append(_c124)
+                    st.loc[_c124.id] = _d22
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c125, _d22, False)
+                    st.move(_c124, _d22, False)
                 st.at = o133  # game.yaml:453
-                _c126 = _L_c6
+                _c125 = _L_c6
                 _d23 = (Z_area1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[98])))
-                if type(_c126) is Card:
-                    _from30 = st.zones[st.loc[_c126.id]]
-                    if _from30[-1] is _c126:  # the top card: no search from the bottom
+                if type(_c125) is Card:
+                    _from30 = st.zones[st.loc[_c125.id]]
+                    if _from30[-1] is _c125:  # the top card: no search from the bottom
                         _from30.pop()
                     else:
-                        _from30.remove(_c126)
-                    st.zones[_d23].append(_c126)
-                    st.loc[_c126.id] = _d23
+                        _from30.remove(_c125)
+                    st.zones[_d23].append(_c125)
+                    st.loc[_c125.id] = _d23
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c126, _d23, False)
+                    st.move(_c125, _d23, False)
     def c_137(st, env, pc):  # game.yaml:461
         _L_p50 = env['p']
         _S_p34 = _L_p50 if type(_L_p50) is int and 0 <= _L_p50 < num_players else None
@@ -5811,7 +5805,7 @@ def build(num_players, files):
         if pc <= 0:
             if st.record_log:
                 st.at = o166  # game.yaml:500
-                st.log_line(fmt_player1(_L_q14) + ' must give ' + fmt_int1(_L_n9) + ' power but owns ' + fmt_int1(sum([_c127.props['value'] for _c127 in st.zones[(Z_chips1 + (_S_q10 if _S_q10 is not None else seat(st, _L_q14, S[8])))] if (_c127.kind == 'power_chips')])), -1)
+                st.log_line(fmt_player1(_L_q14) + ' must give ' + fmt_int1(_L_n9) + ' power but owns ' + fmt_int1(sum([_c126.props['value'] for _c126 in st.zones[(Z_chips1 + (_S_q10 if _S_q10 is not None else seat(st, _L_q14, S[8])))] if (_c126.kind == 'power_chips')])), -1)
         if pc <= 1:
             _args114 = {'q': _L_q14}
             try:
@@ -5839,9 +5833,8 @@ def build(num_players, files):
             st.vars['_auction1_leader'] = None
         if pc <= 3:
             st.at = o199  # game.yaml:542
-            _live11 = live_mask(st)
             for _p47 in list(st.players):
-                if gone(st, _live11, _p47):
+                if _p47 not in st.players:
                     continue
                 env['p'] = _p47
                 st.at = o198  # game.yaml:542
@@ -5868,11 +5861,11 @@ def build(num_players, files):
                     st.at = o213  # game.yaml:542
                     if ((st.vars['_auction1_in'][(_p48 if type(_p48) is int and 0 <= _p48 < num_players else seat(st, _p48, S[104]))] and (_p48 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                         st.at = o212  # game.yaml:542
-                        _v36 = []
-                        for _amount5 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _p48, _L_lot4), S[106]):  # game.yaml:542
-                            if not 0 <= _amount5 < 333:  # a number out of the site's range
-                                site[22].action(_amount5)  # (its error)
-                            _v36.append(_amount5)
+                        _v36 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _p48, _L_lot4), S[106])  # game.yaml:542
+                        if _v36 and not (0 <= _v36[0] and _v36[-1] < 333):  # an end out of range
+                            for _amount5 in _v36:
+                                if not 0 <= _amount5 < 333:
+                                    site[22].action(_amount5)  # (its error)
                         # game.yaml:542: always offered
                         _end45 = len(_v36)
                         _end46 = _end45 + 1
@@ -5915,17 +5908,17 @@ def build(num_players, files):
                     st.at = o223  # game.yaml:554
                     st.log_line('nobody bids for ' + fmt_card1(_L_lot4), -1)
                 st.at = o224  # game.yaml:554
-                _c128 = _L_lot4
-                if type(_c128) is Card:
-                    _from31 = st.zones[st.loc[_c128.id]]
-                    if _from31[-1] is _c128:  # the top card: no search from the bottom
+                _c127 = _L_lot4
+                if type(_c127) is Card:
+                    _from31 = st.zones[st.loc[_c127.id]]
+                    if _from31[-1] is _c127:  # the top card: no search from the bottom
                         _from31.pop()
                     else:
-                        _from31.remove(_c128)
-                    st.zones[Z_discard1].append(_c128)
-                    st.loc[_c128.id] = Z_discard1
+                        _from31.remove(_c127)
+                    st.zones[Z_discard1].append(_c127)
+                    st.loc[_c127.id] = Z_discard1
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c128, Z_discard1, False)
+                    st.move(_c127, Z_discard1, False)
             else:
                 st.at = o219  # game.yaml:552
                 _args115 = {'w': env['w'], 'price': env['price'], 'lot': _L_lot4}
@@ -5943,18 +5936,18 @@ def build(num_players, files):
                     st.at = o220  # game.yaml:553
                     st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(_L_lot4) + ' for ' + fmt_int1(env['price']), -1)
                 st.at = o221  # game.yaml:553
-                _c129 = _L_lot4
+                _c128 = _L_lot4
                 _d24 = (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[108])))
-                if type(_c129) is Card:
-                    _from32 = st.zones[st.loc[_c129.id]]
-                    if _from32[-1] is _c129:  # the top card: no search from the bottom
+                if type(_c128) is Card:
+                    _from32 = st.zones[st.loc[_c128.id]]
+                    if _from32[-1] is _c128:  # the top card: no search from the bottom
                         _from32.pop()
                     else:
-                        _from32.remove(_c129)
-                    st.zones[_d24].append(_c129)
-                    st.loc[_c129.id] = _d24
+                        _from32.remove(_c128)
+                    st.zones[_d24].append(_c128)
+                    st.loc[_c128.id] = _d24
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c129, _d24, False)
+                    st.move(_c128, _d24, False)
     def c_201(st, env, pc):  # game.yaml:542
         _L__auction1_order1 = env['_auction1_order']
         _L_lot5 = env['lot']
@@ -5968,11 +5961,11 @@ def build(num_players, files):
                 st.at = o213  # game.yaml:542
                 if ((st.vars['_auction1_in'][(_p50 if type(_p50) is int and 0 <= _p50 < num_players else seat(st, _p50, S[104]))] and (_p50 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                     st.at = o212  # game.yaml:542
-                    _v37 = []
-                    for _amount7 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _p50, _L_lot5), S[106]):  # game.yaml:542
-                        if not 0 <= _amount7 < 333:  # a number out of the site's range
-                            site[22].action(_amount7)  # (its error)
-                        _v37.append(_amount7)
+                    _v37 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _p50, _L_lot5), S[106])  # game.yaml:542
+                    if _v37 and not (0 <= _v37[0] and _v37[-1] < 333):  # an end out of range
+                        for _amount7 in _v37:
+                            if not 0 <= _amount7 < 333:
+                                site[22].action(_amount7)  # (its error)
                     # game.yaml:542: always offered
                     _end47 = len(_v37)
                     _end48 = _end47 + 1
@@ -6012,11 +6005,11 @@ def build(num_players, files):
             st.at = o213  # game.yaml:542
             if ((st.vars['_auction1_in'][(_S_p35 if _S_p35 is not None else seat(st, _L_p52, S[104]))] and (_L_p52 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                 st.at = o212  # game.yaml:542
-                _v38 = []
-                for _amount9 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p52, _L_lot6), S[106]):  # game.yaml:542
-                    if not 0 <= _amount9 < 333:  # a number out of the site's range
-                        site[22].action(_amount9)  # (its error)
-                    _v38.append(_amount9)
+                _v38 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p52, _L_lot6), S[106])  # game.yaml:542
+                if _v38 and not (0 <= _v38[0] and _v38[-1] < 333):  # an end out of range
+                    for _amount9 in _v38:
+                        if not 0 <= _amount9 < 333:
+                            site[22].action(_amount9)  # (its error)
                 # game.yaml:542: always offered
                 _end49 = len(_v38)
                 _end50 = _end49 + 1
@@ -6053,11 +6046,11 @@ def build(num_players, files):
         _S_p36 = _L_p53 if type(_L_p53) is int and 0 <= _L_p53 < num_players else None
         if pc <= 0:
             st.at = o212  # game.yaml:542
-            _v39 = []
-            for _amount11 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p53, _L_lot7), S[106]):  # game.yaml:542
-                if not 0 <= _amount11 < 333:  # a number out of the site's range
-                    site[22].action(_amount11)  # (its error)
-                _v39.append(_amount11)
+            _v39 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p53, _L_lot7), S[106])  # game.yaml:542
+            if _v39 and not (0 <= _v39[0] and _v39[-1] < 333):  # an end out of range
+                for _amount11 in _v39:
+                    if not 0 <= _amount11 < 333:
+                        site[22].action(_amount11)  # (its error)
             # game.yaml:542: always offered
             _end51 = len(_v39)
             _end52 = _end51 + 1
@@ -6111,18 +6104,18 @@ def build(num_players, files):
                 st.log_line(fmt_player1(_L_w2) + ' wins ' + fmt_card1(_L_lot8) + ' for ' + fmt_int1(_L_price2), -1)
         if pc <= 2:
             st.at = o221  # game.yaml:553
-            _c130 = _L_lot8
+            _c129 = _L_lot8
             _d25 = (Z_auction_area1 + (_S_w2 if _S_w2 is not None else seat(st, _L_w2, S[108])))
-            if type(_c130) is Card:
-                _from33 = st.zones[st.loc[_c130.id]]
-                if _from33[-1] is _c130:  # the top card: no search from the bottom
+            if type(_c129) is Card:
+                _from33 = st.zones[st.loc[_c129.id]]
+                if _from33[-1] is _c129:  # the top card: no search from the bottom
                     _from33.pop()
                 else:
-                    _from33.remove(_c130)
-                st.zones[_d25].append(_c130)
-                st.loc[_c130.id] = _d25
+                    _from33.remove(_c129)
+                st.zones[_d25].append(_c129)
+                st.loc[_c129.id] = _d25
             else:  # not a card: State.move raises the rules' error
-                st.move(_c130, _d25, False)
+                st.move(_c129, _d25, False)
     def c_227(st, env, pc):  # game.yaml:562
         _L_w3 = env['w']
         _L_lot9 = env['lot']
@@ -6136,7 +6129,7 @@ def build(num_players, files):
             _picked5 = []
             while True:
                 if len(_picked5) < _hi5:
-                    _cands5 = [_c132 for _c132 in ((st.zones[(Z_chips1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[110])))] + st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[112])))]) if fn_payable(st, S[113], _c132, _L_w3) and _c132 not in _picked5]
+                    _cands5 = [_c131 for _c131 in ((st.zones[(Z_chips1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[110])))] + st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[112])))]) if fn_payable(st, S[113], _c131, _L_w3) and _c131 not in _picked5]
                     if len(_cands5) > 1:  # identical cards are one choice: the top-most of each
                         _last2 = {_y5.type_id: _j2 for _j2, _y5 in enumerate(_cands5)}
                         if len(_last2) < len(_cands5):
@@ -6158,10 +6151,10 @@ def build(num_players, files):
                     st.move_number += 1
                     if _i58 == len(_cands5):
                         break  # done
-                    _c131 = _cands5[_i58]
+                    _c130 = _cands5[_i58]
                 else:  # one card and no stopping yet: it is picked
-                    _c131 = _cands5[0]
-                _picked5.append(_c131)
+                    _c130 = _cands5[0]
+                _picked5.append(_c130)
             env['got'] = _picked5
         if pc <= 1:
             st.at = o229  # game.yaml:565
@@ -6428,16 +6421,16 @@ def build(num_players, files):
                     st.move_number += 1
                     if _i65 == len(_cands6):
                         break  # done
-                    _c133 = _cands6[_i65]
+                    _c132 = _cands6[_i65]
                 else:  # one card and no stopping yet: it is picked
-                    _c133 = _cands6[0]
-                _picked6.append(_c133)
+                    _c132 = _cands6[0]
+                _picked6.append(_c132)
             env['gone'] = _picked6
         if pc <= 1:
             st.at = o262  # game.yaml:617
-            for _x20 in list(env['gone']):
-                env['x'] = _x20
-                _args127 = {'c': _x20}
+            for _x19 in list(env['gone']):
+                env['x'] = _x19
+                _args127 = {'c': _x19}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[120])
                 st.inline += 1
@@ -6467,9 +6460,9 @@ def build(num_players, files):
         _S_q15 = _L_q21 if type(_L_q21) is int and 0 <= _L_q21 < num_players else None
         if pc <= 0:
             st.at = o266  # game.yaml:620
-            for _x21 in list(st.zones[(Z_chips1 + (_S_q15 if _S_q15 is not None else seat(st, _L_q21, S[122])))]):
-                env['x'] = _x21
-                _args129 = {'c': _x21}
+            for _x20 in list(st.zones[(Z_chips1 + (_S_q15 if _S_q15 is not None else seat(st, _L_q21, S[122])))]):
+                env['x'] = _x20
+                _args129 = {'c': _x20}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[121])
                 st.inline += 1
@@ -6562,17 +6555,17 @@ def build(num_players, files):
     def c_288(st, env, pc):  # game.yaml:188
         if pc <= 0:
             st.at = o289  # game.yaml:191
-            _c135 = C_ludwig1
-            if type(_c135) is Card:
-                _from34 = st.zones[st.loc[_c135.id]]
-                if _from34[-1] is _c135:  # the top card: no search from the bottom
+            _c134 = C_ludwig1
+            if type(_c134) is Card:
+                _from34 = st.zones[st.loc[_c134.id]]
+                if _from34[-1] is _c134:  # the top card: no search from the bottom
                     _from34.pop()
                 else:
-                    _from34.remove(_c135)
-                st.zones[Z_set_aside1].append(_c135)
-                st.loc[_c135.id] = Z_set_aside1
+                    _from34.remove(_c134)
+                st.zones[Z_set_aside1].append(_c134)
+                st.loc[_c134.id] = Z_set_aside1
             else:  # not a card: State.move raises the rules' error
-                st.move(_c135, Z_set_aside1, False)
+                st.move(_c134, Z_set_aside1, False)
         if pc <= 1:
             st.at = o290  # game.yaml:192
             st.shuffle(Z_deck1)
@@ -6597,30 +6590,29 @@ def build(num_players, files):
             st.shuffle(Z_deck1)
         if pc <= 4:
             st.at = o301  # game.yaml:195
-            _live14 = live_mask(st)
             for _p60 in list(st.players):
-                if gone(st, _live14, _p60):
+                if _p60 not in st.players:
                     continue
                 env['p'] = _p60
                 st.at = o298  # game.yaml:197
                 _n18 = 3
-                _moved13 = take_where(st, Z_power_supply1, _n18, lambda _c136: (_c136.props['value'] == 1), S[134])
+                _moved13 = take_where(st, Z_power_supply1, _n18, lambda _c135: (_c135.props['value'] == 1), S[134])
                 _dest16 = (Z_chips1 + _p60)
-                for _c137 in _moved13:
-                    st.move(_c137, _dest16, False)
+                for _c136 in _moved13:
+                    st.move(_c136, _dest16, False)
                 st.at = o299  # game.yaml:198
                 _n19 = 3
-                _moved14 = take_where(st, Z_power_supply1, _n19, lambda _c138: (_c138.props['value'] == 2), S[135])
+                _moved14 = take_where(st, Z_power_supply1, _n19, lambda _c137: (_c137.props['value'] == 2), S[135])
                 _dest17 = (Z_chips1 + _p60)
-                for _c139 in _moved14:
-                    st.move(_c139, _dest17, False)
+                for _c138 in _moved14:
+                    st.move(_c138, _dest17, False)
                 st.at = o300  # game.yaml:199
                 _d26 = (Z_chips1 + _p60)
                 _pile1 = st.zones[Z_gold_supply1]
                 if len(_pile1) >= 1:
-                    _c140 = _pile1.pop()
-                    st.zones[_d26].append(_c140)
-                    st.loc[_c140.id] = _d26
+                    _c139 = _pile1.pop()
+                    st.zones[_d26].append(_c139)
+                    st.loc[_c139.id] = _d26
                 else:  # short of cards (a refill), or no count: State's
                     st.move_count(1, Z_gold_supply1, _d26, False, S[136])
         if pc <= 5:
@@ -6673,7 +6665,7 @@ def build(num_players, files):
                     st.at = o321  # game.yaml:207
                     _live15 = live_mask(st)
                     for _p61 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                        if gone(st, _live15, _p61):
+                        if (_live15 >> _p61) & 1 and _p61 not in st.players:
                             continue
                         env['p'] = _p61
                         st.at = o320  # game.yaml:207
@@ -6736,7 +6728,7 @@ def build(num_players, files):
                 st.at = o321  # game.yaml:207
                 _live16 = live_mask(st)
                 for _p62 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                    if gone(st, _live16, _p62):
+                    if (_live16 >> _p62) & 1 and _p62 not in st.players:
                         continue
                     env['p'] = _p62
                     st.at = o320  # game.yaml:207
@@ -6793,7 +6785,7 @@ def build(num_players, files):
                 st.at = o321  # game.yaml:207
                 _live17 = live_mask(st)
                 for _p63 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                    if gone(st, _live17, _p63):
+                    if (_live17 >> _p63) & 1 and _p63 not in st.players:
                         continue
                     env['p'] = _p63
                     st.at = o320  # game.yaml:207
@@ -6842,7 +6834,7 @@ def build(num_players, files):
             st.at = o321  # game.yaml:207
             _live18 = live_mask(st)
             for _p64 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                if gone(st, _live18, _p64):
+                if (_live18 >> _p64) & 1 and _p64 not in st.players:
                     continue
                 env['p'] = _p64
                 st.at = o320  # game.yaml:207
@@ -6965,7 +6957,7 @@ def build(num_players, files):
             st.inline -= 1
 
     def tie_0(st, env):  # game.yaml:227
-        return len([1 for _c141 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[199])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200])))]) if (_c141.props['colour'] == C_violet1)])
+        return len([1 for _c140 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[199])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200])))]) if (_c140.props['colour'] == C_violet1)])
     def trigger_1_when(st, env):  # game.yaml:234
         return (env['card'].key == 'mazarin')
     def trigger_2_when(st, env):  # game.yaml:237

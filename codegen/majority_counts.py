@@ -1,0 +1,43 @@
+"""A majority's count of cards by one property, counted by the runtime without a callback.
+
+``p in colour_majority(col)`` is written ``majority_has(st, p, AMONG, N, TIES, lambda x: COUNT)``
+(codegen/exprs.py): a closure per question, a call and a list per candidate. When the count's
+Python text is ``len([1 for c in st.zones[(BASE + x)] if (c.props['PROP'] == VALUE)])`` (a
+seat's pile of a per-seat zone, its cards whose property equals a name read: Sonnenkönig's
+``row_count``, written inline), the candidates are proven seats (codegen/facts) and VALUE is a
+plain Python name other than ``c`` and ``x`` (a local, a parameter, a constant of the module:
+its read never raises), it is written ``majority_has_count(st, p, AMONG, N, TIES, st.zones,
+BASE, 'PROP', VALUE)`` (runtime/majority_counts.py), which reads the same cards in the same
+order with the same test. The text is matched, not the rules, because the count is often a
+function written inline (``row_count(p, col)``) and its text is what runs.
+"""
+
+from __future__ import annotations
+
+import re
+
+_FIRST = re.compile("\x00[0-9]+\x01|\x02[0-9]+\x03")  # codegen/cse's marks of a first value
+_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+_COUNT = re.compile(
+    rf"len\(\[1 for (?P<c>{_IDENT}) in st\.zones\[\((?P<base>{_IDENT}) \+ (?P<x>{_IDENT})\)\] "
+    rf"if \((?P=c)\.props\[(?P<prop>'[A-Za-z_][A-Za-z0-9_]*')\] == (?P<value>{_IDENT})\)\]\)"
+)
+
+
+def count_by_property(
+    who: str, among: str, at_least: str, ties: str, x: str, count: str
+) -> str | None:
+    """The call of ``majority_has_count`` for a majority question whose candidates ``among``
+    are proven seats, with the candidate bound to ``x`` in the count's text ``count``; None
+    where the count is not a count of a seat's pile by one property."""
+    if "\x04" in count:  # it reads a value computed before it (codegen/cse): left as it is
+        return None
+    # the count is a branch of its own (codegen/cse), so nothing outside it reads what it
+    # computes: the marks of its first evaluations are dropped, as cse's ``resolve`` would
+    m = _COUNT.fullmatch(_FIRST.sub("", count))
+    if m is None or m["x"] != x or m["value"] in (m["c"], x, "st", "env"):
+        return None
+    return (
+        f"majority_has_count(st, {who}, {among}, {at_least}, {ties}, st.zones, "
+        f"{m['base']}, {m['prop']}, {m['value']})"
+    )

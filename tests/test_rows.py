@@ -1,0 +1,179 @@
+"""This round's specializations of the generated code, on tests/fixtures/rows:
+
+- a move to ``(row[p] if COND else display)`` takes the index of the branch taken
+  (codegen/zoneindex.py);
+- a loop over seats while seats are eliminated skips them with the test written out
+  (codegen/loopseats.py);
+- ``p in lead(col)``, a majority of a seat's tiles of a colour, is counted by the runtime
+  (codegen/majority_counts.py, runtime/majority_counts.py);
+- an option over ``1..count(purse[p])`` checks only the range's ends (codegen/numbers.py);
+- ``top_tiles(p)``, the top tile of each colour of a row, is one pass (codegen/tops.py,
+  runtime/tops.py);
+- a new State copies the start piles laid out once per Program (runtime/start.py).
+
+Every playout of the compiled fixture is the interpreter's API game (and the compiled one) for
+the same choices; the generated module uses each specialized form; edits of the rules that make
+each specialized value fail (a coin, which has no colour, in a row; a range below 0 or past the
+site's numbers; a destination that is no zone) fail with the interpreter's error at its place.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from test_playout import FIXTURES, Recorder, replay
+
+import meeple
+from meeple.api import load_checked
+from meeple.codegen.emitter import generate
+from meeple.dsl.errors import RuleError
+
+ROWS = FIXTURES / "rows" / "game.yaml"
+
+#: What the interpreter's games of the fixture must show between them, per player count.
+SHAPES = (
+    r"Your turn -> drop ",
+    r"Your turn -> score Red",
+    r"Your turn -> score Blue",
+    r"Give coins back -> give [2-9]",
+    r"P\d is eliminated",
+)
+
+
+def _games(rules: Path, players: int) -> tuple[meeple.Game, meeple.Game]:
+    return (
+        meeple.load(str(rules), players, backend="compiled"),
+        meeple.load(str(rules), players, backend="interpreter"),
+    )
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_every_playout_is_the_interpreters_game(players: int) -> None:
+    """40 playouts of the compiled fixture per player count, each the interpreter's API game
+    (and the compiled one) for the same choices, state for state at the end; between them the
+    games take each option, fill a row (a draw goes to the display) and eliminate seats."""
+    compiled, interpreter = _games(ROWS, players)
+    log: list[str] = []
+    full = 0
+    for seed in range(40):
+        rec = Recorder(seed)
+        final = compiled.playout(seed, rec)
+        for game in (interpreter, compiled):
+            api = game.new_initial_state(seed, record_log=False)
+            replay(api, rec.taken)
+            assert final.to_json() == api.to_json()
+        logged = interpreter.new_initial_state(seed)
+        replay(logged, rec.taken)
+        log += [text for _, text in logged.log]
+        full += bool(final.zones[final.prog.zone_base["display"]])
+    for shape in SHAPES:
+        assert any(re.search(shape, line) for line in log), shape
+    assert full > 0, "no row was ever full: the second branch of the move was never taken"
+
+
+def _code() -> str:
+    return generate(load_checked(str(ROWS)))
+
+
+def test_the_generated_module_uses_each_specialized_form() -> None:
+    """The playouts' code and the API's code use each form (so the test above plays them)."""
+    code = _code()
+    assert "tops_by(st.zones[(Z_row1 + " in code
+    assert code.count("majority_has_count(st, ") >= 2
+    assert re.search(r"= \(\(Z_row1 \+ .*\) if \(len\(.*\) < 3\) else Z_display1\)", code)
+    assert "st.zone_index(" not in code
+    assert re.search(r"if \(_live\d+ >> _q\d+\) & 1 and _q\d+ not in st\.players:", code)
+    assert re.search(r"for (_p\d+) in list\(st\.players\):\n +if \1 not in st\.players:", code)
+    assert "gone(st, " not in code
+    assert re.search(r"if (_v\d+) and not \(0 <= \1\[0\] and \1\[-1\] < 64\):", code)
+
+
+def _first_failure(rules: Path, players: int = 3) -> None:
+    """A playout of ``rules`` fails; the API games of the same choices, on both back ends,
+    fail with the same error at the same place."""
+    compiled, interpreter = _games(rules, players)
+    for seed in range(40):
+        rec = Recorder(seed)
+        try:
+            compiled.playout(seed, rec)
+        except RuleError as e:
+            played = e
+            break
+    else:
+        raise AssertionError("no playout failed")
+    for game in (interpreter, compiled):
+        with pytest.raises(RuleError) as applied:
+            api = game.new_initial_state(seed, record_log=False)
+            for _, i in rec.taken:
+                assert api.pending is not None
+                api.apply_action(api.pending.actions[i])
+        assert str(applied.value) == str(played)
+        assert played.span == applied.value.span
+    return None
+
+
+def _edit(tmp_path: Path, *edits: tuple[str, str]) -> Path:
+    text = ROWS.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new)
+    path = tmp_path / "game.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+COIN_IN_ROW = (
+    'do: ["move 3 from bank to purse[p]"]',
+    'do: ["move 3 from bank to purse[p]", "move 1 from bank to row[p]"]',
+)
+
+
+def test_a_tile_row_with_a_coin_fails_in_the_top_tiles(tmp_path: Path) -> None:
+    """A coin has no colour: ``top_tiles(p)`` of a row holding one fails as the interpreter's
+    comprehension does (tops_by reads every card's colour)."""
+    _first_failure(_edit(tmp_path, COIN_IN_ROW))
+
+
+def test_a_tile_row_with_a_coin_fails_in_the_majority(tmp_path: Path) -> None:
+    """Without the top tiles, the first read of a row's colours is the majority's count."""
+    drop = """          - label: drop {c}
+            for: c in top_tiles(p)
+            do: [move c to bin]
+"""
+    path = _edit(tmp_path, COIN_IN_ROW, (drop, ""), ("count(top_tiles(q))", "count(row[q])"))
+    assert "top_tiles(p)" not in path.read_text(encoding="utf-8")
+    _first_failure(path)
+
+
+@pytest.mark.parametrize(
+    "bounds", ["(count(purse[p]) - 4)..count(purse[p])", "1..(count(purse[p]) + 61)"]
+)
+def test_a_range_past_the_sites_numbers_fails_at_its_first_number(
+    tmp_path: Path, bounds: str
+) -> None:
+    """An offered number below 0 or past the site's 64 numbers: the same error as the
+    interpreter's check of each number."""
+    _first_failure(_edit(tmp_path, ("1..count(purse[p])", bounds)))
+
+
+def test_a_destination_that_is_no_zone_fails_when_its_branch_is_taken(tmp_path: Path) -> None:
+    """``display + bin`` is a computed list, not a zone: the move fails once a row is full (the
+    branch taken), with the interpreter's error."""
+    _first_failure(_edit(tmp_path, ("else display)", "else display + bin)")))
+
+
+def test_new_states_copy_the_start_piles() -> None:
+    """Two new states of one game start from the same piles and share none: playing one out
+    leaves the other as new, and a third is laid out as the first was."""
+    for backend in ("compiled", "interpreter"):
+        game = meeple.load(str(ROWS), 3, backend=backend)
+        a = game.new_initial_state(5, record_log=False)
+        b = game.new_initial_state(5, record_log=False)
+        before = b.to_json()
+        a.playout(Recorder(5))
+        assert b.to_json() == before
+        assert game.new_initial_state(5, record_log=False).to_json() == before
+        game.playout(7)
+        assert game.new_initial_state(5, record_log=False).to_json() == before
