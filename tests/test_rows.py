@@ -90,9 +90,9 @@ def test_the_generated_module_uses_each_specialized_form() -> None:
     assert re.search(r"if (_v\d+) and not \(0 <= \1\[0\] and \1\[-1\] < 64\):", code)
 
 
-def _first_failure(rules: Path, players: int = 3) -> None:
+def _first_failure(rules: Path, players: int = 3) -> RuleError:
     """A playout of ``rules`` fails; the API games of the same choices, on both back ends,
-    fail with the same error at the same place."""
+    fail with the same error at the same place, in the same rules functions. Returns it."""
     compiled, interpreter = _games(rules, players)
     for seed in range(40):
         rec = Recorder(seed)
@@ -111,7 +111,8 @@ def _first_failure(rules: Path, players: int = 3) -> None:
                 api.apply_action(api.pending.actions[i])
         assert str(applied.value) == str(played)
         assert played.span == applied.value.span
-    return None
+        assert played.trace == applied.value.trace
+    return played
 
 
 def _edit(tmp_path: Path, *edits: tuple[str, str]) -> Path:
@@ -133,7 +134,9 @@ COIN_IN_ROW = (
 def test_a_tile_row_with_a_coin_fails_in_the_top_tiles(tmp_path: Path) -> None:
     """A coin has no colour: ``top_tiles(p)`` of a row holding one fails as the interpreter's
     comprehension does (tops_by reads every card's colour)."""
-    _first_failure(_edit(tmp_path, COIN_IN_ROW))
+    failed = _first_failure(_edit(tmp_path, COIN_IN_ROW))
+    assert "no such property (colour)" in str(failed)
+    assert failed.trace[-1].startswith("function top_tiles ")
 
 
 def test_a_tile_row_with_a_coin_fails_in_the_majority(tmp_path: Path) -> None:
@@ -144,7 +147,8 @@ def test_a_tile_row_with_a_coin_fails_in_the_majority(tmp_path: Path) -> None:
 """
     path = _edit(tmp_path, COIN_IN_ROW, (drop, ""), ("count(top_tiles(q))", "count(row[q])"))
     assert "top_tiles(p)" not in path.read_text(encoding="utf-8")
-    _first_failure(path)
+    failed = _first_failure(path)
+    assert "no such property (colour)" in str(failed)
 
 
 @pytest.mark.parametrize(
