@@ -29,7 +29,7 @@ from .facts import SEAT, SEAT_TABLES, Facts, card_of, seat_list_items
 from .layout import GenLayout
 from .majority_counts import count_by_property
 from .memo import Loops
-from .tops import write_tops
+from .tops import write_is_top, write_tops
 from .writer import Writer, literal
 from .zoneindex import cond_zone_index
 
@@ -247,6 +247,10 @@ class ExprEmitter:
             has = self._majority_has(e, scope)
             if has is not None:
                 return has if e.op == "in" else f"(not {has})"
+        if e.op == "==":  # a card the top of its row of a pile (tops)
+            top = write_is_top(self, e, scope)
+            if top is not None:
+                return top
         a, b, op = self.emit(e.left, scope), self.emit(e.right, scope), e.op
         if op in ("and", "or", "in", "not in") or op in _COMPARE:
             return f"({a} {op} {b})"

@@ -33,7 +33,7 @@ def write_tops(ex: Any, c: ir.Comprehension, reducer: str, scope: Any) -> str | 
         return None
     if "top" in ex.prog.game.functions:  # (the built-in's name taken by the rules)
         return None
-    prop = _row_test(body, names, c)
+    prop = _row_test(body, names, c.var)
     if prop is None:
         return None
     pile, name = prop
@@ -57,15 +57,13 @@ def _condition(ex: Any, cond: ir.Expr) -> tuple[ir.Expr | None, dict[str, ir.Exp
     return cond, {}
 
 
-def _row_test(
-    body: ir.Expr, names: dict[str, ir.Expr], c: ir.Comprehension
-) -> tuple[ir.Expr, str] | None:
+def _row_test(body: ir.Expr, names: dict[str, ir.Expr], var: str) -> tuple[ir.Expr, str] | None:
     """(the inner pile, the property) where ``body`` is ``C == top([x for x in PILE if
-    x.PROP == C.PROP])`` with C the comprehension's variable; else None."""
+    x.PROP == C.PROP])`` with C the name ``var`` (its parameters put in); else None."""
     if not (isinstance(body, ir.BinOp) and body.op == "==" and isinstance(body.left, ir.Name)):
         return None
     me = body.left.id
-    if not _is_name(_put(body.left, names), c.var):
+    if not _is_name(_put(body.left, names), var):
         return None
     top = body.right
     if not (isinstance(top, ir.Call) and top.func == "top" and len(top.args) == 1):
@@ -144,3 +142,16 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, tuple) and isinstance(b, tuple):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     return bool(a == b and type(a) is type(b))
+
+
+def write_is_top(ex: Any, e: ir.BinOp, scope: Any) -> str | None:
+    """``is_top_by(C, ZONE, 'PROP')`` (runtime/tops.py) for ``C == top([x for x in ZONE if
+    x.PROP == C.PROP])`` with C a name and ZONE a zone read, written by the ExprEmitter ``ex``
+    (C read first, then the zone, as there); else None."""
+    if not isinstance(e.left, ir.Name) or "top" in ex.prog.game.functions:
+        return None
+    found = _row_test(e, {}, e.left.id)
+    if found is None or not _zone(ex, found[0]) or _mentions(found[0], {}, e.left.id):
+        return None
+    pile, prop = found
+    return f"is_top_by({ex.emit(e.left, scope)}, {ex.emit(pile, scope)}, {prop!r})"

@@ -79,7 +79,7 @@ from .ops import (
 )
 from .playout import run_pick, run_to
 from .position import turn_line
-from .tops import tops_by
+from .tops import is_top_by, tops_by
 from .tracks import Spaces, reach
 from .values import Card, formatter
 
@@ -146,6 +146,7 @@ __all__ = [
     "majority_has",
     "majority_has_count",
     "tops_by",
+    "is_top_by",
 ]
 
 Step = Callable[[Any, Frame], None]

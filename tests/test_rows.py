@@ -7,7 +7,8 @@
 - ``p in lead(col)``, a majority of a seat's tiles of a colour, is counted by the runtime
   (codegen/majority_counts.py, runtime/majority_counts.py);
 - an option over ``1..count(purse[p])`` checks only the range's ends (codegen/numbers.py);
-- ``top_tiles(p)``, the top tile of each colour of a row, is one pass (codegen/tops.py,
+- ``top_tiles(p)``, the top tile of each colour of a row, is one pass, and ``is_top(c, p)``
+  asked of a purse's and a row's cards one by one scans the row once (codegen/tops.py,
   runtime/tops.py);
 - a new State copies the start piles laid out once per Program (runtime/start.py).
 
@@ -35,6 +36,8 @@ ROWS = FIXTURES / "rows" / "game.yaml"
 #: What the interpreter's games of the fixture must show between them, per player count.
 SHAPES = (
     r"Your turn -> drop ",
+    r"Your turn -> hand over .* tile",
+    r"Your turn -> hand over Coin",
     r"Your turn -> score Red",
     r"Your turn -> score Blue",
     r"Give coins back -> give [2-9]",
@@ -81,8 +84,9 @@ def test_the_generated_module_uses_each_specialized_form() -> None:
     """The playouts' code and the API's code use each form (so the test above plays them)."""
     code = _code()
     assert "tops_by(st.zones[(Z_row1 + " in code
+    assert "or is_top_by(v_c, st.zones[(Z_row1 + " in code
     assert code.count("majority_has_count(st, ") >= 2
-    assert re.search(r"= \(\(Z_row1 \+ .*\) if \(len\(.*\) < 3\) else Z_display1\)", code)
+    assert re.search(r"= \(\(Z_row1 \+ .*\) if \(len\(.*\) < 2\) else Z_display1\)", code)
     assert "st.zone_index(" not in code
     assert re.search(r"if \(_live\d+ >> _q\d+\) & 1 and _q\d+ not in st\.players:", code)
     assert re.search(r"for (_p\d+) in list\(st\.players\):\n +if \1 not in st\.players:", code)
@@ -131,6 +135,22 @@ COIN_IN_ROW = (
 )
 
 
+DROP = """          - label: drop {c}
+            for: c in top_tiles(p)
+            do: [move c to bin]
+"""
+SCORE = """          - label: score {col}
+            for: col in palette
+            when: col.bright and p in lead(col)
+            do: ["score[p] += 2", "raid(p)"]
+"""
+HAND_OVER = """          - label: hand over {c}
+            for: c in purse[p] + row[p]
+            when: can_give(c, p) and count(row[p]) > 1
+            do: [move c to bin]
+"""
+
+
 def test_a_tile_row_with_a_coin_fails_in_the_top_tiles(tmp_path: Path) -> None:
     """A coin has no colour: ``top_tiles(p)`` of a row holding one fails as the interpreter's
     comprehension does (tops_by reads every card's colour)."""
@@ -141,14 +161,27 @@ def test_a_tile_row_with_a_coin_fails_in_the_top_tiles(tmp_path: Path) -> None:
 
 def test_a_tile_row_with_a_coin_fails_in_the_majority(tmp_path: Path) -> None:
     """Without the top tiles, the first read of a row's colours is the majority's count."""
-    drop = """          - label: drop {c}
-            for: c in top_tiles(p)
-            do: [move c to bin]
-"""
-    path = _edit(tmp_path, COIN_IN_ROW, (drop, ""), ("count(top_tiles(q))", "count(row[q])"))
+    path = _edit(
+        tmp_path,
+        COIN_IN_ROW,
+        (DROP, ""),
+        (HAND_OVER, ""),
+        ("count(top_tiles(q))", "count(row[q])"),
+    )
     assert "top_tiles(p)" not in path.read_text(encoding="utf-8")
     failed = _first_failure(path)
     assert "no such property (colour)" in str(failed)
+
+
+def test_a_tile_row_with_a_coin_fails_in_a_top_tile_test(tmp_path: Path) -> None:
+    """Without the top tiles and the majority, the first read of a row's colours is
+    ``is_top(c, p)`` of the cards handed over, one by one (is_top_by's scan of the row, kept
+    for the next card)."""
+    edits = (DROP, ""), (SCORE, ""), ("count(top_tiles(q))", "count(row[q])")
+    path = _edit(tmp_path, COIN_IN_ROW, *edits)
+    failed = _first_failure(path)
+    assert "no such property (colour)" in str(failed)
+    assert failed.trace[-1].startswith("function can_give ")
 
 
 @pytest.mark.parametrize(
