@@ -652,7 +652,7 @@ def build(num_players, files):
         return len([1 for _c1 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[0])))] if (_c1.props['colour'] == v_col)])
 
     def fn_is_top(st, v_c, v_p):  # game.yaml:155
-        return (v_c == [_x1 for _x1 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))] if (_x1.props['colour'] == v_c.props['colour'])][-1])
+        return is_top_by(v_c, st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))], 'colour')
 
     def fn_top_cards(st, at, v_p):  # game.yaml:157
         try:
@@ -695,7 +695,7 @@ def build(num_players, files):
 
     def fn_payable(st, at, v_c, v_p):  # game.yaml:182
         try:
-            return ((v_c.kind != 'property_cards') or (v_c == [_x2 for _x2 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))] if (_x2.props['colour'] == v_c.props['colour'])][-1]))
+            return ((v_c.kind != 'property_cards') or is_top_by(v_c, st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))], 'colour'))
         except Exception as e:
             traced(e, 'function payable (' + str(S[14]) + ')')
             raise
@@ -1809,20 +1809,20 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _x3 in fn_top_cards(st, S[78], _L_q2):  # game.yaml:354
-            a = A_71 + _x3.type_id
+        for _x1 in fn_top_cards(st, S[78], _L_q2):  # game.yaml:354
+            a = A_71 + _x1.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x3)
+                values.append(_x1)
                 idx.append(0)
         return actions, values, idx
     def resolve_80(st, dec, i):  # game.yaml:352
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:354
-            _x4 = env['x'] = dec.values[i]
+            _x2 = env['x'] = dec.values[i]
             st.at = o79  # game.yaml:354
-            st.move(_x4, Z_discard1, False)
+            st.move(_x2, Z_discard1, False)
     def e81_player(st, env):  # game.yaml:345
         return env['p']
     def e81_prompt(st, env):  # game.yaml:345
@@ -2333,20 +2333,20 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _x5 in fn_top_cards(st, S[99], _L_q3):  # game.yaml:452
-            a = A_191 + _x5.type_id
+        for _x3 in fn_top_cards(st, S[99], _L_q3):  # game.yaml:452
+            a = A_191 + _x3.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x5)
+                values.append(_x3)
                 idx.append(0)
         return actions, values, idx
     def resolve_134(st, dec, i):  # game.yaml:449
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:452
-            _x6 = env['x'] = dec.values[i]
+            _x4 = env['x'] = dec.values[i]
             st.at = o132  # game.yaml:453
-            st.move(_x6, (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[97]))), False)
+            st.move(_x4, (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[97]))), False)
             st.at = o133  # game.yaml:453
             st.move(env['c'], (Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[98]))), False)
     def e135_player(st, env):  # game.yaml:443
@@ -3947,11 +3947,11 @@ def build(num_players, files):
                 st.at = o80  # game.yaml:352
                 _actions4 = set()  # (the ids' order is never read)
                 _v19 = []
-                for _x7 in fn_top_cards(st, S[78], _q25):  # game.yaml:354
-                    _a20 = A_71 + _x7.type_id
+                for _x5 in fn_top_cards(st, S[78], _q25):  # game.yaml:354
+                    _a20 = A_71 + _x5.type_id
                     if _a20 not in _actions4:  # an identical card: the same choice
                         _actions4.add(_a20)
-                        _v19.append(_x7)
+                        _v19.append(_x5)
                 _end8 = len(_v19)
                 if not _end8:
                     raise RuleError('a choice has no legal option', S[164])
@@ -3963,9 +3963,9 @@ def build(num_players, files):
                         st.move_number += 1
                     else:
                         _i17 = 0
-                    _x8 = env['x'] = _v19[_i17]
+                    _x6 = env['x'] = _v19[_i17]
                     st.at = o79  # game.yaml:354
-                    _c82 = _x8
+                    _c82 = _x6
                     if type(_c82) is Card:
                         _from5 = st.zones[st.loc[_c82.id]]
                         if _from5[-1] is _c82:  # the top card: no search from the bottom
@@ -4360,11 +4360,11 @@ def build(num_players, files):
                     st.at = o134  # game.yaml:449
                     _actions6 = set()  # (the ids' order is never read)
                     _v24 = []
-                    for _x9 in fn_top_cards(st, S[99], _q31):  # game.yaml:452
-                        _a24 = A_191 + _x9.type_id
+                    for _x7 in fn_top_cards(st, S[99], _q31):  # game.yaml:452
+                        _a24 = A_191 + _x7.type_id
                         if _a24 not in _actions6:  # an identical card: the same choice
                             _actions6.add(_a24)
-                            _v24.append(_x9)
+                            _v24.append(_x7)
                     _end19 = len(_v24)
                     if not _end19:
                         raise RuleError('a choice has no legal option', S[176])
@@ -4376,9 +4376,9 @@ def build(num_players, files):
                             st.move_number += 1
                         else:
                             _i24 = 0
-                        _x10 = env['x'] = _v24[_i24]
+                        _x8 = env['x'] = _v24[_i24]
                         st.at = o132  # game.yaml:453
-                        _c91 = _x10
+                        _c91 = _x8
                         _d9 = (Z_area1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p23, S[97])))
                         if type(_c91) is Card:
                             _from9 = st.zones[st.loc[_c91.id]]
@@ -4934,9 +4934,9 @@ def build(num_players, files):
                         _picked3.append(_c106)
                     env['gone'] = _picked3
                     st.at = o262  # game.yaml:617
-                    for _x11 in list(env['gone']):
-                        env['x'] = _x11
-                        _args86 = {'c': _x11}
+                    for _x9 in list(env['gone']):
+                        env['x'] = _x9
+                        _args86 = {'c': _x9}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[120])
                         st.inline += 1
@@ -4949,9 +4949,9 @@ def build(num_players, files):
                         st.inline -= 1
                 else:  # game.yaml:618
                     st.at = o266  # game.yaml:620
-                    for _x12 in list(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[122])))]):
-                        env['x'] = _x12
-                        _args87 = {'c': _x12}
+                    for _x10 in list(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[122])))]):
+                        env['x'] = _x10
+                        _args87 = {'c': _x10}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[121])
                         st.inline += 1
@@ -5303,11 +5303,11 @@ def build(num_players, files):
             st.at = o80  # game.yaml:352
             _actions11 = set()  # (the ids' order is never read)
             _v31 = []
-            for _x13 in fn_top_cards(st, S[78], _L_q10):  # game.yaml:354
-                _a32 = A_71 + _x13.type_id
+            for _x11 in fn_top_cards(st, S[78], _L_q10):  # game.yaml:354
+                _a32 = A_71 + _x11.type_id
                 if _a32 not in _actions11:  # an identical card: the same choice
                     _actions11.add(_a32)
-                    _v31.append(_x13)
+                    _v31.append(_x11)
             _end36 = len(_v31)
             if not _end36:
                 raise RuleError('a choice has no legal option', S[164])
@@ -5319,9 +5319,9 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i41 = 0
-                _x14 = env['x'] = _v31[_i41]
+                _x12 = env['x'] = _v31[_i41]
                 st.at = o79  # game.yaml:354
-                _c116 = _x14
+                _c116 = _x12
                 if type(_c116) is Card:
                     _from24 = st.zones[st.loc[_c116.id]]
                     if _from24[-1] is _c116:  # the top card: no search from the bottom
@@ -5662,11 +5662,11 @@ def build(num_players, files):
                 st.at = o134  # game.yaml:449
                 _actions13 = set()  # (the ids' order is never read)
                 _v34 = []
-                for _x15 in fn_top_cards(st, S[99], _L_q12):  # game.yaml:452
-                    _a35 = A_191 + _x15.type_id
+                for _x13 in fn_top_cards(st, S[99], _L_q12):  # game.yaml:452
+                    _a35 = A_191 + _x13.type_id
                     if _a35 not in _actions13:  # an identical card: the same choice
                         _actions13.add(_a35)
-                        _v34.append(_x15)
+                        _v34.append(_x13)
                 _end41 = len(_v34)
                 if not _end41:
                     raise RuleError('a choice has no legal option', S[176])
@@ -5678,9 +5678,9 @@ def build(num_players, files):
                         st.move_number += 1
                     else:
                         _i46 = 0
-                    _x16 = env['x'] = _v34[_i46]
+                    _x14 = env['x'] = _v34[_i46]
                     st.at = o132  # game.yaml:453
-                    _c122 = _x16
+                    _c122 = _x14
                     _d20 = (Z_area1 + (_S_p32 if _S_p32 is not None else seat(st, _L_p48, S[97])))
                     if type(_c122) is Card:
                         _from27 = st.zones[st.loc[_c122.id]]
@@ -5715,11 +5715,11 @@ def build(num_players, files):
             st.at = o134  # game.yaml:449
             _actions14 = set()  # (the ids' order is never read)
             _v35 = []
-            for _x17 in fn_top_cards(st, S[99], _L_q13):  # game.yaml:452
-                _a36 = A_191 + _x17.type_id
+            for _x15 in fn_top_cards(st, S[99], _L_q13):  # game.yaml:452
+                _a36 = A_191 + _x15.type_id
                 if _a36 not in _actions14:  # an identical card: the same choice
                     _actions14.add(_a36)
-                    _v35.append(_x17)
+                    _v35.append(_x15)
             _end42 = len(_v35)
             if not _end42:
                 raise RuleError('a choice has no legal option', S[176])
@@ -5731,9 +5731,9 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i47 = 0
-                _x18 = env['x'] = _v35[_i47]
+                _x16 = env['x'] = _v35[_i47]
                 st.at = o132  # game.yaml:453
-                _c124 = _x18
+                _c124 = _x16
                 _d22 = (Z_area1 + (_S_p33 if _S_p33 is not None else seat(st, _L_p49, S[97])))
                 if type(_c124) is Card:
                     _from29 = st.zones[st.loc[_c124.id]]
@@ -6428,9 +6428,9 @@ def build(num_players, files):
             env['gone'] = _picked6
         if pc <= 1:
             st.at = o262  # game.yaml:617
-            for _x19 in list(env['gone']):
-                env['x'] = _x19
-                _args127 = {'c': _x19}
+            for _x17 in list(env['gone']):
+                env['x'] = _x17
+                _args127 = {'c': _x17}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[120])
                 st.inline += 1
@@ -6460,9 +6460,9 @@ def build(num_players, files):
         _S_q15 = _L_q21 if type(_L_q21) is int and 0 <= _L_q21 < num_players else None
         if pc <= 0:
             st.at = o266  # game.yaml:620
-            for _x20 in list(st.zones[(Z_chips1 + (_S_q15 if _S_q15 is not None else seat(st, _L_q21, S[122])))]):
-                env['x'] = _x20
-                _args129 = {'c': _x20}
+            for _x18 in list(st.zones[(Z_chips1 + (_S_q15 if _S_q15 is not None else seat(st, _L_q21, S[122])))]):
+                env['x'] = _x18
+                _args129 = {'c': _x18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[121])
                 st.inline += 1
