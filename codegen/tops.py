@@ -89,7 +89,8 @@ def _row_test(body: ir.Expr, names: dict[str, ir.Expr], var: str) -> tuple[ir.Ex
 
 def _zone(ex: Any, e: ir.Expr) -> bool:
     """Is ``e`` a zone read (a zone's name, or a per-seat or per-card zone indexed by a plain
-    name or constant), whose list never holds a card twice?"""
+    name or constant: the ExprEmitter's ``_Index`` reads the zone whatever the locals), whose
+    list never holds a card twice?"""
     zones = ex.prog.zone_base
     if isinstance(e, ir.Name):
         return e.id in zones and ex.prog.zone_per[e.id] is None and _not_shadowed(ex, e.id)
@@ -103,9 +104,9 @@ def _zone(ex: Any, e: ir.Expr) -> bool:
 
 
 def _not_shadowed(ex: Any, name: str) -> bool:
-    """A zone's name that names a zone where it is read (no constant or table takes it)."""
-    g = ex.prog.game
-    return name not in g.constants and name not in g.kinds
+    """A zone's name that names a zone where it is read: the ExprEmitter's ``_Name`` reads a
+    constant, a kind or a table of that name first, and a zone before any local."""
+    return name not in ex.prog.game.constants and name not in ex.prog.static_names
 
 
 def _is_name(e: ir.Expr, name: str) -> bool:
