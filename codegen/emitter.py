@@ -39,6 +39,7 @@ from .facts import SEAT_TABLES, fresh_list
 from .hoist import bound_names, hoisted
 from .layout import GenLayout
 from .moves import write_move, write_moved
+from .tally import Tally, resume_wrappers, tallied_zones
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
 from .writer import Names, Writer, comment_path, literal, literal_text
 
@@ -78,6 +79,9 @@ class ModuleEmitter:
         self._flat: dict[int, bool] = {}
         # writing direct code (c_N), which only playouts run, the log off (codegen/moves.py)
         self.playout_only = False
+        # the zones whose counts by owner direct code keeps in a table (codegen/tally.py)
+        tallied = tallied_zones(self.game, self.layout)
+        self.tally = Tally(tallied, self.layout) if tallied else None
         self._flat_proc_named = {
             id(p.body): n
             for n, p in self.game.procedures.items()
@@ -724,6 +728,10 @@ class ModuleEmitter:
                 self.op_functions(body, uid, node)
         direct = DirectEmitter(self)  # the playouts' code (codegen/direct.py)
         blocks = [n for n in self.numbering.nodes if isinstance(n, ir.Block) and not self.flat(n)]
+        if self.tally is not None:  # owner counts kept in playouts (codegen/tally.py)
+            first = g.zones[min(self.tally.zones)]
+            self.tally.prelude(body, self._where(first.span))
+            resume_wrappers(body, [(self._uid(b), self._where(b.span)) for b in blocks])
         for b in blocks:
             direct.block_function(body, b)
         body.line()

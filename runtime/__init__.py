@@ -78,6 +78,7 @@ from .ops import (
 )
 from .playout import run_pick, run_to
 from .position import turn_line
+from .tally import build_tally, owner_slots
 from .tracks import Spaces, reach
 from .values import Card, formatter
 
@@ -106,7 +107,9 @@ __all__ = [
     "VarSpec",
     "TriggerRule",
     "WinnerOp",
+    "build_tally",
     "cards_of",
+    "owner_slots",
     "eliminate",
     "enter_procedure",
     "fire",

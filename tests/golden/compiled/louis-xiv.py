@@ -4905,6 +4905,270 @@ def build(num_players, files):
 
     def e433_items(st, env):  # game.yaml:798
         return st.players
+    # owner counts of some piles, kept in playouts (codegen/tally.py)
+    _TD = {}
+    TALLY_ZONES = tuple(z for n in ('markers_on',) for z in range(P.zone_base[n], P.zone_base[n] + P.zone_piles[n]))
+    OSLOT = owner_slots(P.cards)
+    def tally_of(st):  # game.yaml:165
+        t = build_tally(st, TALLY_ZONES, num_players)
+        _TD.clear()
+        _TD[st] = t
+        return t
+    def r_7(st, env, pc):  # game.yaml:392
+        _TD.clear()
+        c_7(st, env, pc)
+    def r_8(st, env, pc):  # game.yaml:424
+        _TD.clear()
+        c_8(st, env, pc)
+    def r_9(st, env, pc):  # game.yaml:449
+        _TD.clear()
+        c_9(st, env, pc)
+    def r_10(st, env, pc):  # game.yaml:461
+        _TD.clear()
+        c_10(st, env, pc)
+    def r_11(st, env, pc):  # game.yaml:473
+        _TD.clear()
+        c_11(st, env, pc)
+    def r_12(st, env, pc):  # game.yaml:493
+        _TD.clear()
+        c_12(st, env, pc)
+    def r_13(st, env, pc):  # game.yaml:517
+        _TD.clear()
+        c_13(st, env, pc)
+    def r_14(st, env, pc):  # game.yaml:525
+        _TD.clear()
+        c_14(st, env, pc)
+    def r_15(st, env, pc):  # game.yaml:548
+        _TD.clear()
+        c_15(st, env, pc)
+    def r_16(st, env, pc):  # game.yaml:556
+        _TD.clear()
+        c_16(st, env, pc)
+    def r_17(st, env, pc):  # game.yaml:573
+        _TD.clear()
+        c_17(st, env, pc)
+    def r_18(st, env, pc):  # game.yaml:593
+        _TD.clear()
+        c_18(st, env, pc)
+    def r_19(st, env, pc):  # game.yaml:603
+        _TD.clear()
+        c_19(st, env, pc)
+    def r_20(st, env, pc):  # game.yaml:614
+        _TD.clear()
+        c_20(st, env, pc)
+    def r_21(st, env, pc):  # game.yaml:625
+        _TD.clear()
+        c_21(st, env, pc)
+    def r_22(st, env, pc):  # game.yaml:632
+        _TD.clear()
+        c_22(st, env, pc)
+    def r_23(st, env, pc):  # game.yaml:657
+        _TD.clear()
+        c_23(st, env, pc)
+    def r_24(st, env, pc):  # game.yaml:673
+        _TD.clear()
+        c_24(st, env, pc)
+    def r_25(st, env, pc):  # game.yaml:707
+        _TD.clear()
+        c_25(st, env, pc)
+    def r_27(st, env, pc):  # game.yaml:727
+        _TD.clear()
+        c_27(st, env, pc)
+    def r_28(st, env, pc):  # game.yaml:744
+        _TD.clear()
+        c_28(st, env, pc)
+    def r_29(st, env, pc):  # game.yaml:760
+        _TD.clear()
+        c_29(st, env, pc)
+    def r_66(st, env, pc):  # game.yaml:405
+        _TD.clear()
+        c_66(st, env, pc)
+    def r_76(st, env, pc):  # game.yaml:414
+        _TD.clear()
+        c_76(st, env, pc)
+    def r_83(st, env, pc):  # game.yaml:428
+        _TD.clear()
+        c_83(st, env, pc)
+    def r_87(st, env, pc):  # game.yaml:433
+        _TD.clear()
+        c_87(st, env, pc)
+    def r_91(st, env, pc):  # game.yaml:436
+        _TD.clear()
+        c_91(st, env, pc)
+    def r_92(st, env, pc):  # game.yaml:438
+        _TD.clear()
+        c_92(st, env, pc)
+    def r_96(st, env, pc):  # game.yaml:442
+        _TD.clear()
+        c_96(st, env, pc)
+    def r_97(st, env, pc):  # game.yaml:444
+        _TD.clear()
+        c_97(st, env, pc)
+    def r_107(st, env, pc):  # game.yaml:455
+        _TD.clear()
+        c_107(st, env, pc)
+    def r_113(st, env, pc):  # game.yaml:467
+        _TD.clear()
+        c_113(st, env, pc)
+    def r_119(st, env, pc):  # game.yaml:482
+        _TD.clear()
+        c_119(st, env, pc)
+    def r_131(st, env, pc):  # game.yaml:503
+        _TD.clear()
+        c_131(st, env, pc)
+    def r_132(st, env, pc):  # game.yaml:506
+        _TD.clear()
+        c_132(st, env, pc)
+    def r_134(st, env, pc):  # game.yaml:505
+        _TD.clear()
+        c_134(st, env, pc)
+    def r_139(st, env, pc):  # game.yaml:512
+        _TD.clear()
+        c_139(st, env, pc)
+    def r_146(st, env, pc):  # game.yaml:523
+        _TD.clear()
+        c_146(st, env, pc)
+    def r_150(st, env, pc):  # game.yaml:536
+        _TD.clear()
+        c_150(st, env, pc)
+    def r_152(st, env, pc):  # game.yaml:539
+        _TD.clear()
+        c_152(st, env, pc)
+    def r_153(st, env, pc):  # game.yaml:544
+        _TD.clear()
+        c_153(st, env, pc)
+    def r_162(st, env, pc):  # game.yaml:554
+        _TD.clear()
+        c_162(st, env, pc)
+    def r_167(st, env, pc):  # game.yaml:562
+        _TD.clear()
+        c_167(st, env, pc)
+    def r_168(st, env, pc):  # game.yaml:564
+        _TD.clear()
+        c_168(st, env, pc)
+    def r_179(st, env, pc):  # game.yaml:581
+        _TD.clear()
+        c_179(st, env, pc)
+    def r_180(st, env, pc):  # game.yaml:581
+        _TD.clear()
+        c_180(st, env, pc)
+    def r_185(st, env, pc):  # game.yaml:586
+        _TD.clear()
+        c_185(st, env, pc)
+    def r_187(st, env, pc):  # game.yaml:584
+        _TD.clear()
+        c_187(st, env, pc)
+    def r_189(st, env, pc):  # game.yaml:585
+        _TD.clear()
+        c_189(st, env, pc)
+    def r_198(st, env, pc):  # game.yaml:598
+        _TD.clear()
+        c_198(st, env, pc)
+    def r_205(st, env, pc):  # game.yaml:609
+        _TD.clear()
+        c_205(st, env, pc)
+    def r_210(st, env, pc):  # game.yaml:613
+        _TD.clear()
+        c_210(st, env, pc)
+    def r_213(st, env, pc):  # game.yaml:619
+        _TD.clear()
+        c_213(st, env, pc)
+    def r_214(st, env, pc):  # game.yaml:621
+        _TD.clear()
+        c_214(st, env, pc)
+    def r_215(st, env, pc):  # game.yaml:624
+        _TD.clear()
+        c_215(st, env, pc)
+    def r_222(st, env, pc):  # game.yaml:631
+        _TD.clear()
+        c_222(st, env, pc)
+    def r_226(st, env, pc):  # game.yaml:651
+        _TD.clear()
+        c_226(st, env, pc)
+    def r_227(st, env, pc):  # game.yaml:654
+        _TD.clear()
+        c_227(st, env, pc)
+    def r_231(st, env, pc):  # game.yaml:655
+        _TD.clear()
+        c_231(st, env, pc)
+    def r_234(st, env, pc):  # game.yaml:638
+        _TD.clear()
+        c_234(st, env, pc)
+    def r_239(st, env, pc):  # game.yaml:648
+        _TD.clear()
+        c_239(st, env, pc)
+    def r_242(st, env, pc):  # game.yaml:650
+        _TD.clear()
+        c_242(st, env, pc)
+    def r_250(st, env, pc):  # game.yaml:662
+        _TD.clear()
+        c_250(st, env, pc)
+    def r_257(st, env, pc):  # game.yaml:664
+        _TD.clear()
+        c_257(st, env, pc)
+    def r_275(st, env, pc):  # game.yaml:678
+        _TD.clear()
+        c_275(st, env, pc)
+    def r_277(st, env, pc):  # game.yaml:686
+        _TD.clear()
+        c_277(st, env, pc)
+    def r_285(st, env, pc):  # game.yaml:696
+        _TD.clear()
+        c_285(st, env, pc)
+    def r_294(st, env, pc):  # game.yaml:713
+        _TD.clear()
+        c_294(st, env, pc)
+    def r_295(st, env, pc):  # game.yaml:715
+        _TD.clear()
+        c_295(st, env, pc)
+    def r_314(st, env, pc):  # game.yaml:742
+        _TD.clear()
+        c_314(st, env, pc)
+    def r_317(st, env, pc):  # game.yaml:750
+        _TD.clear()
+        c_317(st, env, pc)
+    def r_330(st, env, pc):  # game.yaml:777
+        _TD.clear()
+        c_330(st, env, pc)
+    def r_349(st, env, pc):  # game.yaml:318
+        _TD.clear()
+        c_349(st, env, pc)
+    def r_351(st, env, pc):  # game.yaml:318
+        _TD.clear()
+        c_351(st, env, pc)
+    def r_354(st, env, pc):  # game.yaml:325
+        _TD.clear()
+        c_354(st, env, pc)
+    def r_367(st, env, pc):  # game.yaml:339
+        _TD.clear()
+        c_367(st, env, pc)
+    def r_368(st, env, pc):  # game.yaml:339
+        _TD.clear()
+        c_368(st, env, pc)
+    def r_376(st, env, pc):  # game.yaml:342
+        _TD.clear()
+        c_376(st, env, pc)
+    def r_381(st, env, pc):  # game.yaml:343
+        _TD.clear()
+        c_381(st, env, pc)
+    def r_386(st, env, pc):  # game.yaml:344
+        _TD.clear()
+        c_386(st, env, pc)
+    def r_392(st, env, pc):  # game.yaml:348
+        _TD.clear()
+        c_392(st, env, pc)
+    def r_397(st, env, pc):  # game.yaml:349
+        _TD.clear()
+        c_397(st, env, pc)
+    def r_399(st, env, pc):  # game.yaml:352
+        _TD.clear()
+        c_399(st, env, pc)
+    def r_400(st, env, pc):  # game.yaml:354
+        _TD.clear()
+        c_400(st, env, pc)
+    def r_401(st, env, pc):  # game.yaml:354
+        _TD.clear()
+        c_401(st, env, pc)
     def c_7(st, env, pc):  # game.yaml:392
         _L_m3 = env['m']
         _L_p16 = env['p']
@@ -4915,6 +5179,7 @@ def build(num_players, files):
                 _args107 = {'p': _L_p16, 'n': 1}
                 try:
                     proc_to_personal(st, _args107)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                     raise
@@ -4924,6 +5189,7 @@ def build(num_players, files):
                 _args108 = {'p': _L_p16, 'n': 3}
                 try:
                     proc_to_personal(st, _args108)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                     raise
@@ -4933,6 +5199,7 @@ def build(num_players, files):
                 _args109 = {'p': _L_p16, 'n': 1}
                 try:
                     proc_earn(st, _args109)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
@@ -4942,6 +5209,7 @@ def build(num_players, files):
                 _args110 = {'p': _L_p16, 'n': 3}
                 try:
                     proc_earn(st, _args110)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
@@ -4951,6 +5219,7 @@ def build(num_players, files):
                 _args111 = {'p': _L_p16, 'bonus': False}
                 try:
                     proc_take_coat(st, _args111)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                     raise
@@ -4965,7 +5234,7 @@ def build(num_players, files):
                     st.zones[_d1].append(_c10)
                     st.loc[_c10.id] = _d1
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(1, Z_intrigue_deck1, _d1, False, S[59])
+                    st.move_count(1, Z_intrigue_deck1, _d1, False, S[59])  # tally: kept
         if pc <= 6:
             st.at = o75  # game.yaml:404
             if (_L_m3.props['ability'] == 'gold_or_markers'):
@@ -4996,6 +5265,7 @@ def build(num_players, files):
                         _args112 = {'p': _L_p16, 'n': 2}
                         try:
                             proc_earn(st, _args112)
+                            _TD.clear()  # (codegen/tally.py)
                         except Exception as e:
                             traced(e, 'procedure earn (' + str(S[54]) + ')')
                             raise
@@ -5003,12 +5273,14 @@ def build(num_players, files):
                         _args113 = {'p': _L_p16, 'n': 1}
                         try:
                             proc_earn(st, _args113)
+                            _TD.clear()  # (codegen/tally.py)
                         except Exception as e:
                             traced(e, 'procedure earn (' + str(S[54]) + ')')
                             raise
                         _args114 = {'p': _L_p16, 'n': 1}
                         try:
                             proc_to_personal(st, _args114)
+                            _TD.clear()  # (codegen/tally.py)
                         except Exception as e:
                             traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                             raise
@@ -5016,6 +5288,7 @@ def build(num_players, files):
                         _args115 = {'p': _L_p16, 'n': 2}
                         try:
                             proc_to_personal(st, _args115)
+                            _TD.clear()  # (codegen/tally.py)
                         except Exception as e:
                             traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                             raise
@@ -5047,7 +5320,7 @@ def build(num_players, files):
                             st.zones[_d2].append(_c11)
                             st.loc[_c11.id] = _d2
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, _src1, _d2, False, S[90])
+                            st.move_count(1, _src1, _d2, False, S[90])  # tally: kept
                         st.at = o79  # game.yaml:420
                         _d3 = (Z_influence_hand1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[91])))
                         _pile3 = st.zones[Z_influence_deck1]
@@ -5056,7 +5329,7 @@ def build(num_players, files):
                             st.zones[_d3].append(_c12)
                             st.loc[_c12.id] = _d3
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, Z_influence_deck1, _d3, False, S[92])
+                            st.move_count(1, Z_influence_deck1, _d3, False, S[92])  # tally: kept
                     else:  # game.yaml:421
                         pass
     def c_8(st, env, pc):  # game.yaml:424
@@ -5131,10 +5404,10 @@ def build(num_players, files):
             for _p20 in list(st.players):
                 env['p'] = _p20
                 st.at = o102  # game.yaml:446
-                move_cards(st, st.zones[(Z_influence_hand1 + _p20)], Z_influence_deck1, False)
+                move_cards(st, st.zones[(Z_influence_hand1 + _p20)], Z_influence_deck1, False)  # tally: kept
         if pc <= 4:
             st.at = o104  # game.yaml:447
-            move_cards(st, st.zones[Z_influence_played1], Z_influence_deck1, False)
+            move_cards(st, st.zones[Z_influence_played1], Z_influence_deck1, False)  # tally: kept
         if pc <= 5:
             st.at = o105  # game.yaml:448
             st.shuffle(Z_influence_deck1)
@@ -5168,6 +5441,7 @@ def build(num_players, files):
                         _args119 = {'p': _L_p17, 't': _L_t4, 'n': _L_n5}
                         try:
                             proc_from_general(st, _args119)
+                            _TD.clear()  # (codegen/tally.py)
                         except Exception as e:
                             traced(e, 'procedure from_general (' + str(S[106]) + ')')
                             raise
@@ -5203,6 +5477,7 @@ def build(num_players, files):
                         _args120 = {'p': _L_p18, 't': _t12, 'n': 1}
                         try:
                             proc_from_general(st, _args120)
+                            _TD.clear()  # (codegen/tally.py)
                         except Exception as e:
                             traced(e, 'procedure from_general (' + str(S[106]) + ')')
                             raise
@@ -5253,6 +5528,11 @@ def build(num_players, files):
                     st.at = o120  # game.yaml:482
                     _c16 = _c15
                     if type(_c16) is Card:
+                        _t13 = _TD.get(st)
+                        if _t13 is not None:
+                            _x23 = _t13[st.loc[_c16.id]]
+                            if _x23 is not None:
+                                _x23[OSLOT[_c16.id]] -= 1
                         _from1 = st.zones[st.loc[_c16.id]]
                         if _from1[-1] is _c16:  # the top card: no search from the bottom
                             _from1.pop()
@@ -5262,6 +5542,7 @@ def build(num_players, files):
                         st.loc[_c16.id] = Z_influence_played1
                     else:  # not a card: State.move raises the rules' error
                         st.move(_c16, Z_influence_played1, False)
+                        _TD.clear()  # (codegen/tally.py)
                     _args121 = {'p': _L_p19, 'c': _c15}
                     st.inline += 1
                     try:
@@ -5281,6 +5562,7 @@ def build(num_players, files):
                     _args122 = {'p': _L_p19, 'n': 2}
                     try:
                         proc_pay(st, _args122)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure pay (' + str(S[47]) + ')')
                         raise
@@ -5295,6 +5577,11 @@ def build(num_players, files):
                     st.at = o127  # game.yaml:491
                     _c18 = _c17
                     if type(_c18) is Card:
+                        _t14 = _TD.get(st)
+                        if _t14 is not None:
+                            _x24 = _t14[st.loc[_c18.id]]
+                            if _x24 is not None:
+                                _x24[OSLOT[_c18.id]] -= 1
                         _from2 = st.zones[st.loc[_c18.id]]
                         if _from2[-1] is _c18:  # the top card: no search from the bottom
                             _from2.pop()
@@ -5304,6 +5591,7 @@ def build(num_players, files):
                         st.loc[_c18.id] = Z_influence_played1
                     else:  # not a card: State.move raises the rules' error
                         st.move(_c18, Z_influence_played1, False)
+                        _TD.clear()  # (codegen/tally.py)
                     st.at = o128  # game.yaml:492
                     _d4 = (Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[114])))
                     _pile4 = st.zones[Z_influence_deck1]
@@ -5312,7 +5600,7 @@ def build(num_players, files):
                         st.zones[_d4].append(_c19)
                         st.loc[_c19.id] = _d4
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_influence_deck1, _d4, False, S[115])
+                        st.move_count(1, Z_influence_deck1, _d4, False, S[115])  # tally: kept
     def c_12(st, env, pc):  # game.yaml:493
         _L_c1 = env['c']
         _L_p20 = env['p']
@@ -5377,6 +5665,7 @@ def build(num_players, files):
                     _args125 = {'p': _L_p20, 'n': (2 if env['joker'] else 3)}
                     try:
                         proc_to_personal(st, _args125)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                         raise
@@ -5406,6 +5695,7 @@ def build(num_players, files):
                     _args127 = {'p': _L_p20, 'n': 4}
                     try:
                         proc_to_personal(st, _args127)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                         raise
@@ -5428,8 +5718,8 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i42 = 0
-                _t14 = env['t'] = _v31[_i42]
-                _args128 = {'p': _L_p21, 't': _t14, 'n': _L_n6, 'jumps': _L_jumps1}
+                _t16 = env['t'] = _v31[_i42]
+                _args128 = {'p': _L_p21, 't': _t16, 'n': _L_n6, 'jumps': _L_jumps1}
                 st.inline += 1
                 try:
                     c_14(st, _args128, 0)
@@ -5474,10 +5764,14 @@ def build(num_players, files):
                 if type(_k4) is int and 0 <= _k4 <= len(_pile5):
                     for _ in range(_k4):
                         _c20 = _pile5.pop()
+                        _t17 = _TD.get(st)
+                        if _t17 is not None:
+                            _t17[_d5][OSLOT[_c20.id]] += 1
                         st.zones[_d5].append(_c20)
                         st.loc[_c20.id] = _d5
                 else:  # short of cards (a refill), or no count: State's
                     st.move_count(_k4, _src2, _d5, False, S[137])
+                    _TD.clear()  # (codegen/tally.py)
                 st.at = o157  # game.yaml:538
                 if ((env['left'] > _k4) and (_L_jumps2 > 0)):
                     st.at = o156  # game.yaml:540
@@ -5507,6 +5801,7 @@ def build(num_players, files):
                             _args129 = {'p': _L_p22, 't': _a8, 'n': (env['left'] - _k4), 'jumps': (_L_jumps2 - 1)}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                 enter_procedure(st, S[138])
+                                _TD.clear()  # (codegen/tally.py)
                             st.inline += 1
                             try:
                                 c_14(st, _args129, 0)
@@ -5530,15 +5825,15 @@ def build(num_players, files):
                 st.vars['first_left'][_i45] = _v34
         if pc <= 1:
             st.at = o165  # game.yaml:553
-            for _t15 in list(K_courtiers1):
-                env['t'] = _t15
-                _args130 = {'t': _t15}
+            for _t18 in list(K_courtiers1):
+                env['t'] = _t18
+                _args130 = {'t': _t18}
                 try:
                     c_16(st, _args130, 0)
                 except Exception as e:
                     traced(e, 'procedure play_intrigue (' + str(S[270]) + ')')
                     raise
-                _args131 = {'t': _t15}
+                _args131 = {'t': _t18}
                 try:
                     c_17(st, _args131, 0)
                 except Exception as e:
@@ -5555,7 +5850,7 @@ def build(num_players, files):
             for _q10 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q10
                 st.at = o174  # game.yaml:563
-                for _c21 in [_x23 for _x23 in st.zones[(Z_intrigue_hand1 + _q10)] if ((_x23.props['courtier'] == _L_t6) and (len(st.zones[(Z_personal1 + _q10)]) > 0))]:
+                for _c21 in [_x25 for _x25 in st.zones[(Z_intrigue_hand1 + _q10)] if ((_x25.props['courtier'] == _L_t6) and (len(st.zones[(Z_personal1 + _q10)]) > 0))]:
                     env['c'] = _c21
                     st.at = o173  # game.yaml:565
                     # game.yaml:569: always offered
@@ -5574,6 +5869,11 @@ def build(num_players, files):
                             st.at = o170  # game.yaml:570
                             _c22 = _c21
                             if type(_c22) is Card:
+                                _t19 = _TD.get(st)
+                                if _t19 is not None:
+                                    _x26 = _t19[st.loc[_c22.id]]
+                                    if _x26 is not None:
+                                        _x26[OSLOT[_c22.id]] -= 1
                                 _from3 = st.zones[st.loc[_c22.id]]
                                 if _from3[-1] is _c22:  # the top card: no search from the bottom
                                     _from3.pop()
@@ -5583,6 +5883,7 @@ def build(num_players, files):
                                 st.loc[_c22.id] = Z_intrigue_deck1
                             else:  # not a card: State.move raises the rules' error
                                 st.move(_c22, Z_intrigue_deck1, True)
+                                _TD.clear()  # (codegen/tally.py)
                             st.at = o171  # game.yaml:571
                             _n1 = min((2, len(st.zones[(Z_personal1 + _q10)]),))
                             _src3 = (Z_personal1 + _q10)
@@ -5591,10 +5892,14 @@ def build(num_players, files):
                             if type(_n1) is int and 0 <= _n1 <= len(_pile6):
                                 for _ in range(_n1):
                                     _c23 = _pile6.pop()
+                                    _t20 = _TD.get(st)
+                                    if _t20 is not None:
+                                        _t20[_d6][OSLOT[_c23.id]] += 1
                                     st.zones[_d6].append(_c23)
                                     st.loc[_c23.id] = _d6
                             else:  # short of cards (a refill), or no count: State's
                                 st.move_count(_n1, _src3, _d6, False, S[146])
+                                _TD.clear()  # (codegen/tally.py)
                         else:  # game.yaml:572
                             pass
     def c_17(st, env, pc):  # game.yaml:573
@@ -5654,6 +5959,7 @@ def build(num_players, files):
                 env['q'] = _q12
                 st.at = o193  # game.yaml:588
                 move_cards(st, [_m27 for _m27 in st.zones[(Z_markers_on1 + (_O_t5 if _O_t5 is not None else ordinal(_L_t7, 'courtiers', S[67])))] if (_m27.owner == _q12)], (Z_personal1 + _q12), False)
+                _TD.clear()  # (codegen/tally.py)
         if pc <= 7:
             st.at = o197  # game.yaml:590
             if (st.vars['flip'] and (st.vars['round'] < 4)):
@@ -5661,6 +5967,14 @@ def build(num_players, files):
                 _c24 = _L_t7
                 _d7 = st.zone_index((st.zones[Z_black_up1] if (_L_t7 in st.zones[Z_red_up1]) else st.zones[Z_red_up1]))
                 if type(_c24) is Card:
+                    _t21 = _TD.get(st)
+                    if _t21 is not None:
+                        _x27 = _t21[st.loc[_c24.id]]
+                        if _x27 is not None:
+                            _x27[OSLOT[_c24.id]] -= 1
+                        _x28 = _t21[_d7]
+                        if _x28 is not None:
+                            _x28[OSLOT[_c24.id]] += 1
                     _from4 = st.zones[st.loc[_c24.id]]
                     if _from4[-1] is _c24:  # the top card: no search from the bottom
                         _from4.pop()
@@ -5670,6 +5984,7 @@ def build(num_players, files):
                     st.loc[_c24.id] = _d7
                 else:  # not a card: State.move raises the rules' error
                     st.move(_c24, _d7, False)
+                    _TD.clear()  # (codegen/tally.py)
     def c_18(st, env, pc):  # game.yaml:593
         _L_q2 = env['q']
         _S_q2 = _L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else None
@@ -5716,6 +6031,7 @@ def build(num_players, files):
                 _args137 = {'p': st.vars['leader'], 't': _L_t8}
                 try:
                     proc_to_general(st, _args137)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure to_general (' + str(S[158]) + ')')
                     raise
@@ -5740,7 +6056,7 @@ def build(num_players, files):
             for _q13 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q13
                 st.at = o220  # game.yaml:620
-                if (((_q13 not in _L_gifted1) and (len([1 for _m28 in st.zones[(Z_markers_on1 + (_O_t6 if _O_t6 is not None else ordinal(_L_t9, 'courtiers', S[0])))] if (_m28.owner == _q13)]) > 0)) and (st.vars['gold'][_q13] >= fn_bribe_price(st, S[161], _q13, _L_t9))):
+                if (((_q13 not in _L_gifted1) and ((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_t6 if _O_t6 is not None else ordinal(_L_t9, 'courtiers', S[0])))][_q13] > 0)) and (st.vars['gold'][_q13] >= fn_bribe_price(st, S[161], _q13, _L_t9))):
                     st.at = o219  # game.yaml:622
                     # game.yaml:624: always offered
                     # game.yaml:624: always offered
@@ -5759,6 +6075,7 @@ def build(num_players, files):
                             _args139 = {'p': _q13, 'n': fn_bribe_price(st, S[162], _q13, _L_t9)}
                             try:
                                 proc_pay(st, _args139)
+                                _TD.clear()  # (codegen/tally.py)
                             except Exception as e:
                                 traced(e, 'procedure pay (' + str(S[47]) + ')')
                                 raise
@@ -5775,7 +6092,7 @@ def build(num_players, files):
         _O_t7 = _L_t10.ordinal if type(_L_t10) is Card and _L_t10.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o225  # game.yaml:630
-            for _q14 in [_x24 for _kept2 in [{}] for _x24 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m29 in st.zones[(Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t10, 'courtiers', S[0])))] if (_m29.owner == _x24)]) >= (_kept2[None] if None in _kept2 else _kept2.setdefault(None, fn_need(st, S[167], _L_t10))))]:
+            for _q14 in [_x29 for _kept2 in [{}] for _x29 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if ((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t10, 'courtiers', S[0])))][_x29] >= (_kept2[None] if None in _kept2 else _kept2.setdefault(None, fn_need(st, S[167], _L_t10))))]:
                 env['q'] = _q14
                 _args141 = {'p': _q14, 't': _L_t10}
                 try:
@@ -5802,12 +6119,14 @@ def build(num_players, files):
                 _args143 = {'p': st.vars['leader'], 's': 'crown'}
                 try:
                     proc_take_token(st, _args143)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure take_token (' + str(S[49]) + ')')
                     raise
                 _args144 = {'p': st.vars['leader'], 't': _L_t11}
                 try:
                     proc_to_general(st, _args144)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure to_general (' + str(S[158]) + ')')
                     raise
@@ -5842,6 +6161,7 @@ def build(num_players, files):
                     _args148 = {'p': _q18, 't': _L_t11}
                     try:
                         proc_to_general(st, _args148)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure to_general (' + str(S[158]) + ')')
                         raise
@@ -5867,6 +6187,7 @@ def build(num_players, files):
                 _args150 = {'p': _L_p23, 's': _L_t12.props['gift']}
                 try:
                     proc_take_token(st, _args150)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure take_token (' + str(S[49]) + ')')
                     raise
@@ -5876,6 +6197,7 @@ def build(num_players, files):
                 _args151 = {'p': _L_p23, 'bonus': False}
                 try:
                     proc_take_coat(st, _args151)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                     raise
@@ -5891,6 +6213,7 @@ def build(num_players, files):
                 _args153 = {'p': _L_p23, 'n': 5}
                 try:
                     proc_earn(st, _args153)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
@@ -5898,7 +6221,7 @@ def build(num_players, files):
             st.at = o260  # game.yaml:664
             if (_L_t12.props['gift'] == 'maintenon'):
                 st.at = o258  # game.yaml:664
-                _args154 = {'p': _L_p23, 't': first([_t16 for _t16 in KF_courtiers1]), 'x': _L_t12, 'n': 2}
+                _args154 = {'p': _L_p23, 't': first([_t22 for _t22 in KF_courtiers1]), 'x': _L_t12, 'n': 2}
                 try:
                     c_9(st, _args154, 0)
                 except Exception as e:
@@ -5907,6 +6230,7 @@ def build(num_players, files):
                 _args155 = {'p': _L_p23, 'n': 1}
                 try:
                     proc_to_personal(st, _args155)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                     raise
@@ -5916,12 +6240,14 @@ def build(num_players, files):
                 _args156 = {'p': _L_p23, 'bonus': False}
                 try:
                     proc_take_coat(st, _args156)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                     raise
                 _args157 = {'p': _L_p23, 'bonus': False}
                 try:
                     proc_take_coat(st, _args157)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                     raise
@@ -5936,13 +6262,14 @@ def build(num_players, files):
                     st.zones[_d8].append(_c25)
                     st.loc[_c25.id] = _d8
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(1, Z_influence_deck1, _d8, False, S[75])
+                    st.move_count(1, Z_influence_deck1, _d8, False, S[75])  # tally: kept
         if pc <= 6:
             st.at = o273  # game.yaml:667
             if (_L_t12.props['gift'] == 'louvois'):
                 _args158 = {'p': _L_p23, 'bonus': False}
                 try:
                     proc_take_coat(st, _args158)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                     raise
@@ -5956,7 +6283,7 @@ def build(num_players, files):
                         st.zones[_d9].append(_c26)
                         st.loc[_c26.id] = _d9
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_intrigue_deck1, _d9, False, S[78])
+                        st.move_count(1, Z_intrigue_deck1, _d9, False, S[78])  # tally: kept
     def c_24(st, env, pc):  # game.yaml:673
         _L_p24 = env['p']
         _S_p24 = _L_p24 if type(_L_p24) is int and 0 <= _L_p24 < num_players else None
@@ -5980,23 +6307,23 @@ def build(num_players, files):
                 st.at = o283  # game.yaml:680
                 _actions3 = set()  # (the ids' order is never read)
                 _v36 = []
-                for _m30 in st.zones[(Z_mission_hand1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[187])))]:  # game.yaml:683
-                    if not (fn_can_pay(st, S[188], _L_p24, _m30)):
+                for _m28 in st.zones[(Z_mission_hand1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[187])))]:  # game.yaml:683
+                    if not (fn_can_pay(st, S[188], _L_p24, _m28)):
                         continue
-                    _a9 = A_261 + _m30.type_id
+                    _a9 = A_261 + _m28.type_id
                     if _a9 not in _actions3:  # an identical card: the same choice
                         _actions3.add(_a9)
-                        _v36.append(_m30)
+                        _v36.append(_m28)
                 _items4 = st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[189])))]  # game.yaml:687
                 if _items4 and fn_can_exchange(st, S[190], _L_p24):
                     _v37 = []
-                    for _x25 in _items4:
-                        if not ((_x25.props['symbol'] != 'crown')):
+                    for _x30 in _items4:
+                        if not ((_x30.props['symbol'] != 'crown')):
                             continue
-                        _a10 = A_271 + _x25.type_id
+                        _a10 = A_271 + _x30.type_id
                         if _a10 not in _actions3:  # an identical card: the same choice
                             _actions3.add(_a10)
-                            _v37.append(_x25)
+                            _v37.append(_x30)
                 else:
                     _v37 = []
                 # game.yaml:692: always offered
@@ -6014,18 +6341,19 @@ def build(num_players, files):
                     else:
                         _i50 = 0
                     if _i50 < _end27:  # game.yaml:683
-                        _m31 = env['m'] = _v36[_i50]
-                        _args160 = {'p': _L_p24, 'm': _m31}
+                        _m29 = env['m'] = _v36[_i50]
+                        _args160 = {'p': _L_p24, 'm': _m29}
                         try:
                             c_27(st, _args160, 0)
                         except Exception as e:
                             traced(e, 'procedure fulfil (' + str(S[284]) + ')')
                             raise
                     elif _i50 < _end28:  # game.yaml:687
-                        _x26 = env['x'] = _v37[_i50 - _end27]
-                        _args161 = {'p': _L_p24, 'x': _x26}
+                        _x31 = env['x'] = _v37[_i50 - _end27]
+                        _args161 = {'p': _L_p24, 'x': _x31}
                         try:
                             proc_exchange_token(st, _args161)
+                            _TD.clear()  # (codegen/tally.py)
                         except Exception as e:
                             traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
                             raise
@@ -6038,11 +6366,11 @@ def build(num_players, files):
                 st.at = o292  # game.yaml:697
                 _actions4 = set()  # (the ids' order is never read)
                 _v38 = []
-                for _x27 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[193])))]:  # game.yaml:701
-                    _a11 = A_291 + _x27.type_id
+                for _x32 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[193])))]:  # game.yaml:701
+                    _a11 = A_291 + _x32.type_id
                     if _a11 not in _actions4:  # an identical card: the same choice
                         _actions4.add(_a11)
-                        _v38.append(_x27)
+                        _v38.append(_x32)
                 _end30 = len(_v38)
                 if not _end30:
                     raise RuleError('a choice has no legal option', S[285])
@@ -6054,17 +6382,19 @@ def build(num_players, files):
                         st.move_number += 1
                     else:
                         _i51 = 0
-                    _x28 = env['x'] = _v38[_i51]
+                    _x33 = env['x'] = _v38[_i51]
                     st.at = o287  # game.yaml:704
-                    env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[191])))] if (_y7 != _x28)]
+                    env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[191])))] if (_y7 != _x33)]
                     st.at = o288  # game.yaml:705
                     move_cards(st, env['back'], Z_token_supply1, False)
+                    _TD.clear()  # (codegen/tally.py)
                     st.at = o291  # game.yaml:706
                     for _y8 in list(env['back']):
                         env['y'] = _y8
                         _args162 = {'p': _L_p24, 'bonus': False}
                         try:
                             proc_take_coat(st, _args162)
+                            _TD.clear()  # (codegen/tally.py)
                         except Exception as e:
                             traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                             raise
@@ -6079,13 +6409,13 @@ def build(num_players, files):
                     st.at = o299  # game.yaml:716
                     _actions5 = set()  # (the ids' order is never read)
                     _v39 = []
-                    for _x29 in st.zones[(Z_tokens_held1 + _q19)]:  # game.yaml:719
-                        if not ((_x29.props['symbol'] != 'crown')):
+                    for _x34 in st.zones[(Z_tokens_held1 + _q19)]:  # game.yaml:719
+                        if not ((_x34.props['symbol'] != 'crown')):
                             continue
-                        _a12 = A_301 + _x29.type_id
+                        _a12 = A_301 + _x34.type_id
                         if _a12 not in _actions5:  # an identical card: the same choice
                             _actions5.add(_a12)
-                            _v39.append(_x29)
+                            _v39.append(_x34)
                     # game.yaml:723: always offered
                     _end31 = len(_v39)
                     _end32 = _end31 + 1
@@ -6098,10 +6428,11 @@ def build(num_players, files):
                         else:
                             _i52 = 0
                         if _i52 < _end31:  # game.yaml:719
-                            _x30 = env['x'] = _v39[_i52]
-                            _args163 = {'p': _q19, 'x': _x30}
+                            _x35 = env['x'] = _v39[_i52]
+                            _args163 = {'p': _q19, 'x': _x35}
                             try:
                                 proc_exchange_token(st, _args163)
+                                _TD.clear()  # (codegen/tally.py)
                             except Exception as e:
                                 traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
                                 raise
@@ -6115,13 +6446,13 @@ def build(num_players, files):
             st.at = o308  # game.yaml:731
             _actions6 = set()  # (the ids' order is never read)
             _v40 = []
-            for _x31 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[197])))]:  # game.yaml:733
-                if not (fn_pays_first(st, S[198], _L_p26, _L_m4, _x31)):
+            for _x36 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[197])))]:  # game.yaml:733
+                if not (fn_pays_first(st, S[198], _L_p26, _L_m4, _x36)):
                     continue
-                _a13 = A_321 + _x31.type_id
+                _a13 = A_321 + _x36.type_id
                 if _a13 not in _actions6:  # an identical card: the same choice
                     _actions6.add(_a13)
-                    _v40.append(_x31)
+                    _v40.append(_x36)
             _end33 = len(_v40)
             if not _end33:
                 raise RuleError('a choice has no legal option', S[287])
@@ -6133,10 +6464,15 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i53 = 0
-                _x32 = env['x'] = _v40[_i53]
+                _x37 = env['x'] = _v40[_i53]
                 st.at = o307  # game.yaml:734
-                _c27 = _x32
+                _c27 = _x37
                 if type(_c27) is Card:
+                    _t23 = _TD.get(st)
+                    if _t23 is not None:
+                        _x38 = _t23[st.loc[_c27.id]]
+                        if _x38 is not None:
+                            _x38[OSLOT[_c27.id]] -= 1
                     _from5 = st.zones[st.loc[_c27.id]]
                     if _from5[-1] is _c27:  # the top card: no search from the bottom
                         _from5.pop()
@@ -6146,17 +6482,18 @@ def build(num_players, files):
                     st.loc[_c27.id] = Z_token_supply1
                 else:  # not a card: State.move raises the rules' error
                     st.move(_c27, Z_token_supply1, False)
+                    _TD.clear()  # (codegen/tally.py)
         if pc <= 1:
             st.at = o311  # game.yaml:735
             _actions7 = set()  # (the ids' order is never read)
             _v41 = []
-            for _x33 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[199])))]:  # game.yaml:737
-                if not (fn_fits(st, _x33, _L_m4.props['cost_b'])):
+            for _x39 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[199])))]:  # game.yaml:737
+                if not (fn_fits(st, _x39, _L_m4.props['cost_b'])):
                     continue
-                _a14 = A_331 + _x33.type_id
+                _a14 = A_331 + _x39.type_id
                 if _a14 not in _actions7:  # an identical card: the same choice
                     _actions7.add(_a14)
-                    _v41.append(_x33)
+                    _v41.append(_x39)
             _end34 = len(_v41)
             if not _end34:
                 raise RuleError('a choice has no legal option', S[288])
@@ -6168,10 +6505,15 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i54 = 0
-                _x34 = env['x'] = _v41[_i54]
+                _x40 = env['x'] = _v41[_i54]
                 st.at = o310  # game.yaml:738
-                _c28 = _x34
+                _c28 = _x40
                 if type(_c28) is Card:
+                    _t24 = _TD.get(st)
+                    if _t24 is not None:
+                        _x41 = _t24[st.loc[_c28.id]]
+                        if _x41 is not None:
+                            _x41[OSLOT[_c28.id]] -= 1
                     _from6 = st.zones[st.loc[_c28.id]]
                     if _from6[-1] is _c28:  # the top card: no search from the bottom
                         _from6.pop()
@@ -6181,11 +6523,17 @@ def build(num_players, files):
                     st.loc[_c28.id] = Z_token_supply1
                 else:  # not a card: State.move raises the rules' error
                     st.move(_c28, Z_token_supply1, False)
+                    _TD.clear()  # (codegen/tally.py)
         if pc <= 2:
             st.at = o312  # game.yaml:739
             _c29 = _L_m4
             _d10 = (Z_missions_done1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[80])))
             if type(_c29) is Card:
+                _t25 = _TD.get(st)
+                if _t25 is not None:
+                    _x42 = _t25[st.loc[_c29.id]]
+                    if _x42 is not None:
+                        _x42[OSLOT[_c29.id]] -= 1
                 _from7 = st.zones[st.loc[_c29.id]]
                 if _from7[-1] is _c29:  # the top card: no search from the bottom
                     _from7.pop()
@@ -6195,6 +6543,7 @@ def build(num_players, files):
                 st.loc[_c29.id] = _d10
             else:  # not a card: State.move raises the rules' error
                 st.move(_c29, _d10, False)
+                _TD.clear()  # (codegen/tally.py)
         if pc <= 3:
             _args164 = {'p': _L_p26}
             try:
@@ -6252,7 +6601,7 @@ def build(num_players, files):
                             st.zones[_d11].append(_c30)
                             st.loc[_c30.id] = _d11
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, Z_light_deck1, _d11, False, S[202])
+                            st.move_count(1, Z_light_deck1, _d11, False, S[202])  # tally: kept
                     elif _i55 < _end36:  # game.yaml:756
                         st.at = o321  # game.yaml:757
                         _d12 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[203])))
@@ -6262,7 +6611,7 @@ def build(num_players, files):
                             st.zones[_d12].append(_c31)
                             st.loc[_c31.id] = _d12
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, Z_blue_deck1, _d12, False, S[204])
+                            st.move_count(1, Z_blue_deck1, _d12, False, S[204])  # tally: kept
                     else:  # game.yaml:758
                         st.at = o323  # game.yaml:759
                         _d13 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[205])))
@@ -6272,7 +6621,7 @@ def build(num_players, files):
                             st.zones[_d13].append(_c32)
                             st.loc[_c32.id] = _d13
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, Z_dark_deck1, _d13, False, S[206])
+                            st.move_count(1, Z_dark_deck1, _d13, False, S[206])  # tally: kept
     def c_29(st, env, pc):  # game.yaml:760
         _L_p28 = env['p']
         _S_p27 = _L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else None
@@ -6288,9 +6637,9 @@ def build(num_players, files):
                     _cands1 = []
                     _seen1 = set()
                     for _y9 in reversed(st.zones[(Z_mission_hand1 + (_S_p27 if _S_p27 is not None else seat(st, _L_p28, S[207])))]):
-                        _t17 = _y9.type_id
-                        if _t17 not in _seen1:
-                            _seen1.add(_t17)
+                        _t26 = _y9.type_id
+                        if _t26 not in _seen1:
+                            _seen1.add(_t26)
                             _cands1.append(_y9)
                     _cands1.reverse()
                 else:
@@ -6330,6 +6679,14 @@ def build(num_players, files):
                 _c36 = _c35
                 _d14 = st.zone_index((st.zones[Z_light_deck1] if (_c35.kind == 'light_missions') else (st.zones[Z_blue_deck1] if (_c35.kind == 'blue_missions') else st.zones[Z_dark_deck1])))
                 if type(_c36) is Card:
+                    _t27 = _TD.get(st)
+                    if _t27 is not None:
+                        _x43 = _t27[st.loc[_c36.id]]
+                        if _x43 is not None:
+                            _x43[OSLOT[_c36.id]] -= 1
+                        _x44 = _t27[_d14]
+                        if _x44 is not None:
+                            _x44[OSLOT[_c36.id]] += 1
                     _from9 = st.zones[st.loc[_c36.id]]
                     if _from9[-1] is _c36:  # the top card: no search from the bottom
                         _from9.pop()
@@ -6339,6 +6696,7 @@ def build(num_players, files):
                     st.loc[_c36.id] = _d14
                 else:  # not a card: State.move raises the rules' error
                     st.move(_c36, _d14, True)
+                    _TD.clear()  # (codegen/tally.py)
         if pc <= 2:
             st.at = o332  # game.yaml:777
             for _c37 in list(env['back']):
@@ -6380,6 +6738,7 @@ def build(num_players, files):
                     _args167 = {'p': _L_p29, 'n': 2}
                     try:
                         proc_earn(st, _args167)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure earn (' + str(S[54]) + ')')
                         raise
@@ -6387,12 +6746,14 @@ def build(num_players, files):
                     _args168 = {'p': _L_p29, 'n': 1}
                     try:
                         proc_earn(st, _args168)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure earn (' + str(S[54]) + ')')
                         raise
                     _args169 = {'p': _L_p29, 'n': 1}
                     try:
                         proc_to_personal(st, _args169)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                         raise
@@ -6400,6 +6761,7 @@ def build(num_players, files):
                     _args170 = {'p': _L_p29, 'n': 2}
                     try:
                         proc_to_personal(st, _args170)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                         raise
@@ -6432,7 +6794,7 @@ def build(num_players, files):
                         st.zones[_d15].append(_c38)
                         st.loc[_c38.id] = _d15
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, _src4, _d15, False, S[90])
+                        st.move_count(1, _src4, _d15, False, S[90])  # tally: kept
                     st.at = o79  # game.yaml:420
                     _d16 = (Z_influence_hand1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[91])))
                     _pile13 = st.zones[Z_influence_deck1]
@@ -6441,7 +6803,7 @@ def build(num_players, files):
                         st.zones[_d16].append(_c39)
                         st.loc[_c39.id] = _d16
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_influence_deck1, _d16, False, S[92])
+                        st.move_count(1, Z_influence_deck1, _d16, False, S[92])  # tally: kept
                 else:  # game.yaml:421
                     pass
     def c_83(st, env, pc):  # game.yaml:428
@@ -6450,30 +6812,30 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o84  # game.yaml:429
             _i59 = (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[93]))
-            _v42 = len([1 for _m32 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[7])))] if (_m32.props['ability'] == 'pass2')])
+            _v42 = len([1 for _m30 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[7])))] if (_m30.props['ability'] == 'pass2')])
             if _v42 < 0:
                 raise RuleError("'pass_left' would fall to " + str(_v42) + ', below its minimum 0', S[94])
             st.vars['pass_left'][_i59] = _v42
         if pc <= 1:
             st.at = o85  # game.yaml:430
             _i60 = (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[95]))
-            _v43 = len([1 for _m33 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[7])))] if (_m33.props['ability'] == 'card_swap')])
+            _v43 = len([1 for _m31 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[7])))] if (_m31.props['ability'] == 'card_swap')])
             if _v43 < 0:
                 raise RuleError("'swap_left' would fall to " + str(_v43) + ', below its minimum 0', S[96])
             st.vars['swap_left'][_i60] = _v43
         if pc <= 2:
             st.at = o86  # game.yaml:431
             _i61 = (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[97]))
-            _v44 = len([1 for _m34 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[7])))] if (_m34.props['ability'] == 'place_four')])
+            _v44 = len([1 for _m32 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[7])))] if (_m32.props['ability'] == 'place_four')])
             if _v44 < 0:
                 raise RuleError("'four_left' would fall to " + str(_v44) + ', below its minimum 0', S[98])
             st.vars['four_left'][_i61] = _v44
         if pc <= 3:
             st.at = o89  # game.yaml:432
-            for _m35 in [_x35 for _x35 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[100])))] if (_x35.props['ability'] in ['tile_marker', 'louis_marker'])]:
-                env['m'] = _m35
+            for _m33 in [_x45 for _x45 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[100])))] if (_x45.props['ability'] in ['tile_marker', 'louis_marker'])]:
+                env['m'] = _m33
                 st.at = o88  # game.yaml:433
-                _args171 = {'p': _L_p31, 't': (fn_tile_number(st, _m35.props['tile']) if (_m35.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _m35, 'n': 1}
+                _args171 = {'p': _L_p31, 't': (fn_tile_number(st, _m33.props['tile']) if (_m33.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _m33, 'n': 1}
                 try:
                     c_9(st, _args171, 0)
                 except Exception as e:
@@ -6521,9 +6883,9 @@ def build(num_players, files):
         _S_p31 = _L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else None
         if pc <= 0:
             st.at = o99  # game.yaml:443
-            for _m36 in [_x36 for _x36 in st.zones[(Z_missions_done1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p34, S[103])))] if (_x36.props['ability'] == 'final_marker')]:
-                env['m'] = _m36
-                _args175 = {'p': _L_p34, 'x': _m36, 'optional': True}
+            for _m34 in [_x46 for _x46 in st.zones[(Z_missions_done1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p34, S[103])))] if (_x46.props['ability'] == 'final_marker')]:
+                env['m'] = _m34
+                _args175 = {'p': _L_p34, 'x': _m34, 'optional': True}
                 try:
                     c_10(st, _args175, 0)
                 except Exception as e:
@@ -6564,6 +6926,7 @@ def build(num_players, files):
                     _args177 = {'p': _L_p36, 't': _L_t13, 'n': _L_n8}
                     try:
                         proc_from_general(st, _args177)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure from_general (' + str(S[106]) + ')')
                         raise
@@ -6593,10 +6956,11 @@ def build(num_players, files):
                 else:
                     _i63 = 0
                 if _i63 < _end45:  # game.yaml:471
-                    _t19 = env['t'] = _v45[_i63]
-                    _args178 = {'p': _L_p37, 't': _t19, 'n': 1}
+                    _t29 = env['t'] = _v45[_i63]
+                    _args178 = {'p': _L_p37, 't': _t29, 'n': 1}
                     try:
                         proc_from_general(st, _args178)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure from_general (' + str(S[106]) + ')')
                         raise
@@ -6609,6 +6973,11 @@ def build(num_players, files):
             st.at = o120  # game.yaml:482
             _c40 = _L_c2
             if type(_c40) is Card:
+                _t30 = _TD.get(st)
+                if _t30 is not None:
+                    _x47 = _t30[st.loc[_c40.id]]
+                    if _x47 is not None:
+                        _x47[OSLOT[_c40.id]] -= 1
                 _from10 = st.zones[st.loc[_c40.id]]
                 if _from10[-1] is _c40:  # the top card: no search from the bottom
                     _from10.pop()
@@ -6618,6 +6987,7 @@ def build(num_players, files):
                 st.loc[_c40.id] = Z_influence_played1
             else:  # not a card: State.move raises the rules' error
                 st.move(_c40, Z_influence_played1, False)
+                _TD.clear()  # (codegen/tally.py)
         if pc <= 1:
             _args179 = {'p': _L_p38, 'c': _L_c2}
             st.inline += 1
@@ -6732,10 +7102,14 @@ def build(num_players, files):
             if type(_L_k1) is int and 0 <= _L_k1 <= len(_pile14):
                 for _ in range(_L_k1):
                     _c41 = _pile14.pop()
+                    _t31 = _TD.get(st)
+                    if _t31 is not None:
+                        _t31[_d17][OSLOT[_c41.id]] += 1
                     st.zones[_d17].append(_c41)
                     st.loc[_c41.id] = _d17
             else:  # short of cards (a refill), or no count: State's
                 st.move_count(_L_k1, _src5, _d17, False, S[137])
+                _TD.clear()  # (codegen/tally.py)
         if pc <= 1:
             st.at = o157  # game.yaml:538
             if ((_L_left2 > _L_k1) and (_L_jumps4 > 0)):
@@ -6766,6 +7140,7 @@ def build(num_players, files):
                         _args186 = {'p': _L_p44, 't': _a17, 'n': (_L_left2 - _L_k1), 'jumps': (_L_jumps4 - 1)}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[138])
+                            _TD.clear()  # (codegen/tally.py)
                         st.inline += 1
                         try:
                             c_14(st, _args186, 0)
@@ -6811,6 +7186,7 @@ def build(num_players, files):
                     _args187 = {'p': _L_p45, 't': _a20, 'n': (_L_left3 - _L_k2), 'jumps': (_L_jumps5 - 1)}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[138])
+                        _TD.clear()  # (codegen/tally.py)
                     st.inline += 1
                     try:
                         c_14(st, _args187, 0)
@@ -6832,6 +7208,7 @@ def build(num_players, files):
             _args188 = {'p': _L_p46, 't': _L_a1, 'n': (_L_left4 - _L_k3), 'jumps': (_L_jumps6 - 1)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[138])
+                _TD.clear()  # (codegen/tally.py)
             st.inline += 1
             try:
                 c_14(st, _args188, 0)
@@ -6863,7 +7240,7 @@ def build(num_players, files):
         _O_t9 = _L_t18.ordinal if type(_L_t18) is Card and _L_t18.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o174  # game.yaml:563
-            for _c42 in [_x37 for _x37 in st.zones[(Z_intrigue_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[147])))] if ((_x37.props['courtier'] == _L_t18) and (len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[148])))]) > 0))]:
+            for _c42 in [_x48 for _x48 in st.zones[(Z_intrigue_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[147])))] if ((_x48.props['courtier'] == _L_t18) and (len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[148])))]) > 0))]:
                 env['c'] = _c42
                 st.at = o173  # game.yaml:565
                 # game.yaml:569: always offered
@@ -6884,6 +7261,11 @@ def build(num_players, files):
                         st.at = o170  # game.yaml:570
                         _c43 = _c42
                         if type(_c43) is Card:
+                            _t32 = _TD.get(st)
+                            if _t32 is not None:
+                                _x49 = _t32[st.loc[_c43.id]]
+                                if _x49 is not None:
+                                    _x49[OSLOT[_c43.id]] -= 1
                             _from11 = st.zones[st.loc[_c43.id]]
                             if _from11[-1] is _c43:  # the top card: no search from the bottom
                                 _from11.pop()
@@ -6893,6 +7275,7 @@ def build(num_players, files):
                             st.loc[_c43.id] = Z_intrigue_deck1
                         else:  # not a card: State.move raises the rules' error
                             st.move(_c43, Z_intrigue_deck1, True)
+                            _TD.clear()  # (codegen/tally.py)
                         st.at = o171  # game.yaml:571
                         _n3 = min((2, len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[145])))]),))
                         _src6 = (Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[144])))
@@ -6901,10 +7284,14 @@ def build(num_players, files):
                         if type(_n3) is int and 0 <= _n3 <= len(_pile15):
                             for _ in range(_n3):
                                 _c44 = _pile15.pop()
+                                _t33 = _TD.get(st)
+                                if _t33 is not None:
+                                    _t33[_d18][OSLOT[_c44.id]] += 1
                                 st.zones[_d18].append(_c44)
                                 st.loc[_c44.id] = _d18
                         else:  # short of cards (a refill), or no count: State's
                             st.move_count(_n3, _src6, _d18, False, S[146])
+                            _TD.clear()  # (codegen/tally.py)
                     else:  # game.yaml:572
                         pass
     def c_168(st, env, pc):  # game.yaml:564
@@ -6933,6 +7320,11 @@ def build(num_players, files):
                     st.at = o170  # game.yaml:570
                     _c45 = _L_c5
                     if type(_c45) is Card:
+                        _t34 = _TD.get(st)
+                        if _t34 is not None:
+                            _x50 = _t34[st.loc[_c45.id]]
+                            if _x50 is not None:
+                                _x50[OSLOT[_c45.id]] -= 1
                         _from12 = st.zones[st.loc[_c45.id]]
                         if _from12[-1] is _c45:  # the top card: no search from the bottom
                             _from12.pop()
@@ -6942,6 +7334,7 @@ def build(num_players, files):
                         st.loc[_c45.id] = Z_intrigue_deck1
                     else:  # not a card: State.move raises the rules' error
                         st.move(_c45, Z_intrigue_deck1, True)
+                        _TD.clear()  # (codegen/tally.py)
                     st.at = o171  # game.yaml:571
                     _n4 = min((2, len(st.zones[(Z_personal1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q4, S[145])))]),))
                     _src7 = (Z_personal1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q4, S[144])))
@@ -6950,10 +7343,14 @@ def build(num_players, files):
                     if type(_n4) is int and 0 <= _n4 <= len(_pile16):
                         for _ in range(_n4):
                             _c46 = _pile16.pop()
+                            _t35 = _TD.get(st)
+                            if _t35 is not None:
+                                _t35[_d19][OSLOT[_c46.id]] += 1
                             st.zones[_d19].append(_c46)
                             st.loc[_c46.id] = _d19
                     else:  # short of cards (a refill), or no count: State's
                         st.move_count(_n4, _src7, _d19, False, S[146])
+                        _TD.clear()  # (codegen/tally.py)
                 else:  # game.yaml:572
                     pass
     def c_179(st, env, pc):  # game.yaml:581
@@ -7050,6 +7447,7 @@ def build(num_players, files):
             _args197 = {'p': st.vars['leader'], 't': _L_t25}
             try:
                 proc_to_general(st, _args197)
+                _TD.clear()  # (codegen/tally.py)
             except Exception as e:
                 traced(e, 'procedure to_general (' + str(S[158]) + ')')
                 raise
@@ -7070,11 +7468,11 @@ def build(num_players, files):
         _L_q7 = env['q']
         _L_gifted2 = env['gifted']
         _L_t27 = env['t']
-        _O_t11 = _L_t27.ordinal if type(_L_t27) is Card and _L_t27.kind == 'courtiers' else None
         _S_q6 = _L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else None
+        _O_t11 = _L_t27.ordinal if type(_L_t27) is Card and _L_t27.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o220  # game.yaml:620
-            if (((_L_q7 not in _L_gifted2) and (len([1 for _m37 in st.zones[(Z_markers_on1 + (_O_t11 if _O_t11 is not None else ordinal(_L_t27, 'courtiers', S[0])))] if (_m37.owner == _L_q7)]) > 0)) and (st.vars['gold'][(_S_q6 if _S_q6 is not None else seat(st, _L_q7, S[160]))] >= fn_bribe_price(st, S[161], _L_q7, _L_t27))):
+            if (((_L_q7 not in _L_gifted2) and (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_t11 if _O_t11 is not None else ordinal(_L_t27, 'courtiers', S[0])))][_S_q6] if _S_q6 is not None else len([1 for _m35 in st.zones[(Z_markers_on1 + (_O_t11 if _O_t11 is not None else ordinal(_L_t27, 'courtiers', S[0])))] if (_m35.owner == _L_q7)])) > 0)) and (st.vars['gold'][(_S_q6 if _S_q6 is not None else seat(st, _L_q7, S[160]))] >= fn_bribe_price(st, S[161], _L_q7, _L_t27))):
                 st.at = o219  # game.yaml:622
                 # game.yaml:624: always offered
                 # game.yaml:624: always offered
@@ -7095,6 +7493,7 @@ def build(num_players, files):
                         _args199 = {'p': _L_q7, 'n': fn_bribe_price(st, S[162], _L_q7, _L_t27)}
                         try:
                             proc_pay(st, _args199)
+                            _TD.clear()  # (codegen/tally.py)
                         except Exception as e:
                             traced(e, 'procedure pay (' + str(S[47]) + ')')
                             raise
@@ -7131,6 +7530,7 @@ def build(num_players, files):
                     _args201 = {'p': _L_q8, 'n': fn_bribe_price(st, S[162], _L_q8, _L_t28)}
                     try:
                         proc_pay(st, _args201)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure pay (' + str(S[47]) + ')')
                         raise
@@ -7150,6 +7550,7 @@ def build(num_players, files):
             _args203 = {'p': _L_q9, 'n': fn_bribe_price(st, S[162], _L_q9, _L_t29)}
             try:
                 proc_pay(st, _args203)
+                _TD.clear()  # (codegen/tally.py)
             except Exception as e:
                 traced(e, 'procedure pay (' + str(S[47]) + ')')
                 raise
@@ -7189,6 +7590,7 @@ def build(num_players, files):
                 _args207 = {'p': _q22, 't': _L_t31}
                 try:
                     proc_to_general(st, _args207)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure to_general (' + str(S[158]) + ')')
                     raise
@@ -7215,6 +7617,7 @@ def build(num_players, files):
             _args210 = {'p': _L_q11, 't': _L_t32}
             try:
                 proc_to_general(st, _args210)
+                _TD.clear()  # (codegen/tally.py)
             except Exception as e:
                 traced(e, 'procedure to_general (' + str(S[158]) + ')')
                 raise
@@ -7245,6 +7648,7 @@ def build(num_players, files):
             _args213 = {'p': st.vars['leader'], 's': 'crown'}
             try:
                 proc_take_token(st, _args213)
+                _TD.clear()  # (codegen/tally.py)
             except Exception as e:
                 traced(e, 'procedure take_token (' + str(S[49]) + ')')
                 raise
@@ -7252,6 +7656,7 @@ def build(num_players, files):
             _args214 = {'p': st.vars['leader'], 't': _L_t34}
             try:
                 proc_to_general(st, _args214)
+                _TD.clear()  # (codegen/tally.py)
             except Exception as e:
                 traced(e, 'procedure to_general (' + str(S[158]) + ')')
                 raise
@@ -7303,6 +7708,7 @@ def build(num_players, files):
             _args219 = {'p': _L_p47, 'bonus': False}
             try:
                 proc_take_coat(st, _args219)
+                _TD.clear()  # (codegen/tally.py)
             except Exception as e:
                 traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                 raise
@@ -7318,7 +7724,7 @@ def build(num_players, files):
         _L_t38 = env['t']
         if pc <= 0:
             st.at = o258  # game.yaml:664
-            _args221 = {'p': _L_p48, 't': first([_t20 for _t20 in KF_courtiers1]), 'x': _L_t38, 'n': 2}
+            _args221 = {'p': _L_p48, 't': first([_t36 for _t36 in KF_courtiers1]), 'x': _L_t38, 'n': 2}
             try:
                 c_9(st, _args221, 0)
             except Exception as e:
@@ -7328,6 +7734,7 @@ def build(num_players, files):
             _args222 = {'p': _L_p48, 'n': 1}
             try:
                 proc_to_personal(st, _args222)
+                _TD.clear()  # (codegen/tally.py)
             except Exception as e:
                 traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                 raise
@@ -7345,23 +7752,23 @@ def build(num_players, files):
             st.at = o283  # game.yaml:680
             _actions10 = set()  # (the ids' order is never read)
             _v50 = []
-            for _m38 in st.zones[(Z_mission_hand1 + (_S_p37 if _S_p37 is not None else seat(st, _L_p49, S[187])))]:  # game.yaml:683
-                if not (fn_can_pay(st, S[188], _L_p49, _m38)):
+            for _m36 in st.zones[(Z_mission_hand1 + (_S_p37 if _S_p37 is not None else seat(st, _L_p49, S[187])))]:  # game.yaml:683
+                if not (fn_can_pay(st, S[188], _L_p49, _m36)):
                     continue
-                _a21 = A_261 + _m38.type_id
+                _a21 = A_261 + _m36.type_id
                 if _a21 not in _actions10:  # an identical card: the same choice
                     _actions10.add(_a21)
-                    _v50.append(_m38)
+                    _v50.append(_m36)
             _items5 = st.zones[(Z_tokens_held1 + (_S_p37 if _S_p37 is not None else seat(st, _L_p49, S[189])))]  # game.yaml:687
             if _items5 and fn_can_exchange(st, S[190], _L_p49):
                 _v51 = []
-                for _x38 in _items5:
-                    if not ((_x38.props['symbol'] != 'crown')):
+                for _x51 in _items5:
+                    if not ((_x51.props['symbol'] != 'crown')):
                         continue
-                    _a22 = A_271 + _x38.type_id
+                    _a22 = A_271 + _x51.type_id
                     if _a22 not in _actions10:  # an identical card: the same choice
                         _actions10.add(_a22)
-                        _v51.append(_x38)
+                        _v51.append(_x51)
             else:
                 _v51 = []
             # game.yaml:692: always offered
@@ -7379,18 +7786,19 @@ def build(num_players, files):
                 else:
                     _i73 = 0
                 if _i73 < _end61:  # game.yaml:683
-                    _m39 = env['m'] = _v50[_i73]
-                    _args224 = {'p': _L_p49, 'm': _m39}
+                    _m37 = env['m'] = _v50[_i73]
+                    _args224 = {'p': _L_p49, 'm': _m37}
                     try:
                         c_27(st, _args224, 0)
                     except Exception as e:
                         traced(e, 'procedure fulfil (' + str(S[284]) + ')')
                         raise
                 elif _i73 < _end62:  # game.yaml:687
-                    _x39 = env['x'] = _v51[_i73 - _end61]
-                    _args225 = {'p': _L_p49, 'x': _x39}
+                    _x52 = env['x'] = _v51[_i73 - _end61]
+                    _args225 = {'p': _L_p49, 'x': _x52}
                     try:
                         proc_exchange_token(st, _args225)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
                         raise
@@ -7414,11 +7822,11 @@ def build(num_players, files):
             st.at = o292  # game.yaml:697
             _actions11 = set()  # (the ids' order is never read)
             _v52 = []
-            for _x40 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[193])))]:  # game.yaml:701
-                _a23 = A_291 + _x40.type_id
+            for _x53 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[193])))]:  # game.yaml:701
+                _a23 = A_291 + _x53.type_id
                 if _a23 not in _actions11:  # an identical card: the same choice
                     _actions11.add(_a23)
-                    _v52.append(_x40)
+                    _v52.append(_x53)
             _end64 = len(_v52)
             if not _end64:
                 raise RuleError('a choice has no legal option', S[285])
@@ -7430,17 +7838,19 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i74 = 0
-                _x41 = env['x'] = _v52[_i74]
+                _x54 = env['x'] = _v52[_i74]
                 st.at = o287  # game.yaml:704
-                env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[191])))] if (_y10 != _x41)]
+                env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[191])))] if (_y10 != _x54)]
                 st.at = o288  # game.yaml:705
                 move_cards(st, env['back'], Z_token_supply1, False)
+                _TD.clear()  # (codegen/tally.py)
                 st.at = o291  # game.yaml:706
                 for _y11 in list(env['back']):
                     env['y'] = _y11
                     _args227 = {'p': _L_p51, 'bonus': False}
                     try:
                         proc_take_coat(st, _args227)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure take_coat (' + str(S[57]) + ')')
                         raise
@@ -7454,13 +7864,13 @@ def build(num_players, files):
                 st.at = o299  # game.yaml:716
                 _actions12 = set()  # (the ids' order is never read)
                 _v53 = []
-                for _x42 in st.zones[(Z_tokens_held1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[196])))]:  # game.yaml:719
-                    if not ((_x42.props['symbol'] != 'crown')):
+                for _x55 in st.zones[(Z_tokens_held1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[196])))]:  # game.yaml:719
+                    if not ((_x55.props['symbol'] != 'crown')):
                         continue
-                    _a24 = A_301 + _x42.type_id
+                    _a24 = A_301 + _x55.type_id
                     if _a24 not in _actions12:  # an identical card: the same choice
                         _actions12.add(_a24)
-                        _v53.append(_x42)
+                        _v53.append(_x55)
                 # game.yaml:723: always offered
                 _end65 = len(_v53)
                 _end66 = _end65 + 1
@@ -7475,10 +7885,11 @@ def build(num_players, files):
                     else:
                         _i75 = 0
                     if _i75 < _end65:  # game.yaml:719
-                        _x43 = env['x'] = _v53[_i75]
-                        _args228 = {'p': _L_q13, 'x': _x43}
+                        _x56 = env['x'] = _v53[_i75]
+                        _args228 = {'p': _L_q13, 'x': _x56}
                         try:
                             proc_exchange_token(st, _args228)
+                            _TD.clear()  # (codegen/tally.py)
                         except Exception as e:
                             traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
                             raise
@@ -7491,13 +7902,13 @@ def build(num_players, files):
             st.at = o299  # game.yaml:716
             _actions13 = set()  # (the ids' order is never read)
             _v54 = []
-            for _x44 in st.zones[(Z_tokens_held1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q14, S[196])))]:  # game.yaml:719
-                if not ((_x44.props['symbol'] != 'crown')):
+            for _x57 in st.zones[(Z_tokens_held1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q14, S[196])))]:  # game.yaml:719
+                if not ((_x57.props['symbol'] != 'crown')):
                     continue
-                _a25 = A_301 + _x44.type_id
+                _a25 = A_301 + _x57.type_id
                 if _a25 not in _actions13:  # an identical card: the same choice
                     _actions13.add(_a25)
-                    _v54.append(_x44)
+                    _v54.append(_x57)
             # game.yaml:723: always offered
             _end67 = len(_v54)
             _end68 = _end67 + 1
@@ -7512,10 +7923,11 @@ def build(num_players, files):
                 else:
                     _i76 = 0
                 if _i76 < _end67:  # game.yaml:719
-                    _x45 = env['x'] = _v54[_i76]
-                    _args229 = {'p': _L_q14, 'x': _x45}
+                    _x58 = env['x'] = _v54[_i76]
+                    _args229 = {'p': _L_q14, 'x': _x58}
                     try:
                         proc_exchange_token(st, _args229)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure exchange_token (' + str(S[186]) + ')')
                         raise
@@ -7569,7 +7981,7 @@ def build(num_players, files):
                         st.zones[_d20].append(_c47)
                         st.loc[_c47.id] = _d20
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_light_deck1, _d20, False, S[202])
+                        st.move_count(1, Z_light_deck1, _d20, False, S[202])  # tally: kept
                 elif _i77 < _end70:  # game.yaml:756
                     st.at = o321  # game.yaml:757
                     _d21 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[203])))
@@ -7579,7 +7991,7 @@ def build(num_players, files):
                         st.zones[_d21].append(_c48)
                         st.loc[_c48.id] = _d21
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_blue_deck1, _d21, False, S[204])
+                        st.move_count(1, Z_blue_deck1, _d21, False, S[204])  # tally: kept
                 else:  # game.yaml:758
                     st.at = o323  # game.yaml:759
                     _d22 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[205])))
@@ -7589,7 +8001,7 @@ def build(num_players, files):
                         st.zones[_d22].append(_c49)
                         st.loc[_c49.id] = _d22
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_dark_deck1, _d22, False, S[206])
+                        st.move_count(1, Z_dark_deck1, _d22, False, S[206])  # tally: kept
     def c_330(st, env, pc):  # game.yaml:777
         _L_p55 = env['p']
         if pc <= 0:
@@ -7622,7 +8034,7 @@ def build(num_players, files):
                     st.at = o356  # game.yaml:325
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
                 st.at = o357  # game.yaml:329
-                move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
+                move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)  # tally: kept
                 st.at = o358  # game.yaml:330
                 _z1 = st.zones[Z_gold_deck1]
                 _c50 = _z1[-1]
@@ -7641,6 +8053,7 @@ def build(num_players, files):
                     _args232 = {'p': _p56, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                     try:
                         proc_earn(st, _args232)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure earn (' + str(S[54]) + ')')
                         raise
@@ -7654,14 +8067,14 @@ def build(num_players, files):
                         st.zones[_d23].append(_c51)
                         st.loc[_c51.id] = _d23
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_intrigue_deck1, _d23, False, S[221])
+                        st.move_count(1, Z_intrigue_deck1, _d23, False, S[221])  # tally: kept
                 st.at = o371  # game.yaml:338
                 for _p57 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p57
                     st.at = o370  # game.yaml:339
-                    for _m40 in list(st.zones[(Z_missions_done1 + _p57)]):
-                        env['m'] = _m40
-                        _args233 = {'p': _p57, 'm': _m40}
+                    for _m38 in list(st.zones[(Z_missions_done1 + _p57)]):
+                        env['m'] = _m38
+                        _args233 = {'p': _p57, 'm': _m38}
                         try:
                             c_7(st, _args233, 0)
                         except Exception as e:
@@ -7679,7 +8092,7 @@ def build(num_players, files):
                             st.zones[_d24].append(_c52)
                             st.loc[_c52.id] = _d24
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(5, Z_influence_deck1, _d24, False, S[222])
+                        st.move_count(5, Z_influence_deck1, _d24, False, S[222])  # tally: kept
                 st.at = o375  # game.yaml:325
                 st.vars['phase'] = ''
                 st.vars['phase'] = 'Influence'
@@ -7740,11 +8153,11 @@ def build(num_players, files):
                 for _p61 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p61
                     st.at = o404  # game.yaml:353
-                    for _m41 in [_x46 for _x46 in st.zones[(Z_missions_done1 + _p61)] if (_x46.props['ability'] == 'card_exchange')]:
-                        env['m'] = _m41
+                    for _m39 in [_x59 for _x59 in st.zones[(Z_missions_done1 + _p61)] if (_x59.props['ability'] == 'card_exchange')]:
+                        env['m'] = _m39
                         st.at = o403  # game.yaml:354
                         if (len(st.zones[(Z_mission_hand1 + _p61)]) > 0):
-                            _args238 = {'p': _p61, 'm': _m41}
+                            _args238 = {'p': _p61, 'm': _m39}
                             try:
                                 c_29(st, _args238, 0)
                             except Exception as e:
@@ -7768,7 +8181,7 @@ def build(num_players, files):
                 st.at = o356  # game.yaml:325
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
             st.at = o357  # game.yaml:329
-            move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
+            move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)  # tally: kept
             st.at = o358  # game.yaml:330
             _z2 = st.zones[Z_gold_deck1]
             _c53 = _z2[-1]
@@ -7787,6 +8200,7 @@ def build(num_players, files):
                 _args239 = {'p': _p62, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                 try:
                     proc_earn(st, _args239)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
@@ -7800,14 +8214,14 @@ def build(num_players, files):
                     st.zones[_d25].append(_c54)
                     st.loc[_c54.id] = _d25
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(1, Z_intrigue_deck1, _d25, False, S[221])
+                    st.move_count(1, Z_intrigue_deck1, _d25, False, S[221])  # tally: kept
             st.at = o371  # game.yaml:338
             for _p63 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p63
                 st.at = o370  # game.yaml:339
-                for _m42 in list(st.zones[(Z_missions_done1 + _p63)]):
-                    env['m'] = _m42
-                    _args240 = {'p': _p63, 'm': _m42}
+                for _m40 in list(st.zones[(Z_missions_done1 + _p63)]):
+                    env['m'] = _m40
+                    _args240 = {'p': _p63, 'm': _m40}
                     try:
                         c_7(st, _args240, 0)
                     except Exception as e:
@@ -7825,7 +8239,7 @@ def build(num_players, files):
                         st.zones[_d26].append(_c55)
                         st.loc[_c55.id] = _d26
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(5, Z_influence_deck1, _d26, False, S[222])
+                    st.move_count(5, Z_influence_deck1, _d26, False, S[222])  # tally: kept
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''
         if pc <= 3:
@@ -7889,11 +8303,11 @@ def build(num_players, files):
             for _p67 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p67
                 st.at = o404  # game.yaml:353
-                for _m43 in [_x47 for _x47 in st.zones[(Z_missions_done1 + _p67)] if (_x47.props['ability'] == 'card_exchange')]:
-                    env['m'] = _m43
+                for _m41 in [_x60 for _x60 in st.zones[(Z_missions_done1 + _p67)] if (_x60.props['ability'] == 'card_exchange')]:
+                    env['m'] = _m41
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p67)]) > 0):
-                        _args245 = {'p': _p67, 'm': _m43}
+                        _args245 = {'p': _p67, 'm': _m41}
                         try:
                             c_29(st, _args245, 0)
                         except Exception as e:
@@ -7913,7 +8327,7 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
         if pc <= 2:
             st.at = o357  # game.yaml:329
-            move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
+            move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)  # tally: kept
         if pc <= 3:
             st.at = o358  # game.yaml:330
             _z3 = st.zones[Z_gold_deck1]
@@ -7936,6 +8350,7 @@ def build(num_players, files):
                 _args246 = {'p': _p68, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                 try:
                     proc_earn(st, _args246)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
@@ -7950,15 +8365,15 @@ def build(num_players, files):
                     st.zones[_d27].append(_c57)
                     st.loc[_c57.id] = _d27
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(1, Z_intrigue_deck1, _d27, False, S[221])
+                    st.move_count(1, Z_intrigue_deck1, _d27, False, S[221])  # tally: kept
         if pc <= 8:
             st.at = o371  # game.yaml:338
             for _p69 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p69
                 st.at = o370  # game.yaml:339
-                for _m44 in list(st.zones[(Z_missions_done1 + _p69)]):
-                    env['m'] = _m44
-                    _args247 = {'p': _p69, 'm': _m44}
+                for _m42 in list(st.zones[(Z_missions_done1 + _p69)]):
+                    env['m'] = _m42
+                    _args247 = {'p': _p69, 'm': _m42}
                     try:
                         c_7(st, _args247, 0)
                     except Exception as e:
@@ -7977,7 +8392,7 @@ def build(num_players, files):
                         st.zones[_d28].append(_c58)
                         st.loc[_c58.id] = _d28
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(5, Z_influence_deck1, _d28, False, S[222])
+                    st.move_count(5, Z_influence_deck1, _d28, False, S[222])  # tally: kept
         if pc <= 10:
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''
@@ -7986,9 +8401,9 @@ def build(num_players, files):
         _S_p40 = _L_p56 if type(_L_p56) is int and 0 <= _L_p56 < num_players else None
         if pc <= 0:
             st.at = o370  # game.yaml:339
-            for _m45 in list(st.zones[(Z_missions_done1 + (_S_p40 if _S_p40 is not None else seat(st, _L_p56, S[224])))]):
-                env['m'] = _m45
-                _args248 = {'p': _L_p56, 'm': _m45}
+            for _m43 in list(st.zones[(Z_missions_done1 + (_S_p40 if _S_p40 is not None else seat(st, _L_p56, S[224])))]):
+                env['m'] = _m43
+                _args248 = {'p': _L_p56, 'm': _m43}
                 try:
                     c_7(st, _args248, 0)
                 except Exception as e:
@@ -8078,11 +8493,11 @@ def build(num_players, files):
             for _p73 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p73
                 st.at = o404  # game.yaml:353
-                for _m46 in [_x48 for _x48 in st.zones[(Z_missions_done1 + _p73)] if (_x48.props['ability'] == 'card_exchange')]:
-                    env['m'] = _m46
+                for _m44 in [_x61 for _x61 in st.zones[(Z_missions_done1 + _p73)] if (_x61.props['ability'] == 'card_exchange')]:
+                    env['m'] = _m44
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p73)]) > 0):
-                        _args254 = {'p': _p73, 'm': _m46}
+                        _args254 = {'p': _p73, 'm': _m44}
                         try:
                             c_29(st, _args254, 0)
                         except Exception as e:
@@ -8118,11 +8533,11 @@ def build(num_players, files):
             for _p74 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p74
                 st.at = o404  # game.yaml:353
-                for _m47 in [_x49 for _x49 in st.zones[(Z_missions_done1 + _p74)] if (_x49.props['ability'] == 'card_exchange')]:
-                    env['m'] = _m47
+                for _m45 in [_x62 for _x62 in st.zones[(Z_missions_done1 + _p74)] if (_x62.props['ability'] == 'card_exchange')]:
+                    env['m'] = _m45
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p74)]) > 0):
-                        _args257 = {'p': _p74, 'm': _m47}
+                        _args257 = {'p': _p74, 'm': _m45}
                         try:
                             c_29(st, _args257, 0)
                         except Exception as e:
@@ -8133,11 +8548,11 @@ def build(num_players, files):
         _S_p41 = _L_p59 if type(_L_p59) is int and 0 <= _L_p59 < num_players else None
         if pc <= 0:
             st.at = o404  # game.yaml:353
-            for _m48 in [_x50 for _x50 in st.zones[(Z_missions_done1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[233])))] if (_x50.props['ability'] == 'card_exchange')]:
-                env['m'] = _m48
+            for _m46 in [_x63 for _x63 in st.zones[(Z_missions_done1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[233])))] if (_x63.props['ability'] == 'card_exchange')]:
+                env['m'] = _m46
                 st.at = o403  # game.yaml:354
                 if (len(st.zones[(Z_mission_hand1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[231])))]) > 0):
-                    _args258 = {'p': _L_p59, 'm': _m48}
+                    _args258 = {'p': _L_p59, 'm': _m46}
                     try:
                         c_29(st, _args258, 0)
                     except Exception as e:
@@ -8788,7 +9203,7 @@ def build(num_players, files):
     o432 = Stmt(432, S[241])
     o433 = ForOp(S[554], 'p', e433_items, o431, False, seats=True)
     o433.uid = 433
-    P.resume = {7: c_7, 8: c_8, 9: c_9, 10: c_10, 11: c_11, 12: c_12, 13: c_13, 14: c_14, 15: c_15, 16: c_16, 17: c_17, 18: c_18, 19: c_19, 20: c_20, 21: c_21, 22: c_22, 23: c_23, 24: c_24, 25: c_25, 27: c_27, 28: c_28, 29: c_29, 66: c_66, 76: c_76, 83: c_83, 87: c_87, 91: c_91, 92: c_92, 96: c_96, 97: c_97, 107: c_107, 113: c_113, 119: c_119, 131: c_131, 132: c_132, 134: c_134, 139: c_139, 146: c_146, 150: c_150, 152: c_152, 153: c_153, 162: c_162, 167: c_167, 168: c_168, 179: c_179, 180: c_180, 185: c_185, 187: c_187, 189: c_189, 198: c_198, 205: c_205, 210: c_210, 213: c_213, 214: c_214, 215: c_215, 222: c_222, 226: c_226, 227: c_227, 231: c_231, 234: c_234, 239: c_239, 242: c_242, 250: c_250, 257: c_257, 275: c_275, 277: c_277, 285: c_285, 294: c_294, 295: c_295, 314: c_314, 317: c_317, 330: c_330, 349: c_349, 351: c_351, 354: c_354, 367: c_367, 368: c_368, 376: c_376, 381: c_381, 386: c_386, 392: c_392, 397: c_397, 399: c_399, 400: c_400, 401: c_401}
+    P.resume = {7: r_7, 8: r_8, 9: r_9, 10: r_10, 11: r_11, 12: r_12, 13: r_13, 14: r_14, 15: r_15, 16: r_16, 17: r_17, 18: r_18, 19: r_19, 20: r_20, 21: r_21, 22: r_22, 23: r_23, 24: r_24, 25: r_25, 27: r_27, 28: r_28, 29: r_29, 66: r_66, 76: r_76, 83: r_83, 87: r_87, 91: r_91, 92: r_92, 96: r_96, 97: r_97, 107: r_107, 113: r_113, 119: r_119, 131: r_131, 132: r_132, 134: r_134, 139: r_139, 146: r_146, 150: r_150, 152: r_152, 153: r_153, 162: r_162, 167: r_167, 168: r_168, 179: r_179, 180: r_180, 185: r_185, 187: r_187, 189: r_189, 198: r_198, 205: r_205, 210: r_210, 213: r_213, 214: r_214, 215: r_215, 222: r_222, 226: r_226, 227: r_227, 231: r_231, 234: r_234, 239: r_239, 242: r_242, 250: r_250, 257: r_257, 275: r_275, 277: r_277, 285: r_285, 294: r_294, 295: r_295, 314: r_314, 317: r_317, 330: r_330, 349: r_349, 351: r_351, 354: r_354, 367: r_367, 368: r_368, 376: r_376, 381: r_381, 386: r_386, 392: r_392, 397: r_397, 399: r_399, 400: r_400, 401: r_401}
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373, o374, o375, o376, o377, o378, o379, o380, o381, o382, o383, o384, o385, o386, o387, o388, o389, o390, o391, o392, o393, o394, o395, o396, o397, o398, o399, o400, o401, o402, o403, o404, o405, o406, o407, o408, o409, o410, o411, o412, o413, o414, o415, o416, o417, o418, o419, o420, o421, o422, o423, o424, o425, o426, o427, o428, o429, o430, o431, o432, o433]
     P.setup = o333
     P.play = o349

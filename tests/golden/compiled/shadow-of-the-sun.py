@@ -1768,6 +1768,108 @@ def build(num_players, files):
         return K_districts1
     def e154_items(st, env):  # game.yaml:321
         return st.players
+    # owner counts of some piles, kept in playouts (codegen/tally.py)
+    _TD = {}
+    TALLY_ZONES = tuple(z for n in ('markers_on',) for z in range(P.zone_base[n], P.zone_base[n] + P.zone_piles[n]))
+    OSLOT = owner_slots(P.cards)
+    def tally_of(st):  # game.yaml:62
+        t = build_tally(st, TALLY_ZONES, num_players)
+        _TD.clear()
+        _TD[st] = t
+        return t
+    def r_0(st, env, pc):  # game.yaml:119
+        _TD.clear()
+        c_0(st, env, pc)
+    def r_1(st, env, pc):  # game.yaml:129
+        _TD.clear()
+        c_1(st, env, pc)
+    def r_2(st, env, pc):  # game.yaml:146
+        _TD.clear()
+        c_2(st, env, pc)
+    def r_3(st, env, pc):  # game.yaml:153
+        _TD.clear()
+        c_3(st, env, pc)
+    def r_5(st, env, pc):  # game.yaml:199
+        _TD.clear()
+        c_5(st, env, pc)
+    def r_6(st, env, pc):  # game.yaml:234
+        _TD.clear()
+        c_6(st, env, pc)
+    def r_7(st, env, pc):  # game.yaml:260
+        _TD.clear()
+        c_7(st, env, pc)
+    def r_8(st, env, pc):  # game.yaml:266
+        _TD.clear()
+        c_8(st, env, pc)
+    def r_9(st, env, pc):  # game.yaml:293
+        _TD.clear()
+        c_9(st, env, pc)
+    def r_22(st, env, pc):  # game.yaml:163
+        _TD.clear()
+        c_22(st, env, pc)
+    def r_24(st, env, pc):  # game.yaml:166
+        _TD.clear()
+        c_24(st, env, pc)
+    def r_28(st, env, pc):  # game.yaml:174
+        _TD.clear()
+        c_28(st, env, pc)
+    def r_33(st, env, pc):  # game.yaml:183
+        _TD.clear()
+        c_33(st, env, pc)
+    def r_38(st, env, pc):  # game.yaml:191
+        _TD.clear()
+        c_38(st, env, pc)
+    def r_43(st, env, pc):  # game.yaml:213
+        _TD.clear()
+        c_43(st, env, pc)
+    def r_46(st, env, pc):  # game.yaml:222
+        _TD.clear()
+        c_46(st, env, pc)
+    def r_47(st, env, pc):  # game.yaml:225
+        _TD.clear()
+        c_47(st, env, pc)
+    def r_50(st, env, pc):  # game.yaml:230
+        _TD.clear()
+        c_50(st, env, pc)
+    def r_56(st, env, pc):  # game.yaml:241
+        _TD.clear()
+        c_56(st, env, pc)
+    def r_61(st, env, pc):  # game.yaml:247
+        _TD.clear()
+        c_61(st, env, pc)
+    def r_76(st, env, pc):  # game.yaml:272
+        _TD.clear()
+        c_76(st, env, pc)
+    def r_77(st, env, pc):  # game.yaml:275
+        _TD.clear()
+        c_77(st, env, pc)
+    def r_78(st, env, pc):  # game.yaml:278
+        _TD.clear()
+        c_78(st, env, pc)
+    def r_102(st, env, pc):  # game.yaml:298
+        _TD.clear()
+        c_102(st, env, pc)
+    def r_105(st, env, pc):  # game.yaml:300
+        _TD.clear()
+        c_105(st, env, pc)
+    def r_118(st, env, pc):  # game.yaml:105
+        _TD.clear()
+        c_118(st, env, pc)
+    def r_119(st, env, pc):  # game.yaml:105
+        _TD.clear()
+        c_119(st, env, pc)
+    def r_128(st, env, pc):  # game.yaml:114
+        _TD.clear()
+        c_128(st, env, pc)
+    def r_130(st, env, pc):  # game.yaml:114
+        _TD.clear()
+        c_130(st, env, pc)
+    def r_136(st, env, pc):  # game.yaml:115
+        _TD.clear()
+        c_136(st, env, pc)
+    def r_141(st, env, pc):  # game.yaml:116
+        _TD.clear()
+        c_141(st, env, pc)
     def c_0(st, env, pc):  # game.yaml:119
         _L_p5 = env['p']
         _S_p4 = _L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else None
@@ -1781,7 +1883,7 @@ def build(num_players, files):
                     st.zones[_d15].append(_c20)
                     st.loc[_c20.id] = _d15
             else:  # short of cards (a refill), or no count: State's
-                st.move_count(2, Z_minion_deck1, _d15, False, S[8])
+                st.move_count(2, Z_minion_deck1, _d15, False, S[8])  # tally: kept
         if pc <= 1:
             _args19 = {'p': _L_p5}
             try:
@@ -1812,7 +1914,7 @@ def build(num_players, files):
                 st.zones[_d16].append(_c21)
                 st.loc[_c21.id] = _d16
             else:  # short of cards (a refill), or no count: State's
-                st.move_count(1, Z_minion_deck1, _d16, False, S[13])
+                st.move_count(1, Z_minion_deck1, _d16, False, S[13])  # tally: kept
     def c_1(st, env, pc):  # game.yaml:129
         _L_p6 = env['p']
         _S_p5 = _L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else None
@@ -1821,7 +1923,7 @@ def build(num_players, files):
             # game.yaml:138: always offered
             _items6 = K_districts1  # game.yaml:140
             if _items6 and (len(st.zones[(Z_house1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[28])))]) > 0):
-                _v4 = [_d17 for _d17 in _items6 if ((len([1 for _m27 in st.zones[(Z_markers_on1 + _d17.ordinal)] if (_m27.owner == _L_p6)]) == 0))]
+                _v4 = [_d17 for _d17 in _items6 if ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d17.ordinal)][_S_p5] if _S_p5 is not None else len([1 for _m27 in st.zones[(Z_markers_on1 + _d17.ordinal)] if (_m27.owner == _L_p6)])) == 0))]
             else:
                 _v4 = []
             _end1 = 1
@@ -1846,13 +1948,16 @@ def build(num_players, files):
                             st.zones[_d18].append(_c22)
                             st.loc[_c22.id] = _d18
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(2, Z_minion_deck1, _d18, False, S[25])
+                        st.move_count(2, Z_minion_deck1, _d18, False, S[25])  # tally: kept
                 else:  # game.yaml:140
                     _d19 = env['d'] = _v4[_i4 - _end1]
                     st.at = o18  # game.yaml:144
                     _z1 = st.zones[(Z_house1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[27])))]
                     _c23 = _z1[-1]
                     _d20 = (Z_markers_on1 + _d19.ordinal)
+                    _t1 = _TD.get(st)
+                    if _t1 is not None:
+                        _t1[_d20][OSLOT[_c23.id]] += 1
                     _z1.pop()
                     st.zones[_d20].append(_c23)
                     st.loc[_c23.id] = _d20
@@ -1873,9 +1978,9 @@ def build(num_players, files):
                     _cands1 = []
                     _seen1 = set()
                     for _y1 in reversed(_found1):
-                        _t1 = _y1.type_id
-                        if _t1 not in _seen1:
-                            _seen1.add(_t1)
+                        _t2 = _y1.type_id
+                        if _t2 not in _seen1:
+                            _seen1.add(_t2)
                             _cands1.append(_y1)
                     _cands1.reverse()
                 else:
@@ -1923,7 +2028,7 @@ def build(num_players, files):
                 _v5 = []
             _items8 = K_districts1  # game.yaml:180
             if _items8 and ((len([1 for _c29 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c29.name == 'Alchemist')]) + _r4) >= 2):
-                _v6 = [_a3 for _a3 in _items8 if ((len([1 for _m28 in st.zones[(Z_markers_on1 + _a3.ordinal)] if (_m28.owner == _L_p8)]) > 0))]
+                _v6 = [_a3 for _a3 in _items8 if ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _a3.ordinal)][_S_p7] if _S_p7 is not None else len([1 for _m28 in st.zones[(Z_markers_on1 + _a3.ordinal)] if (_m28.owner == _L_p8)])) > 0))]
             else:
                 _v6 = []
             _items9 = K_districts1  # game.yaml:189
@@ -1969,9 +2074,9 @@ def build(num_players, files):
                                 _cands2 = []
                                 _seen2 = set()
                                 for _y2 in reversed(st.zones[(Z_hand1 + (_q8 if type(_q8) is int and 0 <= _q8 < num_players else seat(st, _q8, S[33])))]):
-                                    _t2 = _y2.type_id
-                                    if _t2 not in _seen2:
-                                        _seen2.add(_t2)
+                                    _t3 = _y2.type_id
+                                    if _t3 not in _seen2:
+                                        _seen2.add(_t3)
                                         _cands2.append(_y2)
                                 _cands2.reverse()
                             else:
@@ -2011,7 +2116,7 @@ def build(num_players, files):
                         st.zones[_d23].append(_c33)
                         st.loc[_c33.id] = _d23
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_minion_deck1, _d23, False, S[32])
+                        st.move_count(1, Z_minion_deck1, _d23, False, S[32])  # tally: kept
                 elif _i6 < _end5:  # game.yaml:170
                     _d24 = env['d'] = _v5[_i6 - _end4]
                     _args23 = {'p': _L_p8, 'minion': 'Darkened'}
@@ -2021,7 +2126,7 @@ def build(num_players, files):
                         traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                         raise
                     st.at = o32  # game.yaml:176
-                    _v8 = [_q9 for _q9 in st.players if ((len([1 for _m29 in st.zones[(Z_markers_on1 + _d24.ordinal)] if (_m29.owner == _q9)]) > 0))]  # game.yaml:178
+                    _v8 = [_q9 for _q9 in st.players if (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d24.ordinal)][_q9] > 0))]  # game.yaml:178
                     _end8 = len(_v8)
                     if not _end8:
                         raise RuleError('a choice has no legal option', S[97])
@@ -2037,6 +2142,7 @@ def build(num_players, files):
                         _args24 = {'q': _q10, 'd': _d24}
                         try:
                             proc_return_marker(st, _args24)
+                            _TD.clear()  # (codegen/tally.py)
                         except Exception as e:
                             traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                             raise
@@ -2063,9 +2169,15 @@ def build(num_players, files):
                             _i9 = 0
                         _b4 = env['b'] = _v9[_i9]
                         st.at = o36  # game.yaml:188
-                        _c34 = first([_m30 for _m30 in st.zones[(Z_markers_on1 + _a4.ordinal)] if (_m30.owner == _L_p8)])
+                        _c34 = first([_m29 for _m29 in st.zones[(Z_markers_on1 + _a4.ordinal)] if (_m29.owner == _L_p8)])
                         _d25 = (Z_markers_on1 + _b4.ordinal)
                         if type(_c34) is Card:
+                            _t4 = _TD.get(st)
+                            if _t4 is not None:
+                                _x7 = _t4[st.loc[_c34.id]]
+                                if _x7 is not None:
+                                    _x7[OSLOT[_c34.id]] -= 1
+                                _t4[_d25][OSLOT[_c34.id]] += 1
                             _from3 = st.zones[st.loc[_c34.id]]
                             if _from3[-1] is _c34:  # the top card: no search from the bottom
                                 _from3.pop()
@@ -2075,6 +2187,7 @@ def build(num_players, files):
                             st.loc[_c34.id] = _d25
                         else:  # not a card: State.move raises the rules' error
                             st.move(_c34, _d25, False)
+                            _TD.clear()  # (codegen/tally.py)
                 else:  # game.yaml:189
                     _d26 = env['d'] = _v7[_i6 - _end6]
                     _args26 = {'p': _L_p8, 'minion': 'Courtesan'}
@@ -2087,6 +2200,9 @@ def build(num_players, files):
                     _z2 = st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[42])))]
                     _c35 = _z2[-1]
                     _d27 = (Z_markers_on1 + _d26.ordinal)
+                    _t5 = _TD.get(st)
+                    if _t5 is not None:
+                        _t5[_d27][OSLOT[_c35.id]] += 1
                     _z2.pop()
                     st.zones[_d27].append(_c35)
                     st.loc[_c35.id] = _d27
@@ -2095,11 +2211,10 @@ def build(num_players, files):
         _S_p8 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
         if pc <= 0:
             st.at = o53  # game.yaml:203
-            _kept4 = {}
-            _v10 = [_d28 for _d28 in K_districts1 if (((_r5 := (_kept4[_d28] if _d28 in _kept4 else _kept4.setdefault(_d28, len([1 for _m31 in st.zones[(Z_markers_on1 + _d28.ordinal)] if (_m31.owner == _L_p9)])))) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]) > 0) and (len([1 for _c36 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))] if ((_c36.name == _d28.props['minion']) or _c36.props['wild'])]) >= (_r5 + 1)))]  # game.yaml:206
+            _v10 = [_d28 for _d28 in K_districts1 if (((_r5 := ((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d28.ordinal)][_S_p8] if _S_p8 is not None else len([1 for _m30 in st.zones[(Z_markers_on1 + _d28.ordinal)] if (_m30.owner == _L_p9)]))) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]) > 0) and (len([1 for _c36 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))] if ((_c36.name == _d28.props['minion']) or _c36.props['wild'])]) >= (_r5 + 1)))]  # game.yaml:206
             _items10 = ((SEATS_others1.get(_S_p8) if len(st.players) == num_players else None) or others(st, _L_p9))  # game.yaml:217
             if _items10 and (len(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[54])))]) >= 2):
-                _v11 = [_q11 for _q11 in _items10 if (any((((_kept4[_d29] if _d29 in _kept4 else _kept4.setdefault(_d29, len([1 for _m32 in st.zones[(Z_markers_on1 + _d29.ordinal)] if (_m32.owner == _L_p9)]))) > 0) and (len([1 for _m33 in st.zones[(Z_markers_on1 + _d29.ordinal)] if (_m33.owner == _q11)]) > 0)) for _d29 in K_districts1))]
+                _v11 = [_q11 for _q11 in _items10 if (any(((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d29.ordinal)][_S_p8] if _S_p8 is not None else len([1 for _m31 in st.zones[(Z_markers_on1 + _d29.ordinal)] if (_m31.owner == _L_p9)])) > 0) and ((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d29.ordinal)][_q11] > 0)) for _d29 in K_districts1))]
             else:
                 _v11 = []
             # game.yaml:227: always offered
@@ -2119,7 +2234,7 @@ def build(num_players, files):
                 if _i10 < _end10:  # game.yaml:206
                     _d30 = env['d'] = _v10[_i10]
                     st.at = o44  # game.yaml:214
-                    _lo3 = ((_r6 := len([1 for _m34 in st.zones[(Z_markers_on1 + _d30.ordinal)] if (_m34.owner == _L_p9)])) + 1)
+                    _lo3 = ((_r6 := ((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d30.ordinal)][_S_p8] if _S_p8 is not None else len([1 for _m32 in st.zones[(Z_markers_on1 + _d30.ordinal)] if (_m32.owner == _L_p9)]))) + 1)
                     _hi3 = (_r6 + 1)
                     if _lo3 < 0 or _hi3 < _lo3:
                         raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[100])
@@ -2130,9 +2245,9 @@ def build(num_players, files):
                             _cands3 = []
                             _seen3 = set()
                             for _y3 in reversed(_found2):
-                                _t3 = _y3.type_id
-                                if _t3 not in _seen3:
-                                    _seen3.add(_t3)
+                                _t6 = _y3.type_id
+                                if _t6 not in _seen3:
+                                    _seen3.add(_t6)
                                     _cands3.append(_y3)
                             _cands3.reverse()
                         else:
@@ -2167,13 +2282,16 @@ def build(num_players, files):
                     _z3 = st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[46])))]
                     _c39 = _z3[-1]
                     _d31 = (Z_markers_on1 + _d30.ordinal)
+                    _t7 = _TD.get(st)
+                    if _t7 is not None:
+                        _t7[_d31][OSLOT[_c39.id]] += 1
                     _z3.pop()
                     st.zones[_d31].append(_c39)
                     st.loc[_c39.id] = _d31
                 elif _i10 < _end11:  # game.yaml:217
                     _q12 = env['q'] = _v11[_i10 - _end10]
                     st.at = o49  # game.yaml:223
-                    _v12 = [_d32 for _d32 in K_districts1 if ((len([1 for _m35 in st.zones[(Z_markers_on1 + _d32.ordinal)] if (_m35.owner == _L_p9)]) > 0) and (len([1 for _m36 in st.zones[(Z_markers_on1 + _d32.ordinal)] if (_m36.owner == _q12)]) > 0))]  # game.yaml:225
+                    _v12 = [_d32 for _d32 in K_districts1 if ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d32.ordinal)][_S_p8] if _S_p8 is not None else len([1 for _m33 in st.zones[(Z_markers_on1 + _d32.ordinal)] if (_m33.owner == _L_p9)])) > 0) and ((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d32.ordinal)][_q12] > 0))]  # game.yaml:225
                     _end13 = len(_v12)
                     if not _end13:
                         raise RuleError('a choice has no legal option', S[101])
@@ -2202,9 +2320,9 @@ def build(num_players, files):
                         _cands4 = []
                         _seen4 = set()
                         for _y4 in reversed(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[51])))]):
-                            _t4 = _y4.type_id
-                            if _t4 not in _seen4:
-                                _seen4.add(_t4)
+                            _t8 = _y4.type_id
+                            if _t8 not in _seen4:
+                                _seen4.add(_t8)
                                 _cands4.append(_y4)
                         _cands4.reverse()
                         _stop4 = len(_picked4) >= _lo4
@@ -2244,7 +2362,7 @@ def build(num_players, files):
                             st.zones[_d34].append(_c42)
                             st.loc[_c42.id] = _d34
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(_n5, Z_minion_deck1, _d34, False, S[50])
+                        st.move_count(_n5, Z_minion_deck1, _d34, False, S[50])  # tally: kept
     def c_6(st, env, pc):  # game.yaml:234
         _L_p10 = env['p']
         _L_q3 = env['q']
@@ -2265,7 +2383,7 @@ def build(num_players, files):
                 st.zones[_d35].append(_c43)
                 st.loc[_c43.id] = _d35
             else:  # short of cards (a refill), or no count: State's
-                st.move_count(1, Z_minion_deck1, _d35, False, S[15])
+                st.move_count(1, Z_minion_deck1, _d35, False, S[15])  # tally: kept
         if pc <= 2:
             st.at = o58  # game.yaml:241
             if (len(st.zones[(Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[16])))]) >= 2):
@@ -2293,7 +2411,7 @@ def build(num_players, files):
                     _i14 = 0
                 if _i14 < _end14:  # game.yaml:245
                     st.at = o60  # game.yaml:245
-                    move_cards(st, st.zones[(Z_legion1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[57])))], (Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[56]))), False)
+                    move_cards(st, st.zones[(Z_legion1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[57])))], (Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[56]))), False)  # tally: kept
                 else:  # game.yaml:246
                     _args29 = {'p': _L_p10}
                     try:
@@ -2307,8 +2425,10 @@ def build(num_players, files):
                     _h1 = len(st.frames)
                     st.at = o64  # game.yaml:250
                     o64.exec(st, env)
+                    _TD.clear()  # (codegen/tally.py)
                     if len(st.frames) > _h1:
                         run_to(st, _h1)
+                        _TD.clear()  # (codegen/tally.py)
                     st.at = o70  # game.yaml:251
                     if (env['w'] != None):
                         st.at = o66  # game.yaml:254
@@ -2320,6 +2440,7 @@ def build(num_players, files):
                         _args30 = {'q': env['loser'], 'd': _L_d3}
                         try:
                             proc_return_marker(st, _args30)
+                            _TD.clear()  # (codegen/tally.py)
                         except Exception as e:
                             traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                             raise
@@ -2331,15 +2452,19 @@ def build(num_players, files):
                         if type(_n6) is int and 0 <= _n6 <= len(_pile7):
                             for _ in range(_n6):
                                 _c44 = _pile7.pop()
+                                _t9 = _TD.get(st)
+                                if _t9 is not None:
+                                    _t9[_d36][OSLOT[_c44.id]] += 1
                                 st.zones[_d36].append(_c44)
                                 st.loc[_c44.id] = _d36
                         else:  # short of cards (a refill), or no count: State's
                             st.move_count(_n6, _src1, _d36, False, S[67])
+                            _TD.clear()  # (codegen/tally.py)
                     st.at = o73  # game.yaml:258
-                    for _x7 in [_L_p10, _L_q3]:
-                        env['x'] = _x7
+                    for _x8 in [_L_p10, _L_q3]:
+                        env['x'] = _x8
                         st.at = o72  # game.yaml:258
-                        move_cards(st, st.zones[(Z_legion1 + (_x7 if type(_x7) is int and 0 <= _x7 < num_players else seat(st, _x7, S[68])))], Z_discard1, False)
+                        move_cards(st, st.zones[(Z_legion1 + (_x8 if type(_x8) is int and 0 <= _x8 < num_players else seat(st, _x8, S[68])))], Z_discard1, False)  # tally: kept
     def c_7(st, env, pc):  # game.yaml:260
         _L_p11 = env['p']
         _S_p10 = _L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else None
@@ -2355,9 +2480,9 @@ def build(num_players, files):
                     _cands5 = []
                     _seen5 = set()
                     for _y5 in reversed(st.zones[(Z_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[70])))]):
-                        _t5 = _y5.type_id
-                        if _t5 not in _seen5:
-                            _seen5.add(_t5)
+                        _t10 = _y5.type_id
+                        if _t10 not in _seen5:
+                            _seen5.add(_t10)
                             _cands5.append(_y5)
                     _cands5.reverse()
                 else:
@@ -2440,14 +2565,21 @@ def build(num_players, files):
             _h2 = len(st.frames)
             st.at = o89  # game.yaml:282
             o89.exec(st, env)
+            _TD.clear()  # (codegen/tally.py)
             if len(st.frames) > _h2:
                 run_to(st, _h2)
+                _TD.clear()  # (codegen/tally.py)
         if pc <= 5:
             st.at = o98  # game.yaml:283
             if (env['w'] == None):
                 st.at = o96  # game.yaml:285
                 _c47 = _L_day1
                 if type(_c47) is Card:
+                    _t11 = _TD.get(st)
+                    if _t11 is not None:
+                        _x9 = _t11[st.loc[_c47.id]]
+                        if _x9 is not None:
+                            _x9[OSLOT[_c47.id]] -= 1
                     _from7 = st.zones[st.loc[_c47.id]]
                     if _from7[-1] is _c47:  # the top card: no search from the bottom
                         _from7.pop()
@@ -2457,6 +2589,7 @@ def build(num_players, files):
                     st.loc[_c47.id] = Z_spent_days1
                 else:  # not a card: State.move raises the rules' error
                     st.move(_c47, Z_spent_days1, False)
+                    _TD.clear()  # (codegen/tally.py)
                 st.at = o97  # game.yaml:285
                 if st.record_log:
                     st.at = o97  # game.yaml:285
@@ -2466,6 +2599,11 @@ def build(num_players, files):
                 _c48 = _L_day1
                 _d38 = (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[19])))
                 if type(_c48) is Card:
+                    _t12 = _TD.get(st)
+                    if _t12 is not None:
+                        _x10 = _t12[st.loc[_c48.id]]
+                        if _x10 is not None:
+                            _x10[OSLOT[_c48.id]] -= 1
                     _from8 = st.zones[st.loc[_c48.id]]
                     if _from8[-1] is _c48:  # the top card: no search from the bottom
                         _from8.pop()
@@ -2475,6 +2613,7 @@ def build(num_players, files):
                     st.loc[_c48.id] = _d38
                 else:  # not a card: State.move raises the rules' error
                     st.move(_c48, _d38, False)
+                    _TD.clear()  # (codegen/tally.py)
                 st.at = o93  # game.yaml:288
                 _n8 = min((_L_day1.props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21])))]),))
                 _src2 = (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[20])))
@@ -2483,10 +2622,14 @@ def build(num_players, files):
                 if type(_n8) is int and 0 <= _n8 <= len(_pile8):
                     for _ in range(_n8):
                         _c49 = _pile8.pop()
+                        _t13 = _TD.get(st)
+                        if _t13 is not None:
+                            _t13[_d39][OSLOT[_c49.id]] += 1
                         st.zones[_d39].append(_c49)
                         st.loc[_c49.id] = _d39
                 else:  # short of cards (a refill), or no count: State's
                     st.move_count(_n8, _src2, _d39, False, S[22])
+                    _TD.clear()  # (codegen/tally.py)
                 st.at = o94  # game.yaml:290
                 if st.record_log:
                     st.at = o94  # game.yaml:290
@@ -2496,7 +2639,7 @@ def build(num_players, files):
             for _q16 in list(env['fighters']):
                 env['q'] = _q16
                 st.at = o100  # game.yaml:291
-                move_cards(st, st.zones[(Z_legion1 + (_q16 if type(_q16) is int and 0 <= _q16 < num_players else seat(st, _q16, S[23])))], Z_discard1, False)
+                move_cards(st, st.zones[(Z_legion1 + (_q16 if type(_q16) is int and 0 <= _q16 < num_players else seat(st, _q16, S[23])))], Z_discard1, False)  # tally: kept
     def c_9(st, env, pc):  # game.yaml:293
         if pc <= 0:
             st.at = o108  # game.yaml:297
@@ -2515,9 +2658,9 @@ def build(num_players, files):
                             _cands6 = []
                             _seen6 = set()
                             for _y6 in reversed(st.zones[(Z_hand1 + _q17)]):
-                                _t6 = _y6.type_id
-                                if _t6 not in _seen6:
-                                    _seen6.add(_t6)
+                                _t14 = _y6.type_id
+                                if _t14 not in _seen6:
+                                    _seen6.add(_t14)
                                     _cands6.append(_y6)
                             _cands6.reverse()
                         else:
@@ -2557,10 +2700,10 @@ def build(num_players, files):
                             st.zones[_d40].append(_c52)
                             st.loc[_c52.id] = _d40
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(_n10, Z_minion_deck1, _d40, False, S[78])
+                        st.move_count(_n10, Z_minion_deck1, _d40, False, S[78])  # tally: kept
         if pc <= 1:
             st.at = o109  # game.yaml:303
-            move_cards(st, st.zones[Z_discard1], Z_minion_deck1, False)
+            move_cards(st, st.zones[Z_discard1], Z_minion_deck1, False)  # tally: kept
         if pc <= 2:
             st.at = o110  # game.yaml:304
             st.shuffle(Z_minion_deck1)
@@ -2579,7 +2722,7 @@ def build(num_players, files):
                 raise
         if pc <= 1:
             st.at = o26  # game.yaml:165
-            for _q18 in [_x8 for _x8 in ((SEATS_others1.get(_S_p11) if len(st.players) == num_players else None) or others(st, _L_p12)) if (len(st.zones[(Z_hand1 + _x8)]) > 0)]:
+            for _q18 in [_x11 for _x11 in ((SEATS_others1.get(_S_p11) if len(st.players) == num_players else None) or others(st, _L_p12)) if (len(st.zones[(Z_hand1 + _x11)]) > 0)]:
                 env['q'] = _q18
                 st.at = o25  # game.yaml:167
                 _lo7 = 1
@@ -2592,9 +2735,9 @@ def build(num_players, files):
                         _cands7 = []
                         _seen7 = set()
                         for _y7 in reversed(st.zones[(Z_hand1 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else seat(st, _q18, S[33])))]):
-                            _t7 = _y7.type_id
-                            if _t7 not in _seen7:
-                                _seen7.add(_t7)
+                            _t15 = _y7.type_id
+                            if _t15 not in _seen7:
+                                _seen7.add(_t15)
                                 _cands7.append(_y7)
                         _cands7.reverse()
                     else:
@@ -2635,7 +2778,7 @@ def build(num_players, files):
                 st.zones[_d41].append(_c55)
                 st.loc[_c55.id] = _d41
             else:  # short of cards (a refill), or no count: State's
-                st.move_count(1, Z_minion_deck1, _d41, False, S[32])
+                st.move_count(1, Z_minion_deck1, _d41, False, S[32])  # tally: kept
     def c_24(st, env, pc):  # game.yaml:166
         _L_q4 = env['q']
         _S_q3 = _L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else None
@@ -2651,9 +2794,9 @@ def build(num_players, files):
                     _cands8 = []
                     _seen8 = set()
                     for _y8 in reversed(st.zones[(Z_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q4, S[33])))]):
-                        _t8 = _y8.type_id
-                        if _t8 not in _seen8:
-                            _seen8.add(_t8)
+                        _t16 = _y8.type_id
+                        if _t16 not in _seen8:
+                            _seen8.add(_t16)
                             _cands8.append(_y8)
                     _cands8.reverse()
                 else:
@@ -2698,7 +2841,7 @@ def build(num_players, files):
                 raise
         if pc <= 1:
             st.at = o32  # game.yaml:176
-            _v13 = [_q19 for _q19 in st.players if ((len([1 for _m37 in st.zones[(Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[0])))] if (_m37.owner == _q19)]) > 0))]  # game.yaml:178
+            _v13 = [_q19 for _q19 in st.players if (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[0])))][_q19] > 0))]  # game.yaml:178
             _end18 = len(_v13)
             if not _end18:
                 raise RuleError('a choice has no legal option', S[97])
@@ -2714,6 +2857,7 @@ def build(num_players, files):
                 _args34 = {'q': _q20, 'd': _L_d4}
                 try:
                     proc_return_marker(st, _args34)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                     raise
@@ -2745,9 +2889,15 @@ def build(num_players, files):
                     _i21 = 0
                 _b6 = env['b'] = _v14[_i21]
                 st.at = o36  # game.yaml:188
-                _c58 = first([_m38 for _m38 in st.zones[(Z_markers_on1 + (_O_a1 if _O_a1 is not None else ordinal(_L_a2, 'districts', S[39])))] if (_m38.owner == _L_p14)])
+                _c58 = first([_m34 for _m34 in st.zones[(Z_markers_on1 + (_O_a1 if _O_a1 is not None else ordinal(_L_a2, 'districts', S[39])))] if (_m34.owner == _L_p14)])
                 _d42 = (Z_markers_on1 + _b6.ordinal)
                 if type(_c58) is Card:
+                    _t17 = _TD.get(st)
+                    if _t17 is not None:
+                        _x12 = _t17[st.loc[_c58.id]]
+                        if _x12 is not None:
+                            _x12[OSLOT[_c58.id]] -= 1
+                        _t17[_d42][OSLOT[_c58.id]] += 1
                     _from12 = st.zones[st.loc[_c58.id]]
                     if _from12[-1] is _c58:  # the top card: no search from the bottom
                         _from12.pop()
@@ -2757,6 +2907,7 @@ def build(num_players, files):
                     st.loc[_c58.id] = _d42
                 else:  # not a card: State.move raises the rules' error
                     st.move(_c58, _d42, False)
+                    _TD.clear()  # (codegen/tally.py)
     def c_38(st, env, pc):  # game.yaml:191
         _L_p15 = env['p']
         _L_d5 = env['d']
@@ -2774,17 +2925,20 @@ def build(num_players, files):
             _z4 = st.zones[(Z_house1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p15, S[42])))]
             _c59 = _z4[-1]
             _d43 = (Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[41])))
+            _t18 = _TD.get(st)
+            if _t18 is not None:
+                _t18[_d43][OSLOT[_c59.id]] += 1
             _z4.pop()
             st.zones[_d43].append(_c59)
             st.loc[_c59.id] = _d43
     def c_43(st, env, pc):  # game.yaml:213
         _L_p16 = env['p']
         _L_d6 = env['d']
-        _O_d6 = _L_d6.ordinal if type(_L_d6) is Card and _L_d6.kind == 'districts' else None
         _S_p15 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
+        _O_d6 = _L_d6.ordinal if type(_L_d6) is Card and _L_d6.kind == 'districts' else None
         if pc <= 0:
             st.at = o44  # game.yaml:214
-            _lo9 = ((_r8 := len([1 for _m39 in st.zones[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))] if (_m39.owner == _L_p16)])) + 1)
+            _lo9 = ((_r8 := ((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))][_S_p15] if _S_p15 is not None else len([1 for _m35 in st.zones[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))] if (_m35.owner == _L_p16)]))) + 1)
             _hi8 = (_r8 + 1)
             if _lo9 < 0 or _hi8 < _lo9:
                 raise RuleError(f'a pick of {_lo9} to {_hi8} items is impossible', S[100])
@@ -2795,9 +2949,9 @@ def build(num_players, files):
                     _cands9 = []
                     _seen9 = set()
                     for _y9 in reversed(_found3):
-                        _t9 = _y9.type_id
-                        if _t9 not in _seen9:
-                            _seen9.add(_t9)
+                        _t19 = _y9.type_id
+                        if _t19 not in _seen9:
+                            _seen9.add(_t19)
                             _cands9.append(_y9)
                     _cands9.reverse()
                 else:
@@ -2833,6 +2987,9 @@ def build(num_players, files):
             _z5 = st.zones[(Z_house1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[46])))]
             _c62 = _z5[-1]
             _d44 = (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[45])))
+            _t20 = _TD.get(st)
+            if _t20 is not None:
+                _t20[_d44][OSLOT[_c62.id]] += 1
             _z5.pop()
             st.zones[_d44].append(_c62)
             st.loc[_c62.id] = _d44
@@ -2840,9 +2997,10 @@ def build(num_players, files):
         _L_p17 = env['p']
         _L_q5 = env['q']
         _S_p16 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
+        _S_q4 = _L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else None
         if pc <= 0:
             st.at = o49  # game.yaml:223
-            _v15 = [_d45 for _d45 in K_districts1 if ((len([1 for _m40 in st.zones[(Z_markers_on1 + _d45.ordinal)] if (_m40.owner == _L_p17)]) > 0) and (len([1 for _m41 in st.zones[(Z_markers_on1 + _d45.ordinal)] if (_m41.owner == _L_q5)]) > 0))]  # game.yaml:225
+            _v15 = [_d45 for _d45 in K_districts1 if ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d45.ordinal)][_S_p16] if _S_p16 is not None else len([1 for _m36 in st.zones[(Z_markers_on1 + _d45.ordinal)] if (_m36.owner == _L_p17)])) > 0) and (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d45.ordinal)][_S_q4] if _S_q4 is not None else len([1 for _m37 in st.zones[(Z_markers_on1 + _d45.ordinal)] if (_m37.owner == _L_q5)])) > 0))]  # game.yaml:225
             _end20 = len(_v15)
             if not _end20:
                 raise RuleError('a choice has no legal option', S[101])
@@ -2885,9 +3043,9 @@ def build(num_players, files):
                 _cands10 = []
                 _seen10 = set()
                 for _y10 in reversed(st.zones[(Z_hand1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p19, S[51])))]):
-                    _t10 = _y10.type_id
-                    if _t10 not in _seen10:
-                        _seen10.add(_t10)
+                    _t21 = _y10.type_id
+                    if _t21 not in _seen10:
+                        _seen10.add(_t21)
                         _cands10.append(_y10)
                 _cands10.reverse()
                 _stop10 = len(_picked10) >= _lo10
@@ -2928,7 +3086,7 @@ def build(num_players, files):
                     st.zones[_d47].append(_c65)
                     st.loc[_c65.id] = _d47
             else:  # short of cards (a refill), or no count: State's
-                st.move_count(_n15, Z_minion_deck1, _d47, False, S[50])
+                st.move_count(_n15, Z_minion_deck1, _d47, False, S[50])  # tally: kept
     def c_56(st, env, pc):  # game.yaml:241
         _L_q7 = env['q']
         if pc <= 0:
@@ -2943,7 +3101,7 @@ def build(num_players, files):
         _L_q8 = env['q']
         _L_d8 = env['d']
         _S_p18 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
-        _S_q4 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
+        _S_q5 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
         _O_d7 = _L_d8.ordinal if type(_L_d8) is Card and _L_d8.kind == 'districts' else None
         if pc <= 0:
             _args40 = {'p': _L_p20}
@@ -2955,13 +3113,15 @@ def build(num_players, files):
         if pc <= 1:
             if st.record_log:
                 st.at = o63  # game.yaml:249
-                st.log_line(fmt_player1(_L_p20) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[60])))])) + '); ' + fmt_player1(_L_q8) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q8, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q8, S[62])))])) + ')', -1)
+                st.log_line(fmt_player1(_L_p20) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[60])))])) + '); ' + fmt_player1(_L_q8) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q8, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q8, S[62])))])) + ')', -1)
         if pc <= 2:
             _h3 = len(st.frames)
             st.at = o64  # game.yaml:250
             o64.exec(st, env)
+            _TD.clear()  # (codegen/tally.py)
             if len(st.frames) > _h3:
                 run_to(st, _h3)
+                _TD.clear()  # (codegen/tally.py)
         if pc <= 3:
             st.at = o70  # game.yaml:251
             if (env['w'] != None):
@@ -2974,6 +3134,7 @@ def build(num_players, files):
                 _args41 = {'q': env['loser'], 'd': _L_d8}
                 try:
                     proc_return_marker(st, _args41)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                     raise
@@ -2985,22 +3146,26 @@ def build(num_players, files):
                 if type(_n16) is int and 0 <= _n16 <= len(_pile12):
                     for _ in range(_n16):
                         _c66 = _pile12.pop()
+                        _t22 = _TD.get(st)
+                        if _t22 is not None:
+                            _t22[_d48][OSLOT[_c66.id]] += 1
                         st.zones[_d48].append(_c66)
                         st.loc[_c66.id] = _d48
                 else:  # short of cards (a refill), or no count: State's
                     st.move_count(_n16, _src3, _d48, False, S[67])
+                    _TD.clear()  # (codegen/tally.py)
         if pc <= 4:
             st.at = o73  # game.yaml:258
-            for _x9 in [_L_p20, _L_q8]:
-                env['x'] = _x9
+            for _x13 in [_L_p20, _L_q8]:
+                env['x'] = _x13
                 st.at = o72  # game.yaml:258
-                move_cards(st, st.zones[(Z_legion1 + (_x9 if type(_x9) is int and 0 <= _x9 < num_players else seat(st, _x9, S[68])))], Z_discard1, False)
+                move_cards(st, st.zones[(Z_legion1 + (_x13 if type(_x13) is int and 0 <= _x13 < num_players else seat(st, _x13, S[68])))], Z_discard1, False)  # tally: kept
     def c_76(st, env, pc):  # game.yaml:272
         _L_q9 = env['q']
-        _S_q5 = _L_q9 if type(_L_q9) is int and 0 <= _L_q9 < num_players else None
+        _S_q6 = _L_q9 if type(_L_q9) is int and 0 <= _L_q9 < num_players else None
         if pc <= 0:
             st.at = o82  # game.yaml:273
-            if (len(st.zones[(Z_hand1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q9, S[72])))]) >= 2):
+            if (len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q9, S[72])))]) >= 2):
                 st.at = o81  # game.yaml:276
                 # game.yaml:278: always offered
                 # game.yaml:278: always offered
@@ -3008,7 +3173,7 @@ def build(num_players, files):
                 _end22 = _end21 + 1
                 if not _end22:
                     raise RuleError('a choice has no legal option', S[107])
-                if _S_q5 is None:
+                if _S_q6 is None:
                     raise RuleError(not_a_seat(_L_q9, num_players), S[107])
                 if _L_q9 in st.players:  # else out of the game: no option runs
                     if _end22 > 1:
@@ -3027,7 +3192,7 @@ def build(num_players, files):
                         pass
     def c_77(st, env, pc):  # game.yaml:275
         _L_q10 = env['q']
-        _S_q6 = _L_q10 if type(_L_q10) is int and 0 <= _L_q10 < num_players else None
+        _S_q7 = _L_q10 if type(_L_q10) is int and 0 <= _L_q10 < num_players else None
         if pc <= 0:
             st.at = o81  # game.yaml:276
             # game.yaml:278: always offered
@@ -3036,7 +3201,7 @@ def build(num_players, files):
             _end24 = _end23 + 1
             if not _end24:
                 raise RuleError('a choice has no legal option', S[107])
-            if _S_q6 is None:
+            if _S_q7 is None:
                 raise RuleError(not_a_seat(_L_q10, num_players), S[107])
             if _L_q10 in st.players:  # else out of the game: no option runs
                 if _end24 > 1:
@@ -3064,12 +3229,12 @@ def build(num_players, files):
                 raise
     def c_102(st, env, pc):  # game.yaml:298
         _L_q12 = env['q']
-        _S_q7 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
+        _S_q8 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
         if pc <= 0:
             st.at = o107  # game.yaml:299
-            if (len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[75])))]) > 3):
+            if (len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[75])))]) > 3):
                 st.at = o106  # game.yaml:301
-                _lo11 = ((_r9 := len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[80])))])) - 3)
+                _lo11 = ((_r9 := len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[80])))])) - 3)
                 _hi9 = (_r9 - 3)
                 if _lo11 < 0 or _hi9 < _lo11:
                     raise RuleError(f'a pick of {_lo11} to {_hi9} items is impossible', S[108])
@@ -3078,10 +3243,10 @@ def build(num_players, files):
                     if len(_picked11) < _hi9:
                         _cands11 = []
                         _seen11 = set()
-                        for _y11 in reversed(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[79])))]):
-                            _t11 = _y11.type_id
-                            if _t11 not in _seen11:
-                                _seen11.add(_t11)
+                        for _y11 in reversed(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[79])))]):
+                            _t23 = _y11.type_id
+                            if _t23 not in _seen11:
+                                _seen11.add(_t23)
                                 _cands11.append(_y11)
                         _cands11.reverse()
                     else:
@@ -3091,7 +3256,7 @@ def build(num_players, files):
                         if not _stop11:
                             raise RuleError(f'a pick needs {_lo11} items but only {len(_picked11)} could be picked', S[108])
                         break
-                    if _S_q7 is None:
+                    if _S_q8 is None:
                         raise RuleError(not_a_seat(_L_q12, num_players), S[108])
                     if _L_q12 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
@@ -3114,8 +3279,8 @@ def build(num_players, files):
                     st.loc[_c67.id] = Z_discard1
             else:
                 st.at = o104  # game.yaml:302
-                _n18 = (3 - len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[77])))]))
-                _d49 = (Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[76])))
+                _n18 = (3 - len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[77])))]))
+                _d49 = (Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[76])))
                 _pile13 = st.zones[Z_minion_deck1]
                 if type(_n18) is int and 0 <= _n18 <= len(_pile13):
                     for _ in range(_n18):
@@ -3123,13 +3288,13 @@ def build(num_players, files):
                         st.zones[_d49].append(_c69)
                         st.loc[_c69.id] = _d49
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(_n18, Z_minion_deck1, _d49, False, S[78])
+                    st.move_count(_n18, Z_minion_deck1, _d49, False, S[78])  # tally: kept
     def c_105(st, env, pc):  # game.yaml:300
         _L_q13 = env['q']
-        _S_q8 = _L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else None
+        _S_q9 = _L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else None
         if pc <= 0:
             st.at = o106  # game.yaml:301
-            _lo12 = ((_r10 := len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[80])))])) - 3)
+            _lo12 = ((_r10 := len(st.zones[(Z_hand1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[80])))])) - 3)
             _hi10 = (_r10 - 3)
             if _lo12 < 0 or _hi10 < _lo12:
                 raise RuleError(f'a pick of {_lo12} to {_hi10} items is impossible', S[108])
@@ -3138,10 +3303,10 @@ def build(num_players, files):
                 if len(_picked12) < _hi10:
                     _cands12 = []
                     _seen12 = set()
-                    for _y12 in reversed(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[79])))]):
-                        _t12 = _y12.type_id
-                        if _t12 not in _seen12:
-                            _seen12.add(_t12)
+                    for _y12 in reversed(st.zones[(Z_hand1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[79])))]):
+                        _t24 = _y12.type_id
+                        if _t24 not in _seen12:
+                            _seen12.add(_t24)
                             _cands12.append(_y12)
                     _cands12.reverse()
                 else:
@@ -3151,7 +3316,7 @@ def build(num_players, files):
                     if not _stop12:
                         raise RuleError(f'a pick needs {_lo12} items but only {len(_picked12)} could be picked', S[108])
                     break
-                if _S_q8 is None:
+                if _S_q9 is None:
                     raise RuleError(not_a_seat(_L_q13, num_players), S[108])
                 if _L_q13 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
@@ -3633,7 +3798,7 @@ def build(num_players, files):
     o153.uid = 153
     o154 = ForOp(S[197], 'p', e154_items, o149, False, seats=True)
     o154.uid = 154
-    P.resume = {0: c_0, 1: c_1, 2: c_2, 3: c_3, 5: c_5, 6: c_6, 7: c_7, 8: c_8, 9: c_9, 22: c_22, 24: c_24, 28: c_28, 33: c_33, 38: c_38, 43: c_43, 46: c_46, 47: c_47, 50: c_50, 56: c_56, 61: c_61, 76: c_76, 77: c_77, 78: c_78, 102: c_102, 105: c_105, 118: c_118, 119: c_119, 128: c_128, 130: c_130, 136: c_136, 141: c_141}
+    P.resume = {0: r_0, 1: r_1, 2: r_2, 3: r_3, 5: r_5, 6: r_6, 7: r_7, 8: r_8, 9: r_9, 22: r_22, 24: r_24, 28: r_28, 33: r_33, 38: r_38, 43: r_43, 46: r_46, 47: r_47, 50: r_50, 56: r_56, 61: r_61, 76: r_76, 77: r_77, 78: r_78, 102: r_102, 105: r_105, 118: r_118, 119: r_119, 128: r_128, 130: r_130, 136: r_136, 141: r_141}
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154]
     P.setup = o112
     P.play = o118
