@@ -23,7 +23,7 @@ from .at import put
 from .choice import write_ask, write_choice
 from .hoist import bound_names, hoisted
 from .pick import write_pick
-from .tally import drops
+from .tally import KEPT, drops
 from .writer import Writer, literal
 
 
@@ -92,10 +92,14 @@ class DirectEmitter:
         """Start ``s`` as the frame-stepping code does, then run the frames it pushed."""
         h = self.em.names.fresh("h")
         w.line(f"{h} = len(st.frames)")
-        self.em.stmt_start(w, s)
-        w.line(f"if len(st.frames) > {h}:")
-        with w.indent():
-            w.line(f"run_to(st, {h})")
+        code = Writer(w.level)
+        self.em.stmt_start(code, s)
+        code.line(f"if len(st.frames) > {h}:")
+        with code.indent():
+            code.line(f"run_to(st, {h})")
+        if self.em.tally is not None and isinstance(s, ir.Winner):  # (no card moves)
+            code.lines = [f"{line}  {KEPT}" if "#" not in line else line for line in code.lines]
+        w.extend(code)
 
     def _d_Block(self, w: Writer, s: ir.Block) -> None:
         self.body(w, s)

@@ -39,7 +39,7 @@ from .facts import SEAT_TABLES, fresh_list
 from .hoist import bound_names, hoisted
 from .layout import GenLayout
 from .moves import write_move, write_moved
-from .tally import Tally, resume_wrappers, tallied_zones
+from .tally import KEPT, Tally, resume_wrappers, tallied_zones
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
 from .writer import Names, Writer, comment_path, literal, literal_text
 
@@ -82,6 +82,7 @@ class ModuleEmitter:
         # the zones whose counts by owner direct code keeps in a table (codegen/tally.py)
         tallied = tallied_zones(self.game, self.layout)
         self.tally = Tally(tallied, self.layout) if tallied else None
+        self.tally_proc = False  # writing a procedure run as a function (codegen/tally.py)
         self._flat_proc_named = {
             id(p.body): n
             for n, p in self.game.procedures.items()
@@ -326,7 +327,8 @@ class ModuleEmitter:
             w.line("st.inline += 1")
         w.line("try:")
         with w.indent():
-            w.line(call or f"proc_{s.name}(st, {args})")
+            kept = self.playout_only and self.tally is not None and self.tally.keeps(s.name)
+            w.line((call or f"proc_{s.name}(st, {args})") + (f"  {KEPT}" if kept else ""))
         w.line("except Exception as e:")
         with w.indent():
             if counted:
@@ -716,9 +718,14 @@ class ModuleEmitter:
         for name, p in g.procedures.items():
             if id(p.body) in self._flat_proc_named:
                 body.line(f"def proc_{name}(st, env):  {self._where(p.span)}")
+                start = len(body.lines)
+                self.tally_proc = True  # (its moves of a card keep the owner counts)
                 # its parameters, bound nowhere inside, read once (codegen/hoist)
                 with body.indent(), hoisted(self.ex, body, bound_names(p.body)) as inner:
                     self.body_flat(inner, p.body)
+                self.tally_proc = False
+                if self.tally is not None:  # (direct code keeps the counts across its call)
+                    self.tally.procedure(name, body.lines[start:])
                 body.line()
         for uid, node in enumerate(self.numbering.nodes):
             if isinstance(node, ir.Block):

@@ -58,6 +58,16 @@ def write_move(em: Any, w: Writer, s: ir.Move) -> None:
         if em.playout_only:
             _write_card(em, w, s.items, dest, s.bottom, kept(em, None, s.dest))
             return
+        if em.tally is not None and em.tally_proc:  # (its counts kept: codegen/tally.py)
+            fresh = em.names.fresh
+            c = fresh("c")
+            w.line(f"{c} = {em._e(s.items)}")
+            d = _held(w, dest, fresh)
+            w.line(f"if type({c}) is Card:")
+            with w.indent():
+                em.tally.upkeep(w, c, None, None, d, em.tally.state(s.dest), fresh)
+            w.line(f"st.move({c}, {d}, {bottom})  {KEPT}")
+            return
         w.line(f"st.move({em._e(s.items)}, {dest}, {bottom})")
         return
     # (direct code: the owner counts are dropped after it, unless it moves between zones of

@@ -150,6 +150,18 @@ class Tally:
     def __init__(self, zones: frozenset[str], layout: Any) -> None:
         self.zones = zones
         self.layout = layout
+        # the procedures run as functions whose every move keeps the counts (``procedure``)
+        self.kept: set[str] = set()
+
+    def procedure(self, name: str, lines: list[str]) -> None:
+        """Note whether ``proc_NAME``, whose body is ``lines``, keeps the counts: each line that
+        may move cards is a move of a card updating them (``# tally: kept``)."""
+        if not any(KEPT not in line and _moves_maybe(line) for line in lines):
+            self.kept.add(name)
+
+    def keeps(self, name: str) -> bool:
+        """Does a call of ``proc_NAME`` keep the counts (``procedure``)?"""
+        return name in self.kept
 
     def state(self, e: ir.Expr | None) -> bool | None:
         """Is the zone ``e`` tallied: True, False, or None if the rules do not name it here."""

@@ -1044,7 +1044,15 @@ def build(num_players, files):
         st.at = o42  # game.yaml:375
         if any((_x3.props['symbol'] == _L_s1) for _x3 in st.zones[Z_token_supply1]):
             st.at = o41  # game.yaml:376
-            st.move(first([_x4 for _x4 in st.zones[Z_token_supply1] if (_x4.props['symbol'] == _L_s1)]), (Z_tokens_held1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p4, S[33]))), False)
+            _c2 = first([_x4 for _x4 in st.zones[Z_token_supply1] if (_x4.props['symbol'] == _L_s1)])
+            _d1 = (Z_tokens_held1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p4, S[33])))
+            if type(_c2) is Card:
+                _t2 = _TD.get(st)
+                if _t2 is not None:
+                    _x5 = _t2[st.loc[_c2.id]]
+                    if _x5 is not None:
+                        _x5[OSLOT[_c2.id]] -= 1
+            st.move(_c2, _d1, False)  # tally: kept
 
     def proc_to_personal(st, env):  # game.yaml:377
         _L_p5 = env['p']
@@ -1092,7 +1100,14 @@ def build(num_players, files):
             raise
         st.inline -= 1
         st.at = o304  # game.yaml:726
-        st.move(_L_x1, Z_token_supply1, False)
+        _c3 = _L_x1
+        if type(_c3) is Card:
+            _t3 = _TD.get(st)
+            if _t3 is not None:
+                _x6 = _t3[st.loc[_c3.id]]
+                if _x6 is not None:
+                    _x6[OSLOT[_c3.id]] -= 1
+        st.move(_c3, Z_token_supply1, False)  # tally: kept
         _args2 = {'p': _L_p8, 's': 'crown'}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
             enter_procedure(st, S[48])
@@ -1740,10 +1755,10 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o329  # game.yaml:772
-            for _c2 in list(env['back']):
-                env['c'] = _c2
+            for _c4 in list(env['back']):
+                env['c'] = _c4
                 st.at = o328  # game.yaml:775
-                st.move(_c2, st.zone_index((st.zones[Z_light_deck1] if (_c2.kind == 'light_missions') else (st.zones[Z_blue_deck1] if (_c2.kind == 'blue_missions') else st.zones[Z_dark_deck1]))), True)
+                st.move(_c4, st.zone_index((st.zones[Z_light_deck1] if (_c4.kind == 'light_missions') else (st.zones[Z_blue_deck1] if (_c4.kind == 'blue_missions') else st.zones[Z_dark_deck1]))), True)
             fr.pc = 3
             st.at = o332  # game.yaml:777
             o332.exec(st, env)
@@ -1771,7 +1786,7 @@ def build(num_players, files):
     def step_40(st, fr):  # game.yaml:376
         env = fr.env
         st.at = o41  # game.yaml:376
-        st.move(first([_x5 for _x5 in st.zones[Z_token_supply1] if (_x5.props['symbol'] == env['s'])]), (Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[33]))), False)
+        st.move(first([_x7 for _x7 in st.zones[Z_token_supply1] if (_x7.props['symbol'] == env['s'])]), (Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[33]))), False)
         st.frames.pop()
 
     def step_44(st, fr):  # game.yaml:386
@@ -2141,7 +2156,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e89_items(st, env):  # game.yaml:432
-        return [_x6 for _x6 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100])))] if (_x6.props['ability'] in ['tile_marker', 'louis_marker'])]
+        return [_x8 for _x8 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100])))] if (_x8.props['ability'] in ['tile_marker', 'louis_marker'])]
     def e90_items(st, env):  # game.yaml:427
         return clockwise_from(st, st.vars['start_player'])
     def step_91(st, fr):  # game.yaml:436
@@ -2215,7 +2230,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e99_items(st, env):  # game.yaml:443
-        return [_x7 for _x7 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[103])))] if (_x7.props['ability'] == 'final_marker')]
+        return [_x9 for _x9 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[103])))] if (_x9.props['ability'] == 'final_marker')]
     def e100_items(st, env):  # game.yaml:441
         return clockwise_from(st, st.vars['start_player'])
     def step_101(st, fr):  # game.yaml:446
@@ -2354,11 +2369,11 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _t2 in K_courtiers1:  # game.yaml:471
-            a = A_71 + _t2.type_id
+        for _t4 in K_courtiers1:  # game.yaml:471
+            a = A_71 + _t4.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_t2)
+                values.append(_t4)
                 idx.append(0)
         if _L_optional1:  # game.yaml:472
             actions.append(A_81)
@@ -2369,9 +2384,9 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:471
-            _t3 = env['t'] = dec.values[i]
+            _t5 = env['t'] = dec.values[i]
             st.at = o115  # game.yaml:471
-            _args33 = {'p': env['p'], 't': _t3, 'n': 1}
+            _args33 = {'p': env['p'], 't': _t5, 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[107])
             st.inline += 1
@@ -2464,11 +2479,11 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c3 in (_r7 := st.zones[(Z_influence_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[116])))]):  # game.yaml:480
-            a = A_91 + _c3.type_id
+        for _c5 in (_r7 := st.zones[(Z_influence_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[116])))]):  # game.yaml:480
+            a = A_91 + _c5.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c3)
+                values.append(_c5)
                 idx.append(0)
         if ((st.vars['pass_left'][(_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[117]))] > 0) and (st.vars['gold'][(_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[118]))] >= 2)):  # game.yaml:483
             actions.append(A_101)
@@ -2476,18 +2491,18 @@ def build(num_players, files):
             idx.append(1)
         _items1 = _r7  # game.yaml:487
         if _items1 and (st.vars['swap_left'][(_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[120]))] > 0):
-            for _c4 in _items1:
-                a = A_111 + _c4.type_id
+            for _c6 in _items1:
+                a = A_111 + _c6.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_c4)
+                    values.append(_c6)
                     idx.append(2)
         return actions, values, idx
     def resolve_129(st, dec, i):  # game.yaml:477
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:480
-            _c5 = env['c'] = dec.values[i]
+            _c7 = env['c'] = dec.values[i]
             st.frames.append(Frame(o119, env))
         elif k == 1:  # game.yaml:483
             st.at = o123  # game.yaml:486
@@ -2509,7 +2524,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
         elif k == 2:  # game.yaml:487
-            _c6 = env['c'] = dec.values[i]
+            _c8 = env['c'] = dec.values[i]
             st.at = o126  # game.yaml:491
             _i14 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[112]))
             _v12 = st.vars['swap_left'][_i14] - 1
@@ -2517,7 +2532,7 @@ def build(num_players, files):
                 raise RuleError("'swap_left' would fall to " + str(_v12) + ', below its minimum 0', S[113])
             st.vars['swap_left'][_i14] = _v12
             st.at = o127  # game.yaml:491
-            st.move(_c6, Z_influence_played1, False)
+            st.move(_c8, Z_influence_played1, False)
             st.at = o128  # game.yaml:492
             st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[114]))), False, S[115])
     def step_131(st, fr):  # game.yaml:503
@@ -2746,18 +2761,18 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _t4 in K_courtiers1:  # game.yaml:523
-            a = A_161 + _t4.type_id
+        for _t6 in K_courtiers1:  # game.yaml:523
+            a = A_161 + _t6.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_t4)
+                values.append(_t6)
                 idx.append(0)
         return actions, values, idx
     def resolve_148(st, dec, i):  # game.yaml:521
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:523
-            _t5 = env['t'] = dec.values[i]
+            _t7 = env['t'] = dec.values[i]
             st.frames.append(Frame(o146, env))
     def step_150(st, fr):  # game.yaml:536
         env = fr.env
@@ -2992,7 +3007,7 @@ def build(num_players, files):
         elif k == 1:  # game.yaml:572
             pass
     def e174_items(st, env):  # game.yaml:563
-        return [_x8 for _x8 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[147])))] if ((_x8.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[148])))]) > 0))]
+        return [_x10 for _x10 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[147])))] if ((_x10.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[148])))]) > 0))]
     def e175_items(st, env):  # game.yaml:561
         return clockwise_from(st, st.vars['start_player'])
     def step_179(st, fr):  # game.yaml:581
@@ -3332,7 +3347,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e225_items(st, env):  # game.yaml:630
-        return [_x9 for _kept1 in [{}] for _x9 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m16 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m16.owner == _x9)]) >= (_kept1[None] if None in _kept1 else _kept1.setdefault(None, fn_need(st, S[167], env['t']))))]
+        return [_x11 for _kept1 in [{}] for _x11 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m16 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m16.owner == _x11)]) >= (_kept1[None] if None in _kept1 else _kept1.setdefault(None, fn_need(st, S[167], env['t']))))]
     def step_226(st, fr):  # game.yaml:651
         env = fr.env
         pc = fr.pc
@@ -3570,7 +3585,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o258  # game.yaml:664
-            _args70 = {'p': env['p'], 't': first([_t6 for _t6 in KF_courtiers1]), 'x': env['t'], 'n': 2}
+            _args70 = {'p': env['p'], 't': first([_t8 for _t8 in KF_courtiers1]), 'x': env['t'], 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[181])
             st.frames.append(Frame(o9, _args70))
@@ -3753,13 +3768,13 @@ def build(num_players, files):
                 idx.append(0)
         _items2 = st.zones[(Z_tokens_held1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p12, S[189])))]  # game.yaml:687
         if _items2 and fn_can_exchange(st, S[190], _L_p12):
-            for _x10 in _items2:
-                if not ((_x10.props['symbol'] != 'crown')):
+            for _x12 in _items2:
+                if not ((_x12.props['symbol'] != 'crown')):
                     continue
-                a = A_271 + _x10.type_id
+                a = A_271 + _x12.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_x10)
+                    values.append(_x12)
                     idx.append(1)
         # game.yaml:692: always offered
         actions.append(A_281)
@@ -3773,9 +3788,9 @@ def build(num_players, files):
             _m18 = env['m'] = dec.values[i]
             st.frames.append(Frame(o277, env))
         elif k == 1:  # game.yaml:687
-            _x11 = env['x'] = dec.values[i]
+            _x13 = env['x'] = dec.values[i]
             st.at = o280  # game.yaml:691
-            _args78 = {'p': env['p'], 'x': _x11}
+            _args78 = {'p': env['p'], 'x': _x13}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[185])
             st.inline += 1
@@ -3861,20 +3876,20 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _x12 in st.zones[(Z_tokens_held1 + (_S_p13 if _S_p13 is not None else seat(st, _L_p13, S[193])))]:  # game.yaml:701
-            a = A_291 + _x12.type_id
+        for _x14 in st.zones[(Z_tokens_held1 + (_S_p13 if _S_p13 is not None else seat(st, _L_p13, S[193])))]:  # game.yaml:701
+            a = A_291 + _x14.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x12)
+                values.append(_x14)
                 idx.append(0)
         return actions, values, idx
     def resolve_292(st, dec, i):  # game.yaml:697
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:701
-            _x13 = env['x'] = dec.values[i]
+            _x15 = env['x'] = dec.values[i]
             st.at = o287  # game.yaml:704
-            env['back'] = [_y5 for _y5 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191])))] if (_y5 != _x13)]
+            env['back'] = [_y5 for _y5 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191])))] if (_y5 != _x15)]
             st.at = o288  # game.yaml:705
             move_cards(st, env['back'], Z_token_supply1, False)
             st.at = o291  # game.yaml:706
@@ -3962,13 +3977,13 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _x14 in st.zones[(Z_tokens_held1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[196])))]:  # game.yaml:719
-            if not ((_x14.props['symbol'] != 'crown')):
+        for _x16 in st.zones[(Z_tokens_held1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[196])))]:  # game.yaml:719
+            if not ((_x16.props['symbol'] != 'crown')):
                 continue
-            a = A_301 + _x14.type_id
+            a = A_301 + _x16.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x14)
+                values.append(_x16)
                 idx.append(0)
         # game.yaml:723: always offered
         actions.append(A_311)
@@ -3979,9 +3994,9 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:719
-            _x15 = env['x'] = dec.values[i]
+            _x17 = env['x'] = dec.values[i]
             st.at = o297  # game.yaml:722
-            _args83 = {'p': env['q'], 'x': _x15}
+            _args83 = {'p': env['q'], 'x': _x17}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[195])
             st.inline += 1
@@ -4019,22 +4034,22 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _x16 in st.zones[(Z_tokens_held1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p14, S[197])))]:  # game.yaml:733
-            if not (fn_pays_first(st, S[198], _L_p14, _L_m1, _x16)):
+        for _x18 in st.zones[(Z_tokens_held1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p14, S[197])))]:  # game.yaml:733
+            if not (fn_pays_first(st, S[198], _L_p14, _L_m1, _x18)):
                 continue
-            a = A_321 + _x16.type_id
+            a = A_321 + _x18.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x16)
+                values.append(_x18)
                 idx.append(0)
         return actions, values, idx
     def resolve_308(st, dec, i):  # game.yaml:731
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:733
-            _x17 = env['x'] = dec.values[i]
+            _x19 = env['x'] = dec.values[i]
             st.at = o307  # game.yaml:734
-            st.move(_x17, Z_token_supply1, False)
+            st.move(_x19, Z_token_supply1, False)
     def step_309(st, fr):  # game.yaml:738
         env = fr.env
         st.at = o310  # game.yaml:738
@@ -4058,22 +4073,22 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _x18 in st.zones[(Z_tokens_held1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p15, S[199])))]:  # game.yaml:737
-            if not (fn_fits(st, _x18, _L_m2.props['cost_b'])):
+        for _x20 in st.zones[(Z_tokens_held1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p15, S[199])))]:  # game.yaml:737
+            if not (fn_fits(st, _x20, _L_m2.props['cost_b'])):
                 continue
-            a = A_331 + _x18.type_id
+            a = A_331 + _x20.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x18)
+                values.append(_x20)
                 idx.append(0)
         return actions, values, idx
     def resolve_311(st, dec, i):  # game.yaml:735
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:737
-            _x19 = env['x'] = dec.values[i]
+            _x21 = env['x'] = dec.values[i]
             st.at = o310  # game.yaml:738
-            st.move(_x19, Z_token_supply1, False)
+            st.move(_x21, Z_token_supply1, False)
     def step_314(st, fr):  # game.yaml:742
         env = fr.env
         pc = fr.pc
@@ -4663,7 +4678,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e404_items(st, env):  # game.yaml:353
-        return [_x20 for _x20 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[233])))] if (_x20.props['ability'] == 'card_exchange')]
+        return [_x22 for _x22 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[233])))] if (_x22.props['ability'] == 'card_exchange')]
     def e405_items(st, env):  # game.yaml:351
         return clockwise_from(st, st.vars['start_player'])
     def e408_cond(st, env):  # game.yaml:318
@@ -4676,7 +4691,7 @@ def build(num_players, files):
             st.at = o411  # game.yaml:785
             env['cards'] = ((len(st.zones[(Z_influence_hand1 + _p10)]) + len(st.zones[(Z_intrigue_hand1 + _p10)])) + len(st.zones[(Z_tokens_held1 + _p10)]))
             st.at = o412  # game.yaml:786
-            env['placed'] = sum([len([1 for _m19 in st.zones[(Z_markers_on1 + _t7.ordinal)] if (_m19.owner == _p10)]) for _t7 in K_courtiers1])
+            env['placed'] = sum([len([1 for _m19 in st.zones[(Z_markers_on1 + _t9.ordinal)] if (_m19.owner == _p10)]) for _t9 in K_courtiers1])
             st.at = o413  # game.yaml:787
             env['coins'] = divide(st.vars['gold'][_p10], 3, '//', S[234])
             if st.record_log:
@@ -4689,9 +4704,9 @@ def build(num_players, files):
             st.at = o417  # game.yaml:791
             move_cards(st, st.zones[(Z_tokens_held1 + _p10)], Z_token_supply1, False)
             st.at = o420  # game.yaml:792
-            for _t8 in list(K_courtiers1):
-                env['t'] = _t8
-                _args96 = {'p': _p10, 't': _t8}
+            for _t10 in list(K_courtiers1):
+                env['t'] = _t10
+                _args96 = {'p': _p10, 't': _t10}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[235])
                 st.inline += 1
@@ -4732,7 +4747,7 @@ def build(num_players, files):
         for _a3 in span_list(1, 6, S[239]):
             env['a'] = _a3
             st.at = o429  # game.yaml:797
-            for _q6 in list(majority_holders(st, (_r11 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c7 in st.zones[(Z_coats_held1 + _p11)] if (_c7.props['arms'] == _a3)]) for _p11 in _r11])):
+            for _q6 in list(majority_holders(st, (_r11 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c9 in st.zones[(Z_coats_held1 + _p11)] if (_c9.props['arms'] == _a3)]) for _p11 in _r11])):
                 env['q'] = _q6
                 _args99 = {'p': _q6, 'bonus': True}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4761,7 +4776,7 @@ def build(num_players, files):
         st.at = o411  # game.yaml:785
         env['cards'] = ((len(st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[242])))]) + len(st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243])))])) + len(st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[244])))]))
         st.at = o412  # game.yaml:786
-        env['placed'] = sum([len([1 for _m20 in st.zones[(Z_markers_on1 + _t9.ordinal)] if (_m20.owner == env['p'])]) for _t9 in K_courtiers1])
+        env['placed'] = sum([len([1 for _m20 in st.zones[(Z_markers_on1 + _t11.ordinal)] if (_m20.owner == env['p'])]) for _t11 in K_courtiers1])
         st.at = o413  # game.yaml:787
         env['coins'] = divide(st.vars['gold'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[245]))], 3, '//', S[234])
         if st.record_log:
@@ -4774,10 +4789,10 @@ def build(num_players, files):
         st.at = o417  # game.yaml:791
         move_cards(st, st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[248])))], Z_token_supply1, False)
         st.at = o420  # game.yaml:792
-        for _t10 in list(K_courtiers1):
-            env['t'] = _t10
+        for _t12 in list(K_courtiers1):
+            env['t'] = _t12
             st.at = o419  # game.yaml:792
-            _args100 = {'p': env['p'], 't': _t10}
+            _args100 = {'p': env['p'], 't': _t12}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[235])
             st.inline += 1
@@ -4858,7 +4873,7 @@ def build(num_players, files):
     def step_426(st, fr):  # game.yaml:797
         env = fr.env
         st.at = o429  # game.yaml:797
-        for _q7 in list(majority_holders(st, (_r12 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c8 in st.zones[(Z_coats_held1 + _p13)] if (_c8.props['arms'] == env['a'])]) for _p13 in _r12])):
+        for _q7 in list(majority_holders(st, (_r12 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c10 in st.zones[(Z_coats_held1 + _p13)] if (_c10.props['arms'] == env['a'])]) for _p13 in _r12])):
             env['q'] = _q7
             _args105 = {'p': _q7, 'bonus': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4890,7 +4905,7 @@ def build(num_players, files):
         st.frames.pop()
 
     def e429_items(st, env):  # game.yaml:797
-        return majority_holders(st, (_r13 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c9 in st.zones[(Z_coats_held1 + _p14)] if (_c9.props['arms'] == env['a'])]) for _p14 in _r13])
+        return majority_holders(st, (_r13 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c11 in st.zones[(Z_coats_held1 + _p14)] if (_c11.props['arms'] == env['a'])]) for _p14 in _r13])
     def e430_items(st, env):  # game.yaml:795
         return span_list(1, 6, S[239])
     def step_431(st, fr):  # game.yaml:799
@@ -5198,8 +5213,7 @@ def build(num_players, files):
             if (_L_m3.props['ability'] == 'gold1'):
                 _args109 = {'p': _L_p16, 'n': 1}
                 try:
-                    proc_earn(st, _args109)
-                    _TD.clear()  # (codegen/tally.py)
+                    proc_earn(st, _args109)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
@@ -5208,8 +5222,7 @@ def build(num_players, files):
             if (_L_m3.props['ability'] == 'gold3'):
                 _args110 = {'p': _L_p16, 'n': 3}
                 try:
-                    proc_earn(st, _args110)
-                    _TD.clear()  # (codegen/tally.py)
+                    proc_earn(st, _args110)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
@@ -5227,14 +5240,14 @@ def build(num_players, files):
             st.at = o65  # game.yaml:402
             if ((_L_m3.props['ability'] == 'intrigue1') and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o64  # game.yaml:403
-                _d1 = (Z_intrigue_hand1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[58])))
+                _d2 = (Z_intrigue_hand1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[58])))
                 _pile1 = st.zones[Z_intrigue_deck1]
                 if len(_pile1) >= 1:
-                    _c10 = _pile1.pop()
-                    st.zones[_d1].append(_c10)
-                    st.loc[_c10.id] = _d1
+                    _c12 = _pile1.pop()
+                    st.zones[_d2].append(_c12)
+                    st.loc[_c12.id] = _d2
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(1, Z_intrigue_deck1, _d1, False, S[59])  # tally: kept
+                    st.move_count(1, Z_intrigue_deck1, _d2, False, S[59])  # tally: kept
         if pc <= 6:
             st.at = o75  # game.yaml:404
             if (_L_m3.props['ability'] == 'gold_or_markers'):
@@ -5264,16 +5277,14 @@ def build(num_players, files):
                     if _i29 < _end1:  # game.yaml:409
                         _args112 = {'p': _L_p16, 'n': 2}
                         try:
-                            proc_earn(st, _args112)
-                            _TD.clear()  # (codegen/tally.py)
+                            proc_earn(st, _args112)  # tally: kept
                         except Exception as e:
                             traced(e, 'procedure earn (' + str(S[54]) + ')')
                             raise
                     elif _i29 < _end2:  # game.yaml:410
                         _args113 = {'p': _L_p16, 'n': 1}
                         try:
-                            proc_earn(st, _args113)
-                            _TD.clear()  # (codegen/tally.py)
+                            proc_earn(st, _args113)  # tally: kept
                         except Exception as e:
                             traced(e, 'procedure earn (' + str(S[54]) + ')')
                             raise
@@ -5313,23 +5324,23 @@ def build(num_players, files):
                     if _i30 < _end4:  # game.yaml:419
                         st.at = o78  # game.yaml:420
                         _src1 = (Z_personal1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[89])))
-                        _d2 = (Z_general1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[88])))
+                        _d3 = (Z_general1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[88])))
                         _pile2 = st.zones[_src1]
                         if len(_pile2) >= 1:
-                            _c11 = _pile2.pop()
-                            st.zones[_d2].append(_c11)
-                            st.loc[_c11.id] = _d2
+                            _c13 = _pile2.pop()
+                            st.zones[_d3].append(_c13)
+                            st.loc[_c13.id] = _d3
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, _src1, _d2, False, S[90])  # tally: kept
+                            st.move_count(1, _src1, _d3, False, S[90])  # tally: kept
                         st.at = o79  # game.yaml:420
-                        _d3 = (Z_influence_hand1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[91])))
+                        _d4 = (Z_influence_hand1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[91])))
                         _pile3 = st.zones[Z_influence_deck1]
                         if len(_pile3) >= 1:
-                            _c12 = _pile3.pop()
-                            st.zones[_d3].append(_c12)
-                            st.loc[_c12.id] = _d3
+                            _c14 = _pile3.pop()
+                            st.zones[_d4].append(_c14)
+                            st.loc[_c14.id] = _d4
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, Z_influence_deck1, _d3, False, S[92])  # tally: kept
+                            st.move_count(1, Z_influence_deck1, _d4, False, S[92])  # tally: kept
                     else:  # game.yaml:421
                         pass
     def c_8(st, env, pc):  # game.yaml:424
@@ -5356,7 +5367,7 @@ def build(num_players, files):
                     raise RuleError("'four_left' would fall to " + str(_v23) + ', below its minimum 0', S[98])
                 st.vars['four_left'][_i33] = _v23
                 st.at = o89  # game.yaml:432
-                for _m24 in [_x21 for _x21 in st.zones[(Z_missions_done1 + _p17)] if (_x21.props['ability'] in ['tile_marker', 'louis_marker'])]:
+                for _m24 in [_x23 for _x23 in st.zones[(Z_missions_done1 + _p17)] if (_x23.props['ability'] in ['tile_marker', 'louis_marker'])]:
                     env['m'] = _m24
                     st.at = o88  # game.yaml:433
                     _args116 = {'p': _p17, 't': (fn_tile_number(st, _m24.props['tile']) if (_m24.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _m24, 'n': 1}
@@ -5391,7 +5402,7 @@ def build(num_players, files):
             for _p19 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p19
                 st.at = o99  # game.yaml:443
-                for _m25 in [_x22 for _x22 in st.zones[(Z_missions_done1 + _p19)] if (_x22.props['ability'] == 'final_marker')]:
+                for _m25 in [_x24 for _x24 in st.zones[(Z_missions_done1 + _p19)] if (_x24.props['ability'] == 'final_marker')]:
                     env['m'] = _m25
                     _args118 = {'p': _p19, 'x': _m25, 'optional': True}
                     try:
@@ -5473,8 +5484,8 @@ def build(num_players, files):
                     else:
                         _i35 = 0
                     if _i35 < _end8:  # game.yaml:471
-                        _t12 = env['t'] = _v24[_i35]
-                        _args120 = {'p': _L_p18, 't': _t12, 'n': 1}
+                        _t14 = env['t'] = _v24[_i35]
+                        _args120 = {'p': _L_p18, 't': _t14, 'n': 1}
                         try:
                             proc_from_general(st, _args120)
                             _TD.clear()  # (codegen/tally.py)
@@ -5490,11 +5501,11 @@ def build(num_players, files):
             st.at = o129  # game.yaml:477
             _actions1 = set()  # (the ids' order is never read)
             _v25 = []
-            for _c13 in st.zones[(Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[116])))]:  # game.yaml:480
-                _a4 = A_91 + _c13.type_id
+            for _c15 in st.zones[(Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[116])))]:  # game.yaml:480
+                _a4 = A_91 + _c15.type_id
                 if _a4 not in _actions1:  # an identical card: the same choice
                     _actions1.add(_a4)
-                    _v25.append(_c13)
+                    _v25.append(_c15)
             if ((st.vars['pass_left'][(_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[117]))] > 0) and (st.vars['gold'][(_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[118]))] >= 2)):  # game.yaml:483
                 _f4 = 1
                 _actions1.add(A_101)
@@ -5503,11 +5514,11 @@ def build(num_players, files):
             _items3 = st.zones[(Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[119])))]  # game.yaml:487
             if _items3 and (st.vars['swap_left'][(_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[120]))] > 0):
                 _v26 = []
-                for _c14 in _items3:
-                    _a5 = A_111 + _c14.type_id
+                for _c16 in _items3:
+                    _a5 = A_111 + _c16.type_id
                     if _a5 not in _actions1:  # an identical card: the same choice
                         _actions1.add(_a5)
-                        _v26.append(_c14)
+                        _v26.append(_c16)
             else:
                 _v26 = []
             _end10 = len(_v25)
@@ -5524,26 +5535,26 @@ def build(num_players, files):
                 else:
                     _i36 = 0
                 if _i36 < _end10:  # game.yaml:480
-                    _c15 = env['c'] = _v25[_i36]
+                    _c17 = env['c'] = _v25[_i36]
                     st.at = o120  # game.yaml:482
-                    _c16 = _c15
-                    if type(_c16) is Card:
-                        _t13 = _TD.get(st)
-                        if _t13 is not None:
-                            _x23 = _t13[st.loc[_c16.id]]
-                            if _x23 is not None:
-                                _x23[OSLOT[_c16.id]] -= 1
-                        _from1 = st.zones[st.loc[_c16.id]]
-                        if _from1[-1] is _c16:  # the top card: no search from the bottom
+                    _c18 = _c17
+                    if type(_c18) is Card:
+                        _t15 = _TD.get(st)
+                        if _t15 is not None:
+                            _x25 = _t15[st.loc[_c18.id]]
+                            if _x25 is not None:
+                                _x25[OSLOT[_c18.id]] -= 1
+                        _from1 = st.zones[st.loc[_c18.id]]
+                        if _from1[-1] is _c18:  # the top card: no search from the bottom
                             _from1.pop()
                         else:
-                            _from1.remove(_c16)
-                        st.zones[Z_influence_played1].append(_c16)
-                        st.loc[_c16.id] = Z_influence_played1
+                            _from1.remove(_c18)
+                        st.zones[Z_influence_played1].append(_c18)
+                        st.loc[_c18.id] = Z_influence_played1
                     else:  # not a card: State.move raises the rules' error
-                        st.move(_c16, Z_influence_played1, False)
+                        st.move(_c18, Z_influence_played1, False)
                         _TD.clear()  # (codegen/tally.py)
-                    _args121 = {'p': _L_p19, 'c': _c15}
+                    _args121 = {'p': _L_p19, 'c': _c17}
                     st.inline += 1
                     try:
                         c_12(st, _args121, 0)
@@ -5561,13 +5572,12 @@ def build(num_players, files):
                     st.vars['pass_left'][_i37] = _v27
                     _args122 = {'p': _L_p19, 'n': 2}
                     try:
-                        proc_pay(st, _args122)
-                        _TD.clear()  # (codegen/tally.py)
+                        proc_pay(st, _args122)  # tally: kept
                     except Exception as e:
                         traced(e, 'procedure pay (' + str(S[47]) + ')')
                         raise
                 else:  # game.yaml:487
-                    _c17 = env['c'] = _v26[_i36 - _end11]
+                    _c19 = env['c'] = _v26[_i36 - _end11]
                     st.at = o126  # game.yaml:491
                     _i38 = (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[112]))
                     _v28 = st.vars['swap_left'][_i38] - 1
@@ -5575,32 +5585,32 @@ def build(num_players, files):
                         raise RuleError("'swap_left' would fall to " + str(_v28) + ', below its minimum 0', S[113])
                     st.vars['swap_left'][_i38] = _v28
                     st.at = o127  # game.yaml:491
-                    _c18 = _c17
-                    if type(_c18) is Card:
-                        _t14 = _TD.get(st)
-                        if _t14 is not None:
-                            _x24 = _t14[st.loc[_c18.id]]
-                            if _x24 is not None:
-                                _x24[OSLOT[_c18.id]] -= 1
-                        _from2 = st.zones[st.loc[_c18.id]]
-                        if _from2[-1] is _c18:  # the top card: no search from the bottom
+                    _c20 = _c19
+                    if type(_c20) is Card:
+                        _t16 = _TD.get(st)
+                        if _t16 is not None:
+                            _x26 = _t16[st.loc[_c20.id]]
+                            if _x26 is not None:
+                                _x26[OSLOT[_c20.id]] -= 1
+                        _from2 = st.zones[st.loc[_c20.id]]
+                        if _from2[-1] is _c20:  # the top card: no search from the bottom
                             _from2.pop()
                         else:
-                            _from2.remove(_c18)
-                        st.zones[Z_influence_played1].append(_c18)
-                        st.loc[_c18.id] = Z_influence_played1
+                            _from2.remove(_c20)
+                        st.zones[Z_influence_played1].append(_c20)
+                        st.loc[_c20.id] = Z_influence_played1
                     else:  # not a card: State.move raises the rules' error
-                        st.move(_c18, Z_influence_played1, False)
+                        st.move(_c20, Z_influence_played1, False)
                         _TD.clear()  # (codegen/tally.py)
                     st.at = o128  # game.yaml:492
-                    _d4 = (Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[114])))
+                    _d5 = (Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[114])))
                     _pile4 = st.zones[Z_influence_deck1]
                     if len(_pile4) >= 1:
-                        _c19 = _pile4.pop()
-                        st.zones[_d4].append(_c19)
-                        st.loc[_c19.id] = _d4
+                        _c21 = _pile4.pop()
+                        st.zones[_d5].append(_c21)
+                        st.loc[_c21.id] = _d5
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_influence_deck1, _d4, False, S[115])  # tally: kept
+                        st.move_count(1, Z_influence_deck1, _d5, False, S[115])  # tally: kept
     def c_12(st, env, pc):  # game.yaml:493
         _L_c1 = env['c']
         _L_p20 = env['p']
@@ -5718,8 +5728,8 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i42 = 0
-                _t16 = env['t'] = _v31[_i42]
-                _args128 = {'p': _L_p21, 't': _t16, 'n': _L_n6, 'jumps': _L_jumps1}
+                _t18 = env['t'] = _v31[_i42]
+                _args128 = {'p': _L_p21, 't': _t18, 'n': _L_n6, 'jumps': _L_jumps1}
                 st.inline += 1
                 try:
                     c_14(st, _args128, 0)
@@ -5759,18 +5769,18 @@ def build(num_players, files):
                 _k4 = env['k'] = _v32[_i43]
                 st.at = o151  # game.yaml:537
                 _src2 = (Z_personal1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p22, S[136])))
-                _d5 = (Z_markers_on1 + (_O_t3 if _O_t3 is not None else ordinal(_L_t5, 'courtiers', S[135])))
+                _d6 = (Z_markers_on1 + (_O_t3 if _O_t3 is not None else ordinal(_L_t5, 'courtiers', S[135])))
                 _pile5 = st.zones[_src2]
                 if type(_k4) is int and 0 <= _k4 <= len(_pile5):
                     for _ in range(_k4):
-                        _c20 = _pile5.pop()
-                        _t17 = _TD.get(st)
-                        if _t17 is not None:
-                            _t17[_d5][OSLOT[_c20.id]] += 1
-                        st.zones[_d5].append(_c20)
-                        st.loc[_c20.id] = _d5
+                        _c22 = _pile5.pop()
+                        _t19 = _TD.get(st)
+                        if _t19 is not None:
+                            _t19[_d6][OSLOT[_c22.id]] += 1
+                        st.zones[_d6].append(_c22)
+                        st.loc[_c22.id] = _d6
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(_k4, _src2, _d5, False, S[137])
+                    st.move_count(_k4, _src2, _d6, False, S[137])
                     _TD.clear()  # (codegen/tally.py)
                 st.at = o157  # game.yaml:538
                 if ((env['left'] > _k4) and (_L_jumps2 > 0)):
@@ -5825,15 +5835,15 @@ def build(num_players, files):
                 st.vars['first_left'][_i45] = _v34
         if pc <= 1:
             st.at = o165  # game.yaml:553
-            for _t18 in list(K_courtiers1):
-                env['t'] = _t18
-                _args130 = {'t': _t18}
+            for _t20 in list(K_courtiers1):
+                env['t'] = _t20
+                _args130 = {'t': _t20}
                 try:
                     c_16(st, _args130, 0)
                 except Exception as e:
                     traced(e, 'procedure play_intrigue (' + str(S[270]) + ')')
                     raise
-                _args131 = {'t': _t18}
+                _args131 = {'t': _t20}
                 try:
                     c_17(st, _args131, 0)
                 except Exception as e:
@@ -5850,8 +5860,8 @@ def build(num_players, files):
             for _q10 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q10
                 st.at = o174  # game.yaml:563
-                for _c21 in [_x25 for _x25 in st.zones[(Z_intrigue_hand1 + _q10)] if ((_x25.props['courtier'] == _L_t6) and (len(st.zones[(Z_personal1 + _q10)]) > 0))]:
-                    env['c'] = _c21
+                for _c23 in [_x27 for _x27 in st.zones[(Z_intrigue_hand1 + _q10)] if ((_x27.props['courtier'] == _L_t6) and (len(st.zones[(Z_personal1 + _q10)]) > 0))]:
+                    env['c'] = _c23
                     st.at = o173  # game.yaml:565
                     # game.yaml:569: always offered
                     # game.yaml:572: always offered
@@ -5867,38 +5877,38 @@ def build(num_players, files):
                             _i46 = 0
                         if _i46 < _end21:  # game.yaml:569
                             st.at = o170  # game.yaml:570
-                            _c22 = _c21
-                            if type(_c22) is Card:
-                                _t19 = _TD.get(st)
-                                if _t19 is not None:
-                                    _x26 = _t19[st.loc[_c22.id]]
-                                    if _x26 is not None:
-                                        _x26[OSLOT[_c22.id]] -= 1
-                                _from3 = st.zones[st.loc[_c22.id]]
-                                if _from3[-1] is _c22:  # the top card: no search from the bottom
+                            _c24 = _c23
+                            if type(_c24) is Card:
+                                _t21 = _TD.get(st)
+                                if _t21 is not None:
+                                    _x28 = _t21[st.loc[_c24.id]]
+                                    if _x28 is not None:
+                                        _x28[OSLOT[_c24.id]] -= 1
+                                _from3 = st.zones[st.loc[_c24.id]]
+                                if _from3[-1] is _c24:  # the top card: no search from the bottom
                                     _from3.pop()
                                 else:
-                                    _from3.remove(_c22)
-                                st.zones[Z_intrigue_deck1].insert(0, _c22)
-                                st.loc[_c22.id] = Z_intrigue_deck1
+                                    _from3.remove(_c24)
+                                st.zones[Z_intrigue_deck1].insert(0, _c24)
+                                st.loc[_c24.id] = Z_intrigue_deck1
                             else:  # not a card: State.move raises the rules' error
-                                st.move(_c22, Z_intrigue_deck1, True)
+                                st.move(_c24, Z_intrigue_deck1, True)
                                 _TD.clear()  # (codegen/tally.py)
                             st.at = o171  # game.yaml:571
                             _n1 = min((2, len(st.zones[(Z_personal1 + _q10)]),))
                             _src3 = (Z_personal1 + _q10)
-                            _d6 = (Z_markers_on1 + (_O_t4 if _O_t4 is not None else ordinal(_L_t6, 'courtiers', S[143])))
+                            _d7 = (Z_markers_on1 + (_O_t4 if _O_t4 is not None else ordinal(_L_t6, 'courtiers', S[143])))
                             _pile6 = st.zones[_src3]
                             if type(_n1) is int and 0 <= _n1 <= len(_pile6):
                                 for _ in range(_n1):
-                                    _c23 = _pile6.pop()
-                                    _t20 = _TD.get(st)
-                                    if _t20 is not None:
-                                        _t20[_d6][OSLOT[_c23.id]] += 1
-                                    st.zones[_d6].append(_c23)
-                                    st.loc[_c23.id] = _d6
+                                    _c25 = _pile6.pop()
+                                    _t22 = _TD.get(st)
+                                    if _t22 is not None:
+                                        _t22[_d7][OSLOT[_c25.id]] += 1
+                                    st.zones[_d7].append(_c25)
+                                    st.loc[_c25.id] = _d7
                             else:  # short of cards (a refill), or no count: State's
-                                st.move_count(_n1, _src3, _d6, False, S[146])
+                                st.move_count(_n1, _src3, _d7, False, S[146])
                                 _TD.clear()  # (codegen/tally.py)
                         else:  # game.yaml:572
                             pass
@@ -5964,26 +5974,26 @@ def build(num_players, files):
             st.at = o197  # game.yaml:590
             if (st.vars['flip'] and (st.vars['round'] < 4)):
                 st.at = o196  # game.yaml:591
-                _c24 = _L_t7
-                _d7 = st.zone_index((st.zones[Z_black_up1] if (_L_t7 in st.zones[Z_red_up1]) else st.zones[Z_red_up1]))
-                if type(_c24) is Card:
-                    _t21 = _TD.get(st)
-                    if _t21 is not None:
-                        _x27 = _t21[st.loc[_c24.id]]
-                        if _x27 is not None:
-                            _x27[OSLOT[_c24.id]] -= 1
-                        _x28 = _t21[_d7]
-                        if _x28 is not None:
-                            _x28[OSLOT[_c24.id]] += 1
-                    _from4 = st.zones[st.loc[_c24.id]]
-                    if _from4[-1] is _c24:  # the top card: no search from the bottom
+                _c26 = _L_t7
+                _d8 = st.zone_index((st.zones[Z_black_up1] if (_L_t7 in st.zones[Z_red_up1]) else st.zones[Z_red_up1]))
+                if type(_c26) is Card:
+                    _t23 = _TD.get(st)
+                    if _t23 is not None:
+                        _x29 = _t23[st.loc[_c26.id]]
+                        if _x29 is not None:
+                            _x29[OSLOT[_c26.id]] -= 1
+                        _x30 = _t23[_d8]
+                        if _x30 is not None:
+                            _x30[OSLOT[_c26.id]] += 1
+                    _from4 = st.zones[st.loc[_c26.id]]
+                    if _from4[-1] is _c26:  # the top card: no search from the bottom
                         _from4.pop()
                     else:
-                        _from4.remove(_c24)
-                    st.zones[_d7].append(_c24)
-                    st.loc[_c24.id] = _d7
+                        _from4.remove(_c26)
+                    st.zones[_d8].append(_c26)
+                    st.loc[_c26.id] = _d8
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c24, _d7, False)
+                    st.move(_c26, _d8, False)
                     _TD.clear()  # (codegen/tally.py)
     def c_18(st, env, pc):  # game.yaml:593
         _L_q2 = env['q']
@@ -6074,8 +6084,7 @@ def build(num_players, files):
                             st.at = o216  # game.yaml:624
                             _args139 = {'p': _q13, 'n': fn_bribe_price(st, S[162], _q13, _L_t9)}
                             try:
-                                proc_pay(st, _args139)
-                                _TD.clear()  # (codegen/tally.py)
+                                proc_pay(st, _args139)  # tally: kept
                             except Exception as e:
                                 traced(e, 'procedure pay (' + str(S[47]) + ')')
                                 raise
@@ -6092,7 +6101,7 @@ def build(num_players, files):
         _O_t7 = _L_t10.ordinal if type(_L_t10) is Card and _L_t10.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o225  # game.yaml:630
-            for _q14 in [_x29 for _kept2 in [{}] for _x29 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if ((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t10, 'courtiers', S[0])))][_x29] >= (_kept2[None] if None in _kept2 else _kept2.setdefault(None, fn_need(st, S[167], _L_t10))))]:
+            for _q14 in [_x31 for _kept2 in [{}] for _x31 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if ((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t10, 'courtiers', S[0])))][_x31] >= (_kept2[None] if None in _kept2 else _kept2.setdefault(None, fn_need(st, S[167], _L_t10))))]:
                 env['q'] = _q14
                 _args141 = {'p': _q14, 't': _L_t10}
                 try:
@@ -6118,8 +6127,7 @@ def build(num_players, files):
                     raise
                 _args143 = {'p': st.vars['leader'], 's': 'crown'}
                 try:
-                    proc_take_token(st, _args143)
-                    _TD.clear()  # (codegen/tally.py)
+                    proc_take_token(st, _args143)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure take_token (' + str(S[49]) + ')')
                     raise
@@ -6186,8 +6194,7 @@ def build(num_players, files):
                 st.at = o248  # game.yaml:661
                 _args150 = {'p': _L_p23, 's': _L_t12.props['gift']}
                 try:
-                    proc_take_token(st, _args150)
-                    _TD.clear()  # (codegen/tally.py)
+                    proc_take_token(st, _args150)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure take_token (' + str(S[49]) + ')')
                     raise
@@ -6212,8 +6219,7 @@ def build(num_players, files):
             if (_L_t12.props['gift'] == 'colbert'):
                 _args153 = {'p': _L_p23, 'n': 5}
                 try:
-                    proc_earn(st, _args153)
-                    _TD.clear()  # (codegen/tally.py)
+                    proc_earn(st, _args153)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
@@ -6221,7 +6227,7 @@ def build(num_players, files):
             st.at = o260  # game.yaml:664
             if (_L_t12.props['gift'] == 'maintenon'):
                 st.at = o258  # game.yaml:664
-                _args154 = {'p': _L_p23, 't': first([_t22 for _t22 in KF_courtiers1]), 'x': _L_t12, 'n': 2}
+                _args154 = {'p': _L_p23, 't': first([_t24 for _t24 in KF_courtiers1]), 'x': _L_t12, 'n': 2}
                 try:
                     c_9(st, _args154, 0)
                 except Exception as e:
@@ -6255,14 +6261,14 @@ def build(num_players, files):
             st.at = o267  # game.yaml:666
             if (_L_t12.props['gift'] == 'mazarin'):
                 st.at = o266  # game.yaml:666
-                _d8 = (Z_influence_hand1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p23, S[74])))
+                _d9 = (Z_influence_hand1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p23, S[74])))
                 _pile7 = st.zones[Z_influence_deck1]
                 if len(_pile7) >= 1:
-                    _c25 = _pile7.pop()
-                    st.zones[_d8].append(_c25)
-                    st.loc[_c25.id] = _d8
+                    _c27 = _pile7.pop()
+                    st.zones[_d9].append(_c27)
+                    st.loc[_c27.id] = _d9
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(1, Z_influence_deck1, _d8, False, S[75])  # tally: kept
+                    st.move_count(1, Z_influence_deck1, _d9, False, S[75])  # tally: kept
         if pc <= 6:
             st.at = o273  # game.yaml:667
             if (_L_t12.props['gift'] == 'louvois'):
@@ -6276,14 +6282,14 @@ def build(num_players, files):
                 st.at = o272  # game.yaml:670
                 if (len(st.zones[Z_intrigue_deck1]) > 0):
                     st.at = o271  # game.yaml:670
-                    _d9 = (Z_intrigue_hand1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p23, S[77])))
+                    _d10 = (Z_intrigue_hand1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p23, S[77])))
                     _pile8 = st.zones[Z_intrigue_deck1]
                     if len(_pile8) >= 1:
-                        _c26 = _pile8.pop()
-                        st.zones[_d9].append(_c26)
-                        st.loc[_c26.id] = _d9
+                        _c28 = _pile8.pop()
+                        st.zones[_d10].append(_c28)
+                        st.loc[_c28.id] = _d10
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_intrigue_deck1, _d9, False, S[78])  # tally: kept
+                        st.move_count(1, Z_intrigue_deck1, _d10, False, S[78])  # tally: kept
     def c_24(st, env, pc):  # game.yaml:673
         _L_p24 = env['p']
         _S_p24 = _L_p24 if type(_L_p24) is int and 0 <= _L_p24 < num_players else None
@@ -6317,13 +6323,13 @@ def build(num_players, files):
                 _items4 = st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[189])))]  # game.yaml:687
                 if _items4 and fn_can_exchange(st, S[190], _L_p24):
                     _v37 = []
-                    for _x30 in _items4:
-                        if not ((_x30.props['symbol'] != 'crown')):
+                    for _x32 in _items4:
+                        if not ((_x32.props['symbol'] != 'crown')):
                             continue
-                        _a10 = A_271 + _x30.type_id
+                        _a10 = A_271 + _x32.type_id
                         if _a10 not in _actions3:  # an identical card: the same choice
                             _actions3.add(_a10)
-                            _v37.append(_x30)
+                            _v37.append(_x32)
                 else:
                     _v37 = []
                 # game.yaml:692: always offered
@@ -6349,8 +6355,8 @@ def build(num_players, files):
                             traced(e, 'procedure fulfil (' + str(S[284]) + ')')
                             raise
                     elif _i50 < _end28:  # game.yaml:687
-                        _x31 = env['x'] = _v37[_i50 - _end27]
-                        _args161 = {'p': _L_p24, 'x': _x31}
+                        _x33 = env['x'] = _v37[_i50 - _end27]
+                        _args161 = {'p': _L_p24, 'x': _x33}
                         try:
                             proc_exchange_token(st, _args161)
                             _TD.clear()  # (codegen/tally.py)
@@ -6366,11 +6372,11 @@ def build(num_players, files):
                 st.at = o292  # game.yaml:697
                 _actions4 = set()  # (the ids' order is never read)
                 _v38 = []
-                for _x32 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[193])))]:  # game.yaml:701
-                    _a11 = A_291 + _x32.type_id
+                for _x34 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[193])))]:  # game.yaml:701
+                    _a11 = A_291 + _x34.type_id
                     if _a11 not in _actions4:  # an identical card: the same choice
                         _actions4.add(_a11)
-                        _v38.append(_x32)
+                        _v38.append(_x34)
                 _end30 = len(_v38)
                 if not _end30:
                     raise RuleError('a choice has no legal option', S[285])
@@ -6382,9 +6388,9 @@ def build(num_players, files):
                         st.move_number += 1
                     else:
                         _i51 = 0
-                    _x33 = env['x'] = _v38[_i51]
+                    _x35 = env['x'] = _v38[_i51]
                     st.at = o287  # game.yaml:704
-                    env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[191])))] if (_y7 != _x33)]
+                    env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[191])))] if (_y7 != _x35)]
                     st.at = o288  # game.yaml:705
                     move_cards(st, env['back'], Z_token_supply1, False)
                     _TD.clear()  # (codegen/tally.py)
@@ -6409,13 +6415,13 @@ def build(num_players, files):
                     st.at = o299  # game.yaml:716
                     _actions5 = set()  # (the ids' order is never read)
                     _v39 = []
-                    for _x34 in st.zones[(Z_tokens_held1 + _q19)]:  # game.yaml:719
-                        if not ((_x34.props['symbol'] != 'crown')):
+                    for _x36 in st.zones[(Z_tokens_held1 + _q19)]:  # game.yaml:719
+                        if not ((_x36.props['symbol'] != 'crown')):
                             continue
-                        _a12 = A_301 + _x34.type_id
+                        _a12 = A_301 + _x36.type_id
                         if _a12 not in _actions5:  # an identical card: the same choice
                             _actions5.add(_a12)
-                            _v39.append(_x34)
+                            _v39.append(_x36)
                     # game.yaml:723: always offered
                     _end31 = len(_v39)
                     _end32 = _end31 + 1
@@ -6428,8 +6434,8 @@ def build(num_players, files):
                         else:
                             _i52 = 0
                         if _i52 < _end31:  # game.yaml:719
-                            _x35 = env['x'] = _v39[_i52]
-                            _args163 = {'p': _q19, 'x': _x35}
+                            _x37 = env['x'] = _v39[_i52]
+                            _args163 = {'p': _q19, 'x': _x37}
                             try:
                                 proc_exchange_token(st, _args163)
                                 _TD.clear()  # (codegen/tally.py)
@@ -6446,13 +6452,13 @@ def build(num_players, files):
             st.at = o308  # game.yaml:731
             _actions6 = set()  # (the ids' order is never read)
             _v40 = []
-            for _x36 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[197])))]:  # game.yaml:733
-                if not (fn_pays_first(st, S[198], _L_p26, _L_m4, _x36)):
+            for _x38 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[197])))]:  # game.yaml:733
+                if not (fn_pays_first(st, S[198], _L_p26, _L_m4, _x38)):
                     continue
-                _a13 = A_321 + _x36.type_id
+                _a13 = A_321 + _x38.type_id
                 if _a13 not in _actions6:  # an identical card: the same choice
                     _actions6.add(_a13)
-                    _v40.append(_x36)
+                    _v40.append(_x38)
             _end33 = len(_v40)
             if not _end33:
                 raise RuleError('a choice has no legal option', S[287])
@@ -6464,36 +6470,36 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i53 = 0
-                _x37 = env['x'] = _v40[_i53]
+                _x39 = env['x'] = _v40[_i53]
                 st.at = o307  # game.yaml:734
-                _c27 = _x37
-                if type(_c27) is Card:
-                    _t23 = _TD.get(st)
-                    if _t23 is not None:
-                        _x38 = _t23[st.loc[_c27.id]]
-                        if _x38 is not None:
-                            _x38[OSLOT[_c27.id]] -= 1
-                    _from5 = st.zones[st.loc[_c27.id]]
-                    if _from5[-1] is _c27:  # the top card: no search from the bottom
+                _c29 = _x39
+                if type(_c29) is Card:
+                    _t25 = _TD.get(st)
+                    if _t25 is not None:
+                        _x40 = _t25[st.loc[_c29.id]]
+                        if _x40 is not None:
+                            _x40[OSLOT[_c29.id]] -= 1
+                    _from5 = st.zones[st.loc[_c29.id]]
+                    if _from5[-1] is _c29:  # the top card: no search from the bottom
                         _from5.pop()
                     else:
-                        _from5.remove(_c27)
-                    st.zones[Z_token_supply1].append(_c27)
-                    st.loc[_c27.id] = Z_token_supply1
+                        _from5.remove(_c29)
+                    st.zones[Z_token_supply1].append(_c29)
+                    st.loc[_c29.id] = Z_token_supply1
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c27, Z_token_supply1, False)
+                    st.move(_c29, Z_token_supply1, False)
                     _TD.clear()  # (codegen/tally.py)
         if pc <= 1:
             st.at = o311  # game.yaml:735
             _actions7 = set()  # (the ids' order is never read)
             _v41 = []
-            for _x39 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[199])))]:  # game.yaml:737
-                if not (fn_fits(st, _x39, _L_m4.props['cost_b'])):
+            for _x41 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[199])))]:  # game.yaml:737
+                if not (fn_fits(st, _x41, _L_m4.props['cost_b'])):
                     continue
-                _a14 = A_331 + _x39.type_id
+                _a14 = A_331 + _x41.type_id
                 if _a14 not in _actions7:  # an identical card: the same choice
                     _actions7.add(_a14)
-                    _v41.append(_x39)
+                    _v41.append(_x41)
             _end34 = len(_v41)
             if not _end34:
                 raise RuleError('a choice has no legal option', S[288])
@@ -6505,44 +6511,44 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i54 = 0
-                _x40 = env['x'] = _v41[_i54]
+                _x42 = env['x'] = _v41[_i54]
                 st.at = o310  # game.yaml:738
-                _c28 = _x40
-                if type(_c28) is Card:
-                    _t24 = _TD.get(st)
-                    if _t24 is not None:
-                        _x41 = _t24[st.loc[_c28.id]]
-                        if _x41 is not None:
-                            _x41[OSLOT[_c28.id]] -= 1
-                    _from6 = st.zones[st.loc[_c28.id]]
-                    if _from6[-1] is _c28:  # the top card: no search from the bottom
+                _c30 = _x42
+                if type(_c30) is Card:
+                    _t26 = _TD.get(st)
+                    if _t26 is not None:
+                        _x43 = _t26[st.loc[_c30.id]]
+                        if _x43 is not None:
+                            _x43[OSLOT[_c30.id]] -= 1
+                    _from6 = st.zones[st.loc[_c30.id]]
+                    if _from6[-1] is _c30:  # the top card: no search from the bottom
                         _from6.pop()
                     else:
-                        _from6.remove(_c28)
-                    st.zones[Z_token_supply1].append(_c28)
-                    st.loc[_c28.id] = Z_token_supply1
+                        _from6.remove(_c30)
+                    st.zones[Z_token_supply1].append(_c30)
+                    st.loc[_c30.id] = Z_token_supply1
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c28, Z_token_supply1, False)
+                    st.move(_c30, Z_token_supply1, False)
                     _TD.clear()  # (codegen/tally.py)
         if pc <= 2:
             st.at = o312  # game.yaml:739
-            _c29 = _L_m4
-            _d10 = (Z_missions_done1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[80])))
-            if type(_c29) is Card:
-                _t25 = _TD.get(st)
-                if _t25 is not None:
-                    _x42 = _t25[st.loc[_c29.id]]
-                    if _x42 is not None:
-                        _x42[OSLOT[_c29.id]] -= 1
-                _from7 = st.zones[st.loc[_c29.id]]
-                if _from7[-1] is _c29:  # the top card: no search from the bottom
+            _c31 = _L_m4
+            _d11 = (Z_missions_done1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[80])))
+            if type(_c31) is Card:
+                _t27 = _TD.get(st)
+                if _t27 is not None:
+                    _x44 = _t27[st.loc[_c31.id]]
+                    if _x44 is not None:
+                        _x44[OSLOT[_c31.id]] -= 1
+                _from7 = st.zones[st.loc[_c31.id]]
+                if _from7[-1] is _c31:  # the top card: no search from the bottom
                     _from7.pop()
                 else:
-                    _from7.remove(_c29)
-                st.zones[_d10].append(_c29)
-                st.loc[_c29.id] = _d10
+                    _from7.remove(_c31)
+                st.zones[_d11].append(_c31)
+                st.loc[_c31.id] = _d11
             else:  # not a card: State.move raises the rules' error
-                st.move(_c29, _d10, False)
+                st.move(_c31, _d11, False)
                 _TD.clear()  # (codegen/tally.py)
         if pc <= 3:
             _args164 = {'p': _L_p26}
@@ -6594,34 +6600,34 @@ def build(num_players, files):
                         _i55 = 0
                     if _i55 < _end35:  # game.yaml:754
                         st.at = o319  # game.yaml:755
-                        _d11 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[201])))
+                        _d12 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[201])))
                         _pile9 = st.zones[Z_light_deck1]
                         if len(_pile9) >= 1:
-                            _c30 = _pile9.pop()
-                            st.zones[_d11].append(_c30)
-                            st.loc[_c30.id] = _d11
+                            _c32 = _pile9.pop()
+                            st.zones[_d12].append(_c32)
+                            st.loc[_c32.id] = _d12
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, Z_light_deck1, _d11, False, S[202])  # tally: kept
+                            st.move_count(1, Z_light_deck1, _d12, False, S[202])  # tally: kept
                     elif _i55 < _end36:  # game.yaml:756
                         st.at = o321  # game.yaml:757
-                        _d12 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[203])))
+                        _d13 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[203])))
                         _pile10 = st.zones[Z_blue_deck1]
                         if len(_pile10) >= 1:
-                            _c31 = _pile10.pop()
-                            st.zones[_d12].append(_c31)
-                            st.loc[_c31.id] = _d12
+                            _c33 = _pile10.pop()
+                            st.zones[_d13].append(_c33)
+                            st.loc[_c33.id] = _d13
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, Z_blue_deck1, _d12, False, S[204])  # tally: kept
+                            st.move_count(1, Z_blue_deck1, _d13, False, S[204])  # tally: kept
                     else:  # game.yaml:758
                         st.at = o323  # game.yaml:759
-                        _d13 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[205])))
+                        _d14 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[205])))
                         _pile11 = st.zones[Z_dark_deck1]
                         if len(_pile11) >= 1:
-                            _c32 = _pile11.pop()
-                            st.zones[_d13].append(_c32)
-                            st.loc[_c32.id] = _d13
+                            _c34 = _pile11.pop()
+                            st.zones[_d14].append(_c34)
+                            st.loc[_c34.id] = _d14
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, Z_dark_deck1, _d13, False, S[206])  # tally: kept
+                            st.move_count(1, Z_dark_deck1, _d14, False, S[206])  # tally: kept
     def c_29(st, env, pc):  # game.yaml:760
         _L_p28 = env['p']
         _S_p27 = _L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else None
@@ -6637,9 +6643,9 @@ def build(num_players, files):
                     _cands1 = []
                     _seen1 = set()
                     for _y9 in reversed(st.zones[(Z_mission_hand1 + (_S_p27 if _S_p27 is not None else seat(st, _L_p28, S[207])))]):
-                        _t26 = _y9.type_id
-                        if _t26 not in _seen1:
-                            _seen1.add(_t26)
+                        _t28 = _y9.type_id
+                        if _t28 not in _seen1:
+                            _seen1.add(_t28)
                             _cands1.append(_y9)
                     _cands1.reverse()
                 else:
@@ -6659,48 +6665,48 @@ def build(num_players, files):
                     st.move_number += 1
                     if _i56 == len(_cands1):
                         break  # done
-                    _c33 = _cands1[_i56]
+                    _c35 = _cands1[_i56]
                 else:  # one card and no stopping yet: it is picked
-                    _c33 = _cands1[0]
-                _picked1.append(_c33)
-                _from8 = st.zones[st.loc[_c33.id]]
-                if _from8[-1] is _c33:  # the top card: no search from the bottom
+                    _c35 = _cands1[0]
+                _picked1.append(_c35)
+                _from8 = st.zones[st.loc[_c35.id]]
+                if _from8[-1] is _c35:  # the top card: no search from the bottom
                     _from8.pop()
                 else:
-                    _from8.remove(_c33)
-                st.zones[Z_mission_swap1].append(_c33)
-                st.loc[_c33.id] = Z_mission_swap1
+                    _from8.remove(_c35)
+                st.zones[Z_mission_swap1].append(_c35)
+                st.loc[_c35.id] = Z_mission_swap1
             env['back'] = _picked1
         if pc <= 1:
             st.at = o329  # game.yaml:772
-            for _c35 in list(env['back']):
-                env['c'] = _c35
+            for _c37 in list(env['back']):
+                env['c'] = _c37
                 st.at = o328  # game.yaml:775
-                _c36 = _c35
-                _d14 = st.zone_index((st.zones[Z_light_deck1] if (_c35.kind == 'light_missions') else (st.zones[Z_blue_deck1] if (_c35.kind == 'blue_missions') else st.zones[Z_dark_deck1])))
-                if type(_c36) is Card:
-                    _t27 = _TD.get(st)
-                    if _t27 is not None:
-                        _x43 = _t27[st.loc[_c36.id]]
-                        if _x43 is not None:
-                            _x43[OSLOT[_c36.id]] -= 1
-                        _x44 = _t27[_d14]
-                        if _x44 is not None:
-                            _x44[OSLOT[_c36.id]] += 1
-                    _from9 = st.zones[st.loc[_c36.id]]
-                    if _from9[-1] is _c36:  # the top card: no search from the bottom
+                _c38 = _c37
+                _d15 = st.zone_index((st.zones[Z_light_deck1] if (_c37.kind == 'light_missions') else (st.zones[Z_blue_deck1] if (_c37.kind == 'blue_missions') else st.zones[Z_dark_deck1])))
+                if type(_c38) is Card:
+                    _t29 = _TD.get(st)
+                    if _t29 is not None:
+                        _x45 = _t29[st.loc[_c38.id]]
+                        if _x45 is not None:
+                            _x45[OSLOT[_c38.id]] -= 1
+                        _x46 = _t29[_d15]
+                        if _x46 is not None:
+                            _x46[OSLOT[_c38.id]] += 1
+                    _from9 = st.zones[st.loc[_c38.id]]
+                    if _from9[-1] is _c38:  # the top card: no search from the bottom
                         _from9.pop()
                     else:
-                        _from9.remove(_c36)
-                    st.zones[_d14].insert(0, _c36)
-                    st.loc[_c36.id] = _d14
+                        _from9.remove(_c38)
+                    st.zones[_d15].insert(0, _c38)
+                    st.loc[_c38.id] = _d15
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c36, _d14, True)
+                    st.move(_c38, _d15, True)
                     _TD.clear()  # (codegen/tally.py)
         if pc <= 2:
             st.at = o332  # game.yaml:777
-            for _c37 in list(env['back']):
-                env['c'] = _c37
+            for _c39 in list(env['back']):
+                env['c'] = _c39
                 _args166 = {'p': _L_p28}
                 try:
                     c_28(st, _args166, 0)
@@ -6737,16 +6743,14 @@ def build(num_players, files):
                 if _i57 < _end38:  # game.yaml:409
                     _args167 = {'p': _L_p29, 'n': 2}
                     try:
-                        proc_earn(st, _args167)
-                        _TD.clear()  # (codegen/tally.py)
+                        proc_earn(st, _args167)  # tally: kept
                     except Exception as e:
                         traced(e, 'procedure earn (' + str(S[54]) + ')')
                         raise
                 elif _i57 < _end39:  # game.yaml:410
                     _args168 = {'p': _L_p29, 'n': 1}
                     try:
-                        proc_earn(st, _args168)
-                        _TD.clear()  # (codegen/tally.py)
+                        proc_earn(st, _args168)  # tally: kept
                     except Exception as e:
                         traced(e, 'procedure earn (' + str(S[54]) + ')')
                         raise
@@ -6787,23 +6791,23 @@ def build(num_players, files):
                 if _i58 < _end41:  # game.yaml:419
                     st.at = o78  # game.yaml:420
                     _src4 = (Z_personal1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[89])))
-                    _d15 = (Z_general1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[88])))
+                    _d16 = (Z_general1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[88])))
                     _pile12 = st.zones[_src4]
                     if len(_pile12) >= 1:
-                        _c38 = _pile12.pop()
-                        st.zones[_d15].append(_c38)
-                        st.loc[_c38.id] = _d15
+                        _c40 = _pile12.pop()
+                        st.zones[_d16].append(_c40)
+                        st.loc[_c40.id] = _d16
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, _src4, _d15, False, S[90])  # tally: kept
+                        st.move_count(1, _src4, _d16, False, S[90])  # tally: kept
                     st.at = o79  # game.yaml:420
-                    _d16 = (Z_influence_hand1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[91])))
+                    _d17 = (Z_influence_hand1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[91])))
                     _pile13 = st.zones[Z_influence_deck1]
                     if len(_pile13) >= 1:
-                        _c39 = _pile13.pop()
-                        st.zones[_d16].append(_c39)
-                        st.loc[_c39.id] = _d16
+                        _c41 = _pile13.pop()
+                        st.zones[_d17].append(_c41)
+                        st.loc[_c41.id] = _d17
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_influence_deck1, _d16, False, S[92])  # tally: kept
+                        st.move_count(1, Z_influence_deck1, _d17, False, S[92])  # tally: kept
                 else:  # game.yaml:421
                     pass
     def c_83(st, env, pc):  # game.yaml:428
@@ -6832,7 +6836,7 @@ def build(num_players, files):
             st.vars['four_left'][_i61] = _v44
         if pc <= 3:
             st.at = o89  # game.yaml:432
-            for _m33 in [_x45 for _x45 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[100])))] if (_x45.props['ability'] in ['tile_marker', 'louis_marker'])]:
+            for _m33 in [_x47 for _x47 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[100])))] if (_x47.props['ability'] in ['tile_marker', 'louis_marker'])]:
                 env['m'] = _m33
                 st.at = o88  # game.yaml:433
                 _args171 = {'p': _L_p31, 't': (fn_tile_number(st, _m33.props['tile']) if (_m33.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _m33, 'n': 1}
@@ -6883,7 +6887,7 @@ def build(num_players, files):
         _S_p31 = _L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else None
         if pc <= 0:
             st.at = o99  # game.yaml:443
-            for _m34 in [_x46 for _x46 in st.zones[(Z_missions_done1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p34, S[103])))] if (_x46.props['ability'] == 'final_marker')]:
+            for _m34 in [_x48 for _x48 in st.zones[(Z_missions_done1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p34, S[103])))] if (_x48.props['ability'] == 'final_marker')]:
                 env['m'] = _m34
                 _args175 = {'p': _L_p34, 'x': _m34, 'optional': True}
                 try:
@@ -6956,8 +6960,8 @@ def build(num_players, files):
                 else:
                     _i63 = 0
                 if _i63 < _end45:  # game.yaml:471
-                    _t29 = env['t'] = _v45[_i63]
-                    _args178 = {'p': _L_p37, 't': _t29, 'n': 1}
+                    _t31 = env['t'] = _v45[_i63]
+                    _args178 = {'p': _L_p37, 't': _t31, 'n': 1}
                     try:
                         proc_from_general(st, _args178)
                         _TD.clear()  # (codegen/tally.py)
@@ -6971,22 +6975,22 @@ def build(num_players, files):
         _L_p38 = env['p']
         if pc <= 0:
             st.at = o120  # game.yaml:482
-            _c40 = _L_c2
-            if type(_c40) is Card:
-                _t30 = _TD.get(st)
-                if _t30 is not None:
-                    _x47 = _t30[st.loc[_c40.id]]
-                    if _x47 is not None:
-                        _x47[OSLOT[_c40.id]] -= 1
-                _from10 = st.zones[st.loc[_c40.id]]
-                if _from10[-1] is _c40:  # the top card: no search from the bottom
+            _c42 = _L_c2
+            if type(_c42) is Card:
+                _t32 = _TD.get(st)
+                if _t32 is not None:
+                    _x49 = _t32[st.loc[_c42.id]]
+                    if _x49 is not None:
+                        _x49[OSLOT[_c42.id]] -= 1
+                _from10 = st.zones[st.loc[_c42.id]]
+                if _from10[-1] is _c42:  # the top card: no search from the bottom
                     _from10.pop()
                 else:
-                    _from10.remove(_c40)
-                st.zones[Z_influence_played1].append(_c40)
-                st.loc[_c40.id] = Z_influence_played1
+                    _from10.remove(_c42)
+                st.zones[Z_influence_played1].append(_c42)
+                st.loc[_c42.id] = Z_influence_played1
             else:  # not a card: State.move raises the rules' error
-                st.move(_c40, Z_influence_played1, False)
+                st.move(_c42, Z_influence_played1, False)
                 _TD.clear()  # (codegen/tally.py)
         if pc <= 1:
             _args179 = {'p': _L_p38, 'c': _L_c2}
@@ -7097,18 +7101,18 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o151  # game.yaml:537
             _src5 = (Z_personal1 + (_S_p35 if _S_p35 is not None else seat(st, _L_p44, S[136])))
-            _d17 = (Z_markers_on1 + (_O_t8 if _O_t8 is not None else ordinal(_L_t15, 'courtiers', S[135])))
+            _d18 = (Z_markers_on1 + (_O_t8 if _O_t8 is not None else ordinal(_L_t15, 'courtiers', S[135])))
             _pile14 = st.zones[_src5]
             if type(_L_k1) is int and 0 <= _L_k1 <= len(_pile14):
                 for _ in range(_L_k1):
-                    _c41 = _pile14.pop()
-                    _t31 = _TD.get(st)
-                    if _t31 is not None:
-                        _t31[_d17][OSLOT[_c41.id]] += 1
-                    st.zones[_d17].append(_c41)
-                    st.loc[_c41.id] = _d17
+                    _c43 = _pile14.pop()
+                    _t33 = _TD.get(st)
+                    if _t33 is not None:
+                        _t33[_d18][OSLOT[_c43.id]] += 1
+                    st.zones[_d18].append(_c43)
+                    st.loc[_c43.id] = _d18
             else:  # short of cards (a refill), or no count: State's
-                st.move_count(_L_k1, _src5, _d17, False, S[137])
+                st.move_count(_L_k1, _src5, _d18, False, S[137])
                 _TD.clear()  # (codegen/tally.py)
         if pc <= 1:
             st.at = o157  # game.yaml:538
@@ -7240,8 +7244,8 @@ def build(num_players, files):
         _O_t9 = _L_t18.ordinal if type(_L_t18) is Card and _L_t18.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o174  # game.yaml:563
-            for _c42 in [_x48 for _x48 in st.zones[(Z_intrigue_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[147])))] if ((_x48.props['courtier'] == _L_t18) and (len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[148])))]) > 0))]:
-                env['c'] = _c42
+            for _c44 in [_x50 for _x50 in st.zones[(Z_intrigue_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[147])))] if ((_x50.props['courtier'] == _L_t18) and (len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[148])))]) > 0))]:
+                env['c'] = _c44
                 st.at = o173  # game.yaml:565
                 # game.yaml:569: always offered
                 # game.yaml:572: always offered
@@ -7259,38 +7263,38 @@ def build(num_players, files):
                         _i67 = 0
                     if _i67 < _end51:  # game.yaml:569
                         st.at = o170  # game.yaml:570
-                        _c43 = _c42
-                        if type(_c43) is Card:
-                            _t32 = _TD.get(st)
-                            if _t32 is not None:
-                                _x49 = _t32[st.loc[_c43.id]]
-                                if _x49 is not None:
-                                    _x49[OSLOT[_c43.id]] -= 1
-                            _from11 = st.zones[st.loc[_c43.id]]
-                            if _from11[-1] is _c43:  # the top card: no search from the bottom
+                        _c45 = _c44
+                        if type(_c45) is Card:
+                            _t34 = _TD.get(st)
+                            if _t34 is not None:
+                                _x51 = _t34[st.loc[_c45.id]]
+                                if _x51 is not None:
+                                    _x51[OSLOT[_c45.id]] -= 1
+                            _from11 = st.zones[st.loc[_c45.id]]
+                            if _from11[-1] is _c45:  # the top card: no search from the bottom
                                 _from11.pop()
                             else:
-                                _from11.remove(_c43)
-                            st.zones[Z_intrigue_deck1].insert(0, _c43)
-                            st.loc[_c43.id] = Z_intrigue_deck1
+                                _from11.remove(_c45)
+                            st.zones[Z_intrigue_deck1].insert(0, _c45)
+                            st.loc[_c45.id] = Z_intrigue_deck1
                         else:  # not a card: State.move raises the rules' error
-                            st.move(_c43, Z_intrigue_deck1, True)
+                            st.move(_c45, Z_intrigue_deck1, True)
                             _TD.clear()  # (codegen/tally.py)
                         st.at = o171  # game.yaml:571
                         _n3 = min((2, len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[145])))]),))
                         _src6 = (Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[144])))
-                        _d18 = (Z_markers_on1 + (_O_t9 if _O_t9 is not None else ordinal(_L_t18, 'courtiers', S[143])))
+                        _d19 = (Z_markers_on1 + (_O_t9 if _O_t9 is not None else ordinal(_L_t18, 'courtiers', S[143])))
                         _pile15 = st.zones[_src6]
                         if type(_n3) is int and 0 <= _n3 <= len(_pile15):
                             for _ in range(_n3):
-                                _c44 = _pile15.pop()
-                                _t33 = _TD.get(st)
-                                if _t33 is not None:
-                                    _t33[_d18][OSLOT[_c44.id]] += 1
-                                st.zones[_d18].append(_c44)
-                                st.loc[_c44.id] = _d18
+                                _c46 = _pile15.pop()
+                                _t35 = _TD.get(st)
+                                if _t35 is not None:
+                                    _t35[_d19][OSLOT[_c46.id]] += 1
+                                st.zones[_d19].append(_c46)
+                                st.loc[_c46.id] = _d19
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(_n3, _src6, _d18, False, S[146])
+                            st.move_count(_n3, _src6, _d19, False, S[146])
                             _TD.clear()  # (codegen/tally.py)
                     else:  # game.yaml:572
                         pass
@@ -7318,38 +7322,38 @@ def build(num_players, files):
                     _i68 = 0
                 if _i68 < _end53:  # game.yaml:569
                     st.at = o170  # game.yaml:570
-                    _c45 = _L_c5
-                    if type(_c45) is Card:
-                        _t34 = _TD.get(st)
-                        if _t34 is not None:
-                            _x50 = _t34[st.loc[_c45.id]]
-                            if _x50 is not None:
-                                _x50[OSLOT[_c45.id]] -= 1
-                        _from12 = st.zones[st.loc[_c45.id]]
-                        if _from12[-1] is _c45:  # the top card: no search from the bottom
+                    _c47 = _L_c5
+                    if type(_c47) is Card:
+                        _t36 = _TD.get(st)
+                        if _t36 is not None:
+                            _x52 = _t36[st.loc[_c47.id]]
+                            if _x52 is not None:
+                                _x52[OSLOT[_c47.id]] -= 1
+                        _from12 = st.zones[st.loc[_c47.id]]
+                        if _from12[-1] is _c47:  # the top card: no search from the bottom
                             _from12.pop()
                         else:
-                            _from12.remove(_c45)
-                        st.zones[Z_intrigue_deck1].insert(0, _c45)
-                        st.loc[_c45.id] = Z_intrigue_deck1
+                            _from12.remove(_c47)
+                        st.zones[Z_intrigue_deck1].insert(0, _c47)
+                        st.loc[_c47.id] = Z_intrigue_deck1
                     else:  # not a card: State.move raises the rules' error
-                        st.move(_c45, Z_intrigue_deck1, True)
+                        st.move(_c47, Z_intrigue_deck1, True)
                         _TD.clear()  # (codegen/tally.py)
                     st.at = o171  # game.yaml:571
                     _n4 = min((2, len(st.zones[(Z_personal1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q4, S[145])))]),))
                     _src7 = (Z_personal1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q4, S[144])))
-                    _d19 = (Z_markers_on1 + (_O_t10 if _O_t10 is not None else ordinal(_L_t19, 'courtiers', S[143])))
+                    _d20 = (Z_markers_on1 + (_O_t10 if _O_t10 is not None else ordinal(_L_t19, 'courtiers', S[143])))
                     _pile16 = st.zones[_src7]
                     if type(_n4) is int and 0 <= _n4 <= len(_pile16):
                         for _ in range(_n4):
-                            _c46 = _pile16.pop()
-                            _t35 = _TD.get(st)
-                            if _t35 is not None:
-                                _t35[_d19][OSLOT[_c46.id]] += 1
-                            st.zones[_d19].append(_c46)
-                            st.loc[_c46.id] = _d19
+                            _c48 = _pile16.pop()
+                            _t37 = _TD.get(st)
+                            if _t37 is not None:
+                                _t37[_d20][OSLOT[_c48.id]] += 1
+                            st.zones[_d20].append(_c48)
+                            st.loc[_c48.id] = _d20
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(_n4, _src7, _d19, False, S[146])
+                        st.move_count(_n4, _src7, _d20, False, S[146])
                         _TD.clear()  # (codegen/tally.py)
                 else:  # game.yaml:572
                     pass
@@ -7492,8 +7496,7 @@ def build(num_players, files):
                         st.at = o216  # game.yaml:624
                         _args199 = {'p': _L_q7, 'n': fn_bribe_price(st, S[162], _L_q7, _L_t27)}
                         try:
-                            proc_pay(st, _args199)
-                            _TD.clear()  # (codegen/tally.py)
+                            proc_pay(st, _args199)  # tally: kept
                         except Exception as e:
                             traced(e, 'procedure pay (' + str(S[47]) + ')')
                             raise
@@ -7529,8 +7532,7 @@ def build(num_players, files):
                     st.at = o216  # game.yaml:624
                     _args201 = {'p': _L_q8, 'n': fn_bribe_price(st, S[162], _L_q8, _L_t28)}
                     try:
-                        proc_pay(st, _args201)
-                        _TD.clear()  # (codegen/tally.py)
+                        proc_pay(st, _args201)  # tally: kept
                     except Exception as e:
                         traced(e, 'procedure pay (' + str(S[47]) + ')')
                         raise
@@ -7549,8 +7551,7 @@ def build(num_players, files):
             st.at = o216  # game.yaml:624
             _args203 = {'p': _L_q9, 'n': fn_bribe_price(st, S[162], _L_q9, _L_t29)}
             try:
-                proc_pay(st, _args203)
-                _TD.clear()  # (codegen/tally.py)
+                proc_pay(st, _args203)  # tally: kept
             except Exception as e:
                 traced(e, 'procedure pay (' + str(S[47]) + ')')
                 raise
@@ -7647,8 +7648,7 @@ def build(num_players, files):
         if pc <= 2:
             _args213 = {'p': st.vars['leader'], 's': 'crown'}
             try:
-                proc_take_token(st, _args213)
-                _TD.clear()  # (codegen/tally.py)
+                proc_take_token(st, _args213)  # tally: kept
             except Exception as e:
                 traced(e, 'procedure take_token (' + str(S[49]) + ')')
                 raise
@@ -7724,7 +7724,7 @@ def build(num_players, files):
         _L_t38 = env['t']
         if pc <= 0:
             st.at = o258  # game.yaml:664
-            _args221 = {'p': _L_p48, 't': first([_t36 for _t36 in KF_courtiers1]), 'x': _L_t38, 'n': 2}
+            _args221 = {'p': _L_p48, 't': first([_t38 for _t38 in KF_courtiers1]), 'x': _L_t38, 'n': 2}
             try:
                 c_9(st, _args221, 0)
             except Exception as e:
@@ -7762,13 +7762,13 @@ def build(num_players, files):
             _items5 = st.zones[(Z_tokens_held1 + (_S_p37 if _S_p37 is not None else seat(st, _L_p49, S[189])))]  # game.yaml:687
             if _items5 and fn_can_exchange(st, S[190], _L_p49):
                 _v51 = []
-                for _x51 in _items5:
-                    if not ((_x51.props['symbol'] != 'crown')):
+                for _x53 in _items5:
+                    if not ((_x53.props['symbol'] != 'crown')):
                         continue
-                    _a22 = A_271 + _x51.type_id
+                    _a22 = A_271 + _x53.type_id
                     if _a22 not in _actions10:  # an identical card: the same choice
                         _actions10.add(_a22)
-                        _v51.append(_x51)
+                        _v51.append(_x53)
             else:
                 _v51 = []
             # game.yaml:692: always offered
@@ -7794,8 +7794,8 @@ def build(num_players, files):
                         traced(e, 'procedure fulfil (' + str(S[284]) + ')')
                         raise
                 elif _i73 < _end62:  # game.yaml:687
-                    _x52 = env['x'] = _v51[_i73 - _end61]
-                    _args225 = {'p': _L_p49, 'x': _x52}
+                    _x54 = env['x'] = _v51[_i73 - _end61]
+                    _args225 = {'p': _L_p49, 'x': _x54}
                     try:
                         proc_exchange_token(st, _args225)
                         _TD.clear()  # (codegen/tally.py)
@@ -7822,11 +7822,11 @@ def build(num_players, files):
             st.at = o292  # game.yaml:697
             _actions11 = set()  # (the ids' order is never read)
             _v52 = []
-            for _x53 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[193])))]:  # game.yaml:701
-                _a23 = A_291 + _x53.type_id
+            for _x55 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[193])))]:  # game.yaml:701
+                _a23 = A_291 + _x55.type_id
                 if _a23 not in _actions11:  # an identical card: the same choice
                     _actions11.add(_a23)
-                    _v52.append(_x53)
+                    _v52.append(_x55)
             _end64 = len(_v52)
             if not _end64:
                 raise RuleError('a choice has no legal option', S[285])
@@ -7838,9 +7838,9 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i74 = 0
-                _x54 = env['x'] = _v52[_i74]
+                _x56 = env['x'] = _v52[_i74]
                 st.at = o287  # game.yaml:704
-                env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[191])))] if (_y10 != _x54)]
+                env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[191])))] if (_y10 != _x56)]
                 st.at = o288  # game.yaml:705
                 move_cards(st, env['back'], Z_token_supply1, False)
                 _TD.clear()  # (codegen/tally.py)
@@ -7864,13 +7864,13 @@ def build(num_players, files):
                 st.at = o299  # game.yaml:716
                 _actions12 = set()  # (the ids' order is never read)
                 _v53 = []
-                for _x55 in st.zones[(Z_tokens_held1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[196])))]:  # game.yaml:719
-                    if not ((_x55.props['symbol'] != 'crown')):
+                for _x57 in st.zones[(Z_tokens_held1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[196])))]:  # game.yaml:719
+                    if not ((_x57.props['symbol'] != 'crown')):
                         continue
-                    _a24 = A_301 + _x55.type_id
+                    _a24 = A_301 + _x57.type_id
                     if _a24 not in _actions12:  # an identical card: the same choice
                         _actions12.add(_a24)
-                        _v53.append(_x55)
+                        _v53.append(_x57)
                 # game.yaml:723: always offered
                 _end65 = len(_v53)
                 _end66 = _end65 + 1
@@ -7885,8 +7885,8 @@ def build(num_players, files):
                     else:
                         _i75 = 0
                     if _i75 < _end65:  # game.yaml:719
-                        _x56 = env['x'] = _v53[_i75]
-                        _args228 = {'p': _L_q13, 'x': _x56}
+                        _x58 = env['x'] = _v53[_i75]
+                        _args228 = {'p': _L_q13, 'x': _x58}
                         try:
                             proc_exchange_token(st, _args228)
                             _TD.clear()  # (codegen/tally.py)
@@ -7902,13 +7902,13 @@ def build(num_players, files):
             st.at = o299  # game.yaml:716
             _actions13 = set()  # (the ids' order is never read)
             _v54 = []
-            for _x57 in st.zones[(Z_tokens_held1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q14, S[196])))]:  # game.yaml:719
-                if not ((_x57.props['symbol'] != 'crown')):
+            for _x59 in st.zones[(Z_tokens_held1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q14, S[196])))]:  # game.yaml:719
+                if not ((_x59.props['symbol'] != 'crown')):
                     continue
-                _a25 = A_301 + _x57.type_id
+                _a25 = A_301 + _x59.type_id
                 if _a25 not in _actions13:  # an identical card: the same choice
                     _actions13.add(_a25)
-                    _v54.append(_x57)
+                    _v54.append(_x59)
             # game.yaml:723: always offered
             _end67 = len(_v54)
             _end68 = _end67 + 1
@@ -7923,8 +7923,8 @@ def build(num_players, files):
                 else:
                     _i76 = 0
                 if _i76 < _end67:  # game.yaml:719
-                    _x58 = env['x'] = _v54[_i76]
-                    _args229 = {'p': _L_q14, 'x': _x58}
+                    _x60 = env['x'] = _v54[_i76]
+                    _args229 = {'p': _L_q14, 'x': _x60}
                     try:
                         proc_exchange_token(st, _args229)
                         _TD.clear()  # (codegen/tally.py)
@@ -7974,34 +7974,34 @@ def build(num_players, files):
                     _i77 = 0
                 if _i77 < _end69:  # game.yaml:754
                     st.at = o319  # game.yaml:755
-                    _d20 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[201])))
+                    _d21 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[201])))
                     _pile17 = st.zones[Z_light_deck1]
                     if len(_pile17) >= 1:
-                        _c47 = _pile17.pop()
-                        st.zones[_d20].append(_c47)
-                        st.loc[_c47.id] = _d20
+                        _c49 = _pile17.pop()
+                        st.zones[_d21].append(_c49)
+                        st.loc[_c49.id] = _d21
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_light_deck1, _d20, False, S[202])  # tally: kept
+                        st.move_count(1, Z_light_deck1, _d21, False, S[202])  # tally: kept
                 elif _i77 < _end70:  # game.yaml:756
                     st.at = o321  # game.yaml:757
-                    _d21 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[203])))
+                    _d22 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[203])))
                     _pile18 = st.zones[Z_blue_deck1]
                     if len(_pile18) >= 1:
-                        _c48 = _pile18.pop()
-                        st.zones[_d21].append(_c48)
-                        st.loc[_c48.id] = _d21
+                        _c50 = _pile18.pop()
+                        st.zones[_d22].append(_c50)
+                        st.loc[_c50.id] = _d22
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_blue_deck1, _d21, False, S[204])  # tally: kept
+                        st.move_count(1, Z_blue_deck1, _d22, False, S[204])  # tally: kept
                 else:  # game.yaml:758
                     st.at = o323  # game.yaml:759
-                    _d22 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[205])))
+                    _d23 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[205])))
                     _pile19 = st.zones[Z_dark_deck1]
                     if len(_pile19) >= 1:
-                        _c49 = _pile19.pop()
-                        st.zones[_d22].append(_c49)
-                        st.loc[_c49.id] = _d22
+                        _c51 = _pile19.pop()
+                        st.zones[_d23].append(_c51)
+                        st.loc[_c51.id] = _d23
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_dark_deck1, _d22, False, S[206])  # tally: kept
+                        st.move_count(1, Z_dark_deck1, _d23, False, S[206])  # tally: kept
     def c_330(st, env, pc):  # game.yaml:777
         _L_p55 = env['p']
         if pc <= 0:
@@ -8037,10 +8037,10 @@ def build(num_players, files):
                 move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)  # tally: kept
                 st.at = o358  # game.yaml:330
                 _z1 = st.zones[Z_gold_deck1]
-                _c50 = _z1[-1]
+                _c52 = _z1[-1]
                 _z1.pop()
-                st.zones[Z_gold_shown1].append(_c50)
-                st.loc[_c50.id] = Z_gold_shown1
+                st.zones[Z_gold_shown1].append(_c52)
+                st.loc[_c52.id] = Z_gold_shown1
                 st.at = o359  # game.yaml:331
                 st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
                 if st.record_log:
@@ -8052,22 +8052,21 @@ def build(num_players, files):
                     st.at = o362  # game.yaml:334
                     _args232 = {'p': _p56, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                     try:
-                        proc_earn(st, _args232)
-                        _TD.clear()  # (codegen/tally.py)
+                        proc_earn(st, _args232)  # tally: kept
                     except Exception as e:
                         traced(e, 'procedure earn (' + str(S[54]) + ')')
                         raise
                 st.at = o366  # game.yaml:335
                 if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                     st.at = o365  # game.yaml:336
-                    _d23 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[220]))
+                    _d24 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[220]))
                     _pile20 = st.zones[Z_intrigue_deck1]
                     if len(_pile20) >= 1:
-                        _c51 = _pile20.pop()
-                        st.zones[_d23].append(_c51)
-                        st.loc[_c51.id] = _d23
+                        _c53 = _pile20.pop()
+                        st.zones[_d24].append(_c53)
+                        st.loc[_c53.id] = _d24
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_intrigue_deck1, _d23, False, S[221])  # tally: kept
+                        st.move_count(1, Z_intrigue_deck1, _d24, False, S[221])  # tally: kept
                 st.at = o371  # game.yaml:338
                 for _p57 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p57
@@ -8084,15 +8083,15 @@ def build(num_players, files):
                 for _p58 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p58
                     st.at = o373  # game.yaml:341
-                    _d24 = (Z_influence_hand1 + _p58)
+                    _d25 = (Z_influence_hand1 + _p58)
                     _pile21 = st.zones[Z_influence_deck1]
                     if len(_pile21) >= 5:
                         for _ in range(5):
-                            _c52 = _pile21.pop()
-                            st.zones[_d24].append(_c52)
-                            st.loc[_c52.id] = _d24
+                            _c54 = _pile21.pop()
+                            st.zones[_d25].append(_c54)
+                            st.loc[_c54.id] = _d25
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(5, Z_influence_deck1, _d24, False, S[222])  # tally: kept
+                        st.move_count(5, Z_influence_deck1, _d25, False, S[222])  # tally: kept
                 st.at = o375  # game.yaml:325
                 st.vars['phase'] = ''
                 st.vars['phase'] = 'Influence'
@@ -8153,7 +8152,7 @@ def build(num_players, files):
                 for _p61 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p61
                     st.at = o404  # game.yaml:353
-                    for _m39 in [_x59 for _x59 in st.zones[(Z_missions_done1 + _p61)] if (_x59.props['ability'] == 'card_exchange')]:
+                    for _m39 in [_x61 for _x61 in st.zones[(Z_missions_done1 + _p61)] if (_x61.props['ability'] == 'card_exchange')]:
                         env['m'] = _m39
                         st.at = o403  # game.yaml:354
                         if (len(st.zones[(Z_mission_hand1 + _p61)]) > 0):
@@ -8184,10 +8183,10 @@ def build(num_players, files):
             move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)  # tally: kept
             st.at = o358  # game.yaml:330
             _z2 = st.zones[Z_gold_deck1]
-            _c53 = _z2[-1]
+            _c55 = _z2[-1]
             _z2.pop()
-            st.zones[Z_gold_shown1].append(_c53)
-            st.loc[_c53.id] = Z_gold_shown1
+            st.zones[Z_gold_shown1].append(_c55)
+            st.loc[_c55.id] = Z_gold_shown1
             st.at = o359  # game.yaml:331
             st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
             if st.record_log:
@@ -8199,22 +8198,21 @@ def build(num_players, files):
                 st.at = o362  # game.yaml:334
                 _args239 = {'p': _p62, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                 try:
-                    proc_earn(st, _args239)
-                    _TD.clear()  # (codegen/tally.py)
+                    proc_earn(st, _args239)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
             st.at = o366  # game.yaml:335
             if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o365  # game.yaml:336
-                _d25 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[220]))
+                _d26 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[220]))
                 _pile22 = st.zones[Z_intrigue_deck1]
                 if len(_pile22) >= 1:
-                    _c54 = _pile22.pop()
-                    st.zones[_d25].append(_c54)
-                    st.loc[_c54.id] = _d25
+                    _c56 = _pile22.pop()
+                    st.zones[_d26].append(_c56)
+                    st.loc[_c56.id] = _d26
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(1, Z_intrigue_deck1, _d25, False, S[221])  # tally: kept
+                    st.move_count(1, Z_intrigue_deck1, _d26, False, S[221])  # tally: kept
             st.at = o371  # game.yaml:338
             for _p63 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p63
@@ -8231,15 +8229,15 @@ def build(num_players, files):
             for _p64 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p64
                 st.at = o373  # game.yaml:341
-                _d26 = (Z_influence_hand1 + _p64)
+                _d27 = (Z_influence_hand1 + _p64)
                 _pile23 = st.zones[Z_influence_deck1]
                 if len(_pile23) >= 5:
                     for _ in range(5):
-                        _c55 = _pile23.pop()
-                        st.zones[_d26].append(_c55)
-                        st.loc[_c55.id] = _d26
+                        _c57 = _pile23.pop()
+                        st.zones[_d27].append(_c57)
+                        st.loc[_c57.id] = _d27
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(5, Z_influence_deck1, _d26, False, S[222])  # tally: kept
+                    st.move_count(5, Z_influence_deck1, _d27, False, S[222])  # tally: kept
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''
         if pc <= 3:
@@ -8303,7 +8301,7 @@ def build(num_players, files):
             for _p67 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p67
                 st.at = o404  # game.yaml:353
-                for _m41 in [_x60 for _x60 in st.zones[(Z_missions_done1 + _p67)] if (_x60.props['ability'] == 'card_exchange')]:
+                for _m41 in [_x62 for _x62 in st.zones[(Z_missions_done1 + _p67)] if (_x62.props['ability'] == 'card_exchange')]:
                     env['m'] = _m41
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p67)]) > 0):
@@ -8331,10 +8329,10 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o358  # game.yaml:330
             _z3 = st.zones[Z_gold_deck1]
-            _c56 = _z3[-1]
+            _c58 = _z3[-1]
             _z3.pop()
-            st.zones[Z_gold_shown1].append(_c56)
-            st.loc[_c56.id] = Z_gold_shown1
+            st.zones[Z_gold_shown1].append(_c58)
+            st.loc[_c58.id] = Z_gold_shown1
         if pc <= 4:
             st.at = o359  # game.yaml:331
             st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
@@ -8349,8 +8347,7 @@ def build(num_players, files):
                 st.at = o362  # game.yaml:334
                 _args246 = {'p': _p68, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                 try:
-                    proc_earn(st, _args246)
-                    _TD.clear()  # (codegen/tally.py)
+                    proc_earn(st, _args246)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure earn (' + str(S[54]) + ')')
                     raise
@@ -8358,14 +8355,14 @@ def build(num_players, files):
             st.at = o366  # game.yaml:335
             if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o365  # game.yaml:336
-                _d27 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[220]))
+                _d28 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[220]))
                 _pile24 = st.zones[Z_intrigue_deck1]
                 if len(_pile24) >= 1:
-                    _c57 = _pile24.pop()
-                    st.zones[_d27].append(_c57)
-                    st.loc[_c57.id] = _d27
+                    _c59 = _pile24.pop()
+                    st.zones[_d28].append(_c59)
+                    st.loc[_c59.id] = _d28
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(1, Z_intrigue_deck1, _d27, False, S[221])  # tally: kept
+                    st.move_count(1, Z_intrigue_deck1, _d28, False, S[221])  # tally: kept
         if pc <= 8:
             st.at = o371  # game.yaml:338
             for _p69 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -8384,15 +8381,15 @@ def build(num_players, files):
             for _p70 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p70
                 st.at = o373  # game.yaml:341
-                _d28 = (Z_influence_hand1 + _p70)
+                _d29 = (Z_influence_hand1 + _p70)
                 _pile25 = st.zones[Z_influence_deck1]
                 if len(_pile25) >= 5:
                     for _ in range(5):
-                        _c58 = _pile25.pop()
-                        st.zones[_d28].append(_c58)
-                        st.loc[_c58.id] = _d28
+                        _c60 = _pile25.pop()
+                        st.zones[_d29].append(_c60)
+                        st.loc[_c60.id] = _d29
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(5, Z_influence_deck1, _d28, False, S[222])  # tally: kept
+                    st.move_count(5, Z_influence_deck1, _d29, False, S[222])  # tally: kept
         if pc <= 10:
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''
@@ -8493,7 +8490,7 @@ def build(num_players, files):
             for _p73 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p73
                 st.at = o404  # game.yaml:353
-                for _m44 in [_x61 for _x61 in st.zones[(Z_missions_done1 + _p73)] if (_x61.props['ability'] == 'card_exchange')]:
+                for _m44 in [_x63 for _x63 in st.zones[(Z_missions_done1 + _p73)] if (_x63.props['ability'] == 'card_exchange')]:
                     env['m'] = _m44
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p73)]) > 0):
@@ -8533,7 +8530,7 @@ def build(num_players, files):
             for _p74 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p74
                 st.at = o404  # game.yaml:353
-                for _m45 in [_x62 for _x62 in st.zones[(Z_missions_done1 + _p74)] if (_x62.props['ability'] == 'card_exchange')]:
+                for _m45 in [_x64 for _x64 in st.zones[(Z_missions_done1 + _p74)] if (_x64.props['ability'] == 'card_exchange')]:
                     env['m'] = _m45
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p74)]) > 0):
@@ -8548,7 +8545,7 @@ def build(num_players, files):
         _S_p41 = _L_p59 if type(_L_p59) is int and 0 <= _L_p59 < num_players else None
         if pc <= 0:
             st.at = o404  # game.yaml:353
-            for _m46 in [_x63 for _x63 in st.zones[(Z_missions_done1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[233])))] if (_x63.props['ability'] == 'card_exchange')]:
+            for _m46 in [_x65 for _x65 in st.zones[(Z_missions_done1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[233])))] if (_x65.props['ability'] == 'card_exchange')]:
                 env['m'] = _m46
                 st.at = o403  # game.yaml:354
                 if (len(st.zones[(Z_mission_hand1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[231])))]) > 0):
