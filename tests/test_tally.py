@@ -11,9 +11,10 @@ card found by ``first``, whole piles), from new games and from states saved half
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
-from test_playout import Recorder, random_moves, replay
+from test_playout import FIXTURES, Recorder, random_moves, replay
 
 import meeple
 from meeple.api import load_checked
@@ -93,3 +94,32 @@ def test_drops_follow_whatever_may_move_cards() -> None:
     assert cleared == lines[:4]
     with pytest.raises(MeepleError, match="cannot keep owner counts"):
         drops(["    for c in move_cards(st, x, 1, False):"])
+
+
+FIXTURE = FIXTURES / "tally" / "game.yaml"
+
+
+def test_every_move_of_the_fixture_keeps_the_counts() -> None:
+    """tests/fixtures/tally moves pawns every way between counts by owner (a top card, a card
+    found by ``first``, ``move N from``, a whole pile, a pick, a procedure run as a function);
+    60 playouts, each the interpreter's API game for the same choices, and between them every
+    option is taken. Its direct code reads the counts from the table with a seat, a checked
+    parameter and a local of any value (tested, scanned when it is no seat)."""
+    compiled = meeple.load(str(FIXTURE), 3, backend="compiled")
+    interpreter = meeple.load(str(FIXTURE), 3, backend="interpreter")
+    taken: set[str] = set()
+    for seed in range(60):
+        rec = Recorder(seed)
+        final = compiled.playout(seed, rec)
+        api = interpreter.new_initial_state(seed)
+        for n, i in rec.taken:
+            d = api.pending
+            assert d is not None and len(d.actions) == n
+            taken.add(api.action_to_string(d.actions[i]).split(" -> ")[-1].split()[0])
+            api.apply_action(d.actions[i])
+        assert final.to_json()["zones"] == api.to_json()["zones"], seed
+        assert final.returns() == api.returns(), seed
+    assert taken >= {"place", "pour", "bounce", "sweep", "return", "pass"}, taken
+    text = generate(load_checked(str(FIXTURE)))
+    assert "(_TD.get(st) or tally_of(st))[(Z_at1 + " in text
+    assert re.search(r"tally_of\(st\)\)\[\(Z_at1 \+ _s\d+\.ordinal\)\]\[_w\d+\] if type", text)
