@@ -51,7 +51,10 @@ def write_move(em: Any, w: Writer, s: ir.Move) -> None:
         if em.playout_only:
             _write_take(em, w, s, src, dest)
             return
-        w.line(f"st.move_count({em._e(s.count)}, {src}, {dest}, {bottom}, {em._span(s.span)})")
+        call = f"st.move_count({em._e(s.count)}, {src}, {dest}, {bottom}, {em._span(s.span)})"
+        # (a procedure's: it keeps the owner counts where no zone it may touch is tallied)
+        clean = em.tally is not None and em.tally_proc and _untallied(em, s.src, s.dest, True)
+        w.line(call + (f"  {KEPT}" if clean else ""))
         return
     assert s.items is not None
     if em.ex.type_of(s.items) == "card":
@@ -72,7 +75,11 @@ def write_move(em: Any, w: Writer, s: ir.Move) -> None:
         return
     # (direct code: the owner counts are dropped after it, unless it moves between zones of
     # names no count by owner reads: codegen/tally.py)
-    clean = em.playout_only and em.tally is not None and not _may_tally(em, s.items, s.dest)
+    clean = (
+        (em.playout_only or em.tally_proc)
+        and em.tally is not None
+        and not _may_tally(em, s.items, s.dest)
+    )
     w.line(f"move_cards(st, {em._e(s.items)}, {dest}, {bottom}){'  ' + KEPT if clean else ''}")
 
 

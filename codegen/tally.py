@@ -14,9 +14,12 @@ zone of a name that such a count reads (a *tallied* zone), the number of its car
   (``m.owner == E`` is then what it always was, for any E).
 - **Where the table lives.** In ``_TD``, a dict of the module's build holding at most the
   table of one state (keyed by the State itself: identity; a strong reference, so no other
-  state can take its place). A read is ``(_TD.get(st) or tally_of(st))[z][E]``: the table of
-  this state, else one counted now. The zone index ``z`` is written as the scan writes it, so it
-  raises what the scan raises, first.
+  state can take its place): a list by zone index, None for a zone not counted yet. A read is
+  ``((_TD.get(st) or tally_of(st))[z] or tally_zone(st, z))[E]``: the table of this state (else
+  a new one), its counts of zone ``z`` (else the pile counted now), so that a table dropped
+  costs only the zones read after it (Louis XIV reads one or two zones between drops; Sun all
+  four, once a playout). The zone index ``z`` is written as the scan writes it (read twice
+  where the zone is counted: it has no effect), so it raises what the scan raises, first.
 - **What keeps it right.** Every move that direct code writes out (codegen/moves.py, pick.py)
   updates the table when it holds this state and the move's source or destination is tallied
   (known from the zone's name where the rules name it; else tested by the table's entry for the
@@ -43,7 +46,7 @@ from meeple.dsl.errors import MeepleError
 
 from .cse import branch
 from .facts import SEAT
-from .writer import Writer, literal
+from .writer import Writer
 
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
@@ -67,6 +70,8 @@ _SAFE_FUNCTIONS = frozenset(
         "majority_holders",
         "majority_has",
         "tally_of",
+        "tally_zone",
+        "enter_procedure",
         "live_mask",
         "turn_line",
     }
@@ -191,7 +196,7 @@ class Tally:
         if not _PLAIN.fullmatch(who):
             return None  # (an expression: it is evaluated per card by the scan, or not at all)
         if ex.facts.of(who) == SEAT:
-            return f"{TABLE}[{ex.zone_index(c.iter, scope)}][{who}]"
+            return f"{_counts(ex.zone_index(c.iter, scope))}[{who}]"
         seat = ex.hoist.checked(who) if ex.hoist is not None else None
         if seat is not None:  # a hoisted local's seat, tested at entry (None: no seat)
             test, who = f"{seat} is not None", seat
@@ -201,25 +206,25 @@ class Tally:
             z = ex.zone_index(c.iter, scope)
         with branch(ex):
             other = scan()
-        return f"({TABLE}[{z}][{who}] if {test} else {other})"
+        return f"({_counts(z)}[{who}] if {test} else {other})"
 
     def prelude(self, w: Writer, where: str) -> None:
         """The module's table (in its build): the tallied zones, each card's slot, tally_of
         (``where``: the comment citing the first tallied zone's rule)."""
-        names = literal(tuple(sorted(self.zones)))
-        w.line("# owner counts of some piles, kept in playouts (codegen/tally.py)")
+        w.line("# owner counts of piles, kept in playouts (codegen/tally.py)")
         w.line("_TD = {}")
-        w.line(
-            f"TALLY_ZONES = tuple(z for n in {names} "
-            "for z in range(P.zone_base[n], P.zone_base[n] + P.zone_piles[n]))"
-        )
         w.line("OSLOT = owner_slots(P.cards)")
         w.line(f"def tally_of(st):  {where}")
         with w.indent():
-            w.line("t = build_tally(st, TALLY_ZONES, num_players)")
+            w.line("t = [None] * len(st.zones)")
             w.line("_TD.clear()")
             w.line("_TD[st] = t")
             w.line("return t")
+        w.line(f"def tally_zone(st, z):  {where}")
+        with w.indent():
+            w.line("c = owner_counts(st.zones[z], num_players)")
+            w.line(f"{TABLE}[z] = c")
+            w.line("return c")
 
     def upkeep(
         self,
@@ -233,7 +238,8 @@ class Tally:
     ) -> None:
         """Lines updating the table for the move of ``card`` (a name holding a card) from the
         zone index ``src`` (None: where the card lies now, ``st.loc``) to ``dest``; written
-        before the move. A zone's state: tallied (True), not (False), unknown (None: tested)."""
+        before the move. A zone's state: tallied (True), not (False: nothing to update),
+        unknown (None); a zone the table has not counted yet is left alone."""
         if src_state is False and dest_state is False:
             return
         t = fresh("t")
@@ -246,14 +252,19 @@ class Tally:
                     continue
                 if zone is None:
                     zone = f"st.loc[{card}.id]"
-                if state:
-                    w.line(f"{t}[{zone}][{slot}] {op} 1")
-                    continue
+                # (a zone not counted yet is left to be counted from its pile when read: a
+                # card taken off its pile already, ``move N from``'s, is not counted twice)
                 x = fresh("x")
                 w.line(f"{x} = {t}[{zone}]")
                 w.line(f"if {x} is not None:")
                 with w.indent():
                     w.line(f"{x}[{slot}] {op} 1")
+
+
+def _counts(z: str) -> str:
+    """The counts of zone index ``z`` (Python text of no effect, read twice where the zone is
+    not counted yet), counted now if they are not yet."""
+    return f"({TABLE}[{z}] or tally_zone(st, {z}))"
 
 
 def drops(lines: list[str]) -> list[str]:

@@ -78,7 +78,7 @@ from .ops import (
 )
 from .playout import run_pick, run_to
 from .position import turn_line
-from .tally import build_tally, owner_slots
+from .tally import owner_counts, owner_slots
 from .tracks import Spaces, reach
 from .values import Card, formatter
 
@@ -107,8 +107,8 @@ __all__ = [
     "VarSpec",
     "TriggerRule",
     "WinnerOp",
-    "build_tally",
     "cards_of",
+    "owner_counts",
     "owner_slots",
     "eliminate",
     "enter_procedure",

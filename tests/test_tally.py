@@ -70,7 +70,7 @@ def test_the_direct_code_reads_the_table() -> None:
     """Sun's direct code reads markers_of from the table (not a scan), and is entered from the
     run loop through wrappers that drop it; a game that counts no pile by owner has neither."""
     text = generate(load_checked("rules/shadow-of-the-sun/game.yaml"))
-    assert "(_TD.get(st) or tally_of(st))[(Z_markers_on1 + " in text
+    assert "((_TD.get(st) or tally_of(st))[(Z_markers_on1 + " in text
     assert "P.resume = {0: r_0," in text
     harbour = generate(load_checked("rules/harbour-guilds/game.yaml"))
     assert "tally_of" not in harbour and "_TD" not in harbour
@@ -121,5 +121,5 @@ def test_every_move_of_the_fixture_keeps_the_counts() -> None:
         assert final.returns() == api.returns(), seed
     assert taken >= {"place", "pour", "bounce", "sweep", "return", "pass"}, taken
     text = generate(load_checked(str(FIXTURE)))
-    assert "(_TD.get(st) or tally_of(st))[(Z_at1 + " in text
-    assert re.search(r"tally_of\(st\)\)\[\(Z_at1 \+ _s\d+\.ordinal\)\]\[_w\d+\] if type", text)
+    assert "((_TD.get(st) or tally_of(st))[(Z_at1 + " in text
+    assert re.search(r"tally_zone\(st, \(Z_at1 \+ _s\d+\.ordinal\)\)\)\[_w\d+\] if type", text)

@@ -1059,7 +1059,7 @@ def build(num_players, files):
         _L_n3 = env['n']
         _S_p5 = _L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else None
         st.at = o43  # game.yaml:379
-        st.move_count(min((_L_n3, len(st.zones[(Z_general1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p5, S[36])))]),)), (Z_general1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p5, S[35]))), (Z_personal1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p5, S[34]))), False, S[37])
+        st.move_count(min((_L_n3, len(st.zones[(Z_general1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p5, S[36])))]),)), (Z_general1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p5, S[35]))), (Z_personal1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p5, S[34]))), False, S[37])  # tally: kept
 
     def proc_from_general(st, env):  # game.yaml:380
         _L_n4 = env['n']
@@ -4920,15 +4920,18 @@ def build(num_players, files):
 
     def e433_items(st, env):  # game.yaml:798
         return st.players
-    # owner counts of some piles, kept in playouts (codegen/tally.py)
+    # owner counts of piles, kept in playouts (codegen/tally.py)
     _TD = {}
-    TALLY_ZONES = tuple(z for n in ('markers_on',) for z in range(P.zone_base[n], P.zone_base[n] + P.zone_piles[n]))
     OSLOT = owner_slots(P.cards)
     def tally_of(st):  # game.yaml:165
-        t = build_tally(st, TALLY_ZONES, num_players)
+        t = [None] * len(st.zones)
         _TD.clear()
         _TD[st] = t
         return t
+    def tally_zone(st, z):  # game.yaml:165
+        c = owner_counts(st.zones[z], num_players)
+        (_TD.get(st) or tally_of(st))[z] = c
+        return c
     def r_7(st, env, pc):  # game.yaml:392
         _TD.clear()
         c_7(st, env, pc)
@@ -5193,8 +5196,7 @@ def build(num_players, files):
             if (_L_m3.props['ability'] == 'marker1'):
                 _args107 = {'p': _L_p16, 'n': 1}
                 try:
-                    proc_to_personal(st, _args107)
-                    _TD.clear()  # (codegen/tally.py)
+                    proc_to_personal(st, _args107)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                     raise
@@ -5203,8 +5205,7 @@ def build(num_players, files):
             if (_L_m3.props['ability'] == 'marker3'):
                 _args108 = {'p': _L_p16, 'n': 3}
                 try:
-                    proc_to_personal(st, _args108)
-                    _TD.clear()  # (codegen/tally.py)
+                    proc_to_personal(st, _args108)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                     raise
@@ -5290,16 +5291,14 @@ def build(num_players, files):
                             raise
                         _args114 = {'p': _L_p16, 'n': 1}
                         try:
-                            proc_to_personal(st, _args114)
-                            _TD.clear()  # (codegen/tally.py)
+                            proc_to_personal(st, _args114)  # tally: kept
                         except Exception as e:
                             traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                             raise
                     else:  # game.yaml:412
                         _args115 = {'p': _L_p16, 'n': 2}
                         try:
-                            proc_to_personal(st, _args115)
-                            _TD.clear()  # (codegen/tally.py)
+                            proc_to_personal(st, _args115)  # tally: kept
                         except Exception as e:
                             traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                             raise
@@ -5674,8 +5673,7 @@ def build(num_players, files):
                     st.at = o138  # game.yaml:507
                     _args125 = {'p': _L_p20, 'n': (2 if env['joker'] else 3)}
                     try:
-                        proc_to_personal(st, _args125)
-                        _TD.clear()  # (codegen/tally.py)
+                        proc_to_personal(st, _args125)  # tally: kept
                     except Exception as e:
                         traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                         raise
@@ -5704,8 +5702,7 @@ def build(num_players, files):
                     st.vars['four_left'][_i41] = _v30
                     _args127 = {'p': _L_p20, 'n': 4}
                     try:
-                        proc_to_personal(st, _args127)
-                        _TD.clear()  # (codegen/tally.py)
+                        proc_to_personal(st, _args127)  # tally: kept
                     except Exception as e:
                         traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                         raise
@@ -5776,7 +5773,9 @@ def build(num_players, files):
                         _c22 = _pile5.pop()
                         _t19 = _TD.get(st)
                         if _t19 is not None:
-                            _t19[_d6][OSLOT[_c22.id]] += 1
+                            _x27 = _t19[_d6]
+                            if _x27 is not None:
+                                _x27[OSLOT[_c22.id]] += 1
                         st.zones[_d6].append(_c22)
                         st.loc[_c22.id] = _d6
                 else:  # short of cards (a refill), or no count: State's
@@ -5811,7 +5810,6 @@ def build(num_players, files):
                             _args129 = {'p': _L_p22, 't': _a8, 'n': (env['left'] - _k4), 'jumps': (_L_jumps2 - 1)}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                 enter_procedure(st, S[138])
-                                _TD.clear()  # (codegen/tally.py)
                             st.inline += 1
                             try:
                                 c_14(st, _args129, 0)
@@ -5860,7 +5858,7 @@ def build(num_players, files):
             for _q10 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q10
                 st.at = o174  # game.yaml:563
-                for _c23 in [_x27 for _x27 in st.zones[(Z_intrigue_hand1 + _q10)] if ((_x27.props['courtier'] == _L_t6) and (len(st.zones[(Z_personal1 + _q10)]) > 0))]:
+                for _c23 in [_x28 for _x28 in st.zones[(Z_intrigue_hand1 + _q10)] if ((_x28.props['courtier'] == _L_t6) and (len(st.zones[(Z_personal1 + _q10)]) > 0))]:
                     env['c'] = _c23
                     st.at = o173  # game.yaml:565
                     # game.yaml:569: always offered
@@ -5881,9 +5879,9 @@ def build(num_players, files):
                             if type(_c24) is Card:
                                 _t21 = _TD.get(st)
                                 if _t21 is not None:
-                                    _x28 = _t21[st.loc[_c24.id]]
-                                    if _x28 is not None:
-                                        _x28[OSLOT[_c24.id]] -= 1
+                                    _x29 = _t21[st.loc[_c24.id]]
+                                    if _x29 is not None:
+                                        _x29[OSLOT[_c24.id]] -= 1
                                 _from3 = st.zones[st.loc[_c24.id]]
                                 if _from3[-1] is _c24:  # the top card: no search from the bottom
                                     _from3.pop()
@@ -5904,7 +5902,9 @@ def build(num_players, files):
                                     _c25 = _pile6.pop()
                                     _t22 = _TD.get(st)
                                     if _t22 is not None:
-                                        _t22[_d7][OSLOT[_c25.id]] += 1
+                                        _x30 = _t22[_d7]
+                                        if _x30 is not None:
+                                            _x30[OSLOT[_c25.id]] += 1
                                     st.zones[_d7].append(_c25)
                                     st.loc[_c25.id] = _d7
                             else:  # short of cards (a refill), or no count: State's
@@ -5979,12 +5979,12 @@ def build(num_players, files):
                 if type(_c26) is Card:
                     _t23 = _TD.get(st)
                     if _t23 is not None:
-                        _x29 = _t23[st.loc[_c26.id]]
-                        if _x29 is not None:
-                            _x29[OSLOT[_c26.id]] -= 1
-                        _x30 = _t23[_d8]
-                        if _x30 is not None:
-                            _x30[OSLOT[_c26.id]] += 1
+                        _x31 = _t23[st.loc[_c26.id]]
+                        if _x31 is not None:
+                            _x31[OSLOT[_c26.id]] -= 1
+                        _x32 = _t23[_d8]
+                        if _x32 is not None:
+                            _x32[OSLOT[_c26.id]] += 1
                     _from4 = st.zones[st.loc[_c26.id]]
                     if _from4[-1] is _c26:  # the top card: no search from the bottom
                         _from4.pop()
@@ -6066,7 +6066,7 @@ def build(num_players, files):
             for _q13 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q13
                 st.at = o220  # game.yaml:620
-                if (((_q13 not in _L_gifted1) and ((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_t6 if _O_t6 is not None else ordinal(_L_t9, 'courtiers', S[0])))][_q13] > 0)) and (st.vars['gold'][_q13] >= fn_bribe_price(st, S[161], _q13, _L_t9))):
+                if (((_q13 not in _L_gifted1) and (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_t6 if _O_t6 is not None else ordinal(_L_t9, 'courtiers', S[0])))] or tally_zone(st, (Z_markers_on1 + (_O_t6 if _O_t6 is not None else ordinal(_L_t9, 'courtiers', S[0])))))[_q13] > 0)) and (st.vars['gold'][_q13] >= fn_bribe_price(st, S[161], _q13, _L_t9))):
                     st.at = o219  # game.yaml:622
                     # game.yaml:624: always offered
                     # game.yaml:624: always offered
@@ -6101,7 +6101,7 @@ def build(num_players, files):
         _O_t7 = _L_t10.ordinal if type(_L_t10) is Card and _L_t10.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o225  # game.yaml:630
-            for _q14 in [_x31 for _kept2 in [{}] for _x31 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if ((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t10, 'courtiers', S[0])))][_x31] >= (_kept2[None] if None in _kept2 else _kept2.setdefault(None, fn_need(st, S[167], _L_t10))))]:
+            for _q14 in [_x33 for _kept2 in [{}] for _x33 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t10, 'courtiers', S[0])))] or tally_zone(st, (Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t10, 'courtiers', S[0])))))[_x33] >= (_kept2[None] if None in _kept2 else _kept2.setdefault(None, fn_need(st, S[167], _L_t10))))]:
                 env['q'] = _q14
                 _args141 = {'p': _q14, 't': _L_t10}
                 try:
@@ -6235,8 +6235,7 @@ def build(num_players, files):
                     raise
                 _args155 = {'p': _L_p23, 'n': 1}
                 try:
-                    proc_to_personal(st, _args155)
-                    _TD.clear()  # (codegen/tally.py)
+                    proc_to_personal(st, _args155)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                     raise
@@ -6323,13 +6322,13 @@ def build(num_players, files):
                 _items4 = st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[189])))]  # game.yaml:687
                 if _items4 and fn_can_exchange(st, S[190], _L_p24):
                     _v37 = []
-                    for _x32 in _items4:
-                        if not ((_x32.props['symbol'] != 'crown')):
+                    for _x34 in _items4:
+                        if not ((_x34.props['symbol'] != 'crown')):
                             continue
-                        _a10 = A_271 + _x32.type_id
+                        _a10 = A_271 + _x34.type_id
                         if _a10 not in _actions3:  # an identical card: the same choice
                             _actions3.add(_a10)
-                            _v37.append(_x32)
+                            _v37.append(_x34)
                 else:
                     _v37 = []
                 # game.yaml:692: always offered
@@ -6355,8 +6354,8 @@ def build(num_players, files):
                             traced(e, 'procedure fulfil (' + str(S[284]) + ')')
                             raise
                     elif _i50 < _end28:  # game.yaml:687
-                        _x33 = env['x'] = _v37[_i50 - _end27]
-                        _args161 = {'p': _L_p24, 'x': _x33}
+                        _x35 = env['x'] = _v37[_i50 - _end27]
+                        _args161 = {'p': _L_p24, 'x': _x35}
                         try:
                             proc_exchange_token(st, _args161)
                             _TD.clear()  # (codegen/tally.py)
@@ -6372,11 +6371,11 @@ def build(num_players, files):
                 st.at = o292  # game.yaml:697
                 _actions4 = set()  # (the ids' order is never read)
                 _v38 = []
-                for _x34 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[193])))]:  # game.yaml:701
-                    _a11 = A_291 + _x34.type_id
+                for _x36 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[193])))]:  # game.yaml:701
+                    _a11 = A_291 + _x36.type_id
                     if _a11 not in _actions4:  # an identical card: the same choice
                         _actions4.add(_a11)
-                        _v38.append(_x34)
+                        _v38.append(_x36)
                 _end30 = len(_v38)
                 if not _end30:
                     raise RuleError('a choice has no legal option', S[285])
@@ -6388,9 +6387,9 @@ def build(num_players, files):
                         st.move_number += 1
                     else:
                         _i51 = 0
-                    _x35 = env['x'] = _v38[_i51]
+                    _x37 = env['x'] = _v38[_i51]
                     st.at = o287  # game.yaml:704
-                    env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[191])))] if (_y7 != _x35)]
+                    env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[191])))] if (_y7 != _x37)]
                     st.at = o288  # game.yaml:705
                     move_cards(st, env['back'], Z_token_supply1, False)
                     _TD.clear()  # (codegen/tally.py)
@@ -6415,13 +6414,13 @@ def build(num_players, files):
                     st.at = o299  # game.yaml:716
                     _actions5 = set()  # (the ids' order is never read)
                     _v39 = []
-                    for _x36 in st.zones[(Z_tokens_held1 + _q19)]:  # game.yaml:719
-                        if not ((_x36.props['symbol'] != 'crown')):
+                    for _x38 in st.zones[(Z_tokens_held1 + _q19)]:  # game.yaml:719
+                        if not ((_x38.props['symbol'] != 'crown')):
                             continue
-                        _a12 = A_301 + _x36.type_id
+                        _a12 = A_301 + _x38.type_id
                         if _a12 not in _actions5:  # an identical card: the same choice
                             _actions5.add(_a12)
-                            _v39.append(_x36)
+                            _v39.append(_x38)
                     # game.yaml:723: always offered
                     _end31 = len(_v39)
                     _end32 = _end31 + 1
@@ -6434,8 +6433,8 @@ def build(num_players, files):
                         else:
                             _i52 = 0
                         if _i52 < _end31:  # game.yaml:719
-                            _x37 = env['x'] = _v39[_i52]
-                            _args163 = {'p': _q19, 'x': _x37}
+                            _x39 = env['x'] = _v39[_i52]
+                            _args163 = {'p': _q19, 'x': _x39}
                             try:
                                 proc_exchange_token(st, _args163)
                                 _TD.clear()  # (codegen/tally.py)
@@ -6452,13 +6451,13 @@ def build(num_players, files):
             st.at = o308  # game.yaml:731
             _actions6 = set()  # (the ids' order is never read)
             _v40 = []
-            for _x38 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[197])))]:  # game.yaml:733
-                if not (fn_pays_first(st, S[198], _L_p26, _L_m4, _x38)):
+            for _x40 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[197])))]:  # game.yaml:733
+                if not (fn_pays_first(st, S[198], _L_p26, _L_m4, _x40)):
                     continue
-                _a13 = A_321 + _x38.type_id
+                _a13 = A_321 + _x40.type_id
                 if _a13 not in _actions6:  # an identical card: the same choice
                     _actions6.add(_a13)
-                    _v40.append(_x38)
+                    _v40.append(_x40)
             _end33 = len(_v40)
             if not _end33:
                 raise RuleError('a choice has no legal option', S[287])
@@ -6470,15 +6469,15 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i53 = 0
-                _x39 = env['x'] = _v40[_i53]
+                _x41 = env['x'] = _v40[_i53]
                 st.at = o307  # game.yaml:734
-                _c29 = _x39
+                _c29 = _x41
                 if type(_c29) is Card:
                     _t25 = _TD.get(st)
                     if _t25 is not None:
-                        _x40 = _t25[st.loc[_c29.id]]
-                        if _x40 is not None:
-                            _x40[OSLOT[_c29.id]] -= 1
+                        _x42 = _t25[st.loc[_c29.id]]
+                        if _x42 is not None:
+                            _x42[OSLOT[_c29.id]] -= 1
                     _from5 = st.zones[st.loc[_c29.id]]
                     if _from5[-1] is _c29:  # the top card: no search from the bottom
                         _from5.pop()
@@ -6493,13 +6492,13 @@ def build(num_players, files):
             st.at = o311  # game.yaml:735
             _actions7 = set()  # (the ids' order is never read)
             _v41 = []
-            for _x41 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[199])))]:  # game.yaml:737
-                if not (fn_fits(st, _x41, _L_m4.props['cost_b'])):
+            for _x43 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[199])))]:  # game.yaml:737
+                if not (fn_fits(st, _x43, _L_m4.props['cost_b'])):
                     continue
-                _a14 = A_331 + _x41.type_id
+                _a14 = A_331 + _x43.type_id
                 if _a14 not in _actions7:  # an identical card: the same choice
                     _actions7.add(_a14)
-                    _v41.append(_x41)
+                    _v41.append(_x43)
             _end34 = len(_v41)
             if not _end34:
                 raise RuleError('a choice has no legal option', S[288])
@@ -6511,15 +6510,15 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i54 = 0
-                _x42 = env['x'] = _v41[_i54]
+                _x44 = env['x'] = _v41[_i54]
                 st.at = o310  # game.yaml:738
-                _c30 = _x42
+                _c30 = _x44
                 if type(_c30) is Card:
                     _t26 = _TD.get(st)
                     if _t26 is not None:
-                        _x43 = _t26[st.loc[_c30.id]]
-                        if _x43 is not None:
-                            _x43[OSLOT[_c30.id]] -= 1
+                        _x45 = _t26[st.loc[_c30.id]]
+                        if _x45 is not None:
+                            _x45[OSLOT[_c30.id]] -= 1
                     _from6 = st.zones[st.loc[_c30.id]]
                     if _from6[-1] is _c30:  # the top card: no search from the bottom
                         _from6.pop()
@@ -6537,9 +6536,9 @@ def build(num_players, files):
             if type(_c31) is Card:
                 _t27 = _TD.get(st)
                 if _t27 is not None:
-                    _x44 = _t27[st.loc[_c31.id]]
-                    if _x44 is not None:
-                        _x44[OSLOT[_c31.id]] -= 1
+                    _x46 = _t27[st.loc[_c31.id]]
+                    if _x46 is not None:
+                        _x46[OSLOT[_c31.id]] -= 1
                 _from7 = st.zones[st.loc[_c31.id]]
                 if _from7[-1] is _c31:  # the top card: no search from the bottom
                     _from7.pop()
@@ -6687,12 +6686,12 @@ def build(num_players, files):
                 if type(_c38) is Card:
                     _t29 = _TD.get(st)
                     if _t29 is not None:
-                        _x45 = _t29[st.loc[_c38.id]]
-                        if _x45 is not None:
-                            _x45[OSLOT[_c38.id]] -= 1
-                        _x46 = _t29[_d15]
-                        if _x46 is not None:
-                            _x46[OSLOT[_c38.id]] += 1
+                        _x47 = _t29[st.loc[_c38.id]]
+                        if _x47 is not None:
+                            _x47[OSLOT[_c38.id]] -= 1
+                        _x48 = _t29[_d15]
+                        if _x48 is not None:
+                            _x48[OSLOT[_c38.id]] += 1
                     _from9 = st.zones[st.loc[_c38.id]]
                     if _from9[-1] is _c38:  # the top card: no search from the bottom
                         _from9.pop()
@@ -6756,16 +6755,14 @@ def build(num_players, files):
                         raise
                     _args169 = {'p': _L_p29, 'n': 1}
                     try:
-                        proc_to_personal(st, _args169)
-                        _TD.clear()  # (codegen/tally.py)
+                        proc_to_personal(st, _args169)  # tally: kept
                     except Exception as e:
                         traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                         raise
                 else:  # game.yaml:412
                     _args170 = {'p': _L_p29, 'n': 2}
                     try:
-                        proc_to_personal(st, _args170)
-                        _TD.clear()  # (codegen/tally.py)
+                        proc_to_personal(st, _args170)  # tally: kept
                     except Exception as e:
                         traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                         raise
@@ -6836,7 +6833,7 @@ def build(num_players, files):
             st.vars['four_left'][_i61] = _v44
         if pc <= 3:
             st.at = o89  # game.yaml:432
-            for _m33 in [_x47 for _x47 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[100])))] if (_x47.props['ability'] in ['tile_marker', 'louis_marker'])]:
+            for _m33 in [_x49 for _x49 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[100])))] if (_x49.props['ability'] in ['tile_marker', 'louis_marker'])]:
                 env['m'] = _m33
                 st.at = o88  # game.yaml:433
                 _args171 = {'p': _L_p31, 't': (fn_tile_number(st, _m33.props['tile']) if (_m33.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _m33, 'n': 1}
@@ -6887,7 +6884,7 @@ def build(num_players, files):
         _S_p31 = _L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else None
         if pc <= 0:
             st.at = o99  # game.yaml:443
-            for _m34 in [_x48 for _x48 in st.zones[(Z_missions_done1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p34, S[103])))] if (_x48.props['ability'] == 'final_marker')]:
+            for _m34 in [_x50 for _x50 in st.zones[(Z_missions_done1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p34, S[103])))] if (_x50.props['ability'] == 'final_marker')]:
                 env['m'] = _m34
                 _args175 = {'p': _L_p34, 'x': _m34, 'optional': True}
                 try:
@@ -6979,9 +6976,9 @@ def build(num_players, files):
             if type(_c42) is Card:
                 _t32 = _TD.get(st)
                 if _t32 is not None:
-                    _x49 = _t32[st.loc[_c42.id]]
-                    if _x49 is not None:
-                        _x49[OSLOT[_c42.id]] -= 1
+                    _x51 = _t32[st.loc[_c42.id]]
+                    if _x51 is not None:
+                        _x51[OSLOT[_c42.id]] -= 1
                 _from10 = st.zones[st.loc[_c42.id]]
                 if _from10[-1] is _c42:  # the top card: no search from the bottom
                     _from10.pop()
@@ -7108,7 +7105,9 @@ def build(num_players, files):
                     _c43 = _pile14.pop()
                     _t33 = _TD.get(st)
                     if _t33 is not None:
-                        _t33[_d18][OSLOT[_c43.id]] += 1
+                        _x52 = _t33[_d18]
+                        if _x52 is not None:
+                            _x52[OSLOT[_c43.id]] += 1
                     st.zones[_d18].append(_c43)
                     st.loc[_c43.id] = _d18
             else:  # short of cards (a refill), or no count: State's
@@ -7144,7 +7143,6 @@ def build(num_players, files):
                         _args186 = {'p': _L_p44, 't': _a17, 'n': (_L_left2 - _L_k1), 'jumps': (_L_jumps4 - 1)}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[138])
-                            _TD.clear()  # (codegen/tally.py)
                         st.inline += 1
                         try:
                             c_14(st, _args186, 0)
@@ -7190,7 +7188,6 @@ def build(num_players, files):
                     _args187 = {'p': _L_p45, 't': _a20, 'n': (_L_left3 - _L_k2), 'jumps': (_L_jumps5 - 1)}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[138])
-                        _TD.clear()  # (codegen/tally.py)
                     st.inline += 1
                     try:
                         c_14(st, _args187, 0)
@@ -7212,7 +7209,6 @@ def build(num_players, files):
             _args188 = {'p': _L_p46, 't': _L_a1, 'n': (_L_left4 - _L_k3), 'jumps': (_L_jumps6 - 1)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[138])
-                _TD.clear()  # (codegen/tally.py)
             st.inline += 1
             try:
                 c_14(st, _args188, 0)
@@ -7244,7 +7240,7 @@ def build(num_players, files):
         _O_t9 = _L_t18.ordinal if type(_L_t18) is Card and _L_t18.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o174  # game.yaml:563
-            for _c44 in [_x50 for _x50 in st.zones[(Z_intrigue_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[147])))] if ((_x50.props['courtier'] == _L_t18) and (len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[148])))]) > 0))]:
+            for _c44 in [_x53 for _x53 in st.zones[(Z_intrigue_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[147])))] if ((_x53.props['courtier'] == _L_t18) and (len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[148])))]) > 0))]:
                 env['c'] = _c44
                 st.at = o173  # game.yaml:565
                 # game.yaml:569: always offered
@@ -7267,9 +7263,9 @@ def build(num_players, files):
                         if type(_c45) is Card:
                             _t34 = _TD.get(st)
                             if _t34 is not None:
-                                _x51 = _t34[st.loc[_c45.id]]
-                                if _x51 is not None:
-                                    _x51[OSLOT[_c45.id]] -= 1
+                                _x54 = _t34[st.loc[_c45.id]]
+                                if _x54 is not None:
+                                    _x54[OSLOT[_c45.id]] -= 1
                             _from11 = st.zones[st.loc[_c45.id]]
                             if _from11[-1] is _c45:  # the top card: no search from the bottom
                                 _from11.pop()
@@ -7290,7 +7286,9 @@ def build(num_players, files):
                                 _c46 = _pile15.pop()
                                 _t35 = _TD.get(st)
                                 if _t35 is not None:
-                                    _t35[_d19][OSLOT[_c46.id]] += 1
+                                    _x55 = _t35[_d19]
+                                    if _x55 is not None:
+                                        _x55[OSLOT[_c46.id]] += 1
                                 st.zones[_d19].append(_c46)
                                 st.loc[_c46.id] = _d19
                         else:  # short of cards (a refill), or no count: State's
@@ -7326,9 +7324,9 @@ def build(num_players, files):
                     if type(_c47) is Card:
                         _t36 = _TD.get(st)
                         if _t36 is not None:
-                            _x52 = _t36[st.loc[_c47.id]]
-                            if _x52 is not None:
-                                _x52[OSLOT[_c47.id]] -= 1
+                            _x56 = _t36[st.loc[_c47.id]]
+                            if _x56 is not None:
+                                _x56[OSLOT[_c47.id]] -= 1
                         _from12 = st.zones[st.loc[_c47.id]]
                         if _from12[-1] is _c47:  # the top card: no search from the bottom
                             _from12.pop()
@@ -7349,7 +7347,9 @@ def build(num_players, files):
                             _c48 = _pile16.pop()
                             _t37 = _TD.get(st)
                             if _t37 is not None:
-                                _t37[_d20][OSLOT[_c48.id]] += 1
+                                _x57 = _t37[_d20]
+                                if _x57 is not None:
+                                    _x57[OSLOT[_c48.id]] += 1
                             st.zones[_d20].append(_c48)
                             st.loc[_c48.id] = _d20
                     else:  # short of cards (a refill), or no count: State's
@@ -7476,7 +7476,7 @@ def build(num_players, files):
         _O_t11 = _L_t27.ordinal if type(_L_t27) is Card and _L_t27.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o220  # game.yaml:620
-            if (((_L_q7 not in _L_gifted2) and (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_t11 if _O_t11 is not None else ordinal(_L_t27, 'courtiers', S[0])))][_S_q6] if _S_q6 is not None else len([1 for _m35 in st.zones[(Z_markers_on1 + (_O_t11 if _O_t11 is not None else ordinal(_L_t27, 'courtiers', S[0])))] if (_m35.owner == _L_q7)])) > 0)) and (st.vars['gold'][(_S_q6 if _S_q6 is not None else seat(st, _L_q7, S[160]))] >= fn_bribe_price(st, S[161], _L_q7, _L_t27))):
+            if (((_L_q7 not in _L_gifted2) and ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_t11 if _O_t11 is not None else ordinal(_L_t27, 'courtiers', S[0])))] or tally_zone(st, (Z_markers_on1 + (_O_t11 if _O_t11 is not None else ordinal(_L_t27, 'courtiers', S[0])))))[_S_q6] if _S_q6 is not None else len([1 for _m35 in st.zones[(Z_markers_on1 + (_O_t11 if _O_t11 is not None else ordinal(_L_t27, 'courtiers', S[0])))] if (_m35.owner == _L_q7)])) > 0)) and (st.vars['gold'][(_S_q6 if _S_q6 is not None else seat(st, _L_q7, S[160]))] >= fn_bribe_price(st, S[161], _L_q7, _L_t27))):
                 st.at = o219  # game.yaml:622
                 # game.yaml:624: always offered
                 # game.yaml:624: always offered
@@ -7733,8 +7733,7 @@ def build(num_players, files):
         if pc <= 1:
             _args222 = {'p': _L_p48, 'n': 1}
             try:
-                proc_to_personal(st, _args222)
-                _TD.clear()  # (codegen/tally.py)
+                proc_to_personal(st, _args222)  # tally: kept
             except Exception as e:
                 traced(e, 'procedure to_personal (' + str(S[51]) + ')')
                 raise
@@ -7762,13 +7761,13 @@ def build(num_players, files):
             _items5 = st.zones[(Z_tokens_held1 + (_S_p37 if _S_p37 is not None else seat(st, _L_p49, S[189])))]  # game.yaml:687
             if _items5 and fn_can_exchange(st, S[190], _L_p49):
                 _v51 = []
-                for _x53 in _items5:
-                    if not ((_x53.props['symbol'] != 'crown')):
+                for _x58 in _items5:
+                    if not ((_x58.props['symbol'] != 'crown')):
                         continue
-                    _a22 = A_271 + _x53.type_id
+                    _a22 = A_271 + _x58.type_id
                     if _a22 not in _actions10:  # an identical card: the same choice
                         _actions10.add(_a22)
-                        _v51.append(_x53)
+                        _v51.append(_x58)
             else:
                 _v51 = []
             # game.yaml:692: always offered
@@ -7794,8 +7793,8 @@ def build(num_players, files):
                         traced(e, 'procedure fulfil (' + str(S[284]) + ')')
                         raise
                 elif _i73 < _end62:  # game.yaml:687
-                    _x54 = env['x'] = _v51[_i73 - _end61]
-                    _args225 = {'p': _L_p49, 'x': _x54}
+                    _x59 = env['x'] = _v51[_i73 - _end61]
+                    _args225 = {'p': _L_p49, 'x': _x59}
                     try:
                         proc_exchange_token(st, _args225)
                         _TD.clear()  # (codegen/tally.py)
@@ -7822,11 +7821,11 @@ def build(num_players, files):
             st.at = o292  # game.yaml:697
             _actions11 = set()  # (the ids' order is never read)
             _v52 = []
-            for _x55 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[193])))]:  # game.yaml:701
-                _a23 = A_291 + _x55.type_id
+            for _x60 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[193])))]:  # game.yaml:701
+                _a23 = A_291 + _x60.type_id
                 if _a23 not in _actions11:  # an identical card: the same choice
                     _actions11.add(_a23)
-                    _v52.append(_x55)
+                    _v52.append(_x60)
             _end64 = len(_v52)
             if not _end64:
                 raise RuleError('a choice has no legal option', S[285])
@@ -7838,9 +7837,9 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i74 = 0
-                _x56 = env['x'] = _v52[_i74]
+                _x61 = env['x'] = _v52[_i74]
                 st.at = o287  # game.yaml:704
-                env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[191])))] if (_y10 != _x56)]
+                env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[191])))] if (_y10 != _x61)]
                 st.at = o288  # game.yaml:705
                 move_cards(st, env['back'], Z_token_supply1, False)
                 _TD.clear()  # (codegen/tally.py)
@@ -7864,13 +7863,13 @@ def build(num_players, files):
                 st.at = o299  # game.yaml:716
                 _actions12 = set()  # (the ids' order is never read)
                 _v53 = []
-                for _x57 in st.zones[(Z_tokens_held1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[196])))]:  # game.yaml:719
-                    if not ((_x57.props['symbol'] != 'crown')):
+                for _x62 in st.zones[(Z_tokens_held1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[196])))]:  # game.yaml:719
+                    if not ((_x62.props['symbol'] != 'crown')):
                         continue
-                    _a24 = A_301 + _x57.type_id
+                    _a24 = A_301 + _x62.type_id
                     if _a24 not in _actions12:  # an identical card: the same choice
                         _actions12.add(_a24)
-                        _v53.append(_x57)
+                        _v53.append(_x62)
                 # game.yaml:723: always offered
                 _end65 = len(_v53)
                 _end66 = _end65 + 1
@@ -7885,8 +7884,8 @@ def build(num_players, files):
                     else:
                         _i75 = 0
                     if _i75 < _end65:  # game.yaml:719
-                        _x58 = env['x'] = _v53[_i75]
-                        _args228 = {'p': _L_q13, 'x': _x58}
+                        _x63 = env['x'] = _v53[_i75]
+                        _args228 = {'p': _L_q13, 'x': _x63}
                         try:
                             proc_exchange_token(st, _args228)
                             _TD.clear()  # (codegen/tally.py)
@@ -7902,13 +7901,13 @@ def build(num_players, files):
             st.at = o299  # game.yaml:716
             _actions13 = set()  # (the ids' order is never read)
             _v54 = []
-            for _x59 in st.zones[(Z_tokens_held1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q14, S[196])))]:  # game.yaml:719
-                if not ((_x59.props['symbol'] != 'crown')):
+            for _x64 in st.zones[(Z_tokens_held1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q14, S[196])))]:  # game.yaml:719
+                if not ((_x64.props['symbol'] != 'crown')):
                     continue
-                _a25 = A_301 + _x59.type_id
+                _a25 = A_301 + _x64.type_id
                 if _a25 not in _actions13:  # an identical card: the same choice
                     _actions13.add(_a25)
-                    _v54.append(_x59)
+                    _v54.append(_x64)
             # game.yaml:723: always offered
             _end67 = len(_v54)
             _end68 = _end67 + 1
@@ -7923,8 +7922,8 @@ def build(num_players, files):
                 else:
                     _i76 = 0
                 if _i76 < _end67:  # game.yaml:719
-                    _x60 = env['x'] = _v54[_i76]
-                    _args229 = {'p': _L_q14, 'x': _x60}
+                    _x65 = env['x'] = _v54[_i76]
+                    _args229 = {'p': _L_q14, 'x': _x65}
                     try:
                         proc_exchange_token(st, _args229)
                         _TD.clear()  # (codegen/tally.py)
@@ -8152,7 +8151,7 @@ def build(num_players, files):
                 for _p61 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p61
                     st.at = o404  # game.yaml:353
-                    for _m39 in [_x61 for _x61 in st.zones[(Z_missions_done1 + _p61)] if (_x61.props['ability'] == 'card_exchange')]:
+                    for _m39 in [_x66 for _x66 in st.zones[(Z_missions_done1 + _p61)] if (_x66.props['ability'] == 'card_exchange')]:
                         env['m'] = _m39
                         st.at = o403  # game.yaml:354
                         if (len(st.zones[(Z_mission_hand1 + _p61)]) > 0):
@@ -8301,7 +8300,7 @@ def build(num_players, files):
             for _p67 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p67
                 st.at = o404  # game.yaml:353
-                for _m41 in [_x62 for _x62 in st.zones[(Z_missions_done1 + _p67)] if (_x62.props['ability'] == 'card_exchange')]:
+                for _m41 in [_x67 for _x67 in st.zones[(Z_missions_done1 + _p67)] if (_x67.props['ability'] == 'card_exchange')]:
                     env['m'] = _m41
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p67)]) > 0):
@@ -8490,7 +8489,7 @@ def build(num_players, files):
             for _p73 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p73
                 st.at = o404  # game.yaml:353
-                for _m44 in [_x63 for _x63 in st.zones[(Z_missions_done1 + _p73)] if (_x63.props['ability'] == 'card_exchange')]:
+                for _m44 in [_x68 for _x68 in st.zones[(Z_missions_done1 + _p73)] if (_x68.props['ability'] == 'card_exchange')]:
                     env['m'] = _m44
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p73)]) > 0):
@@ -8530,7 +8529,7 @@ def build(num_players, files):
             for _p74 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p74
                 st.at = o404  # game.yaml:353
-                for _m45 in [_x64 for _x64 in st.zones[(Z_missions_done1 + _p74)] if (_x64.props['ability'] == 'card_exchange')]:
+                for _m45 in [_x69 for _x69 in st.zones[(Z_missions_done1 + _p74)] if (_x69.props['ability'] == 'card_exchange')]:
                     env['m'] = _m45
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p74)]) > 0):
@@ -8545,7 +8544,7 @@ def build(num_players, files):
         _S_p41 = _L_p59 if type(_L_p59) is int and 0 <= _L_p59 < num_players else None
         if pc <= 0:
             st.at = o404  # game.yaml:353
-            for _m46 in [_x65 for _x65 in st.zones[(Z_missions_done1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[233])))] if (_x65.props['ability'] == 'card_exchange')]:
+            for _m46 in [_x70 for _x70 in st.zones[(Z_missions_done1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[233])))] if (_x70.props['ability'] == 'card_exchange')]:
                 env['m'] = _m46
                 st.at = o403  # game.yaml:354
                 if (len(st.zones[(Z_mission_hand1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[231])))]) > 0):

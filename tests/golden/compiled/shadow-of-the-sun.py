@@ -1776,15 +1776,18 @@ def build(num_players, files):
         return K_districts1
     def e154_items(st, env):  # game.yaml:321
         return st.players
-    # owner counts of some piles, kept in playouts (codegen/tally.py)
+    # owner counts of piles, kept in playouts (codegen/tally.py)
     _TD = {}
-    TALLY_ZONES = tuple(z for n in ('markers_on',) for z in range(P.zone_base[n], P.zone_base[n] + P.zone_piles[n]))
     OSLOT = owner_slots(P.cards)
     def tally_of(st):  # game.yaml:62
-        t = build_tally(st, TALLY_ZONES, num_players)
+        t = [None] * len(st.zones)
         _TD.clear()
         _TD[st] = t
         return t
+    def tally_zone(st, z):  # game.yaml:62
+        c = owner_counts(st.zones[z], num_players)
+        (_TD.get(st) or tally_of(st))[z] = c
+        return c
     def r_0(st, env, pc):  # game.yaml:119
         _TD.clear()
         c_0(st, env, pc)
@@ -1931,7 +1934,7 @@ def build(num_players, files):
             # game.yaml:138: always offered
             _items6 = K_districts1  # game.yaml:140
             if _items6 and (len(st.zones[(Z_house1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[28])))]) > 0):
-                _v4 = [_d18 for _d18 in _items6 if ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d18.ordinal)][_S_p5] if _S_p5 is not None else len([1 for _m27 in st.zones[(Z_markers_on1 + _d18.ordinal)] if (_m27.owner == _L_p6)])) == 0))]
+                _v4 = [_d18 for _d18 in _items6 if (((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d18.ordinal)] or tally_zone(st, (Z_markers_on1 + _d18.ordinal)))[_S_p5] if _S_p5 is not None else len([1 for _m27 in st.zones[(Z_markers_on1 + _d18.ordinal)] if (_m27.owner == _L_p6)])) == 0))]
             else:
                 _v4 = []
             _end1 = 1
@@ -1965,7 +1968,9 @@ def build(num_players, files):
                     _d21 = (Z_markers_on1 + _d20.ordinal)
                     _t2 = _TD.get(st)
                     if _t2 is not None:
-                        _t2[_d21][OSLOT[_c24.id]] += 1
+                        _x6 = _t2[_d21]
+                        if _x6 is not None:
+                            _x6[OSLOT[_c24.id]] += 1
                     _z1.pop()
                     st.zones[_d21].append(_c24)
                     st.loc[_c24.id] = _d21
@@ -1982,7 +1987,7 @@ def build(num_players, files):
             _picked1 = []
             while True:
                 if len(_picked1) < _hi1:
-                    _found1 = [_c26 for _c26 in st.zones[(Z_hand1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p7, S[29])))] if ((_c26.name == _L_minion1) or (_c26.props['wild'] and (not any(_x6.props['wild'] for _x6 in _picked1))))]
+                    _found1 = [_c26 for _c26 in st.zones[(Z_hand1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p7, S[29])))] if ((_c26.name == _L_minion1) or (_c26.props['wild'] and (not any(_x7.props['wild'] for _x7 in _picked1))))]
                     _cands1 = []
                     _seen1 = set()
                     for _y1 in reversed(_found1):
@@ -2036,7 +2041,7 @@ def build(num_players, files):
                 _v5 = []
             _items8 = K_districts1  # game.yaml:180
             if _items8 and ((len([1 for _c30 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c30.name == 'Alchemist')]) + _r4) >= 2):
-                _v6 = [_a3 for _a3 in _items8 if ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _a3.ordinal)][_S_p7] if _S_p7 is not None else len([1 for _m28 in st.zones[(Z_markers_on1 + _a3.ordinal)] if (_m28.owner == _L_p8)])) > 0))]
+                _v6 = [_a3 for _a3 in _items8 if (((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _a3.ordinal)] or tally_zone(st, (Z_markers_on1 + _a3.ordinal)))[_S_p7] if _S_p7 is not None else len([1 for _m28 in st.zones[(Z_markers_on1 + _a3.ordinal)] if (_m28.owner == _L_p8)])) > 0))]
             else:
                 _v6 = []
             _items9 = K_districts1  # game.yaml:189
@@ -2069,7 +2074,7 @@ def build(num_players, files):
                         traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                         raise
                     st.at = o26  # game.yaml:165
-                    for _q8 in [_x7 for _x7 in ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8)) if (len(st.zones[(Z_hand1 + _x7)]) > 0)]:
+                    for _q8 in [_x8 for _x8 in ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8)) if (len(st.zones[(Z_hand1 + _x8)]) > 0)]:
                         env['q'] = _q8
                         st.at = o25  # game.yaml:167
                         _lo2 = 1
@@ -2134,7 +2139,7 @@ def build(num_players, files):
                         traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                         raise
                     st.at = o32  # game.yaml:176
-                    _v8 = [_q9 for _q9 in st.players if (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d25.ordinal)][_q9] > 0))]  # game.yaml:178
+                    _v8 = [_q9 for _q9 in st.players if ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d25.ordinal)] or tally_zone(st, (Z_markers_on1 + _d25.ordinal)))[_q9] > 0))]  # game.yaml:178
                     _end8 = len(_v8)
                     if not _end8:
                         raise RuleError('a choice has no legal option', S[97])
@@ -2181,10 +2186,12 @@ def build(num_players, files):
                         if type(_c35) is Card:
                             _t5 = _TD.get(st)
                             if _t5 is not None:
-                                _x8 = _t5[st.loc[_c35.id]]
-                                if _x8 is not None:
-                                    _x8[OSLOT[_c35.id]] -= 1
-                                _t5[_d26][OSLOT[_c35.id]] += 1
+                                _x9 = _t5[st.loc[_c35.id]]
+                                if _x9 is not None:
+                                    _x9[OSLOT[_c35.id]] -= 1
+                                _x10 = _t5[_d26]
+                                if _x10 is not None:
+                                    _x10[OSLOT[_c35.id]] += 1
                             _from3 = st.zones[st.loc[_c35.id]]
                             if _from3[-1] is _c35:  # the top card: no search from the bottom
                                 _from3.pop()
@@ -2209,7 +2216,9 @@ def build(num_players, files):
                     _d28 = (Z_markers_on1 + _d27.ordinal)
                     _t6 = _TD.get(st)
                     if _t6 is not None:
-                        _t6[_d28][OSLOT[_c36.id]] += 1
+                        _x11 = _t6[_d28]
+                        if _x11 is not None:
+                            _x11[OSLOT[_c36.id]] += 1
                     _z2.pop()
                     st.zones[_d28].append(_c36)
                     st.loc[_c36.id] = _d28
@@ -2218,10 +2227,10 @@ def build(num_players, files):
         _S_p8 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
         if pc <= 0:
             st.at = o53  # game.yaml:203
-            _v10 = [_d29 for _d29 in K_districts1 if (((_r5 := ((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d29.ordinal)][_S_p8] if _S_p8 is not None else len([1 for _m30 in st.zones[(Z_markers_on1 + _d29.ordinal)] if (_m30.owner == _L_p9)]))) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]) > 0) and (len([1 for _c37 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))] if ((_c37.name == _d29.props['minion']) or _c37.props['wild'])]) >= (_r5 + 1)))]  # game.yaml:206
+            _v10 = [_d29 for _d29 in K_districts1 if (((_r5 := (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d29.ordinal)] or tally_zone(st, (Z_markers_on1 + _d29.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m30 in st.zones[(Z_markers_on1 + _d29.ordinal)] if (_m30.owner == _L_p9)]))) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]) > 0) and (len([1 for _c37 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))] if ((_c37.name == _d29.props['minion']) or _c37.props['wild'])]) >= (_r5 + 1)))]  # game.yaml:206
             _items10 = ((SEATS_others1.get(_S_p8) if len(st.players) == num_players else None) or others(st, _L_p9))  # game.yaml:217
             if _items10 and (len(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[54])))]) >= 2):
-                _v11 = [_q11 for _q11 in _items10 if (any(((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d30.ordinal)][_S_p8] if _S_p8 is not None else len([1 for _m31 in st.zones[(Z_markers_on1 + _d30.ordinal)] if (_m31.owner == _L_p9)])) > 0) and ((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d30.ordinal)][_q11] > 0)) for _d30 in K_districts1))]
+                _v11 = [_q11 for _q11 in _items10 if (any((((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d30.ordinal)] or tally_zone(st, (Z_markers_on1 + _d30.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m31 in st.zones[(Z_markers_on1 + _d30.ordinal)] if (_m31.owner == _L_p9)])) > 0) and (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d30.ordinal)] or tally_zone(st, (Z_markers_on1 + _d30.ordinal)))[_q11] > 0)) for _d30 in K_districts1))]
             else:
                 _v11 = []
             # game.yaml:227: always offered
@@ -2241,7 +2250,7 @@ def build(num_players, files):
                 if _i10 < _end10:  # game.yaml:206
                     _d31 = env['d'] = _v10[_i10]
                     st.at = o44  # game.yaml:214
-                    _lo3 = ((_r6 := ((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d31.ordinal)][_S_p8] if _S_p8 is not None else len([1 for _m32 in st.zones[(Z_markers_on1 + _d31.ordinal)] if (_m32.owner == _L_p9)]))) + 1)
+                    _lo3 = ((_r6 := (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d31.ordinal)] or tally_zone(st, (Z_markers_on1 + _d31.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m32 in st.zones[(Z_markers_on1 + _d31.ordinal)] if (_m32.owner == _L_p9)]))) + 1)
                     _hi3 = (_r6 + 1)
                     if _lo3 < 0 or _hi3 < _lo3:
                         raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[100])
@@ -2291,14 +2300,16 @@ def build(num_players, files):
                     _d32 = (Z_markers_on1 + _d31.ordinal)
                     _t8 = _TD.get(st)
                     if _t8 is not None:
-                        _t8[_d32][OSLOT[_c40.id]] += 1
+                        _x12 = _t8[_d32]
+                        if _x12 is not None:
+                            _x12[OSLOT[_c40.id]] += 1
                     _z3.pop()
                     st.zones[_d32].append(_c40)
                     st.loc[_c40.id] = _d32
                 elif _i10 < _end11:  # game.yaml:217
                     _q12 = env['q'] = _v11[_i10 - _end10]
                     st.at = o49  # game.yaml:223
-                    _v12 = [_d33 for _d33 in K_districts1 if ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d33.ordinal)][_S_p8] if _S_p8 is not None else len([1 for _m33 in st.zones[(Z_markers_on1 + _d33.ordinal)] if (_m33.owner == _L_p9)])) > 0) and ((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d33.ordinal)][_q12] > 0))]  # game.yaml:225
+                    _v12 = [_d33 for _d33 in K_districts1 if (((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d33.ordinal)] or tally_zone(st, (Z_markers_on1 + _d33.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m33 in st.zones[(Z_markers_on1 + _d33.ordinal)] if (_m33.owner == _L_p9)])) > 0) and (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d33.ordinal)] or tally_zone(st, (Z_markers_on1 + _d33.ordinal)))[_q12] > 0))]  # game.yaml:225
                     _end13 = len(_v12)
                     if not _end13:
                         raise RuleError('a choice has no legal option', S[101])
@@ -2458,17 +2469,19 @@ def build(num_players, files):
                                 _c45 = _pile7.pop()
                                 _t10 = _TD.get(st)
                                 if _t10 is not None:
-                                    _t10[_d37][OSLOT[_c45.id]] += 1
+                                    _x13 = _t10[_d37]
+                                    if _x13 is not None:
+                                        _x13[OSLOT[_c45.id]] += 1
                                 st.zones[_d37].append(_c45)
                                 st.loc[_c45.id] = _d37
                         else:  # short of cards (a refill), or no count: State's
                             st.move_count(_n6, _src1, _d37, False, S[67])
                             _TD.clear()  # (codegen/tally.py)
                     st.at = o73  # game.yaml:258
-                    for _x9 in [_L_p10, _L_q3]:
-                        env['x'] = _x9
+                    for _x14 in [_L_p10, _L_q3]:
+                        env['x'] = _x14
                         st.at = o72  # game.yaml:258
-                        move_cards(st, st.zones[(Z_legion1 + (_x9 if type(_x9) is int and 0 <= _x9 < num_players else seat(st, _x9, S[68])))], Z_discard1, False)  # tally: kept
+                        move_cards(st, st.zones[(Z_legion1 + (_x14 if type(_x14) is int and 0 <= _x14 < num_players else seat(st, _x14, S[68])))], Z_discard1, False)  # tally: kept
     def c_7(st, env, pc):  # game.yaml:260
         _L_p11 = env['p']
         _S_p10 = _L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else None
@@ -2579,9 +2592,9 @@ def build(num_players, files):
                 if type(_c48) is Card:
                     _t12 = _TD.get(st)
                     if _t12 is not None:
-                        _x10 = _t12[st.loc[_c48.id]]
-                        if _x10 is not None:
-                            _x10[OSLOT[_c48.id]] -= 1
+                        _x15 = _t12[st.loc[_c48.id]]
+                        if _x15 is not None:
+                            _x15[OSLOT[_c48.id]] -= 1
                     _from7 = st.zones[st.loc[_c48.id]]
                     if _from7[-1] is _c48:  # the top card: no search from the bottom
                         _from7.pop()
@@ -2603,9 +2616,9 @@ def build(num_players, files):
                 if type(_c49) is Card:
                     _t13 = _TD.get(st)
                     if _t13 is not None:
-                        _x11 = _t13[st.loc[_c49.id]]
-                        if _x11 is not None:
-                            _x11[OSLOT[_c49.id]] -= 1
+                        _x16 = _t13[st.loc[_c49.id]]
+                        if _x16 is not None:
+                            _x16[OSLOT[_c49.id]] -= 1
                     _from8 = st.zones[st.loc[_c49.id]]
                     if _from8[-1] is _c49:  # the top card: no search from the bottom
                         _from8.pop()
@@ -2626,7 +2639,9 @@ def build(num_players, files):
                         _c50 = _pile8.pop()
                         _t14 = _TD.get(st)
                         if _t14 is not None:
-                            _t14[_d40][OSLOT[_c50.id]] += 1
+                            _x17 = _t14[_d40]
+                            if _x17 is not None:
+                                _x17[OSLOT[_c50.id]] += 1
                         st.zones[_d40].append(_c50)
                         st.loc[_c50.id] = _d40
                 else:  # short of cards (a refill), or no count: State's
@@ -2724,7 +2739,7 @@ def build(num_players, files):
                 raise
         if pc <= 1:
             st.at = o26  # game.yaml:165
-            for _q18 in [_x12 for _x12 in ((SEATS_others1.get(_S_p11) if len(st.players) == num_players else None) or others(st, _L_p12)) if (len(st.zones[(Z_hand1 + _x12)]) > 0)]:
+            for _q18 in [_x18 for _x18 in ((SEATS_others1.get(_S_p11) if len(st.players) == num_players else None) or others(st, _L_p12)) if (len(st.zones[(Z_hand1 + _x18)]) > 0)]:
                 env['q'] = _q18
                 st.at = o25  # game.yaml:167
                 _lo7 = 1
@@ -2843,7 +2858,7 @@ def build(num_players, files):
                 raise
         if pc <= 1:
             st.at = o32  # game.yaml:176
-            _v13 = [_q19 for _q19 in st.players if (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[0])))][_q19] > 0))]  # game.yaml:178
+            _v13 = [_q19 for _q19 in st.players if ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[0])))] or tally_zone(st, (Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[0])))))[_q19] > 0))]  # game.yaml:178
             _end18 = len(_v13)
             if not _end18:
                 raise RuleError('a choice has no legal option', S[97])
@@ -2895,10 +2910,12 @@ def build(num_players, files):
                 if type(_c59) is Card:
                     _t18 = _TD.get(st)
                     if _t18 is not None:
-                        _x13 = _t18[st.loc[_c59.id]]
-                        if _x13 is not None:
-                            _x13[OSLOT[_c59.id]] -= 1
-                        _t18[_d43][OSLOT[_c59.id]] += 1
+                        _x19 = _t18[st.loc[_c59.id]]
+                        if _x19 is not None:
+                            _x19[OSLOT[_c59.id]] -= 1
+                        _x20 = _t18[_d43]
+                        if _x20 is not None:
+                            _x20[OSLOT[_c59.id]] += 1
                     _from12 = st.zones[st.loc[_c59.id]]
                     if _from12[-1] is _c59:  # the top card: no search from the bottom
                         _from12.pop()
@@ -2928,7 +2945,9 @@ def build(num_players, files):
             _d44 = (Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[41])))
             _t19 = _TD.get(st)
             if _t19 is not None:
-                _t19[_d44][OSLOT[_c60.id]] += 1
+                _x21 = _t19[_d44]
+                if _x21 is not None:
+                    _x21[OSLOT[_c60.id]] += 1
             _z4.pop()
             st.zones[_d44].append(_c60)
             st.loc[_c60.id] = _d44
@@ -2939,7 +2958,7 @@ def build(num_players, files):
         _O_d6 = _L_d6.ordinal if type(_L_d6) is Card and _L_d6.kind == 'districts' else None
         if pc <= 0:
             st.at = o44  # game.yaml:214
-            _lo9 = ((_r8 := ((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))][_S_p15] if _S_p15 is not None else len([1 for _m35 in st.zones[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))] if (_m35.owner == _L_p16)]))) + 1)
+            _lo9 = ((_r8 := (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))] or tally_zone(st, (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))))[_S_p15] if _S_p15 is not None else len([1 for _m35 in st.zones[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))] if (_m35.owner == _L_p16)]))) + 1)
             _hi8 = (_r8 + 1)
             if _lo9 < 0 or _hi8 < _lo9:
                 raise RuleError(f'a pick of {_lo9} to {_hi8} items is impossible', S[100])
@@ -2990,7 +3009,9 @@ def build(num_players, files):
             _d45 = (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[45])))
             _t21 = _TD.get(st)
             if _t21 is not None:
-                _t21[_d45][OSLOT[_c63.id]] += 1
+                _x22 = _t21[_d45]
+                if _x22 is not None:
+                    _x22[OSLOT[_c63.id]] += 1
             _z5.pop()
             st.zones[_d45].append(_c63)
             st.loc[_c63.id] = _d45
@@ -3001,7 +3022,7 @@ def build(num_players, files):
         _S_q4 = _L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else None
         if pc <= 0:
             st.at = o49  # game.yaml:223
-            _v15 = [_d46 for _d46 in K_districts1 if ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d46.ordinal)][_S_p16] if _S_p16 is not None else len([1 for _m36 in st.zones[(Z_markers_on1 + _d46.ordinal)] if (_m36.owner == _L_p17)])) > 0) and (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d46.ordinal)][_S_q4] if _S_q4 is not None else len([1 for _m37 in st.zones[(Z_markers_on1 + _d46.ordinal)] if (_m37.owner == _L_q5)])) > 0))]  # game.yaml:225
+            _v15 = [_d46 for _d46 in K_districts1 if (((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d46.ordinal)] or tally_zone(st, (Z_markers_on1 + _d46.ordinal)))[_S_p16] if _S_p16 is not None else len([1 for _m36 in st.zones[(Z_markers_on1 + _d46.ordinal)] if (_m36.owner == _L_p17)])) > 0) and ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d46.ordinal)] or tally_zone(st, (Z_markers_on1 + _d46.ordinal)))[_S_q4] if _S_q4 is not None else len([1 for _m37 in st.zones[(Z_markers_on1 + _d46.ordinal)] if (_m37.owner == _L_q5)])) > 0))]  # game.yaml:225
             _end20 = len(_v15)
             if not _end20:
                 raise RuleError('a choice has no legal option', S[101])
@@ -3146,7 +3167,9 @@ def build(num_players, files):
                         _c67 = _pile12.pop()
                         _t23 = _TD.get(st)
                         if _t23 is not None:
-                            _t23[_d49][OSLOT[_c67.id]] += 1
+                            _x23 = _t23[_d49]
+                            if _x23 is not None:
+                                _x23[OSLOT[_c67.id]] += 1
                         st.zones[_d49].append(_c67)
                         st.loc[_c67.id] = _d49
                 else:  # short of cards (a refill), or no count: State's
@@ -3154,10 +3177,10 @@ def build(num_players, files):
                     _TD.clear()  # (codegen/tally.py)
         if pc <= 4:
             st.at = o73  # game.yaml:258
-            for _x14 in [_L_p20, _L_q8]:
-                env['x'] = _x14
+            for _x24 in [_L_p20, _L_q8]:
+                env['x'] = _x24
                 st.at = o72  # game.yaml:258
-                move_cards(st, st.zones[(Z_legion1 + (_x14 if type(_x14) is int and 0 <= _x14 < num_players else seat(st, _x14, S[68])))], Z_discard1, False)  # tally: kept
+                move_cards(st, st.zones[(Z_legion1 + (_x24 if type(_x24) is int and 0 <= _x24 < num_players else seat(st, _x24, S[68])))], Z_discard1, False)  # tally: kept
     def c_76(st, env, pc):  # game.yaml:272
         _L_q9 = env['q']
         _S_q6 = _L_q9 if type(_L_q9) is int and 0 <= _L_q9 < num_players else None
