@@ -119,7 +119,7 @@ def test_every_move_of_the_fixture_keeps_the_counts() -> None:
             api.apply_action(d.actions[i])
         assert final.to_json()["zones"] == api.to_json()["zones"], seed
         assert final.returns() == api.returns(), seed
-    assert taken >= {"place", "pour", "bounce", "sweep", "return", "pass"}, taken
+    assert taken >= {"place", "pour", "bounce", "sweep", "stash", "return", "cheer", "pass"}, taken
     text = generate(load_checked(str(FIXTURE)))
     assert "((_TD.get(st) or tally_of(st))[(Z_at1 + " in text
     assert re.search(r"tally_zone\(st, \(Z_at1 \+ _s\d+\.ordinal\)\)\)\[_w\d+\] if type", text)
