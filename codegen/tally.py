@@ -19,13 +19,16 @@ zone of a name that such a count reads (a *tallied* zone), the number of its car
   a new one), its counts of zone ``z`` (else the pile counted now), so that a table dropped
   costs only the zones read after it (Louis XIV reads one or two zones between drops; Sun all
   four, once a playout). The zone index ``z`` is written as the scan writes it (read twice
-  where the zone is counted: it has no effect), so it raises what the scan raises, first.
+  where the zone is not counted yet: it has no effect), so it raises what the scan raises,
+  first.
 - **What keeps it right.** Every move that direct code writes out (codegen/moves.py, pick.py)
   updates the table when it holds this state and the move's source or destination is tallied
   (known from the zone's name where the rules name it; else tested by the table's entry for the
-  zone). Everything else that may move cards (State's moves, ``move_cards``, a procedure run as
-  a function, frames run by ``run_to``, an op's exec, a trigger) is followed by ``_TD.clear()``
-  (``drops``: any line calling such a thing, unless it says ``# tally: kept``), and so is every
+  zone), and so does a procedure run as a function whose moves of a card all do (its call is
+  then kept). Everything else that may move cards (State's moves, ``move_cards`` or a refill
+  from or to a tallied zone, another procedure, frames run by ``run_to``, an op's exec but a
+  winner's contest, a trigger) is followed by ``_TD.clear()`` (``drops``: any line calling
+  such a thing, unless it says ``# tally: kept``), and so is every
   entry into direct code from the run loop (``P.resume``'s wrappers): the stepping code between
   keeps no table, so the next read counts afresh. A chooser that plays another state meanwhile
   only makes this one's table count again (each state's table is its own).
