@@ -23,6 +23,7 @@ from .at import put
 from .choice import write_ask, write_choice
 from .hoist import bound_names, hoisted
 from .pick import write_pick
+from .tally import KEPT, drops
 from .writer import Writer, literal
 
 
@@ -50,8 +51,10 @@ class DirectEmitter:
         # procedure calls checked and counted only where a playout needs it (codegen/calls.py)
         em.direct_block = b
         em.playout_only = True  # the log is off: moves are written without it (codegen/moves)
+        em.ex.tally = em.tally  # owner counts read from a table (codegen/tally.py), or None
+        out = Writer(w.level)
         try:
-            with w.indent(), hoisted(em.ex, w, bound_names(b)) as body:  # locals read once
+            with out.indent(), hoisted(em.ex, out, bound_names(b)) as body:  # locals read once
                 for k, s in enumerate(b.stmts):
                     body.line(f"if pc <= {k}:")
                     with body.indent():  # (the next section runs next: no pc is between)
@@ -59,6 +62,9 @@ class DirectEmitter:
         finally:
             em.direct_block = None
             em.playout_only = False
+            em.ex.tally = None
+        # the table dropped after whatever may move cards behind its back (codegen/tally)
+        w.lines.extend(drops(out.lines) if em.tally is not None else out.lines)
 
     # ------------------------------------------------------------------ statements
     def body(self, w: Writer, b: ir.Block) -> None:
@@ -86,10 +92,14 @@ class DirectEmitter:
         """Start ``s`` as the frame-stepping code does, then run the frames it pushed."""
         h = self.em.names.fresh("h")
         w.line(f"{h} = len(st.frames)")
-        self.em.stmt_start(w, s)
-        w.line(f"if len(st.frames) > {h}:")
-        with w.indent():
-            w.line(f"run_to(st, {h})")
+        code = Writer(w.level)
+        self.em.stmt_start(code, s)
+        code.line(f"if len(st.frames) > {h}:")
+        with code.indent():
+            code.line(f"run_to(st, {h})")
+        if self.em.tally is not None and isinstance(s, ir.Winner):  # (no card moves)
+            code.lines = [f"{line}  {KEPT}" if "#" not in line else line for line in code.lines]
+        w.extend(code)
 
     def _d_Block(self, w: Writer, s: ir.Block) -> None:
         self.body(w, s)
@@ -158,5 +168,7 @@ class DirectEmitter:
 
 def resume_table(em: Any, blocks: list[ir.Block]) -> str:
     """``P.resume = {...}``: the direct function of each block that may stop, by uid."""
-    entries = ", ".join(f"{em._uid(b)}: c_{em._uid(b)}" for b in blocks)
+    # (with owner counts: entered through r_N, which drops the table: codegen/tally.py)
+    entry = "r" if em.tally is not None else "c"
+    entries = ", ".join(f"{em._uid(b)}: {entry}_{em._uid(b)}" for b in blocks)
     return f"P.resume = {{{entries}}}"

@@ -40,6 +40,7 @@ from .hoist import bound_names, hoisted
 from .layout import GenLayout
 from .loopseats import gone_test, needs_mask
 from .moves import write_move, write_moved
+from .tally import KEPT, Tally, resume_wrappers, tallied_zones
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
 from .writer import Names, Writer, comment_path, literal, literal_text
 
@@ -79,6 +80,10 @@ class ModuleEmitter:
         self._flat: dict[int, bool] = {}
         # writing direct code (c_N), which only playouts run, the log off (codegen/moves.py)
         self.playout_only = False
+        # the zones whose counts by owner direct code keeps in a table (codegen/tally.py)
+        tallied = tallied_zones(self.game, self.layout)
+        self.tally = Tally(tallied, self.layout) if tallied else None
+        self.tally_proc = False  # writing a procedure run as a function (codegen/tally.py)
         self._flat_proc_named = {
             id(p.body): n
             for n, p in self.game.procedures.items()
@@ -323,7 +328,8 @@ class ModuleEmitter:
             w.line("st.inline += 1")
         w.line("try:")
         with w.indent():
-            w.line(call or f"proc_{s.name}(st, {args})")
+            kept = self.playout_only and self.tally is not None and self.tally.keeps(s.name)
+            w.line((call or f"proc_{s.name}(st, {args})") + (f"  {KEPT}" if kept else ""))
         w.line("except Exception as e:")
         with w.indent():
             if counted:
@@ -716,9 +722,14 @@ class ModuleEmitter:
         for name, p in g.procedures.items():
             if id(p.body) in self._flat_proc_named:
                 body.line(f"def proc_{name}(st, env):  {self._where(p.span)}")
+                start = len(body.lines)
+                self.tally_proc = True  # (its moves of a card keep the owner counts)
                 # its parameters, bound nowhere inside, read once (codegen/hoist)
                 with body.indent(), hoisted(self.ex, body, bound_names(p.body)) as inner:
                     self.body_flat(inner, p.body)
+                self.tally_proc = False
+                if self.tally is not None:  # (direct code keeps the counts across its call)
+                    self.tally.procedure(name, body.lines[start:])
                 body.line()
         for uid, node in enumerate(self.numbering.nodes):
             if isinstance(node, ir.Block):
@@ -728,6 +739,10 @@ class ModuleEmitter:
                 self.op_functions(body, uid, node)
         direct = DirectEmitter(self)  # the playouts' code (codegen/direct.py)
         blocks = [n for n in self.numbering.nodes if isinstance(n, ir.Block) and not self.flat(n)]
+        if self.tally is not None:  # owner counts kept in playouts (codegen/tally.py)
+            first = g.zones[min(self.tally.zones)]
+            self.tally.prelude(body, self._where(first.span))
+            resume_wrappers(body, [(self._uid(b), self._where(b.span)) for b in blocks])
         for b in blocks:
             direct.block_function(body, b)
         body.line()

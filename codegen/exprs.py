@@ -71,6 +71,9 @@ class ExprEmitter:
         self.inlinable = _inlinable(prog.game)
         # while a function is written whose locals are read once at its entry (codegen/hoist)
         self.hoist: Any = None
+        # the owner counts direct code reads from a table (codegen/tally.Tally), while it
+        # writes direct code; None elsewhere
+        self.tally: Any = None
         self.facts = Facts(prog.game)  # what is known of values by construction (codegen/facts)
         # while a module is written: values computed twice computed once (codegen/cse.Reuse)
         self.reuse: Any = None
@@ -351,6 +354,14 @@ class ExprEmitter:
         tops = write_tops(self, c, reducer, scope)  # a pile's top card of each row (tops)
         if tops is not None:
             return tops
+        if reducer == "count" and self.tally is not None:  # direct code (codegen/tally.py)
+            tally, self.tally = self.tally, None
+            try:
+                text = tally.read(self, c, scope, lambda: self._gen(c, reducer, scope))
+            finally:
+                self.tally = tally
+            if text is not None:
+                return text
         py = self.fresh(c.var)
         inner = scope.bind(c.var, py)
         it = self.items(c.iter, scope)

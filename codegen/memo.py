@@ -110,7 +110,9 @@ class Loops:
             return None
         if all(loop.region for loop in self.stack):  # (no loop: read once, codegen/cse)
             return None
-        if not ex.reuse.candidate(e) or not costly(e, ex.prog.game, ex.inlinable):
+        # (a count by owner read from a table costs less than a dict: codegen/tally.py)
+        cheap = ex.tally.read_only if ex.tally is not None else None
+        if not ex.reuse.candidate(e) or not costly(e, ex.prog.game, ex.inlinable, cheap):
             return None
         if ex.reuse.known(e, scope):  # (computed before: read where it is, codegen/cse)
             return None
@@ -247,23 +249,26 @@ def free_names(e: Any, game: ir.Game, inlinable: Any) -> set[str]:
     return set()
 
 
-def costly(e: Any, game: ir.Game, inlinable: Any) -> bool:
+def costly(e: Any, game: ir.Game, inlinable: Any, cheap: Any = None) -> bool:
     """Does computing ``e`` go over a list (a comprehension, a key function, a majority, a
-    rules function that is not written inline, one written inline whose body does)?"""
+    rules function that is not written inline, one written inline whose body does)? ``cheap``:
+    None, or a test of an expression that does not (a count read from a table)."""
+    if cheap is not None and cheap(e):
+        return False
     if isinstance(e, ir.Comprehension):
         return True
     if isinstance(e, ir.Call):
         if e.func in game.functions:
             if e.func not in inlinable:
                 return True
-            if costly(game.functions[e.func].body, game, inlinable):
+            if costly(game.functions[e.func].body, game, inlinable, cheap):
                 return True
         elif e.func == HOLDERS or e.func in game.majorities:
             return True
         elif e.func in BUILTINS and BUILTINS[e.func].binds:
             return True
     if isinstance(e, (list, tuple)):
-        return any(costly(x, game, inlinable) for x in e)
+        return any(costly(x, game, inlinable, cheap) for x in e)
     if isinstance(e, ir.Expr):
-        return any(costly(getattr(e, f), game, inlinable) for f in e.__dataclass_fields__)
+        return any(costly(getattr(e, f), game, inlinable, cheap) for f in e.__dataclass_fields__)
     return False

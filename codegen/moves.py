@@ -30,7 +30,12 @@ from meeple.dsl import ir
 from meeple.dsl.errors import MeepleError
 
 from .exprs import Scope
+from .tally import KEPT, Tally
 from .writer import Writer
+
+#: the owner counts a move updates (codegen/tally.py): the module's Tally and whether the
+#: source and the destination are tallied (True, False, None: unknown), or None
+Kept = tuple[Tally | None, bool | None, bool | None] | None
 
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|[0-9]+")  # a name or a number: read twice freely
 
@@ -46,16 +51,36 @@ def write_move(em: Any, w: Writer, s: ir.Move) -> None:
         if em.playout_only:
             _write_take(em, w, s, src, dest)
             return
-        w.line(f"st.move_count({em._e(s.count)}, {src}, {dest}, {bottom}, {em._span(s.span)})")
+        call = f"st.move_count({em._e(s.count)}, {src}, {dest}, {bottom}, {em._span(s.span)})"
+        # (a procedure's: it keeps the owner counts where no zone it may touch is tallied)
+        clean = em.tally is not None and em.tally_proc and _untallied(em, s.src, s.dest, True)
+        w.line(call + (f"  {KEPT}" if clean else ""))
         return
     assert s.items is not None
     if em.ex.type_of(s.items) == "card":
         if em.playout_only:
-            _write_card(em, w, s.items, dest, s.bottom)
+            _write_card(em, w, s.items, dest, s.bottom, kept(em, None, s.dest))
+            return
+        if em.tally is not None and em.tally_proc:  # (its counts kept: codegen/tally.py)
+            fresh = em.names.fresh
+            c = fresh("c")
+            w.line(f"{c} = {em._e(s.items)}")
+            d = _held(w, dest, fresh)
+            w.line(f"if type({c}) is Card:")
+            with w.indent():
+                em.tally.upkeep(w, c, None, None, d, em.tally.state(s.dest), fresh)
+            w.line(f"st.move({c}, {d}, {bottom})  {KEPT}")
             return
         w.line(f"st.move({em._e(s.items)}, {dest}, {bottom})")
         return
-    w.line(f"move_cards(st, {em._e(s.items)}, {dest}, {bottom})")
+    # (direct code: the owner counts are dropped after it, unless it moves between zones of
+    # names no count by owner reads: codegen/tally.py)
+    clean = (
+        (em.playout_only or em.tally_proc)
+        and em.tally is not None
+        and not _may_tally(em, s.items, s.dest)
+    )
+    w.line(f"move_cards(st, {em._e(s.items)}, {dest}, {bottom}){'  ' + KEPT if clean else ''}")
 
 
 def write_moved(em: Any, w: Writer, s: ir.Move, dest: str) -> str:
@@ -72,7 +97,7 @@ def write_moved(em: Any, w: Writer, s: ir.Move, dest: str) -> str:
         w.line(f"{items} = {em._e(s.items)}")
         w.line(f"if type({items}) is Card:")
         with w.indent():
-            write_place(w, items, dest, s.bottom, em.names.fresh)
+            write_place(w, items, dest, s.bottom, em.names.fresh, kept=kept(em, None, None))
             w.line(f"{moved} = [{items}]")
         w.line("else:  # none: cards_of raises the rules' error")
         w.level += 1
@@ -89,11 +114,21 @@ def write_moved(em: Any, w: Writer, s: ir.Move, dest: str) -> str:
 
 
 def write_place(
-    w: Writer, card: str, dest: str, bottom: bool, fresh: Any, off: str | None = None
+    w: Writer,
+    card: str,
+    dest: str,
+    bottom: bool,
+    fresh: Any,
+    off: str | None = None,
+    kept: Kept = None,
 ) -> None:
     """Direct code only (no log): State.move of the card held in the Python name ``card``, a
     card, to the zone index ``dest`` (a name or a number). ``off``: a name holding the pile the
-    card is the top card of (popped), or "" if the card is off its pile already."""
+    card is the top card of (popped), or "" if the card is off its pile already. ``kept``: the
+    owner counts to update (codegen/tally.py), with whether the source and the destination are
+    tallied (True, False, None: unknown), or None."""
+    if kept is not None and kept[0] is not None:  # (first: ``st.loc`` still has the source)
+        kept[0].upkeep(w, card, None, kept[1], dest, kept[2], fresh)
     if off:
         w.line(f"{off}.pop()")
     elif off is None:
@@ -113,24 +148,33 @@ def write_place(
 
 
 def write_card_move(
-    w: Writer, card: str, dest: str, bottom: bool, fresh: Any, proven: bool = False
+    w: Writer,
+    card: str,
+    dest: str,
+    bottom: bool,
+    fresh: Any,
+    proven: bool = False,
+    kept: Kept = None,
 ) -> None:
     """Direct code only (no log): ``move CARD to DEST`` of the value held in the Python name
     ``card`` to the zone index ``dest`` (Python text, evaluated once, now); unless ``proven`` a
-    card, a value that is none (or no card) goes to State.move, which raises the rules' error."""
+    card, a value that is none (or no card) goes to State.move, which raises the rules' error.
+    ``kept``: as write_place's."""
     dest = _held(w, dest, fresh)
     if proven:
-        write_place(w, card, dest, bottom, fresh)
+        write_place(w, card, dest, bottom, fresh, kept=kept)
         return
     w.line(f"if type({card}) is Card:")
     with w.indent():
-        write_place(w, card, dest, bottom, fresh)
+        write_place(w, card, dest, bottom, fresh, kept=kept)
     w.line("else:  # not a card: State.move raises the rules' error")
     with w.indent():
         w.line(f"st.move({card}, {dest}, {_flag(bottom)})")
 
 
-def _write_card(em: Any, w: Writer, items: ir.Expr, dest: str, bottom: bool) -> None:
+def _write_card(
+    em: Any, w: Writer, items: ir.Expr, dest: str, bottom: bool, keep: Kept = None
+) -> None:
     fresh = em.names.fresh
     pile = _top_of_zone(em, items)
     c = fresh("c")
@@ -138,10 +182,12 @@ def _write_card(em: Any, w: Writer, items: ir.Expr, dest: str, bottom: bool) -> 
         z = fresh("z")
         w.line(f"{z} = {em._e(pile)}")
         w.line(f"{c} = {z}[-1]")
-        write_place(w, c, _held(w, dest, fresh), bottom, fresh, off=z)
+        if keep is not None:  # (the card comes from that zone)
+            keep = (keep[0], em.tally.state(pile), keep[2])
+        write_place(w, c, _held(w, dest, fresh), bottom, fresh, off=z, kept=keep)
         return
     w.line(f"{c} = {em._e(items)}")
-    write_card_move(w, c, dest, bottom, fresh)
+    write_card_move(w, c, dest, bottom, fresh, kept=keep)
 
 
 def _write_take(em: Any, w: Writer, s: ir.Move, src: str, dest: str) -> None:
@@ -154,6 +200,7 @@ def _write_take(em: Any, w: Writer, s: ir.Move, src: str, dest: str) -> None:
     si = _held(w, src, fresh, "src")
     d = _held(w, dest, fresh)
     pile, c = fresh("pile"), fresh("c")
+    keep = kept(em, s.src, s.dest)
     w.line(f"{pile} = st.zones[{si}]")
     if n.isdigit():  # a number written in the rules (a bool is no count: it is never digits)
         w.line(f"if len({pile}) >= {n}:")
@@ -162,15 +209,18 @@ def _write_take(em: Any, w: Writer, s: ir.Move, src: str, dest: str) -> None:
     with w.indent():
         if n == "1":
             w.line(f"{c} = {pile}.pop()")
-            write_place(w, c, d, s.bottom, fresh, off="")
+            write_place(w, c, d, s.bottom, fresh, off="", kept=keep)
         else:
             w.line(f"for _ in range({n}):")
             with w.indent():
                 w.line(f"{c} = {pile}.pop()")
-                write_place(w, c, d, s.bottom, fresh, off="")
+                write_place(w, c, d, s.bottom, fresh, off="", kept=keep)
     w.line("else:  # short of cards (a refill), or no count: State's")
     with w.indent():
-        w.line(f"st.move_count({n}, {si}, {d}, {_flag(s.bottom)}, {em._span(s.span)})")
+        # (the owner counts dropped after it, unless no zone it may touch is tallied)
+        clean = keep is not None and _untallied(em, s.src, s.dest, refill=True)
+        call = f"st.move_count({n}, {si}, {d}, {_flag(s.bottom)}, {em._span(s.span)})"
+        w.line(call + ("  " + KEPT if clean else ""))
 
 
 def _top_of_zone(em: Any, e: ir.Expr) -> ir.Expr | None:
@@ -204,3 +254,33 @@ def _flag(value: object) -> str:
     if not isinstance(value, bool):
         raise MeepleError(f"the code generator expected a yes/no value, not {value!r:.40}")
     return repr(value)
+
+
+def kept(em: Any, src: ir.Expr | None, dest: ir.Expr | None) -> Kept:
+    """What a move written out in direct code from ``src`` (None: where the card lies) to
+    ``dest`` updates of the owner counts (codegen/tally.py); None where none are kept."""
+    if em.tally is None or not em.playout_only:
+        return None
+    return (em.tally, em.tally.state(src), em.tally.state(dest))
+
+
+def _untallied(em: Any, src: ir.Expr | None, dest: ir.Expr, refill: bool = False) -> bool:
+    """Are ``src`` and ``dest`` zones the rules name, neither tallied (nor, with ``refill``,
+    the zone that refills the source)?"""
+    t = em.tally
+    if t.state(src) is not False or t.state(dest) is not False:
+        return False
+    if refill:
+        from .pick import zone_name  # (here: codegen/pick.py imports this module)
+
+        decl = em.game.zones.get((zone_name(src, em.layout) if src is not None else None) or "")
+        r = getattr(decl, "refill", None)
+        if r is not None and r in t.zones:
+            return False
+    return True
+
+
+def _may_tally(em: Any, items: ir.Expr, dest: ir.Expr) -> bool:
+    """May ``move ITEMS to DEST`` (``move_cards``) move a card into or out of a tallied zone?
+    Not when ITEMS is a zone the rules name and neither it nor DEST is tallied."""
+    return not _untallied(em, items, dest)

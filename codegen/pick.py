@@ -24,7 +24,7 @@ from meeple.runtime.ops import PICK_UNBOUNDED
 
 from .cse import iterable, region
 from .exprs import Scope, known_seat, write_seat_check
-from .moves import write_card_move
+from .moves import kept, write_card_move
 from .writer import Writer, literal
 
 
@@ -119,7 +119,7 @@ def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
         w.line(f"{picked}.append({c})")
         if s.dest is not None:  # a card from a zone (a zone holds cards only), else checked
             d, proven = em.ex.zone_index(s.dest, Scope()), zone_name(s.src, em.layout) is not None
-            write_card_move(w, c, d, False, fresh, proven)
+            write_card_move(w, c, d, False, fresh, proven, kept(em, s.src, s.dest))
     if s.into:
         w.line(f"env[{literal(s.into)}] = {picked}")
 

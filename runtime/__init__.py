@@ -79,6 +79,7 @@ from .ops import (
 )
 from .playout import run_pick, run_to
 from .position import turn_line
+from .tally import owner_counts, owner_slots
 from .tops import is_top_by, tops_by
 from .tracks import Spaces, reach
 from .values import Card, formatter
@@ -109,6 +110,8 @@ __all__ = [
     "TriggerRule",
     "WinnerOp",
     "cards_of",
+    "owner_counts",
+    "owner_slots",
     "eliminate",
     "enter_procedure",
     "fire",

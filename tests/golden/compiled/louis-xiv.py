@@ -1045,14 +1045,22 @@ def build(num_players, files):
         st.at = o42  # game.yaml:375
         if any((_x3.props['symbol'] == _L_s1) for _x3 in st.zones[Z_token_supply1]):
             st.at = o41  # game.yaml:376
-            st.move(first([_x4 for _x4 in st.zones[Z_token_supply1] if (_x4.props['symbol'] == _L_s1)]), (Z_tokens_held1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p4, S[33]))), False)
+            _c2 = first([_x4 for _x4 in st.zones[Z_token_supply1] if (_x4.props['symbol'] == _L_s1)])
+            _d1 = (Z_tokens_held1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p4, S[33])))
+            if type(_c2) is Card:
+                _t2 = _TD.get(st)
+                if _t2 is not None:
+                    _x5 = _t2[st.loc[_c2.id]]
+                    if _x5 is not None:
+                        _x5[OSLOT[_c2.id]] -= 1
+            st.move(_c2, _d1, False)  # tally: kept
 
     def proc_to_personal(st, env):  # game.yaml:377
         _L_p5 = env['p']
         _L_n3 = env['n']
         _S_p5 = _L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else None
         st.at = o43  # game.yaml:379
-        st.move_count(min((_L_n3, len(st.zones[(Z_general1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p5, S[36])))]),)), (Z_general1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p5, S[35]))), (Z_personal1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p5, S[34]))), False, S[37])
+        st.move_count(min((_L_n3, len(st.zones[(Z_general1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p5, S[36])))]),)), (Z_general1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p5, S[35]))), (Z_personal1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p5, S[34]))), False, S[37])  # tally: kept
 
     def proc_from_general(st, env):  # game.yaml:380
         _L_n4 = env['n']
@@ -1093,7 +1101,14 @@ def build(num_players, files):
             raise
         st.inline -= 1
         st.at = o304  # game.yaml:726
-        st.move(_L_x1, Z_token_supply1, False)
+        _c3 = _L_x1
+        if type(_c3) is Card:
+            _t3 = _TD.get(st)
+            if _t3 is not None:
+                _x6 = _t3[st.loc[_c3.id]]
+                if _x6 is not None:
+                    _x6[OSLOT[_c3.id]] -= 1
+        st.move(_c3, Z_token_supply1, False)  # tally: kept
         _args2 = {'p': _L_p8, 's': 'crown'}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
             enter_procedure(st, S[49])
@@ -1741,10 +1756,10 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o329  # game.yaml:772
-            for _c2 in list(env['back']):
-                env['c'] = _c2
+            for _c4 in list(env['back']):
+                env['c'] = _c4
                 st.at = o328  # game.yaml:775
-                st.move(_c2, (Z_light_deck1 if (_c2.kind == 'light_missions') else (Z_blue_deck1 if (_c2.kind == 'blue_missions') else Z_dark_deck1)), True)
+                st.move(_c4, (Z_light_deck1 if (_c4.kind == 'light_missions') else (Z_blue_deck1 if (_c4.kind == 'blue_missions') else Z_dark_deck1)), True)
             fr.pc = 3
             st.at = o332  # game.yaml:777
             o332.exec(st, env)
@@ -1772,7 +1787,7 @@ def build(num_players, files):
     def step_40(st, fr):  # game.yaml:376
         env = fr.env
         st.at = o41  # game.yaml:376
-        st.move(first([_x5 for _x5 in st.zones[Z_token_supply1] if (_x5.props['symbol'] == env['s'])]), (Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[33]))), False)
+        st.move(first([_x7 for _x7 in st.zones[Z_token_supply1] if (_x7.props['symbol'] == env['s'])]), (Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[33]))), False)
         st.frames.pop()
 
     def step_44(st, fr):  # game.yaml:386
@@ -2142,7 +2157,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e89_items(st, env):  # game.yaml:432
-        return [_x6 for _x6 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[101])))] if (_x6.props['ability'] in ['tile_marker', 'louis_marker'])]
+        return [_x8 for _x8 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[101])))] if (_x8.props['ability'] in ['tile_marker', 'louis_marker'])]
     def e90_items(st, env):  # game.yaml:427
         return clockwise_from(st, st.vars['start_player'])
     def step_91(st, fr):  # game.yaml:436
@@ -2216,7 +2231,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e99_items(st, env):  # game.yaml:443
-        return [_x7 for _x7 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[104])))] if (_x7.props['ability'] == 'final_marker')]
+        return [_x9 for _x9 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[104])))] if (_x9.props['ability'] == 'final_marker')]
     def e100_items(st, env):  # game.yaml:441
         return clockwise_from(st, st.vars['start_player'])
     def step_101(st, fr):  # game.yaml:446
@@ -2355,11 +2370,11 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _t2 in K_courtiers1:  # game.yaml:471
-            a = A_71 + _t2.type_id
+        for _t4 in K_courtiers1:  # game.yaml:471
+            a = A_71 + _t4.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_t2)
+                values.append(_t4)
                 idx.append(0)
         if _L_optional1:  # game.yaml:472
             actions.append(A_81)
@@ -2370,9 +2385,9 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:471
-            _t3 = env['t'] = dec.values[i]
+            _t5 = env['t'] = dec.values[i]
             st.at = o115  # game.yaml:471
-            _args33 = {'p': env['p'], 't': _t3, 'n': 1}
+            _args33 = {'p': env['p'], 't': _t5, 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[108])
             st.inline += 1
@@ -2465,11 +2480,11 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c3 in (_r5 := st.zones[(Z_influence_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[117])))]):  # game.yaml:480
-            a = A_91 + _c3.type_id
+        for _c5 in (_r5 := st.zones[(Z_influence_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[117])))]):  # game.yaml:480
+            a = A_91 + _c5.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c3)
+                values.append(_c5)
                 idx.append(0)
         if ((st.vars['pass_left'][(_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[118]))] > 0) and (st.vars['gold'][(_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[119]))] >= 2)):  # game.yaml:483
             actions.append(A_101)
@@ -2477,18 +2492,18 @@ def build(num_players, files):
             idx.append(1)
         _items1 = _r5  # game.yaml:487
         if _items1 and (st.vars['swap_left'][(_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[121]))] > 0):
-            for _c4 in _items1:
-                a = A_111 + _c4.type_id
+            for _c6 in _items1:
+                a = A_111 + _c6.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_c4)
+                    values.append(_c6)
                     idx.append(2)
         return actions, values, idx
     def resolve_129(st, dec, i):  # game.yaml:477
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:480
-            _c5 = env['c'] = dec.values[i]
+            _c7 = env['c'] = dec.values[i]
             st.frames.append(Frame(o119, env))
         elif k == 1:  # game.yaml:483
             st.at = o123  # game.yaml:486
@@ -2510,7 +2525,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
         elif k == 2:  # game.yaml:487
-            _c6 = env['c'] = dec.values[i]
+            _c8 = env['c'] = dec.values[i]
             st.at = o126  # game.yaml:491
             _i14 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[113]))
             _v12 = st.vars['swap_left'][_i14] - 1
@@ -2518,7 +2533,7 @@ def build(num_players, files):
                 raise RuleError("'swap_left' would fall to " + str(_v12) + ', below its minimum 0', S[114])
             st.vars['swap_left'][_i14] = _v12
             st.at = o127  # game.yaml:491
-            st.move(_c6, Z_influence_played1, False)
+            st.move(_c8, Z_influence_played1, False)
             st.at = o128  # game.yaml:492
             st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[115]))), False, S[116])
     def step_131(st, fr):  # game.yaml:503
@@ -2747,18 +2762,18 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _t4 in K_courtiers1:  # game.yaml:523
-            a = A_161 + _t4.type_id
+        for _t6 in K_courtiers1:  # game.yaml:523
+            a = A_161 + _t6.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_t4)
+                values.append(_t6)
                 idx.append(0)
         return actions, values, idx
     def resolve_148(st, dec, i):  # game.yaml:521
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:523
-            _t5 = env['t'] = dec.values[i]
+            _t7 = env['t'] = dec.values[i]
             st.frames.append(Frame(o146, env))
     def step_150(st, fr):  # game.yaml:536
         env = fr.env
@@ -2993,7 +3008,7 @@ def build(num_players, files):
         elif k == 1:  # game.yaml:572
             pass
     def e174_items(st, env):  # game.yaml:563
-        return [_x8 for _x8 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[148])))] if ((_x8.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[149])))]) > 0))]
+        return [_x10 for _x10 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[148])))] if ((_x10.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[149])))]) > 0))]
     def e175_items(st, env):  # game.yaml:561
         return clockwise_from(st, st.vars['start_player'])
     def step_179(st, fr):  # game.yaml:581
@@ -3333,7 +3348,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e225_items(st, env):  # game.yaml:630
-        return [_x9 for _kept1 in [{}] for _x9 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m16 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m16.owner == _x9)]) >= (_kept1[None] if None in _kept1 else _kept1.setdefault(None, fn_need(st, S[168], env['t']))))]
+        return [_x11 for _kept1 in [{}] for _x11 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m16 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m16.owner == _x11)]) >= (_kept1[None] if None in _kept1 else _kept1.setdefault(None, fn_need(st, S[168], env['t']))))]
     def step_226(st, fr):  # game.yaml:651
         env = fr.env
         pc = fr.pc
@@ -3571,7 +3586,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o258  # game.yaml:664
-            _args70 = {'p': env['p'], 't': first([_t6 for _t6 in KF_courtiers1]), 'x': env['t'], 'n': 2}
+            _args70 = {'p': env['p'], 't': first([_t8 for _t8 in KF_courtiers1]), 'x': env['t'], 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[182])
             st.frames.append(Frame(o9, _args70))
@@ -3754,13 +3769,13 @@ def build(num_players, files):
                 idx.append(0)
         _items2 = st.zones[(Z_tokens_held1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p12, S[190])))]  # game.yaml:687
         if _items2 and fn_can_exchange(st, S[191], _L_p12):
-            for _x10 in _items2:
-                if not ((_x10.props['symbol'] != 'crown')):
+            for _x12 in _items2:
+                if not ((_x12.props['symbol'] != 'crown')):
                     continue
-                a = A_271 + _x10.type_id
+                a = A_271 + _x12.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_x10)
+                    values.append(_x12)
                     idx.append(1)
         # game.yaml:692: always offered
         actions.append(A_281)
@@ -3774,9 +3789,9 @@ def build(num_players, files):
             _m18 = env['m'] = dec.values[i]
             st.frames.append(Frame(o277, env))
         elif k == 1:  # game.yaml:687
-            _x11 = env['x'] = dec.values[i]
+            _x13 = env['x'] = dec.values[i]
             st.at = o280  # game.yaml:691
-            _args78 = {'p': env['p'], 'x': _x11}
+            _args78 = {'p': env['p'], 'x': _x13}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[186])
             st.inline += 1
@@ -3862,20 +3877,20 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _x12 in st.zones[(Z_tokens_held1 + (_S_p13 if _S_p13 is not None else seat(st, _L_p13, S[194])))]:  # game.yaml:701
-            a = A_291 + _x12.type_id
+        for _x14 in st.zones[(Z_tokens_held1 + (_S_p13 if _S_p13 is not None else seat(st, _L_p13, S[194])))]:  # game.yaml:701
+            a = A_291 + _x14.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x12)
+                values.append(_x14)
                 idx.append(0)
         return actions, values, idx
     def resolve_292(st, dec, i):  # game.yaml:697
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:701
-            _x13 = env['x'] = dec.values[i]
+            _x15 = env['x'] = dec.values[i]
             st.at = o287  # game.yaml:704
-            env['back'] = [_y5 for _y5 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[192])))] if (_y5 != _x13)]
+            env['back'] = [_y5 for _y5 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[192])))] if (_y5 != _x15)]
             st.at = o288  # game.yaml:705
             move_cards(st, env['back'], Z_token_supply1, False)
             st.at = o291  # game.yaml:706
@@ -3963,13 +3978,13 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _x14 in st.zones[(Z_tokens_held1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[197])))]:  # game.yaml:719
-            if not ((_x14.props['symbol'] != 'crown')):
+        for _x16 in st.zones[(Z_tokens_held1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[197])))]:  # game.yaml:719
+            if not ((_x16.props['symbol'] != 'crown')):
                 continue
-            a = A_301 + _x14.type_id
+            a = A_301 + _x16.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x14)
+                values.append(_x16)
                 idx.append(0)
         # game.yaml:723: always offered
         actions.append(A_311)
@@ -3980,9 +3995,9 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:719
-            _x15 = env['x'] = dec.values[i]
+            _x17 = env['x'] = dec.values[i]
             st.at = o297  # game.yaml:722
-            _args83 = {'p': env['q'], 'x': _x15}
+            _args83 = {'p': env['q'], 'x': _x17}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[196])
             st.inline += 1
@@ -4020,22 +4035,22 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _x16 in st.zones[(Z_tokens_held1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p14, S[198])))]:  # game.yaml:733
-            if not (fn_pays_first(st, S[199], _L_p14, _L_m1, _x16)):
+        for _x18 in st.zones[(Z_tokens_held1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p14, S[198])))]:  # game.yaml:733
+            if not (fn_pays_first(st, S[199], _L_p14, _L_m1, _x18)):
                 continue
-            a = A_321 + _x16.type_id
+            a = A_321 + _x18.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x16)
+                values.append(_x18)
                 idx.append(0)
         return actions, values, idx
     def resolve_308(st, dec, i):  # game.yaml:731
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:733
-            _x17 = env['x'] = dec.values[i]
+            _x19 = env['x'] = dec.values[i]
             st.at = o307  # game.yaml:734
-            st.move(_x17, Z_token_supply1, False)
+            st.move(_x19, Z_token_supply1, False)
     def step_309(st, fr):  # game.yaml:738
         env = fr.env
         st.at = o310  # game.yaml:738
@@ -4059,22 +4074,22 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _x18 in st.zones[(Z_tokens_held1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p15, S[200])))]:  # game.yaml:737
-            if not (fn_fits(st, _x18, _L_m2.props['cost_b'])):
+        for _x20 in st.zones[(Z_tokens_held1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p15, S[200])))]:  # game.yaml:737
+            if not (fn_fits(st, _x20, _L_m2.props['cost_b'])):
                 continue
-            a = A_331 + _x18.type_id
+            a = A_331 + _x20.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x18)
+                values.append(_x20)
                 idx.append(0)
         return actions, values, idx
     def resolve_311(st, dec, i):  # game.yaml:735
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:737
-            _x19 = env['x'] = dec.values[i]
+            _x21 = env['x'] = dec.values[i]
             st.at = o310  # game.yaml:738
-            st.move(_x19, Z_token_supply1, False)
+            st.move(_x21, Z_token_supply1, False)
     def step_314(st, fr):  # game.yaml:742
         env = fr.env
         pc = fr.pc
@@ -4664,7 +4679,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e404_items(st, env):  # game.yaml:353
-        return [_x20 for _x20 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[234])))] if (_x20.props['ability'] == 'card_exchange')]
+        return [_x22 for _x22 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[234])))] if (_x22.props['ability'] == 'card_exchange')]
     def e405_items(st, env):  # game.yaml:351
         return clockwise_from(st, st.vars['start_player'])
     def e408_cond(st, env):  # game.yaml:318
@@ -4677,7 +4692,7 @@ def build(num_players, files):
             st.at = o411  # game.yaml:785
             env['cards'] = ((len(st.zones[(Z_influence_hand1 + _p10)]) + len(st.zones[(Z_intrigue_hand1 + _p10)])) + len(st.zones[(Z_tokens_held1 + _p10)]))
             st.at = o412  # game.yaml:786
-            env['placed'] = sum([len([1 for _m19 in st.zones[(Z_markers_on1 + _t7.ordinal)] if (_m19.owner == _p10)]) for _t7 in K_courtiers1])
+            env['placed'] = sum([len([1 for _m19 in st.zones[(Z_markers_on1 + _t9.ordinal)] if (_m19.owner == _p10)]) for _t9 in K_courtiers1])
             st.at = o413  # game.yaml:787
             env['coins'] = divide(st.vars['gold'][_p10], 3, '//', S[235])
             if st.record_log:
@@ -4690,9 +4705,9 @@ def build(num_players, files):
             st.at = o417  # game.yaml:791
             move_cards(st, st.zones[(Z_tokens_held1 + _p10)], Z_token_supply1, False)
             st.at = o420  # game.yaml:792
-            for _t8 in list(K_courtiers1):
-                env['t'] = _t8
-                _args96 = {'p': _p10, 't': _t8}
+            for _t10 in list(K_courtiers1):
+                env['t'] = _t10
+                _args96 = {'p': _p10, 't': _t10}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[236])
                 st.inline += 1
@@ -4733,7 +4748,7 @@ def build(num_players, files):
         for _a3 in span_list(1, 6, S[240]):
             env['a'] = _a3
             st.at = o429  # game.yaml:797
-            for _q6 in list(majority_holders(st, (_r9 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c7 in st.zones[(Z_coats_held1 + _p11)] if (_c7.props['arms'] == _a3)]) for _p11 in _r9])):
+            for _q6 in list(majority_holders(st, (_r9 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c9 in st.zones[(Z_coats_held1 + _p11)] if (_c9.props['arms'] == _a3)]) for _p11 in _r9])):
                 env['q'] = _q6
                 _args99 = {'p': _q6, 'bonus': True}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4762,7 +4777,7 @@ def build(num_players, files):
         st.at = o411  # game.yaml:785
         env['cards'] = ((len(st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243])))]) + len(st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[244])))])) + len(st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[245])))]))
         st.at = o412  # game.yaml:786
-        env['placed'] = sum([len([1 for _m20 in st.zones[(Z_markers_on1 + _t9.ordinal)] if (_m20.owner == env['p'])]) for _t9 in K_courtiers1])
+        env['placed'] = sum([len([1 for _m20 in st.zones[(Z_markers_on1 + _t11.ordinal)] if (_m20.owner == env['p'])]) for _t11 in K_courtiers1])
         st.at = o413  # game.yaml:787
         env['coins'] = divide(st.vars['gold'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[246]))], 3, '//', S[235])
         if st.record_log:
@@ -4775,10 +4790,10 @@ def build(num_players, files):
         st.at = o417  # game.yaml:791
         move_cards(st, st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[249])))], Z_token_supply1, False)
         st.at = o420  # game.yaml:792
-        for _t10 in list(K_courtiers1):
-            env['t'] = _t10
+        for _t12 in list(K_courtiers1):
+            env['t'] = _t12
             st.at = o419  # game.yaml:792
-            _args100 = {'p': env['p'], 't': _t10}
+            _args100 = {'p': env['p'], 't': _t12}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[236])
             st.inline += 1
@@ -4859,7 +4874,7 @@ def build(num_players, files):
     def step_426(st, fr):  # game.yaml:797
         env = fr.env
         st.at = o429  # game.yaml:797
-        for _q7 in list(majority_holders(st, (_r10 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c8 in st.zones[(Z_coats_held1 + _p13)] if (_c8.props['arms'] == env['a'])]) for _p13 in _r10])):
+        for _q7 in list(majority_holders(st, (_r10 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c10 in st.zones[(Z_coats_held1 + _p13)] if (_c10.props['arms'] == env['a'])]) for _p13 in _r10])):
             env['q'] = _q7
             _args105 = {'p': _q7, 'bonus': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4891,7 +4906,7 @@ def build(num_players, files):
         st.frames.pop()
 
     def e429_items(st, env):  # game.yaml:797
-        return majority_holders(st, (_r11 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c9 in st.zones[(Z_coats_held1 + _p14)] if (_c9.props['arms'] == env['a'])]) for _p14 in _r11])
+        return majority_holders(st, (_r11 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c11 in st.zones[(Z_coats_held1 + _p14)] if (_c11.props['arms'] == env['a'])]) for _p14 in _r11])
     def e430_items(st, env):  # game.yaml:795
         return span_list(1, 6, S[240])
     def step_431(st, fr):  # game.yaml:799
@@ -4906,6 +4921,273 @@ def build(num_players, files):
 
     def e433_items(st, env):  # game.yaml:798
         return st.players
+    # owner counts of piles, kept in playouts (codegen/tally.py)
+    _TD = {}
+    OSLOT = owner_slots(P.cards)
+    def tally_of(st):  # game.yaml:165
+        t = [None] * len(st.zones)
+        _TD.clear()
+        _TD[st] = t
+        return t
+    def tally_zone(st, z):  # game.yaml:165
+        c = owner_counts(st.zones[z], num_players)
+        (_TD.get(st) or tally_of(st))[z] = c
+        return c
+    def r_7(st, env, pc):  # game.yaml:392
+        _TD.clear()
+        c_7(st, env, pc)
+    def r_8(st, env, pc):  # game.yaml:424
+        _TD.clear()
+        c_8(st, env, pc)
+    def r_9(st, env, pc):  # game.yaml:449
+        _TD.clear()
+        c_9(st, env, pc)
+    def r_10(st, env, pc):  # game.yaml:461
+        _TD.clear()
+        c_10(st, env, pc)
+    def r_11(st, env, pc):  # game.yaml:473
+        _TD.clear()
+        c_11(st, env, pc)
+    def r_12(st, env, pc):  # game.yaml:493
+        _TD.clear()
+        c_12(st, env, pc)
+    def r_13(st, env, pc):  # game.yaml:517
+        _TD.clear()
+        c_13(st, env, pc)
+    def r_14(st, env, pc):  # game.yaml:525
+        _TD.clear()
+        c_14(st, env, pc)
+    def r_15(st, env, pc):  # game.yaml:548
+        _TD.clear()
+        c_15(st, env, pc)
+    def r_16(st, env, pc):  # game.yaml:556
+        _TD.clear()
+        c_16(st, env, pc)
+    def r_17(st, env, pc):  # game.yaml:573
+        _TD.clear()
+        c_17(st, env, pc)
+    def r_18(st, env, pc):  # game.yaml:593
+        _TD.clear()
+        c_18(st, env, pc)
+    def r_19(st, env, pc):  # game.yaml:603
+        _TD.clear()
+        c_19(st, env, pc)
+    def r_20(st, env, pc):  # game.yaml:614
+        _TD.clear()
+        c_20(st, env, pc)
+    def r_21(st, env, pc):  # game.yaml:625
+        _TD.clear()
+        c_21(st, env, pc)
+    def r_22(st, env, pc):  # game.yaml:632
+        _TD.clear()
+        c_22(st, env, pc)
+    def r_23(st, env, pc):  # game.yaml:657
+        _TD.clear()
+        c_23(st, env, pc)
+    def r_24(st, env, pc):  # game.yaml:673
+        _TD.clear()
+        c_24(st, env, pc)
+    def r_25(st, env, pc):  # game.yaml:707
+        _TD.clear()
+        c_25(st, env, pc)
+    def r_27(st, env, pc):  # game.yaml:727
+        _TD.clear()
+        c_27(st, env, pc)
+    def r_28(st, env, pc):  # game.yaml:744
+        _TD.clear()
+        c_28(st, env, pc)
+    def r_29(st, env, pc):  # game.yaml:760
+        _TD.clear()
+        c_29(st, env, pc)
+    def r_66(st, env, pc):  # game.yaml:405
+        _TD.clear()
+        c_66(st, env, pc)
+    def r_76(st, env, pc):  # game.yaml:414
+        _TD.clear()
+        c_76(st, env, pc)
+    def r_83(st, env, pc):  # game.yaml:428
+        _TD.clear()
+        c_83(st, env, pc)
+    def r_87(st, env, pc):  # game.yaml:433
+        _TD.clear()
+        c_87(st, env, pc)
+    def r_91(st, env, pc):  # game.yaml:436
+        _TD.clear()
+        c_91(st, env, pc)
+    def r_92(st, env, pc):  # game.yaml:438
+        _TD.clear()
+        c_92(st, env, pc)
+    def r_96(st, env, pc):  # game.yaml:442
+        _TD.clear()
+        c_96(st, env, pc)
+    def r_97(st, env, pc):  # game.yaml:444
+        _TD.clear()
+        c_97(st, env, pc)
+    def r_107(st, env, pc):  # game.yaml:455
+        _TD.clear()
+        c_107(st, env, pc)
+    def r_113(st, env, pc):  # game.yaml:467
+        _TD.clear()
+        c_113(st, env, pc)
+    def r_119(st, env, pc):  # game.yaml:482
+        _TD.clear()
+        c_119(st, env, pc)
+    def r_131(st, env, pc):  # game.yaml:503
+        _TD.clear()
+        c_131(st, env, pc)
+    def r_132(st, env, pc):  # game.yaml:506
+        _TD.clear()
+        c_132(st, env, pc)
+    def r_134(st, env, pc):  # game.yaml:505
+        _TD.clear()
+        c_134(st, env, pc)
+    def r_139(st, env, pc):  # game.yaml:512
+        _TD.clear()
+        c_139(st, env, pc)
+    def r_146(st, env, pc):  # game.yaml:523
+        _TD.clear()
+        c_146(st, env, pc)
+    def r_150(st, env, pc):  # game.yaml:536
+        _TD.clear()
+        c_150(st, env, pc)
+    def r_152(st, env, pc):  # game.yaml:539
+        _TD.clear()
+        c_152(st, env, pc)
+    def r_153(st, env, pc):  # game.yaml:544
+        _TD.clear()
+        c_153(st, env, pc)
+    def r_162(st, env, pc):  # game.yaml:554
+        _TD.clear()
+        c_162(st, env, pc)
+    def r_167(st, env, pc):  # game.yaml:562
+        _TD.clear()
+        c_167(st, env, pc)
+    def r_168(st, env, pc):  # game.yaml:564
+        _TD.clear()
+        c_168(st, env, pc)
+    def r_179(st, env, pc):  # game.yaml:581
+        _TD.clear()
+        c_179(st, env, pc)
+    def r_180(st, env, pc):  # game.yaml:581
+        _TD.clear()
+        c_180(st, env, pc)
+    def r_185(st, env, pc):  # game.yaml:586
+        _TD.clear()
+        c_185(st, env, pc)
+    def r_187(st, env, pc):  # game.yaml:584
+        _TD.clear()
+        c_187(st, env, pc)
+    def r_189(st, env, pc):  # game.yaml:585
+        _TD.clear()
+        c_189(st, env, pc)
+    def r_198(st, env, pc):  # game.yaml:598
+        _TD.clear()
+        c_198(st, env, pc)
+    def r_205(st, env, pc):  # game.yaml:609
+        _TD.clear()
+        c_205(st, env, pc)
+    def r_210(st, env, pc):  # game.yaml:613
+        _TD.clear()
+        c_210(st, env, pc)
+    def r_213(st, env, pc):  # game.yaml:619
+        _TD.clear()
+        c_213(st, env, pc)
+    def r_214(st, env, pc):  # game.yaml:621
+        _TD.clear()
+        c_214(st, env, pc)
+    def r_215(st, env, pc):  # game.yaml:624
+        _TD.clear()
+        c_215(st, env, pc)
+    def r_222(st, env, pc):  # game.yaml:631
+        _TD.clear()
+        c_222(st, env, pc)
+    def r_226(st, env, pc):  # game.yaml:651
+        _TD.clear()
+        c_226(st, env, pc)
+    def r_227(st, env, pc):  # game.yaml:654
+        _TD.clear()
+        c_227(st, env, pc)
+    def r_231(st, env, pc):  # game.yaml:655
+        _TD.clear()
+        c_231(st, env, pc)
+    def r_234(st, env, pc):  # game.yaml:638
+        _TD.clear()
+        c_234(st, env, pc)
+    def r_239(st, env, pc):  # game.yaml:648
+        _TD.clear()
+        c_239(st, env, pc)
+    def r_242(st, env, pc):  # game.yaml:650
+        _TD.clear()
+        c_242(st, env, pc)
+    def r_250(st, env, pc):  # game.yaml:662
+        _TD.clear()
+        c_250(st, env, pc)
+    def r_257(st, env, pc):  # game.yaml:664
+        _TD.clear()
+        c_257(st, env, pc)
+    def r_275(st, env, pc):  # game.yaml:678
+        _TD.clear()
+        c_275(st, env, pc)
+    def r_277(st, env, pc):  # game.yaml:686
+        _TD.clear()
+        c_277(st, env, pc)
+    def r_285(st, env, pc):  # game.yaml:696
+        _TD.clear()
+        c_285(st, env, pc)
+    def r_294(st, env, pc):  # game.yaml:713
+        _TD.clear()
+        c_294(st, env, pc)
+    def r_295(st, env, pc):  # game.yaml:715
+        _TD.clear()
+        c_295(st, env, pc)
+    def r_314(st, env, pc):  # game.yaml:742
+        _TD.clear()
+        c_314(st, env, pc)
+    def r_317(st, env, pc):  # game.yaml:750
+        _TD.clear()
+        c_317(st, env, pc)
+    def r_330(st, env, pc):  # game.yaml:777
+        _TD.clear()
+        c_330(st, env, pc)
+    def r_349(st, env, pc):  # game.yaml:318
+        _TD.clear()
+        c_349(st, env, pc)
+    def r_351(st, env, pc):  # game.yaml:318
+        _TD.clear()
+        c_351(st, env, pc)
+    def r_354(st, env, pc):  # game.yaml:325
+        _TD.clear()
+        c_354(st, env, pc)
+    def r_367(st, env, pc):  # game.yaml:339
+        _TD.clear()
+        c_367(st, env, pc)
+    def r_368(st, env, pc):  # game.yaml:339
+        _TD.clear()
+        c_368(st, env, pc)
+    def r_376(st, env, pc):  # game.yaml:342
+        _TD.clear()
+        c_376(st, env, pc)
+    def r_381(st, env, pc):  # game.yaml:343
+        _TD.clear()
+        c_381(st, env, pc)
+    def r_386(st, env, pc):  # game.yaml:344
+        _TD.clear()
+        c_386(st, env, pc)
+    def r_392(st, env, pc):  # game.yaml:348
+        _TD.clear()
+        c_392(st, env, pc)
+    def r_397(st, env, pc):  # game.yaml:349
+        _TD.clear()
+        c_397(st, env, pc)
+    def r_399(st, env, pc):  # game.yaml:352
+        _TD.clear()
+        c_399(st, env, pc)
+    def r_400(st, env, pc):  # game.yaml:354
+        _TD.clear()
+        c_400(st, env, pc)
+    def r_401(st, env, pc):  # game.yaml:354
+        _TD.clear()
+        c_401(st, env, pc)
     def c_7(st, env, pc):  # game.yaml:392
         _L_m3 = env['m']
         _L_p16 = env['p']
@@ -4915,7 +5197,7 @@ def build(num_players, files):
             if (_L_m3.props['ability'] == 'marker1'):
                 _args107 = {'p': _L_p16, 'n': 1}
                 try:
-                    proc_to_personal(st, _args107)
+                    proc_to_personal(st, _args107)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                     raise
@@ -4924,7 +5206,7 @@ def build(num_players, files):
             if (_L_m3.props['ability'] == 'marker3'):
                 _args108 = {'p': _L_p16, 'n': 3}
                 try:
-                    proc_to_personal(st, _args108)
+                    proc_to_personal(st, _args108)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                     raise
@@ -4933,7 +5215,7 @@ def build(num_players, files):
             if (_L_m3.props['ability'] == 'gold1'):
                 _args109 = {'p': _L_p16, 'n': 1}
                 try:
-                    proc_earn(st, _args109)
+                    proc_earn(st, _args109)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
@@ -4942,7 +5224,7 @@ def build(num_players, files):
             if (_L_m3.props['ability'] == 'gold3'):
                 _args110 = {'p': _L_p16, 'n': 3}
                 try:
-                    proc_earn(st, _args110)
+                    proc_earn(st, _args110)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
@@ -4952,6 +5234,7 @@ def build(num_players, files):
                 _args111 = {'p': _L_p16, 'bonus': False}
                 try:
                     proc_take_coat(st, _args111)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
@@ -4959,14 +5242,14 @@ def build(num_players, files):
             st.at = o65  # game.yaml:402
             if ((_L_m3.props['ability'] == 'intrigue1') and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o64  # game.yaml:403
-                _d1 = (Z_intrigue_hand1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[59])))
+                _d2 = (Z_intrigue_hand1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[59])))
                 _pile1 = st.zones[Z_intrigue_deck1]
                 if len(_pile1) >= 1:
-                    _c10 = _pile1.pop()
-                    st.zones[_d1].append(_c10)
-                    st.loc[_c10.id] = _d1
+                    _c12 = _pile1.pop()
+                    st.zones[_d2].append(_c12)
+                    st.loc[_c12.id] = _d2
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(1, Z_intrigue_deck1, _d1, False, S[60])
+                    st.move_count(1, Z_intrigue_deck1, _d2, False, S[60])  # tally: kept
         if pc <= 6:
             st.at = o75  # game.yaml:404
             if (_L_m3.props['ability'] == 'gold_or_markers'):
@@ -4996,27 +5279,27 @@ def build(num_players, files):
                     if _i29 < _end1:  # game.yaml:409
                         _args112 = {'p': _L_p16, 'n': 2}
                         try:
-                            proc_earn(st, _args112)
+                            proc_earn(st, _args112)  # tally: kept
                         except Exception as e:
                             traced(e, 'procedure earn (' + str(S[55]) + ')')
                             raise
                     elif _i29 < _end2:  # game.yaml:410
                         _args113 = {'p': _L_p16, 'n': 1}
                         try:
-                            proc_earn(st, _args113)
+                            proc_earn(st, _args113)  # tally: kept
                         except Exception as e:
                             traced(e, 'procedure earn (' + str(S[55]) + ')')
                             raise
                         _args114 = {'p': _L_p16, 'n': 1}
                         try:
-                            proc_to_personal(st, _args114)
+                            proc_to_personal(st, _args114)  # tally: kept
                         except Exception as e:
                             traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                             raise
                     else:  # game.yaml:412
                         _args115 = {'p': _L_p16, 'n': 2}
                         try:
-                            proc_to_personal(st, _args115)
+                            proc_to_personal(st, _args115)  # tally: kept
                         except Exception as e:
                             traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                             raise
@@ -5041,23 +5324,23 @@ def build(num_players, files):
                     if _i30 < _end4:  # game.yaml:419
                         st.at = o78  # game.yaml:420
                         _src1 = (Z_personal1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[90])))
-                        _d2 = (Z_general1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[89])))
+                        _d3 = (Z_general1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[89])))
                         _pile2 = st.zones[_src1]
                         if len(_pile2) >= 1:
-                            _c11 = _pile2.pop()
-                            st.zones[_d2].append(_c11)
-                            st.loc[_c11.id] = _d2
+                            _c13 = _pile2.pop()
+                            st.zones[_d3].append(_c13)
+                            st.loc[_c13.id] = _d3
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, _src1, _d2, False, S[91])
+                            st.move_count(1, _src1, _d3, False, S[91])  # tally: kept
                         st.at = o79  # game.yaml:420
-                        _d3 = (Z_influence_hand1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[92])))
+                        _d4 = (Z_influence_hand1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[92])))
                         _pile3 = st.zones[Z_influence_deck1]
                         if len(_pile3) >= 1:
-                            _c12 = _pile3.pop()
-                            st.zones[_d3].append(_c12)
-                            st.loc[_c12.id] = _d3
+                            _c14 = _pile3.pop()
+                            st.zones[_d4].append(_c14)
+                            st.loc[_c14.id] = _d4
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, Z_influence_deck1, _d3, False, S[93])
+                            st.move_count(1, Z_influence_deck1, _d4, False, S[93])  # tally: kept
                     else:  # game.yaml:421
                         pass
     def c_8(st, env, pc):  # game.yaml:424
@@ -5084,7 +5367,7 @@ def build(num_players, files):
                     raise RuleError("'four_left' would fall to " + str(_v23) + ', below its minimum 0', S[99])
                 st.vars['four_left'][_i33] = _v23
                 st.at = o89  # game.yaml:432
-                for _m24 in [_x21 for _x21 in st.zones[(Z_missions_done1 + _p17)] if (_x21.props['ability'] in ['tile_marker', 'louis_marker'])]:
+                for _m24 in [_x23 for _x23 in st.zones[(Z_missions_done1 + _p17)] if (_x23.props['ability'] in ['tile_marker', 'louis_marker'])]:
                     env['m'] = _m24
                     st.at = o88  # game.yaml:433
                     _args116 = {'p': _p17, 't': (fn_tile_number(st, _m24.props['tile']) if (_m24.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _m24, 'n': 1}
@@ -5119,7 +5402,7 @@ def build(num_players, files):
             for _p19 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p19
                 st.at = o99  # game.yaml:443
-                for _m25 in [_x22 for _x22 in st.zones[(Z_missions_done1 + _p19)] if (_x22.props['ability'] == 'final_marker')]:
+                for _m25 in [_x24 for _x24 in st.zones[(Z_missions_done1 + _p19)] if (_x24.props['ability'] == 'final_marker')]:
                     env['m'] = _m25
                     _args118 = {'p': _p19, 'x': _m25, 'optional': True}
                     try:
@@ -5132,10 +5415,10 @@ def build(num_players, files):
             for _p20 in list(st.players):
                 env['p'] = _p20
                 st.at = o102  # game.yaml:446
-                move_cards(st, st.zones[(Z_influence_hand1 + _p20)], Z_influence_deck1, False)
+                move_cards(st, st.zones[(Z_influence_hand1 + _p20)], Z_influence_deck1, False)  # tally: kept
         if pc <= 4:
             st.at = o104  # game.yaml:447
-            move_cards(st, st.zones[Z_influence_played1], Z_influence_deck1, False)
+            move_cards(st, st.zones[Z_influence_played1], Z_influence_deck1, False)  # tally: kept
         if pc <= 5:
             st.at = o105  # game.yaml:448
             st.shuffle(Z_influence_deck1)
@@ -5169,6 +5452,7 @@ def build(num_players, files):
                         _args119 = {'p': _L_p17, 't': _L_t4, 'n': _L_n5}
                         try:
                             proc_from_general(st, _args119)
+                            _TD.clear()  # (codegen/tally.py)
                         except Exception as e:
                             traced(e, 'procedure from_general (' + str(S[107]) + ')')
                             raise
@@ -5200,10 +5484,11 @@ def build(num_players, files):
                     else:
                         _i35 = 0
                     if _i35 < _end8:  # game.yaml:471
-                        _t12 = env['t'] = _v24[_i35]
-                        _args120 = {'p': _L_p18, 't': _t12, 'n': 1}
+                        _t14 = env['t'] = _v24[_i35]
+                        _args120 = {'p': _L_p18, 't': _t14, 'n': 1}
                         try:
                             proc_from_general(st, _args120)
+                            _TD.clear()  # (codegen/tally.py)
                         except Exception as e:
                             traced(e, 'procedure from_general (' + str(S[107]) + ')')
                             raise
@@ -5216,11 +5501,11 @@ def build(num_players, files):
             st.at = o129  # game.yaml:477
             _actions1 = set()  # (the ids' order is never read)
             _v25 = []
-            for _c13 in st.zones[(Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[117])))]:  # game.yaml:480
-                _a4 = A_91 + _c13.type_id
+            for _c15 in st.zones[(Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[117])))]:  # game.yaml:480
+                _a4 = A_91 + _c15.type_id
                 if _a4 not in _actions1:  # an identical card: the same choice
                     _actions1.add(_a4)
-                    _v25.append(_c13)
+                    _v25.append(_c15)
             if ((st.vars['pass_left'][(_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[118]))] > 0) and (st.vars['gold'][(_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[119]))] >= 2)):  # game.yaml:483
                 _f4 = 1
                 _actions1.add(A_101)
@@ -5229,11 +5514,11 @@ def build(num_players, files):
             _items3 = st.zones[(Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[120])))]  # game.yaml:487
             if _items3 and (st.vars['swap_left'][(_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[121]))] > 0):
                 _v26 = []
-                for _c14 in _items3:
-                    _a5 = A_111 + _c14.type_id
+                for _c16 in _items3:
+                    _a5 = A_111 + _c16.type_id
                     if _a5 not in _actions1:  # an identical card: the same choice
                         _actions1.add(_a5)
-                        _v26.append(_c14)
+                        _v26.append(_c16)
             else:
                 _v26 = []
             _end10 = len(_v25)
@@ -5250,20 +5535,26 @@ def build(num_players, files):
                 else:
                     _i36 = 0
                 if _i36 < _end10:  # game.yaml:480
-                    _c15 = env['c'] = _v25[_i36]
+                    _c17 = env['c'] = _v25[_i36]
                     st.at = o120  # game.yaml:482
-                    _c16 = _c15
-                    if type(_c16) is Card:
-                        _from1 = st.zones[st.loc[_c16.id]]
-                        if _from1[-1] is _c16:  # the top card: no search from the bottom
+                    _c18 = _c17
+                    if type(_c18) is Card:
+                        _t15 = _TD.get(st)
+                        if _t15 is not None:
+                            _x25 = _t15[st.loc[_c18.id]]
+                            if _x25 is not None:
+                                _x25[OSLOT[_c18.id]] -= 1
+                        _from1 = st.zones[st.loc[_c18.id]]
+                        if _from1[-1] is _c18:  # the top card: no search from the bottom
                             _from1.pop()
                         else:
-                            _from1.remove(_c16)
-                        st.zones[Z_influence_played1].append(_c16)
-                        st.loc[_c16.id] = Z_influence_played1
+                            _from1.remove(_c18)
+                        st.zones[Z_influence_played1].append(_c18)
+                        st.loc[_c18.id] = Z_influence_played1
                     else:  # not a card: State.move raises the rules' error
-                        st.move(_c16, Z_influence_played1, False)
-                    _args121 = {'p': _L_p19, 'c': _c15}
+                        st.move(_c18, Z_influence_played1, False)
+                        _TD.clear()  # (codegen/tally.py)
+                    _args121 = {'p': _L_p19, 'c': _c17}
                     st.inline += 1
                     try:
                         c_12(st, _args121, 0)
@@ -5281,12 +5572,12 @@ def build(num_players, files):
                     st.vars['pass_left'][_i37] = _v27
                     _args122 = {'p': _L_p19, 'n': 2}
                     try:
-                        proc_pay(st, _args122)
+                        proc_pay(st, _args122)  # tally: kept
                     except Exception as e:
                         traced(e, 'procedure pay (' + str(S[48]) + ')')
                         raise
                 else:  # game.yaml:487
-                    _c17 = env['c'] = _v26[_i36 - _end11]
+                    _c19 = env['c'] = _v26[_i36 - _end11]
                     st.at = o126  # game.yaml:491
                     _i38 = (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[113]))
                     _v28 = st.vars['swap_left'][_i38] - 1
@@ -5294,26 +5585,32 @@ def build(num_players, files):
                         raise RuleError("'swap_left' would fall to " + str(_v28) + ', below its minimum 0', S[114])
                     st.vars['swap_left'][_i38] = _v28
                     st.at = o127  # game.yaml:491
-                    _c18 = _c17
-                    if type(_c18) is Card:
-                        _from2 = st.zones[st.loc[_c18.id]]
-                        if _from2[-1] is _c18:  # the top card: no search from the bottom
+                    _c20 = _c19
+                    if type(_c20) is Card:
+                        _t16 = _TD.get(st)
+                        if _t16 is not None:
+                            _x26 = _t16[st.loc[_c20.id]]
+                            if _x26 is not None:
+                                _x26[OSLOT[_c20.id]] -= 1
+                        _from2 = st.zones[st.loc[_c20.id]]
+                        if _from2[-1] is _c20:  # the top card: no search from the bottom
                             _from2.pop()
                         else:
-                            _from2.remove(_c18)
-                        st.zones[Z_influence_played1].append(_c18)
-                        st.loc[_c18.id] = Z_influence_played1
+                            _from2.remove(_c20)
+                        st.zones[Z_influence_played1].append(_c20)
+                        st.loc[_c20.id] = Z_influence_played1
                     else:  # not a card: State.move raises the rules' error
-                        st.move(_c18, Z_influence_played1, False)
+                        st.move(_c20, Z_influence_played1, False)
+                        _TD.clear()  # (codegen/tally.py)
                     st.at = o128  # game.yaml:492
-                    _d4 = (Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[115])))
+                    _d5 = (Z_influence_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[115])))
                     _pile4 = st.zones[Z_influence_deck1]
                     if len(_pile4) >= 1:
-                        _c19 = _pile4.pop()
-                        st.zones[_d4].append(_c19)
-                        st.loc[_c19.id] = _d4
+                        _c21 = _pile4.pop()
+                        st.zones[_d5].append(_c21)
+                        st.loc[_c21.id] = _d5
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_influence_deck1, _d4, False, S[116])
+                        st.move_count(1, Z_influence_deck1, _d5, False, S[116])  # tally: kept
     def c_12(st, env, pc):  # game.yaml:493
         _L_c1 = env['c']
         _L_p20 = env['p']
@@ -5377,7 +5674,7 @@ def build(num_players, files):
                     st.at = o138  # game.yaml:507
                     _args125 = {'p': _L_p20, 'n': (2 if env['joker'] else 3)}
                     try:
-                        proc_to_personal(st, _args125)
+                        proc_to_personal(st, _args125)  # tally: kept
                     except Exception as e:
                         traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                         raise
@@ -5406,7 +5703,7 @@ def build(num_players, files):
                     st.vars['four_left'][_i41] = _v30
                     _args127 = {'p': _L_p20, 'n': 4}
                     try:
-                        proc_to_personal(st, _args127)
+                        proc_to_personal(st, _args127)  # tally: kept
                     except Exception as e:
                         traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                         raise
@@ -5429,8 +5726,8 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i42 = 0
-                _t14 = env['t'] = _v31[_i42]
-                _args128 = {'p': _L_p21, 't': _t14, 'n': _L_n6, 'jumps': _L_jumps1}
+                _t18 = env['t'] = _v31[_i42]
+                _args128 = {'p': _L_p21, 't': _t18, 'n': _L_n6, 'jumps': _L_jumps1}
                 st.inline += 1
                 try:
                     c_14(st, _args128, 0)
@@ -5470,15 +5767,21 @@ def build(num_players, files):
                 _k4 = env['k'] = _v32[_i43]
                 st.at = o151  # game.yaml:537
                 _src2 = (Z_personal1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p22, S[137])))
-                _d5 = (Z_markers_on1 + (_O_t3 if _O_t3 is not None else ordinal(_L_t5, 'courtiers', S[136])))
+                _d6 = (Z_markers_on1 + (_O_t3 if _O_t3 is not None else ordinal(_L_t5, 'courtiers', S[136])))
                 _pile5 = st.zones[_src2]
                 if type(_k4) is int and 0 <= _k4 <= len(_pile5):
                     for _ in range(_k4):
-                        _c20 = _pile5.pop()
-                        st.zones[_d5].append(_c20)
-                        st.loc[_c20.id] = _d5
+                        _c22 = _pile5.pop()
+                        _t19 = _TD.get(st)
+                        if _t19 is not None:
+                            _x27 = _t19[_d6]
+                            if _x27 is not None:
+                                _x27[OSLOT[_c22.id]] += 1
+                        st.zones[_d6].append(_c22)
+                        st.loc[_c22.id] = _d6
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(_k4, _src2, _d5, False, S[138])
+                    st.move_count(_k4, _src2, _d6, False, S[138])
+                    _TD.clear()  # (codegen/tally.py)
                 st.at = o157  # game.yaml:538
                 if ((env['left'] > _k4) and (_L_jumps2 > 0)):
                     st.at = o156  # game.yaml:540
@@ -5531,15 +5834,15 @@ def build(num_players, files):
                 st.vars['first_left'][_i45] = _v34
         if pc <= 1:
             st.at = o165  # game.yaml:553
-            for _t15 in list(K_courtiers1):
-                env['t'] = _t15
-                _args130 = {'t': _t15}
+            for _t20 in list(K_courtiers1):
+                env['t'] = _t20
+                _args130 = {'t': _t20}
                 try:
                     c_16(st, _args130, 0)
                 except Exception as e:
                     traced(e, 'procedure play_intrigue (' + str(S[271]) + ')')
                     raise
-                _args131 = {'t': _t15}
+                _args131 = {'t': _t20}
                 try:
                     c_17(st, _args131, 0)
                 except Exception as e:
@@ -5556,8 +5859,8 @@ def build(num_players, files):
             for _q10 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q10
                 st.at = o174  # game.yaml:563
-                for _c21 in [_x23 for _x23 in st.zones[(Z_intrigue_hand1 + _q10)] if ((_x23.props['courtier'] == _L_t6) and (len(st.zones[(Z_personal1 + _q10)]) > 0))]:
-                    env['c'] = _c21
+                for _c23 in [_x28 for _x28 in st.zones[(Z_intrigue_hand1 + _q10)] if ((_x28.props['courtier'] == _L_t6) and (len(st.zones[(Z_personal1 + _q10)]) > 0))]:
+                    env['c'] = _c23
                     st.at = o173  # game.yaml:565
                     # game.yaml:569: always offered
                     # game.yaml:572: always offered
@@ -5573,29 +5876,41 @@ def build(num_players, files):
                             _i46 = 0
                         if _i46 < _end21:  # game.yaml:569
                             st.at = o170  # game.yaml:570
-                            _c22 = _c21
-                            if type(_c22) is Card:
-                                _from3 = st.zones[st.loc[_c22.id]]
-                                if _from3[-1] is _c22:  # the top card: no search from the bottom
+                            _c24 = _c23
+                            if type(_c24) is Card:
+                                _t21 = _TD.get(st)
+                                if _t21 is not None:
+                                    _x29 = _t21[st.loc[_c24.id]]
+                                    if _x29 is not None:
+                                        _x29[OSLOT[_c24.id]] -= 1
+                                _from3 = st.zones[st.loc[_c24.id]]
+                                if _from3[-1] is _c24:  # the top card: no search from the bottom
                                     _from3.pop()
                                 else:
-                                    _from3.remove(_c22)
-                                st.zones[Z_intrigue_deck1].insert(0, _c22)
-                                st.loc[_c22.id] = Z_intrigue_deck1
+                                    _from3.remove(_c24)
+                                st.zones[Z_intrigue_deck1].insert(0, _c24)
+                                st.loc[_c24.id] = Z_intrigue_deck1
                             else:  # not a card: State.move raises the rules' error
-                                st.move(_c22, Z_intrigue_deck1, True)
+                                st.move(_c24, Z_intrigue_deck1, True)
+                                _TD.clear()  # (codegen/tally.py)
                             st.at = o171  # game.yaml:571
                             _n1 = min((2, len(st.zones[(Z_personal1 + _q10)]),))
                             _src3 = (Z_personal1 + _q10)
-                            _d6 = (Z_markers_on1 + (_O_t4 if _O_t4 is not None else ordinal(_L_t6, 'courtiers', S[144])))
+                            _d7 = (Z_markers_on1 + (_O_t4 if _O_t4 is not None else ordinal(_L_t6, 'courtiers', S[144])))
                             _pile6 = st.zones[_src3]
                             if type(_n1) is int and 0 <= _n1 <= len(_pile6):
                                 for _ in range(_n1):
-                                    _c23 = _pile6.pop()
-                                    st.zones[_d6].append(_c23)
-                                    st.loc[_c23.id] = _d6
+                                    _c25 = _pile6.pop()
+                                    _t22 = _TD.get(st)
+                                    if _t22 is not None:
+                                        _x30 = _t22[_d7]
+                                        if _x30 is not None:
+                                            _x30[OSLOT[_c25.id]] += 1
+                                    st.zones[_d7].append(_c25)
+                                    st.loc[_c25.id] = _d7
                             else:  # short of cards (a refill), or no count: State's
-                                st.move_count(_n1, _src3, _d6, False, S[147])
+                                st.move_count(_n1, _src3, _d7, False, S[147])
+                                _TD.clear()  # (codegen/tally.py)
                         else:  # game.yaml:572
                             pass
     def c_17(st, env, pc):  # game.yaml:573
@@ -5655,22 +5970,32 @@ def build(num_players, files):
                 env['q'] = _q12
                 st.at = o193  # game.yaml:588
                 move_cards(st, [_m27 for _m27 in st.zones[(Z_markers_on1 + (_O_t5 if _O_t5 is not None else ordinal(_L_t7, 'courtiers', S[68])))] if (_m27.owner == _q12)], (Z_personal1 + _q12), False)
+                _TD.clear()  # (codegen/tally.py)
         if pc <= 7:
             st.at = o197  # game.yaml:590
             if (st.vars['flip'] and (st.vars['round'] < 4)):
                 st.at = o196  # game.yaml:591
-                _c24 = _L_t7
-                _d7 = (Z_black_up1 if (_L_t7 in st.zones[Z_red_up1]) else Z_red_up1)
-                if type(_c24) is Card:
-                    _from4 = st.zones[st.loc[_c24.id]]
-                    if _from4[-1] is _c24:  # the top card: no search from the bottom
+                _c26 = _L_t7
+                _d8 = (Z_black_up1 if (_L_t7 in st.zones[Z_red_up1]) else Z_red_up1)
+                if type(_c26) is Card:
+                    _t23 = _TD.get(st)
+                    if _t23 is not None:
+                        _x31 = _t23[st.loc[_c26.id]]
+                        if _x31 is not None:
+                            _x31[OSLOT[_c26.id]] -= 1
+                        _x32 = _t23[_d8]
+                        if _x32 is not None:
+                            _x32[OSLOT[_c26.id]] += 1
+                    _from4 = st.zones[st.loc[_c26.id]]
+                    if _from4[-1] is _c26:  # the top card: no search from the bottom
                         _from4.pop()
                     else:
-                        _from4.remove(_c24)
-                    st.zones[_d7].append(_c24)
-                    st.loc[_c24.id] = _d7
+                        _from4.remove(_c26)
+                    st.zones[_d8].append(_c26)
+                    st.loc[_c26.id] = _d8
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c24, _d7, False)
+                    st.move(_c26, _d8, False)
+                    _TD.clear()  # (codegen/tally.py)
     def c_18(st, env, pc):  # game.yaml:593
         _L_q2 = env['q']
         _S_q2 = _L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else None
@@ -5717,6 +6042,7 @@ def build(num_players, files):
                 _args137 = {'p': st.vars['leader'], 't': _L_t8}
                 try:
                     proc_to_general(st, _args137)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure to_general (' + str(S[159]) + ')')
                     raise
@@ -5741,7 +6067,7 @@ def build(num_players, files):
             for _q13 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q13
                 st.at = o220  # game.yaml:620
-                if (((_q13 not in _L_gifted1) and (len([1 for _m28 in st.zones[(Z_markers_on1 + (_O_t6 if _O_t6 is not None else ordinal(_L_t9, 'courtiers', S[0])))] if (_m28.owner == _q13)]) > 0)) and (st.vars['gold'][_q13] >= fn_bribe_price(st, S[162], _q13, _L_t9))):
+                if (((_q13 not in _L_gifted1) and (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_t6 if _O_t6 is not None else ordinal(_L_t9, 'courtiers', S[0])))] or tally_zone(st, (Z_markers_on1 + (_O_t6 if _O_t6 is not None else ordinal(_L_t9, 'courtiers', S[0])))))[_q13] > 0)) and (st.vars['gold'][_q13] >= fn_bribe_price(st, S[162], _q13, _L_t9))):
                     st.at = o219  # game.yaml:622
                     # game.yaml:624: always offered
                     # game.yaml:624: always offered
@@ -5759,7 +6085,7 @@ def build(num_players, files):
                             st.at = o216  # game.yaml:624
                             _args139 = {'p': _q13, 'n': fn_bribe_price(st, S[163], _q13, _L_t9)}
                             try:
-                                proc_pay(st, _args139)
+                                proc_pay(st, _args139)  # tally: kept
                             except Exception as e:
                                 traced(e, 'procedure pay (' + str(S[48]) + ')')
                                 raise
@@ -5776,7 +6102,7 @@ def build(num_players, files):
         _O_t7 = _L_t10.ordinal if type(_L_t10) is Card and _L_t10.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o225  # game.yaml:630
-            for _q14 in [_x24 for _kept2 in [{}] for _x24 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m29 in st.zones[(Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t10, 'courtiers', S[0])))] if (_m29.owner == _x24)]) >= (_kept2[None] if None in _kept2 else _kept2.setdefault(None, fn_need(st, S[168], _L_t10))))]:
+            for _q14 in [_x33 for _kept2 in [{}] for _x33 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t10, 'courtiers', S[0])))] or tally_zone(st, (Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t10, 'courtiers', S[0])))))[_x33] >= (_kept2[None] if None in _kept2 else _kept2.setdefault(None, fn_need(st, S[168], _L_t10))))]:
                 env['q'] = _q14
                 _args141 = {'p': _q14, 't': _L_t10}
                 try:
@@ -5802,13 +6128,14 @@ def build(num_players, files):
                     raise
                 _args143 = {'p': st.vars['leader'], 's': 'crown'}
                 try:
-                    proc_take_token(st, _args143)
+                    proc_take_token(st, _args143)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure take_token (' + str(S[50]) + ')')
                     raise
                 _args144 = {'p': st.vars['leader'], 't': _L_t11}
                 try:
                     proc_to_general(st, _args144)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure to_general (' + str(S[159]) + ')')
                     raise
@@ -5843,6 +6170,7 @@ def build(num_players, files):
                     _args148 = {'p': _q18, 't': _L_t11}
                     try:
                         proc_to_general(st, _args148)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure to_general (' + str(S[159]) + ')')
                         raise
@@ -5867,7 +6195,7 @@ def build(num_players, files):
                 st.at = o248  # game.yaml:661
                 _args150 = {'p': _L_p23, 's': _L_t12.props['gift']}
                 try:
-                    proc_take_token(st, _args150)
+                    proc_take_token(st, _args150)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure take_token (' + str(S[50]) + ')')
                     raise
@@ -5877,6 +6205,7 @@ def build(num_players, files):
                 _args151 = {'p': _L_p23, 'bonus': False}
                 try:
                     proc_take_coat(st, _args151)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
@@ -5891,7 +6220,7 @@ def build(num_players, files):
             if (_L_t12.props['gift'] == 'colbert'):
                 _args153 = {'p': _L_p23, 'n': 5}
                 try:
-                    proc_earn(st, _args153)
+                    proc_earn(st, _args153)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
@@ -5899,7 +6228,7 @@ def build(num_players, files):
             st.at = o260  # game.yaml:664
             if (_L_t12.props['gift'] == 'maintenon'):
                 st.at = o258  # game.yaml:664
-                _args154 = {'p': _L_p23, 't': first([_t16 for _t16 in KF_courtiers1]), 'x': _L_t12, 'n': 2}
+                _args154 = {'p': _L_p23, 't': first([_t24 for _t24 in KF_courtiers1]), 'x': _L_t12, 'n': 2}
                 try:
                     c_9(st, _args154, 0)
                 except Exception as e:
@@ -5907,7 +6236,7 @@ def build(num_players, files):
                     raise
                 _args155 = {'p': _L_p23, 'n': 1}
                 try:
-                    proc_to_personal(st, _args155)
+                    proc_to_personal(st, _args155)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                     raise
@@ -5917,12 +6246,14 @@ def build(num_players, files):
                 _args156 = {'p': _L_p23, 'bonus': False}
                 try:
                     proc_take_coat(st, _args156)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 _args157 = {'p': _L_p23, 'bonus': False}
                 try:
                     proc_take_coat(st, _args157)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
@@ -5930,34 +6261,35 @@ def build(num_players, files):
             st.at = o267  # game.yaml:666
             if (_L_t12.props['gift'] == 'mazarin'):
                 st.at = o266  # game.yaml:666
-                _d8 = (Z_influence_hand1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p23, S[75])))
+                _d9 = (Z_influence_hand1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p23, S[75])))
                 _pile7 = st.zones[Z_influence_deck1]
                 if len(_pile7) >= 1:
-                    _c25 = _pile7.pop()
-                    st.zones[_d8].append(_c25)
-                    st.loc[_c25.id] = _d8
+                    _c27 = _pile7.pop()
+                    st.zones[_d9].append(_c27)
+                    st.loc[_c27.id] = _d9
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(1, Z_influence_deck1, _d8, False, S[76])
+                    st.move_count(1, Z_influence_deck1, _d9, False, S[76])  # tally: kept
         if pc <= 6:
             st.at = o273  # game.yaml:667
             if (_L_t12.props['gift'] == 'louvois'):
                 _args158 = {'p': _L_p23, 'bonus': False}
                 try:
                     proc_take_coat(st, _args158)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.at = o272  # game.yaml:670
                 if (len(st.zones[Z_intrigue_deck1]) > 0):
                     st.at = o271  # game.yaml:670
-                    _d9 = (Z_intrigue_hand1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p23, S[78])))
+                    _d10 = (Z_intrigue_hand1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p23, S[78])))
                     _pile8 = st.zones[Z_intrigue_deck1]
                     if len(_pile8) >= 1:
-                        _c26 = _pile8.pop()
-                        st.zones[_d9].append(_c26)
-                        st.loc[_c26.id] = _d9
+                        _c28 = _pile8.pop()
+                        st.zones[_d10].append(_c28)
+                        st.loc[_c28.id] = _d10
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_intrigue_deck1, _d9, False, S[79])
+                        st.move_count(1, Z_intrigue_deck1, _d10, False, S[79])  # tally: kept
     def c_24(st, env, pc):  # game.yaml:673
         _L_p24 = env['p']
         _S_p24 = _L_p24 if type(_L_p24) is int and 0 <= _L_p24 < num_players else None
@@ -5981,23 +6313,23 @@ def build(num_players, files):
                 st.at = o283  # game.yaml:680
                 _actions3 = set()  # (the ids' order is never read)
                 _v36 = []
-                for _m30 in st.zones[(Z_mission_hand1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[188])))]:  # game.yaml:683
-                    if not (fn_can_pay(st, S[189], _L_p24, _m30)):
+                for _m28 in st.zones[(Z_mission_hand1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[188])))]:  # game.yaml:683
+                    if not (fn_can_pay(st, S[189], _L_p24, _m28)):
                         continue
-                    _a9 = A_261 + _m30.type_id
+                    _a9 = A_261 + _m28.type_id
                     if _a9 not in _actions3:  # an identical card: the same choice
                         _actions3.add(_a9)
-                        _v36.append(_m30)
+                        _v36.append(_m28)
                 _items4 = st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[190])))]  # game.yaml:687
                 if _items4 and fn_can_exchange(st, S[191], _L_p24):
                     _v37 = []
-                    for _x25 in _items4:
-                        if not ((_x25.props['symbol'] != 'crown')):
+                    for _x34 in _items4:
+                        if not ((_x34.props['symbol'] != 'crown')):
                             continue
-                        _a10 = A_271 + _x25.type_id
+                        _a10 = A_271 + _x34.type_id
                         if _a10 not in _actions3:  # an identical card: the same choice
                             _actions3.add(_a10)
-                            _v37.append(_x25)
+                            _v37.append(_x34)
                 else:
                     _v37 = []
                 # game.yaml:692: always offered
@@ -6015,18 +6347,19 @@ def build(num_players, files):
                     else:
                         _i50 = 0
                     if _i50 < _end27:  # game.yaml:683
-                        _m31 = env['m'] = _v36[_i50]
-                        _args160 = {'p': _L_p24, 'm': _m31}
+                        _m29 = env['m'] = _v36[_i50]
+                        _args160 = {'p': _L_p24, 'm': _m29}
                         try:
                             c_27(st, _args160, 0)
                         except Exception as e:
                             traced(e, 'procedure fulfil (' + str(S[285]) + ')')
                             raise
                     elif _i50 < _end28:  # game.yaml:687
-                        _x26 = env['x'] = _v37[_i50 - _end27]
-                        _args161 = {'p': _L_p24, 'x': _x26}
+                        _x35 = env['x'] = _v37[_i50 - _end27]
+                        _args161 = {'p': _L_p24, 'x': _x35}
                         try:
                             proc_exchange_token(st, _args161)
+                            _TD.clear()  # (codegen/tally.py)
                         except Exception as e:
                             traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
                             raise
@@ -6039,11 +6372,11 @@ def build(num_players, files):
                 st.at = o292  # game.yaml:697
                 _actions4 = set()  # (the ids' order is never read)
                 _v38 = []
-                for _x27 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[194])))]:  # game.yaml:701
-                    _a11 = A_291 + _x27.type_id
+                for _x36 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[194])))]:  # game.yaml:701
+                    _a11 = A_291 + _x36.type_id
                     if _a11 not in _actions4:  # an identical card: the same choice
                         _actions4.add(_a11)
-                        _v38.append(_x27)
+                        _v38.append(_x36)
                 _end30 = len(_v38)
                 if not _end30:
                     raise RuleError('a choice has no legal option', S[286])
@@ -6055,17 +6388,19 @@ def build(num_players, files):
                         st.move_number += 1
                     else:
                         _i51 = 0
-                    _x28 = env['x'] = _v38[_i51]
+                    _x37 = env['x'] = _v38[_i51]
                     st.at = o287  # game.yaml:704
-                    env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[192])))] if (_y7 != _x28)]
+                    env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[192])))] if (_y7 != _x37)]
                     st.at = o288  # game.yaml:705
                     move_cards(st, env['back'], Z_token_supply1, False)
+                    _TD.clear()  # (codegen/tally.py)
                     st.at = o291  # game.yaml:706
                     for _y8 in list(env['back']):
                         env['y'] = _y8
                         _args162 = {'p': _L_p24, 'bonus': False}
                         try:
                             proc_take_coat(st, _args162)
+                            _TD.clear()  # (codegen/tally.py)
                         except Exception as e:
                             traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                             raise
@@ -6080,13 +6415,13 @@ def build(num_players, files):
                     st.at = o299  # game.yaml:716
                     _actions5 = set()  # (the ids' order is never read)
                     _v39 = []
-                    for _x29 in st.zones[(Z_tokens_held1 + _q19)]:  # game.yaml:719
-                        if not ((_x29.props['symbol'] != 'crown')):
+                    for _x38 in st.zones[(Z_tokens_held1 + _q19)]:  # game.yaml:719
+                        if not ((_x38.props['symbol'] != 'crown')):
                             continue
-                        _a12 = A_301 + _x29.type_id
+                        _a12 = A_301 + _x38.type_id
                         if _a12 not in _actions5:  # an identical card: the same choice
                             _actions5.add(_a12)
-                            _v39.append(_x29)
+                            _v39.append(_x38)
                     # game.yaml:723: always offered
                     _end31 = len(_v39)
                     _end32 = _end31 + 1
@@ -6099,10 +6434,11 @@ def build(num_players, files):
                         else:
                             _i52 = 0
                         if _i52 < _end31:  # game.yaml:719
-                            _x30 = env['x'] = _v39[_i52]
-                            _args163 = {'p': _q19, 'x': _x30}
+                            _x39 = env['x'] = _v39[_i52]
+                            _args163 = {'p': _q19, 'x': _x39}
                             try:
                                 proc_exchange_token(st, _args163)
+                                _TD.clear()  # (codegen/tally.py)
                             except Exception as e:
                                 traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
                                 raise
@@ -6116,13 +6452,13 @@ def build(num_players, files):
             st.at = o308  # game.yaml:731
             _actions6 = set()  # (the ids' order is never read)
             _v40 = []
-            for _x31 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[198])))]:  # game.yaml:733
-                if not (fn_pays_first(st, S[199], _L_p26, _L_m4, _x31)):
+            for _x40 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[198])))]:  # game.yaml:733
+                if not (fn_pays_first(st, S[199], _L_p26, _L_m4, _x40)):
                     continue
-                _a13 = A_321 + _x31.type_id
+                _a13 = A_321 + _x40.type_id
                 if _a13 not in _actions6:  # an identical card: the same choice
                     _actions6.add(_a13)
-                    _v40.append(_x31)
+                    _v40.append(_x40)
             _end33 = len(_v40)
             if not _end33:
                 raise RuleError('a choice has no legal option', S[288])
@@ -6134,30 +6470,36 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i53 = 0
-                _x32 = env['x'] = _v40[_i53]
+                _x41 = env['x'] = _v40[_i53]
                 st.at = o307  # game.yaml:734
-                _c27 = _x32
-                if type(_c27) is Card:
-                    _from5 = st.zones[st.loc[_c27.id]]
-                    if _from5[-1] is _c27:  # the top card: no search from the bottom
+                _c29 = _x41
+                if type(_c29) is Card:
+                    _t25 = _TD.get(st)
+                    if _t25 is not None:
+                        _x42 = _t25[st.loc[_c29.id]]
+                        if _x42 is not None:
+                            _x42[OSLOT[_c29.id]] -= 1
+                    _from5 = st.zones[st.loc[_c29.id]]
+                    if _from5[-1] is _c29:  # the top card: no search from the bottom
                         _from5.pop()
                     else:
-                        _from5.remove(_c27)
-                    st.zones[Z_token_supply1].append(_c27)
-                    st.loc[_c27.id] = Z_token_supply1
+                        _from5.remove(_c29)
+                    st.zones[Z_token_supply1].append(_c29)
+                    st.loc[_c29.id] = Z_token_supply1
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c27, Z_token_supply1, False)
+                    st.move(_c29, Z_token_supply1, False)
+                    _TD.clear()  # (codegen/tally.py)
         if pc <= 1:
             st.at = o311  # game.yaml:735
             _actions7 = set()  # (the ids' order is never read)
             _v41 = []
-            for _x33 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[200])))]:  # game.yaml:737
-                if not (fn_fits(st, _x33, _L_m4.props['cost_b'])):
+            for _x43 in st.zones[(Z_tokens_held1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[200])))]:  # game.yaml:737
+                if not (fn_fits(st, _x43, _L_m4.props['cost_b'])):
                     continue
-                _a14 = A_331 + _x33.type_id
+                _a14 = A_331 + _x43.type_id
                 if _a14 not in _actions7:  # an identical card: the same choice
                     _actions7.add(_a14)
-                    _v41.append(_x33)
+                    _v41.append(_x43)
             _end34 = len(_v41)
             if not _end34:
                 raise RuleError('a choice has no legal option', S[289])
@@ -6169,33 +6511,45 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i54 = 0
-                _x34 = env['x'] = _v41[_i54]
+                _x44 = env['x'] = _v41[_i54]
                 st.at = o310  # game.yaml:738
-                _c28 = _x34
-                if type(_c28) is Card:
-                    _from6 = st.zones[st.loc[_c28.id]]
-                    if _from6[-1] is _c28:  # the top card: no search from the bottom
+                _c30 = _x44
+                if type(_c30) is Card:
+                    _t26 = _TD.get(st)
+                    if _t26 is not None:
+                        _x45 = _t26[st.loc[_c30.id]]
+                        if _x45 is not None:
+                            _x45[OSLOT[_c30.id]] -= 1
+                    _from6 = st.zones[st.loc[_c30.id]]
+                    if _from6[-1] is _c30:  # the top card: no search from the bottom
                         _from6.pop()
                     else:
-                        _from6.remove(_c28)
-                    st.zones[Z_token_supply1].append(_c28)
-                    st.loc[_c28.id] = Z_token_supply1
+                        _from6.remove(_c30)
+                    st.zones[Z_token_supply1].append(_c30)
+                    st.loc[_c30.id] = Z_token_supply1
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c28, Z_token_supply1, False)
+                    st.move(_c30, Z_token_supply1, False)
+                    _TD.clear()  # (codegen/tally.py)
         if pc <= 2:
             st.at = o312  # game.yaml:739
-            _c29 = _L_m4
-            _d10 = (Z_missions_done1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[81])))
-            if type(_c29) is Card:
-                _from7 = st.zones[st.loc[_c29.id]]
-                if _from7[-1] is _c29:  # the top card: no search from the bottom
+            _c31 = _L_m4
+            _d11 = (Z_missions_done1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p26, S[81])))
+            if type(_c31) is Card:
+                _t27 = _TD.get(st)
+                if _t27 is not None:
+                    _x46 = _t27[st.loc[_c31.id]]
+                    if _x46 is not None:
+                        _x46[OSLOT[_c31.id]] -= 1
+                _from7 = st.zones[st.loc[_c31.id]]
+                if _from7[-1] is _c31:  # the top card: no search from the bottom
                     _from7.pop()
                 else:
-                    _from7.remove(_c29)
-                st.zones[_d10].append(_c29)
-                st.loc[_c29.id] = _d10
+                    _from7.remove(_c31)
+                st.zones[_d11].append(_c31)
+                st.loc[_c31.id] = _d11
             else:  # not a card: State.move raises the rules' error
-                st.move(_c29, _d10, False)
+                st.move(_c31, _d11, False)
+                _TD.clear()  # (codegen/tally.py)
         if pc <= 3:
             _args164 = {'p': _L_p26}
             try:
@@ -6246,34 +6600,34 @@ def build(num_players, files):
                         _i55 = 0
                     if _i55 < _end35:  # game.yaml:754
                         st.at = o319  # game.yaml:755
-                        _d11 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[202])))
+                        _d12 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[202])))
                         _pile9 = st.zones[Z_light_deck1]
                         if len(_pile9) >= 1:
-                            _c30 = _pile9.pop()
-                            st.zones[_d11].append(_c30)
-                            st.loc[_c30.id] = _d11
+                            _c32 = _pile9.pop()
+                            st.zones[_d12].append(_c32)
+                            st.loc[_c32.id] = _d12
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, Z_light_deck1, _d11, False, S[203])
+                            st.move_count(1, Z_light_deck1, _d12, False, S[203])  # tally: kept
                     elif _i55 < _end36:  # game.yaml:756
                         st.at = o321  # game.yaml:757
-                        _d12 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[204])))
+                        _d13 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[204])))
                         _pile10 = st.zones[Z_blue_deck1]
                         if len(_pile10) >= 1:
-                            _c31 = _pile10.pop()
-                            st.zones[_d12].append(_c31)
-                            st.loc[_c31.id] = _d12
+                            _c33 = _pile10.pop()
+                            st.zones[_d13].append(_c33)
+                            st.loc[_c33.id] = _d13
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, Z_blue_deck1, _d12, False, S[205])
+                            st.move_count(1, Z_blue_deck1, _d13, False, S[205])  # tally: kept
                     else:  # game.yaml:758
                         st.at = o323  # game.yaml:759
-                        _d13 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[206])))
+                        _d14 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[206])))
                         _pile11 = st.zones[Z_dark_deck1]
                         if len(_pile11) >= 1:
-                            _c32 = _pile11.pop()
-                            st.zones[_d13].append(_c32)
-                            st.loc[_c32.id] = _d13
+                            _c34 = _pile11.pop()
+                            st.zones[_d14].append(_c34)
+                            st.loc[_c34.id] = _d14
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(1, Z_dark_deck1, _d13, False, S[207])
+                            st.move_count(1, Z_dark_deck1, _d14, False, S[207])  # tally: kept
     def c_29(st, env, pc):  # game.yaml:760
         _L_p28 = env['p']
         _S_p27 = _L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else None
@@ -6289,9 +6643,9 @@ def build(num_players, files):
                     _cands1 = []
                     _seen1 = set()
                     for _y9 in reversed(st.zones[(Z_mission_hand1 + (_S_p27 if _S_p27 is not None else seat(st, _L_p28, S[208])))]):
-                        _t17 = _y9.type_id
-                        if _t17 not in _seen1:
-                            _seen1.add(_t17)
+                        _t28 = _y9.type_id
+                        if _t28 not in _seen1:
+                            _seen1.add(_t28)
                             _cands1.append(_y9)
                     _cands1.reverse()
                 else:
@@ -6311,39 +6665,48 @@ def build(num_players, files):
                     st.move_number += 1
                     if _i56 == len(_cands1):
                         break  # done
-                    _c33 = _cands1[_i56]
+                    _c35 = _cands1[_i56]
                 else:  # one card and no stopping yet: it is picked
-                    _c33 = _cands1[0]
-                _picked1.append(_c33)
-                _from8 = st.zones[st.loc[_c33.id]]
-                if _from8[-1] is _c33:  # the top card: no search from the bottom
+                    _c35 = _cands1[0]
+                _picked1.append(_c35)
+                _from8 = st.zones[st.loc[_c35.id]]
+                if _from8[-1] is _c35:  # the top card: no search from the bottom
                     _from8.pop()
                 else:
-                    _from8.remove(_c33)
-                st.zones[Z_mission_swap1].append(_c33)
-                st.loc[_c33.id] = Z_mission_swap1
+                    _from8.remove(_c35)
+                st.zones[Z_mission_swap1].append(_c35)
+                st.loc[_c35.id] = Z_mission_swap1
             env['back'] = _picked1
         if pc <= 1:
             st.at = o329  # game.yaml:772
-            for _c35 in list(env['back']):
-                env['c'] = _c35
-                st.at = o328  # game.yaml:775
-                _c36 = _c35
-                _d14 = (Z_light_deck1 if (_c35.kind == 'light_missions') else (Z_blue_deck1 if (_c35.kind == 'blue_missions') else Z_dark_deck1))
-                if type(_c36) is Card:
-                    _from9 = st.zones[st.loc[_c36.id]]
-                    if _from9[-1] is _c36:  # the top card: no search from the bottom
-                        _from9.pop()
-                    else:
-                        _from9.remove(_c36)
-                    st.zones[_d14].insert(0, _c36)
-                    st.loc[_c36.id] = _d14
-                else:  # not a card: State.move raises the rules' error
-                    st.move(_c36, _d14, True)
-        if pc <= 2:
-            st.at = o332  # game.yaml:777
             for _c37 in list(env['back']):
                 env['c'] = _c37
+                st.at = o328  # game.yaml:775
+                _c38 = _c37
+                _d15 = (Z_light_deck1 if (_c37.kind == 'light_missions') else (Z_blue_deck1 if (_c37.kind == 'blue_missions') else Z_dark_deck1))
+                if type(_c38) is Card:
+                    _t29 = _TD.get(st)
+                    if _t29 is not None:
+                        _x47 = _t29[st.loc[_c38.id]]
+                        if _x47 is not None:
+                            _x47[OSLOT[_c38.id]] -= 1
+                        _x48 = _t29[_d15]
+                        if _x48 is not None:
+                            _x48[OSLOT[_c38.id]] += 1
+                    _from9 = st.zones[st.loc[_c38.id]]
+                    if _from9[-1] is _c38:  # the top card: no search from the bottom
+                        _from9.pop()
+                    else:
+                        _from9.remove(_c38)
+                    st.zones[_d15].insert(0, _c38)
+                    st.loc[_c38.id] = _d15
+                else:  # not a card: State.move raises the rules' error
+                    st.move(_c38, _d15, True)
+                    _TD.clear()  # (codegen/tally.py)
+        if pc <= 2:
+            st.at = o332  # game.yaml:777
+            for _c39 in list(env['back']):
+                env['c'] = _c39
                 _args166 = {'p': _L_p28}
                 try:
                     c_28(st, _args166, 0)
@@ -6380,27 +6743,27 @@ def build(num_players, files):
                 if _i57 < _end38:  # game.yaml:409
                     _args167 = {'p': _L_p29, 'n': 2}
                     try:
-                        proc_earn(st, _args167)
+                        proc_earn(st, _args167)  # tally: kept
                     except Exception as e:
                         traced(e, 'procedure earn (' + str(S[55]) + ')')
                         raise
                 elif _i57 < _end39:  # game.yaml:410
                     _args168 = {'p': _L_p29, 'n': 1}
                     try:
-                        proc_earn(st, _args168)
+                        proc_earn(st, _args168)  # tally: kept
                     except Exception as e:
                         traced(e, 'procedure earn (' + str(S[55]) + ')')
                         raise
                     _args169 = {'p': _L_p29, 'n': 1}
                     try:
-                        proc_to_personal(st, _args169)
+                        proc_to_personal(st, _args169)  # tally: kept
                     except Exception as e:
                         traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                         raise
                 else:  # game.yaml:412
                     _args170 = {'p': _L_p29, 'n': 2}
                     try:
-                        proc_to_personal(st, _args170)
+                        proc_to_personal(st, _args170)  # tally: kept
                     except Exception as e:
                         traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                         raise
@@ -6426,23 +6789,23 @@ def build(num_players, files):
                 if _i58 < _end41:  # game.yaml:419
                     st.at = o78  # game.yaml:420
                     _src4 = (Z_personal1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[90])))
-                    _d15 = (Z_general1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[89])))
+                    _d16 = (Z_general1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[89])))
                     _pile12 = st.zones[_src4]
                     if len(_pile12) >= 1:
-                        _c38 = _pile12.pop()
-                        st.zones[_d15].append(_c38)
-                        st.loc[_c38.id] = _d15
+                        _c40 = _pile12.pop()
+                        st.zones[_d16].append(_c40)
+                        st.loc[_c40.id] = _d16
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, _src4, _d15, False, S[91])
+                        st.move_count(1, _src4, _d16, False, S[91])  # tally: kept
                     st.at = o79  # game.yaml:420
-                    _d16 = (Z_influence_hand1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[92])))
+                    _d17 = (Z_influence_hand1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[92])))
                     _pile13 = st.zones[Z_influence_deck1]
                     if len(_pile13) >= 1:
-                        _c39 = _pile13.pop()
-                        st.zones[_d16].append(_c39)
-                        st.loc[_c39.id] = _d16
+                        _c41 = _pile13.pop()
+                        st.zones[_d17].append(_c41)
+                        st.loc[_c41.id] = _d17
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_influence_deck1, _d16, False, S[93])
+                        st.move_count(1, Z_influence_deck1, _d17, False, S[93])  # tally: kept
                 else:  # game.yaml:421
                     pass
     def c_83(st, env, pc):  # game.yaml:428
@@ -6451,30 +6814,30 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o84  # game.yaml:429
             _i59 = (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[94]))
-            _v42 = len([1 for _m32 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[7])))] if (_m32.props['ability'] == 'pass2')])
+            _v42 = len([1 for _m30 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[7])))] if (_m30.props['ability'] == 'pass2')])
             if _v42 < 0:
                 raise RuleError("'pass_left' would fall to " + str(_v42) + ', below its minimum 0', S[95])
             st.vars['pass_left'][_i59] = _v42
         if pc <= 1:
             st.at = o85  # game.yaml:430
             _i60 = (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[96]))
-            _v43 = len([1 for _m33 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[7])))] if (_m33.props['ability'] == 'card_swap')])
+            _v43 = len([1 for _m31 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[7])))] if (_m31.props['ability'] == 'card_swap')])
             if _v43 < 0:
                 raise RuleError("'swap_left' would fall to " + str(_v43) + ', below its minimum 0', S[97])
             st.vars['swap_left'][_i60] = _v43
         if pc <= 2:
             st.at = o86  # game.yaml:431
             _i61 = (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[98]))
-            _v44 = len([1 for _m34 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[7])))] if (_m34.props['ability'] == 'place_four')])
+            _v44 = len([1 for _m32 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[7])))] if (_m32.props['ability'] == 'place_four')])
             if _v44 < 0:
                 raise RuleError("'four_left' would fall to " + str(_v44) + ', below its minimum 0', S[99])
             st.vars['four_left'][_i61] = _v44
         if pc <= 3:
             st.at = o89  # game.yaml:432
-            for _m35 in [_x35 for _x35 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[101])))] if (_x35.props['ability'] in ['tile_marker', 'louis_marker'])]:
-                env['m'] = _m35
+            for _m33 in [_x49 for _x49 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[101])))] if (_x49.props['ability'] in ['tile_marker', 'louis_marker'])]:
+                env['m'] = _m33
                 st.at = o88  # game.yaml:433
-                _args171 = {'p': _L_p31, 't': (fn_tile_number(st, _m35.props['tile']) if (_m35.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _m35, 'n': 1}
+                _args171 = {'p': _L_p31, 't': (fn_tile_number(st, _m33.props['tile']) if (_m33.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _m33, 'n': 1}
                 try:
                     c_9(st, _args171, 0)
                 except Exception as e:
@@ -6522,9 +6885,9 @@ def build(num_players, files):
         _S_p31 = _L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else None
         if pc <= 0:
             st.at = o99  # game.yaml:443
-            for _m36 in [_x36 for _x36 in st.zones[(Z_missions_done1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p34, S[104])))] if (_x36.props['ability'] == 'final_marker')]:
-                env['m'] = _m36
-                _args175 = {'p': _L_p34, 'x': _m36, 'optional': True}
+            for _m34 in [_x50 for _x50 in st.zones[(Z_missions_done1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p34, S[104])))] if (_x50.props['ability'] == 'final_marker')]:
+                env['m'] = _m34
+                _args175 = {'p': _L_p34, 'x': _m34, 'optional': True}
                 try:
                     c_10(st, _args175, 0)
                 except Exception as e:
@@ -6565,6 +6928,7 @@ def build(num_players, files):
                     _args177 = {'p': _L_p36, 't': _L_t13, 'n': _L_n8}
                     try:
                         proc_from_general(st, _args177)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure from_general (' + str(S[107]) + ')')
                         raise
@@ -6594,10 +6958,11 @@ def build(num_players, files):
                 else:
                     _i63 = 0
                 if _i63 < _end45:  # game.yaml:471
-                    _t19 = env['t'] = _v45[_i63]
-                    _args178 = {'p': _L_p37, 't': _t19, 'n': 1}
+                    _t31 = env['t'] = _v45[_i63]
+                    _args178 = {'p': _L_p37, 't': _t31, 'n': 1}
                     try:
                         proc_from_general(st, _args178)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure from_general (' + str(S[107]) + ')')
                         raise
@@ -6608,17 +6973,23 @@ def build(num_players, files):
         _L_p38 = env['p']
         if pc <= 0:
             st.at = o120  # game.yaml:482
-            _c40 = _L_c2
-            if type(_c40) is Card:
-                _from10 = st.zones[st.loc[_c40.id]]
-                if _from10[-1] is _c40:  # the top card: no search from the bottom
+            _c42 = _L_c2
+            if type(_c42) is Card:
+                _t32 = _TD.get(st)
+                if _t32 is not None:
+                    _x51 = _t32[st.loc[_c42.id]]
+                    if _x51 is not None:
+                        _x51[OSLOT[_c42.id]] -= 1
+                _from10 = st.zones[st.loc[_c42.id]]
+                if _from10[-1] is _c42:  # the top card: no search from the bottom
                     _from10.pop()
                 else:
-                    _from10.remove(_c40)
-                st.zones[Z_influence_played1].append(_c40)
-                st.loc[_c40.id] = Z_influence_played1
+                    _from10.remove(_c42)
+                st.zones[Z_influence_played1].append(_c42)
+                st.loc[_c42.id] = Z_influence_played1
             else:  # not a card: State.move raises the rules' error
-                st.move(_c40, Z_influence_played1, False)
+                st.move(_c42, Z_influence_played1, False)
+                _TD.clear()  # (codegen/tally.py)
         if pc <= 1:
             _args179 = {'p': _L_p38, 'c': _L_c2}
             st.inline += 1
@@ -6728,15 +7099,21 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o151  # game.yaml:537
             _src5 = (Z_personal1 + (_S_p35 if _S_p35 is not None else seat(st, _L_p44, S[137])))
-            _d17 = (Z_markers_on1 + (_O_t8 if _O_t8 is not None else ordinal(_L_t15, 'courtiers', S[136])))
+            _d18 = (Z_markers_on1 + (_O_t8 if _O_t8 is not None else ordinal(_L_t15, 'courtiers', S[136])))
             _pile14 = st.zones[_src5]
             if type(_L_k1) is int and 0 <= _L_k1 <= len(_pile14):
                 for _ in range(_L_k1):
-                    _c41 = _pile14.pop()
-                    st.zones[_d17].append(_c41)
-                    st.loc[_c41.id] = _d17
+                    _c43 = _pile14.pop()
+                    _t33 = _TD.get(st)
+                    if _t33 is not None:
+                        _x52 = _t33[_d18]
+                        if _x52 is not None:
+                            _x52[OSLOT[_c43.id]] += 1
+                    st.zones[_d18].append(_c43)
+                    st.loc[_c43.id] = _d18
             else:  # short of cards (a refill), or no count: State's
-                st.move_count(_L_k1, _src5, _d17, False, S[138])
+                st.move_count(_L_k1, _src5, _d18, False, S[138])
+                _TD.clear()  # (codegen/tally.py)
         if pc <= 1:
             st.at = o157  # game.yaml:538
             if ((_L_left2 > _L_k1) and (_L_jumps4 > 0)):
@@ -6864,8 +7241,8 @@ def build(num_players, files):
         _O_t9 = _L_t18.ordinal if type(_L_t18) is Card and _L_t18.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o174  # game.yaml:563
-            for _c42 in [_x37 for _x37 in st.zones[(Z_intrigue_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[148])))] if ((_x37.props['courtier'] == _L_t18) and (len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[149])))]) > 0))]:
-                env['c'] = _c42
+            for _c44 in [_x53 for _x53 in st.zones[(Z_intrigue_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[148])))] if ((_x53.props['courtier'] == _L_t18) and (len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[149])))]) > 0))]:
+                env['c'] = _c44
                 st.at = o173  # game.yaml:565
                 # game.yaml:569: always offered
                 # game.yaml:572: always offered
@@ -6883,29 +7260,41 @@ def build(num_players, files):
                         _i67 = 0
                     if _i67 < _end51:  # game.yaml:569
                         st.at = o170  # game.yaml:570
-                        _c43 = _c42
-                        if type(_c43) is Card:
-                            _from11 = st.zones[st.loc[_c43.id]]
-                            if _from11[-1] is _c43:  # the top card: no search from the bottom
+                        _c45 = _c44
+                        if type(_c45) is Card:
+                            _t34 = _TD.get(st)
+                            if _t34 is not None:
+                                _x54 = _t34[st.loc[_c45.id]]
+                                if _x54 is not None:
+                                    _x54[OSLOT[_c45.id]] -= 1
+                            _from11 = st.zones[st.loc[_c45.id]]
+                            if _from11[-1] is _c45:  # the top card: no search from the bottom
                                 _from11.pop()
                             else:
-                                _from11.remove(_c43)
-                            st.zones[Z_intrigue_deck1].insert(0, _c43)
-                            st.loc[_c43.id] = Z_intrigue_deck1
+                                _from11.remove(_c45)
+                            st.zones[Z_intrigue_deck1].insert(0, _c45)
+                            st.loc[_c45.id] = Z_intrigue_deck1
                         else:  # not a card: State.move raises the rules' error
-                            st.move(_c43, Z_intrigue_deck1, True)
+                            st.move(_c45, Z_intrigue_deck1, True)
+                            _TD.clear()  # (codegen/tally.py)
                         st.at = o171  # game.yaml:571
                         _n3 = min((2, len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[146])))]),))
                         _src6 = (Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[145])))
-                        _d18 = (Z_markers_on1 + (_O_t9 if _O_t9 is not None else ordinal(_L_t18, 'courtiers', S[144])))
+                        _d19 = (Z_markers_on1 + (_O_t9 if _O_t9 is not None else ordinal(_L_t18, 'courtiers', S[144])))
                         _pile15 = st.zones[_src6]
                         if type(_n3) is int and 0 <= _n3 <= len(_pile15):
                             for _ in range(_n3):
-                                _c44 = _pile15.pop()
-                                st.zones[_d18].append(_c44)
-                                st.loc[_c44.id] = _d18
+                                _c46 = _pile15.pop()
+                                _t35 = _TD.get(st)
+                                if _t35 is not None:
+                                    _x55 = _t35[_d19]
+                                    if _x55 is not None:
+                                        _x55[OSLOT[_c46.id]] += 1
+                                st.zones[_d19].append(_c46)
+                                st.loc[_c46.id] = _d19
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(_n3, _src6, _d18, False, S[147])
+                            st.move_count(_n3, _src6, _d19, False, S[147])
+                            _TD.clear()  # (codegen/tally.py)
                     else:  # game.yaml:572
                         pass
     def c_168(st, env, pc):  # game.yaml:564
@@ -6932,29 +7321,41 @@ def build(num_players, files):
                     _i68 = 0
                 if _i68 < _end53:  # game.yaml:569
                     st.at = o170  # game.yaml:570
-                    _c45 = _L_c5
-                    if type(_c45) is Card:
-                        _from12 = st.zones[st.loc[_c45.id]]
-                        if _from12[-1] is _c45:  # the top card: no search from the bottom
+                    _c47 = _L_c5
+                    if type(_c47) is Card:
+                        _t36 = _TD.get(st)
+                        if _t36 is not None:
+                            _x56 = _t36[st.loc[_c47.id]]
+                            if _x56 is not None:
+                                _x56[OSLOT[_c47.id]] -= 1
+                        _from12 = st.zones[st.loc[_c47.id]]
+                        if _from12[-1] is _c47:  # the top card: no search from the bottom
                             _from12.pop()
                         else:
-                            _from12.remove(_c45)
-                        st.zones[Z_intrigue_deck1].insert(0, _c45)
-                        st.loc[_c45.id] = Z_intrigue_deck1
+                            _from12.remove(_c47)
+                        st.zones[Z_intrigue_deck1].insert(0, _c47)
+                        st.loc[_c47.id] = Z_intrigue_deck1
                     else:  # not a card: State.move raises the rules' error
-                        st.move(_c45, Z_intrigue_deck1, True)
+                        st.move(_c47, Z_intrigue_deck1, True)
+                        _TD.clear()  # (codegen/tally.py)
                     st.at = o171  # game.yaml:571
                     _n4 = min((2, len(st.zones[(Z_personal1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q4, S[146])))]),))
                     _src7 = (Z_personal1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q4, S[145])))
-                    _d19 = (Z_markers_on1 + (_O_t10 if _O_t10 is not None else ordinal(_L_t19, 'courtiers', S[144])))
+                    _d20 = (Z_markers_on1 + (_O_t10 if _O_t10 is not None else ordinal(_L_t19, 'courtiers', S[144])))
                     _pile16 = st.zones[_src7]
                     if type(_n4) is int and 0 <= _n4 <= len(_pile16):
                         for _ in range(_n4):
-                            _c46 = _pile16.pop()
-                            st.zones[_d19].append(_c46)
-                            st.loc[_c46.id] = _d19
+                            _c48 = _pile16.pop()
+                            _t37 = _TD.get(st)
+                            if _t37 is not None:
+                                _x57 = _t37[_d20]
+                                if _x57 is not None:
+                                    _x57[OSLOT[_c48.id]] += 1
+                            st.zones[_d20].append(_c48)
+                            st.loc[_c48.id] = _d20
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(_n4, _src7, _d19, False, S[147])
+                        st.move_count(_n4, _src7, _d20, False, S[147])
+                        _TD.clear()  # (codegen/tally.py)
                 else:  # game.yaml:572
                     pass
     def c_179(st, env, pc):  # game.yaml:581
@@ -7051,6 +7452,7 @@ def build(num_players, files):
             _args197 = {'p': st.vars['leader'], 't': _L_t25}
             try:
                 proc_to_general(st, _args197)
+                _TD.clear()  # (codegen/tally.py)
             except Exception as e:
                 traced(e, 'procedure to_general (' + str(S[159]) + ')')
                 raise
@@ -7071,11 +7473,11 @@ def build(num_players, files):
         _L_q7 = env['q']
         _L_gifted2 = env['gifted']
         _L_t27 = env['t']
-        _O_t11 = _L_t27.ordinal if type(_L_t27) is Card and _L_t27.kind == 'courtiers' else None
         _S_q6 = _L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else None
+        _O_t11 = _L_t27.ordinal if type(_L_t27) is Card and _L_t27.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o220  # game.yaml:620
-            if (((_L_q7 not in _L_gifted2) and (len([1 for _m37 in st.zones[(Z_markers_on1 + (_O_t11 if _O_t11 is not None else ordinal(_L_t27, 'courtiers', S[0])))] if (_m37.owner == _L_q7)]) > 0)) and (st.vars['gold'][(_S_q6 if _S_q6 is not None else seat(st, _L_q7, S[161]))] >= fn_bribe_price(st, S[162], _L_q7, _L_t27))):
+            if (((_L_q7 not in _L_gifted2) and ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_t11 if _O_t11 is not None else ordinal(_L_t27, 'courtiers', S[0])))] or tally_zone(st, (Z_markers_on1 + (_O_t11 if _O_t11 is not None else ordinal(_L_t27, 'courtiers', S[0])))))[_S_q6] if _S_q6 is not None else len([1 for _m35 in st.zones[(Z_markers_on1 + (_O_t11 if _O_t11 is not None else ordinal(_L_t27, 'courtiers', S[0])))] if (_m35.owner == _L_q7)])) > 0)) and (st.vars['gold'][(_S_q6 if _S_q6 is not None else seat(st, _L_q7, S[161]))] >= fn_bribe_price(st, S[162], _L_q7, _L_t27))):
                 st.at = o219  # game.yaml:622
                 # game.yaml:624: always offered
                 # game.yaml:624: always offered
@@ -7095,7 +7497,7 @@ def build(num_players, files):
                         st.at = o216  # game.yaml:624
                         _args199 = {'p': _L_q7, 'n': fn_bribe_price(st, S[163], _L_q7, _L_t27)}
                         try:
-                            proc_pay(st, _args199)
+                            proc_pay(st, _args199)  # tally: kept
                         except Exception as e:
                             traced(e, 'procedure pay (' + str(S[48]) + ')')
                             raise
@@ -7131,7 +7533,7 @@ def build(num_players, files):
                     st.at = o216  # game.yaml:624
                     _args201 = {'p': _L_q8, 'n': fn_bribe_price(st, S[163], _L_q8, _L_t28)}
                     try:
-                        proc_pay(st, _args201)
+                        proc_pay(st, _args201)  # tally: kept
                     except Exception as e:
                         traced(e, 'procedure pay (' + str(S[48]) + ')')
                         raise
@@ -7150,7 +7552,7 @@ def build(num_players, files):
             st.at = o216  # game.yaml:624
             _args203 = {'p': _L_q9, 'n': fn_bribe_price(st, S[163], _L_q9, _L_t29)}
             try:
-                proc_pay(st, _args203)
+                proc_pay(st, _args203)  # tally: kept
             except Exception as e:
                 traced(e, 'procedure pay (' + str(S[48]) + ')')
                 raise
@@ -7190,6 +7592,7 @@ def build(num_players, files):
                 _args207 = {'p': _q22, 't': _L_t31}
                 try:
                     proc_to_general(st, _args207)
+                    _TD.clear()  # (codegen/tally.py)
                 except Exception as e:
                     traced(e, 'procedure to_general (' + str(S[159]) + ')')
                     raise
@@ -7216,6 +7619,7 @@ def build(num_players, files):
             _args210 = {'p': _L_q11, 't': _L_t32}
             try:
                 proc_to_general(st, _args210)
+                _TD.clear()  # (codegen/tally.py)
             except Exception as e:
                 traced(e, 'procedure to_general (' + str(S[159]) + ')')
                 raise
@@ -7245,7 +7649,7 @@ def build(num_players, files):
         if pc <= 2:
             _args213 = {'p': st.vars['leader'], 's': 'crown'}
             try:
-                proc_take_token(st, _args213)
+                proc_take_token(st, _args213)  # tally: kept
             except Exception as e:
                 traced(e, 'procedure take_token (' + str(S[50]) + ')')
                 raise
@@ -7253,6 +7657,7 @@ def build(num_players, files):
             _args214 = {'p': st.vars['leader'], 't': _L_t34}
             try:
                 proc_to_general(st, _args214)
+                _TD.clear()  # (codegen/tally.py)
             except Exception as e:
                 traced(e, 'procedure to_general (' + str(S[159]) + ')')
                 raise
@@ -7304,6 +7709,7 @@ def build(num_players, files):
             _args219 = {'p': _L_p47, 'bonus': False}
             try:
                 proc_take_coat(st, _args219)
+                _TD.clear()  # (codegen/tally.py)
             except Exception as e:
                 traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                 raise
@@ -7319,7 +7725,7 @@ def build(num_players, files):
         _L_t38 = env['t']
         if pc <= 0:
             st.at = o258  # game.yaml:664
-            _args221 = {'p': _L_p48, 't': first([_t20 for _t20 in KF_courtiers1]), 'x': _L_t38, 'n': 2}
+            _args221 = {'p': _L_p48, 't': first([_t38 for _t38 in KF_courtiers1]), 'x': _L_t38, 'n': 2}
             try:
                 c_9(st, _args221, 0)
             except Exception as e:
@@ -7328,7 +7734,7 @@ def build(num_players, files):
         if pc <= 1:
             _args222 = {'p': _L_p48, 'n': 1}
             try:
-                proc_to_personal(st, _args222)
+                proc_to_personal(st, _args222)  # tally: kept
             except Exception as e:
                 traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                 raise
@@ -7346,23 +7752,23 @@ def build(num_players, files):
             st.at = o283  # game.yaml:680
             _actions10 = set()  # (the ids' order is never read)
             _v50 = []
-            for _m38 in st.zones[(Z_mission_hand1 + (_S_p37 if _S_p37 is not None else seat(st, _L_p49, S[188])))]:  # game.yaml:683
-                if not (fn_can_pay(st, S[189], _L_p49, _m38)):
+            for _m36 in st.zones[(Z_mission_hand1 + (_S_p37 if _S_p37 is not None else seat(st, _L_p49, S[188])))]:  # game.yaml:683
+                if not (fn_can_pay(st, S[189], _L_p49, _m36)):
                     continue
-                _a21 = A_261 + _m38.type_id
+                _a21 = A_261 + _m36.type_id
                 if _a21 not in _actions10:  # an identical card: the same choice
                     _actions10.add(_a21)
-                    _v50.append(_m38)
+                    _v50.append(_m36)
             _items5 = st.zones[(Z_tokens_held1 + (_S_p37 if _S_p37 is not None else seat(st, _L_p49, S[190])))]  # game.yaml:687
             if _items5 and fn_can_exchange(st, S[191], _L_p49):
                 _v51 = []
-                for _x38 in _items5:
-                    if not ((_x38.props['symbol'] != 'crown')):
+                for _x58 in _items5:
+                    if not ((_x58.props['symbol'] != 'crown')):
                         continue
-                    _a22 = A_271 + _x38.type_id
+                    _a22 = A_271 + _x58.type_id
                     if _a22 not in _actions10:  # an identical card: the same choice
                         _actions10.add(_a22)
-                        _v51.append(_x38)
+                        _v51.append(_x58)
             else:
                 _v51 = []
             # game.yaml:692: always offered
@@ -7380,18 +7786,19 @@ def build(num_players, files):
                 else:
                     _i73 = 0
                 if _i73 < _end61:  # game.yaml:683
-                    _m39 = env['m'] = _v50[_i73]
-                    _args224 = {'p': _L_p49, 'm': _m39}
+                    _m37 = env['m'] = _v50[_i73]
+                    _args224 = {'p': _L_p49, 'm': _m37}
                     try:
                         c_27(st, _args224, 0)
                     except Exception as e:
                         traced(e, 'procedure fulfil (' + str(S[285]) + ')')
                         raise
                 elif _i73 < _end62:  # game.yaml:687
-                    _x39 = env['x'] = _v51[_i73 - _end61]
-                    _args225 = {'p': _L_p49, 'x': _x39}
+                    _x59 = env['x'] = _v51[_i73 - _end61]
+                    _args225 = {'p': _L_p49, 'x': _x59}
                     try:
                         proc_exchange_token(st, _args225)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
                         raise
@@ -7415,11 +7822,11 @@ def build(num_players, files):
             st.at = o292  # game.yaml:697
             _actions11 = set()  # (the ids' order is never read)
             _v52 = []
-            for _x40 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[194])))]:  # game.yaml:701
-                _a23 = A_291 + _x40.type_id
+            for _x60 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[194])))]:  # game.yaml:701
+                _a23 = A_291 + _x60.type_id
                 if _a23 not in _actions11:  # an identical card: the same choice
                     _actions11.add(_a23)
-                    _v52.append(_x40)
+                    _v52.append(_x60)
             _end64 = len(_v52)
             if not _end64:
                 raise RuleError('a choice has no legal option', S[286])
@@ -7431,17 +7838,19 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i74 = 0
-                _x41 = env['x'] = _v52[_i74]
+                _x61 = env['x'] = _v52[_i74]
                 st.at = o287  # game.yaml:704
-                env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[192])))] if (_y10 != _x41)]
+                env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[192])))] if (_y10 != _x61)]
                 st.at = o288  # game.yaml:705
                 move_cards(st, env['back'], Z_token_supply1, False)
+                _TD.clear()  # (codegen/tally.py)
                 st.at = o291  # game.yaml:706
                 for _y11 in list(env['back']):
                     env['y'] = _y11
                     _args227 = {'p': _L_p51, 'bonus': False}
                     try:
                         proc_take_coat(st, _args227)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                         raise
@@ -7455,13 +7864,13 @@ def build(num_players, files):
                 st.at = o299  # game.yaml:716
                 _actions12 = set()  # (the ids' order is never read)
                 _v53 = []
-                for _x42 in st.zones[(Z_tokens_held1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[197])))]:  # game.yaml:719
-                    if not ((_x42.props['symbol'] != 'crown')):
+                for _x62 in st.zones[(Z_tokens_held1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[197])))]:  # game.yaml:719
+                    if not ((_x62.props['symbol'] != 'crown')):
                         continue
-                    _a24 = A_301 + _x42.type_id
+                    _a24 = A_301 + _x62.type_id
                     if _a24 not in _actions12:  # an identical card: the same choice
                         _actions12.add(_a24)
-                        _v53.append(_x42)
+                        _v53.append(_x62)
                 # game.yaml:723: always offered
                 _end65 = len(_v53)
                 _end66 = _end65 + 1
@@ -7476,10 +7885,11 @@ def build(num_players, files):
                     else:
                         _i75 = 0
                     if _i75 < _end65:  # game.yaml:719
-                        _x43 = env['x'] = _v53[_i75]
-                        _args228 = {'p': _L_q13, 'x': _x43}
+                        _x63 = env['x'] = _v53[_i75]
+                        _args228 = {'p': _L_q13, 'x': _x63}
                         try:
                             proc_exchange_token(st, _args228)
+                            _TD.clear()  # (codegen/tally.py)
                         except Exception as e:
                             traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
                             raise
@@ -7492,13 +7902,13 @@ def build(num_players, files):
             st.at = o299  # game.yaml:716
             _actions13 = set()  # (the ids' order is never read)
             _v54 = []
-            for _x44 in st.zones[(Z_tokens_held1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q14, S[197])))]:  # game.yaml:719
-                if not ((_x44.props['symbol'] != 'crown')):
+            for _x64 in st.zones[(Z_tokens_held1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q14, S[197])))]:  # game.yaml:719
+                if not ((_x64.props['symbol'] != 'crown')):
                     continue
-                _a25 = A_301 + _x44.type_id
+                _a25 = A_301 + _x64.type_id
                 if _a25 not in _actions13:  # an identical card: the same choice
                     _actions13.add(_a25)
-                    _v54.append(_x44)
+                    _v54.append(_x64)
             # game.yaml:723: always offered
             _end67 = len(_v54)
             _end68 = _end67 + 1
@@ -7513,10 +7923,11 @@ def build(num_players, files):
                 else:
                     _i76 = 0
                 if _i76 < _end67:  # game.yaml:719
-                    _x45 = env['x'] = _v54[_i76]
-                    _args229 = {'p': _L_q14, 'x': _x45}
+                    _x65 = env['x'] = _v54[_i76]
+                    _args229 = {'p': _L_q14, 'x': _x65}
                     try:
                         proc_exchange_token(st, _args229)
+                        _TD.clear()  # (codegen/tally.py)
                     except Exception as e:
                         traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
                         raise
@@ -7563,34 +7974,34 @@ def build(num_players, files):
                     _i77 = 0
                 if _i77 < _end69:  # game.yaml:754
                     st.at = o319  # game.yaml:755
-                    _d20 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[202])))
+                    _d21 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[202])))
                     _pile17 = st.zones[Z_light_deck1]
                     if len(_pile17) >= 1:
-                        _c47 = _pile17.pop()
-                        st.zones[_d20].append(_c47)
-                        st.loc[_c47.id] = _d20
+                        _c49 = _pile17.pop()
+                        st.zones[_d21].append(_c49)
+                        st.loc[_c49.id] = _d21
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_light_deck1, _d20, False, S[203])
+                        st.move_count(1, Z_light_deck1, _d21, False, S[203])  # tally: kept
                 elif _i77 < _end70:  # game.yaml:756
                     st.at = o321  # game.yaml:757
-                    _d21 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[204])))
+                    _d22 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[204])))
                     _pile18 = st.zones[Z_blue_deck1]
                     if len(_pile18) >= 1:
-                        _c48 = _pile18.pop()
-                        st.zones[_d21].append(_c48)
-                        st.loc[_c48.id] = _d21
+                        _c50 = _pile18.pop()
+                        st.zones[_d22].append(_c50)
+                        st.loc[_c50.id] = _d22
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_blue_deck1, _d21, False, S[205])
+                        st.move_count(1, Z_blue_deck1, _d22, False, S[205])  # tally: kept
                 else:  # game.yaml:758
                     st.at = o323  # game.yaml:759
-                    _d22 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[206])))
+                    _d23 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[206])))
                     _pile19 = st.zones[Z_dark_deck1]
                     if len(_pile19) >= 1:
-                        _c49 = _pile19.pop()
-                        st.zones[_d22].append(_c49)
-                        st.loc[_c49.id] = _d22
+                        _c51 = _pile19.pop()
+                        st.zones[_d23].append(_c51)
+                        st.loc[_c51.id] = _d23
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_dark_deck1, _d22, False, S[207])
+                        st.move_count(1, Z_dark_deck1, _d23, False, S[207])  # tally: kept
     def c_330(st, env, pc):  # game.yaml:777
         _L_p55 = env['p']
         if pc <= 0:
@@ -7623,13 +8034,13 @@ def build(num_players, files):
                     st.at = o356  # game.yaml:325
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
                 st.at = o357  # game.yaml:329
-                move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
+                move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)  # tally: kept
                 st.at = o358  # game.yaml:330
                 _z1 = st.zones[Z_gold_deck1]
-                _c50 = _z1[-1]
+                _c52 = _z1[-1]
                 _z1.pop()
-                st.zones[Z_gold_shown1].append(_c50)
-                st.loc[_c50.id] = Z_gold_shown1
+                st.zones[Z_gold_shown1].append(_c52)
+                st.loc[_c52.id] = Z_gold_shown1
                 st.at = o359  # game.yaml:331
                 st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
                 if st.record_log:
@@ -7641,28 +8052,28 @@ def build(num_players, files):
                     st.at = o362  # game.yaml:334
                     _args232 = {'p': _p56, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                     try:
-                        proc_earn(st, _args232)
+                        proc_earn(st, _args232)  # tally: kept
                     except Exception as e:
                         traced(e, 'procedure earn (' + str(S[55]) + ')')
                         raise
                 st.at = o366  # game.yaml:335
                 if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                     st.at = o365  # game.yaml:336
-                    _d23 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[221]))
+                    _d24 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[221]))
                     _pile20 = st.zones[Z_intrigue_deck1]
                     if len(_pile20) >= 1:
-                        _c51 = _pile20.pop()
-                        st.zones[_d23].append(_c51)
-                        st.loc[_c51.id] = _d23
+                        _c53 = _pile20.pop()
+                        st.zones[_d24].append(_c53)
+                        st.loc[_c53.id] = _d24
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_intrigue_deck1, _d23, False, S[222])
+                        st.move_count(1, Z_intrigue_deck1, _d24, False, S[222])  # tally: kept
                 st.at = o371  # game.yaml:338
                 for _p57 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p57
                     st.at = o370  # game.yaml:339
-                    for _m40 in list(st.zones[(Z_missions_done1 + _p57)]):
-                        env['m'] = _m40
-                        _args233 = {'p': _p57, 'm': _m40}
+                    for _m38 in list(st.zones[(Z_missions_done1 + _p57)]):
+                        env['m'] = _m38
+                        _args233 = {'p': _p57, 'm': _m38}
                         try:
                             c_7(st, _args233, 0)
                         except Exception as e:
@@ -7672,15 +8083,15 @@ def build(num_players, files):
                 for _p58 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p58
                     st.at = o373  # game.yaml:341
-                    _d24 = (Z_influence_hand1 + _p58)
+                    _d25 = (Z_influence_hand1 + _p58)
                     _pile21 = st.zones[Z_influence_deck1]
                     if len(_pile21) >= 5:
                         for _ in range(5):
-                            _c52 = _pile21.pop()
-                            st.zones[_d24].append(_c52)
-                            st.loc[_c52.id] = _d24
+                            _c54 = _pile21.pop()
+                            st.zones[_d25].append(_c54)
+                            st.loc[_c54.id] = _d25
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(5, Z_influence_deck1, _d24, False, S[223])
+                        st.move_count(5, Z_influence_deck1, _d25, False, S[223])  # tally: kept
                 st.at = o375  # game.yaml:325
                 st.vars['phase'] = ''
                 st.vars['phase'] = 'Influence'
@@ -7741,11 +8152,11 @@ def build(num_players, files):
                 for _p61 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p61
                     st.at = o404  # game.yaml:353
-                    for _m41 in [_x46 for _x46 in st.zones[(Z_missions_done1 + _p61)] if (_x46.props['ability'] == 'card_exchange')]:
-                        env['m'] = _m41
+                    for _m39 in [_x66 for _x66 in st.zones[(Z_missions_done1 + _p61)] if (_x66.props['ability'] == 'card_exchange')]:
+                        env['m'] = _m39
                         st.at = o403  # game.yaml:354
                         if (len(st.zones[(Z_mission_hand1 + _p61)]) > 0):
-                            _args238 = {'p': _p61, 'm': _m41}
+                            _args238 = {'p': _p61, 'm': _m39}
                             try:
                                 c_29(st, _args238, 0)
                             except Exception as e:
@@ -7769,13 +8180,13 @@ def build(num_players, files):
                 st.at = o356  # game.yaml:325
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
             st.at = o357  # game.yaml:329
-            move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
+            move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)  # tally: kept
             st.at = o358  # game.yaml:330
             _z2 = st.zones[Z_gold_deck1]
-            _c53 = _z2[-1]
+            _c55 = _z2[-1]
             _z2.pop()
-            st.zones[Z_gold_shown1].append(_c53)
-            st.loc[_c53.id] = Z_gold_shown1
+            st.zones[Z_gold_shown1].append(_c55)
+            st.loc[_c55.id] = Z_gold_shown1
             st.at = o359  # game.yaml:331
             st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
             if st.record_log:
@@ -7787,28 +8198,28 @@ def build(num_players, files):
                 st.at = o362  # game.yaml:334
                 _args239 = {'p': _p62, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                 try:
-                    proc_earn(st, _args239)
+                    proc_earn(st, _args239)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
             st.at = o366  # game.yaml:335
             if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o365  # game.yaml:336
-                _d25 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[221]))
+                _d26 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[221]))
                 _pile22 = st.zones[Z_intrigue_deck1]
                 if len(_pile22) >= 1:
-                    _c54 = _pile22.pop()
-                    st.zones[_d25].append(_c54)
-                    st.loc[_c54.id] = _d25
+                    _c56 = _pile22.pop()
+                    st.zones[_d26].append(_c56)
+                    st.loc[_c56.id] = _d26
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(1, Z_intrigue_deck1, _d25, False, S[222])
+                    st.move_count(1, Z_intrigue_deck1, _d26, False, S[222])  # tally: kept
             st.at = o371  # game.yaml:338
             for _p63 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p63
                 st.at = o370  # game.yaml:339
-                for _m42 in list(st.zones[(Z_missions_done1 + _p63)]):
-                    env['m'] = _m42
-                    _args240 = {'p': _p63, 'm': _m42}
+                for _m40 in list(st.zones[(Z_missions_done1 + _p63)]):
+                    env['m'] = _m40
+                    _args240 = {'p': _p63, 'm': _m40}
                     try:
                         c_7(st, _args240, 0)
                     except Exception as e:
@@ -7818,15 +8229,15 @@ def build(num_players, files):
             for _p64 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p64
                 st.at = o373  # game.yaml:341
-                _d26 = (Z_influence_hand1 + _p64)
+                _d27 = (Z_influence_hand1 + _p64)
                 _pile23 = st.zones[Z_influence_deck1]
                 if len(_pile23) >= 5:
                     for _ in range(5):
-                        _c55 = _pile23.pop()
-                        st.zones[_d26].append(_c55)
-                        st.loc[_c55.id] = _d26
+                        _c57 = _pile23.pop()
+                        st.zones[_d27].append(_c57)
+                        st.loc[_c57.id] = _d27
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(5, Z_influence_deck1, _d26, False, S[223])
+                    st.move_count(5, Z_influence_deck1, _d27, False, S[223])  # tally: kept
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''
         if pc <= 3:
@@ -7890,11 +8301,11 @@ def build(num_players, files):
             for _p67 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p67
                 st.at = o404  # game.yaml:353
-                for _m43 in [_x47 for _x47 in st.zones[(Z_missions_done1 + _p67)] if (_x47.props['ability'] == 'card_exchange')]:
-                    env['m'] = _m43
+                for _m41 in [_x67 for _x67 in st.zones[(Z_missions_done1 + _p67)] if (_x67.props['ability'] == 'card_exchange')]:
+                    env['m'] = _m41
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p67)]) > 0):
-                        _args245 = {'p': _p67, 'm': _m43}
+                        _args245 = {'p': _p67, 'm': _m41}
                         try:
                             c_29(st, _args245, 0)
                         except Exception as e:
@@ -7914,14 +8325,14 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
         if pc <= 2:
             st.at = o357  # game.yaml:329
-            move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)
+            move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)  # tally: kept
         if pc <= 3:
             st.at = o358  # game.yaml:330
             _z3 = st.zones[Z_gold_deck1]
-            _c56 = _z3[-1]
+            _c58 = _z3[-1]
             _z3.pop()
-            st.zones[Z_gold_shown1].append(_c56)
-            st.loc[_c56.id] = Z_gold_shown1
+            st.zones[Z_gold_shown1].append(_c58)
+            st.loc[_c58.id] = Z_gold_shown1
         if pc <= 4:
             st.at = o359  # game.yaml:331
             st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
@@ -7936,7 +8347,7 @@ def build(num_players, files):
                 st.at = o362  # game.yaml:334
                 _args246 = {'p': _p68, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                 try:
-                    proc_earn(st, _args246)
+                    proc_earn(st, _args246)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
@@ -7944,22 +8355,22 @@ def build(num_players, files):
             st.at = o366  # game.yaml:335
             if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o365  # game.yaml:336
-                _d27 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[221]))
+                _d28 = (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[221]))
                 _pile24 = st.zones[Z_intrigue_deck1]
                 if len(_pile24) >= 1:
-                    _c57 = _pile24.pop()
-                    st.zones[_d27].append(_c57)
-                    st.loc[_c57.id] = _d27
+                    _c59 = _pile24.pop()
+                    st.zones[_d28].append(_c59)
+                    st.loc[_c59.id] = _d28
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(1, Z_intrigue_deck1, _d27, False, S[222])
+                    st.move_count(1, Z_intrigue_deck1, _d28, False, S[222])  # tally: kept
         if pc <= 8:
             st.at = o371  # game.yaml:338
             for _p69 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p69
                 st.at = o370  # game.yaml:339
-                for _m44 in list(st.zones[(Z_missions_done1 + _p69)]):
-                    env['m'] = _m44
-                    _args247 = {'p': _p69, 'm': _m44}
+                for _m42 in list(st.zones[(Z_missions_done1 + _p69)]):
+                    env['m'] = _m42
+                    _args247 = {'p': _p69, 'm': _m42}
                     try:
                         c_7(st, _args247, 0)
                     except Exception as e:
@@ -7970,15 +8381,15 @@ def build(num_players, files):
             for _p70 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p70
                 st.at = o373  # game.yaml:341
-                _d28 = (Z_influence_hand1 + _p70)
+                _d29 = (Z_influence_hand1 + _p70)
                 _pile25 = st.zones[Z_influence_deck1]
                 if len(_pile25) >= 5:
                     for _ in range(5):
-                        _c58 = _pile25.pop()
-                        st.zones[_d28].append(_c58)
-                        st.loc[_c58.id] = _d28
+                        _c60 = _pile25.pop()
+                        st.zones[_d29].append(_c60)
+                        st.loc[_c60.id] = _d29
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(5, Z_influence_deck1, _d28, False, S[223])
+                    st.move_count(5, Z_influence_deck1, _d29, False, S[223])  # tally: kept
         if pc <= 10:
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''
@@ -7987,9 +8398,9 @@ def build(num_players, files):
         _S_p40 = _L_p56 if type(_L_p56) is int and 0 <= _L_p56 < num_players else None
         if pc <= 0:
             st.at = o370  # game.yaml:339
-            for _m45 in list(st.zones[(Z_missions_done1 + (_S_p40 if _S_p40 is not None else seat(st, _L_p56, S[225])))]):
-                env['m'] = _m45
-                _args248 = {'p': _L_p56, 'm': _m45}
+            for _m43 in list(st.zones[(Z_missions_done1 + (_S_p40 if _S_p40 is not None else seat(st, _L_p56, S[225])))]):
+                env['m'] = _m43
+                _args248 = {'p': _L_p56, 'm': _m43}
                 try:
                     c_7(st, _args248, 0)
                 except Exception as e:
@@ -8079,11 +8490,11 @@ def build(num_players, files):
             for _p73 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p73
                 st.at = o404  # game.yaml:353
-                for _m46 in [_x48 for _x48 in st.zones[(Z_missions_done1 + _p73)] if (_x48.props['ability'] == 'card_exchange')]:
-                    env['m'] = _m46
+                for _m44 in [_x68 for _x68 in st.zones[(Z_missions_done1 + _p73)] if (_x68.props['ability'] == 'card_exchange')]:
+                    env['m'] = _m44
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p73)]) > 0):
-                        _args254 = {'p': _p73, 'm': _m46}
+                        _args254 = {'p': _p73, 'm': _m44}
                         try:
                             c_29(st, _args254, 0)
                         except Exception as e:
@@ -8119,11 +8530,11 @@ def build(num_players, files):
             for _p74 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p74
                 st.at = o404  # game.yaml:353
-                for _m47 in [_x49 for _x49 in st.zones[(Z_missions_done1 + _p74)] if (_x49.props['ability'] == 'card_exchange')]:
-                    env['m'] = _m47
+                for _m45 in [_x69 for _x69 in st.zones[(Z_missions_done1 + _p74)] if (_x69.props['ability'] == 'card_exchange')]:
+                    env['m'] = _m45
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p74)]) > 0):
-                        _args257 = {'p': _p74, 'm': _m47}
+                        _args257 = {'p': _p74, 'm': _m45}
                         try:
                             c_29(st, _args257, 0)
                         except Exception as e:
@@ -8134,11 +8545,11 @@ def build(num_players, files):
         _S_p41 = _L_p59 if type(_L_p59) is int and 0 <= _L_p59 < num_players else None
         if pc <= 0:
             st.at = o404  # game.yaml:353
-            for _m48 in [_x50 for _x50 in st.zones[(Z_missions_done1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[234])))] if (_x50.props['ability'] == 'card_exchange')]:
-                env['m'] = _m48
+            for _m46 in [_x70 for _x70 in st.zones[(Z_missions_done1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[234])))] if (_x70.props['ability'] == 'card_exchange')]:
+                env['m'] = _m46
                 st.at = o403  # game.yaml:354
                 if (len(st.zones[(Z_mission_hand1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[232])))]) > 0):
-                    _args258 = {'p': _L_p59, 'm': _m48}
+                    _args258 = {'p': _L_p59, 'm': _m46}
                     try:
                         c_29(st, _args258, 0)
                     except Exception as e:
@@ -8789,7 +9200,7 @@ def build(num_players, files):
     o432 = Stmt(432, S[242])
     o433 = ForOp(S[555], 'p', e433_items, o431, False, seats=True)
     o433.uid = 433
-    P.resume = {7: c_7, 8: c_8, 9: c_9, 10: c_10, 11: c_11, 12: c_12, 13: c_13, 14: c_14, 15: c_15, 16: c_16, 17: c_17, 18: c_18, 19: c_19, 20: c_20, 21: c_21, 22: c_22, 23: c_23, 24: c_24, 25: c_25, 27: c_27, 28: c_28, 29: c_29, 66: c_66, 76: c_76, 83: c_83, 87: c_87, 91: c_91, 92: c_92, 96: c_96, 97: c_97, 107: c_107, 113: c_113, 119: c_119, 131: c_131, 132: c_132, 134: c_134, 139: c_139, 146: c_146, 150: c_150, 152: c_152, 153: c_153, 162: c_162, 167: c_167, 168: c_168, 179: c_179, 180: c_180, 185: c_185, 187: c_187, 189: c_189, 198: c_198, 205: c_205, 210: c_210, 213: c_213, 214: c_214, 215: c_215, 222: c_222, 226: c_226, 227: c_227, 231: c_231, 234: c_234, 239: c_239, 242: c_242, 250: c_250, 257: c_257, 275: c_275, 277: c_277, 285: c_285, 294: c_294, 295: c_295, 314: c_314, 317: c_317, 330: c_330, 349: c_349, 351: c_351, 354: c_354, 367: c_367, 368: c_368, 376: c_376, 381: c_381, 386: c_386, 392: c_392, 397: c_397, 399: c_399, 400: c_400, 401: c_401}
+    P.resume = {7: r_7, 8: r_8, 9: r_9, 10: r_10, 11: r_11, 12: r_12, 13: r_13, 14: r_14, 15: r_15, 16: r_16, 17: r_17, 18: r_18, 19: r_19, 20: r_20, 21: r_21, 22: r_22, 23: r_23, 24: r_24, 25: r_25, 27: r_27, 28: r_28, 29: r_29, 66: r_66, 76: r_76, 83: r_83, 87: r_87, 91: r_91, 92: r_92, 96: r_96, 97: r_97, 107: r_107, 113: r_113, 119: r_119, 131: r_131, 132: r_132, 134: r_134, 139: r_139, 146: r_146, 150: r_150, 152: r_152, 153: r_153, 162: r_162, 167: r_167, 168: r_168, 179: r_179, 180: r_180, 185: r_185, 187: r_187, 189: r_189, 198: r_198, 205: r_205, 210: r_210, 213: r_213, 214: r_214, 215: r_215, 222: r_222, 226: r_226, 227: r_227, 231: r_231, 234: r_234, 239: r_239, 242: r_242, 250: r_250, 257: r_257, 275: r_275, 277: r_277, 285: r_285, 294: r_294, 295: r_295, 314: r_314, 317: r_317, 330: r_330, 349: r_349, 351: r_351, 354: r_354, 367: r_367, 368: r_368, 376: r_376, 381: r_381, 386: r_386, 392: r_392, 397: r_397, 399: r_399, 400: r_400, 401: r_401}
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373, o374, o375, o376, o377, o378, o379, o380, o381, o382, o383, o384, o385, o386, o387, o388, o389, o390, o391, o392, o393, o394, o395, o396, o397, o398, o399, o400, o401, o402, o403, o404, o405, o406, o407, o408, o409, o410, o411, o412, o413, o414, o415, o416, o417, o418, o419, o420, o421, o422, o423, o424, o425, o426, o427, o428, o429, o430, o431, o432, o433]
     P.setup = o333
     P.play = o349

@@ -378,7 +378,15 @@ def build(num_players, files):
         _S_q1 = _L_q1 if type(_L_q1) is int and 0 <= _L_q1 < num_players else None
         _O_d1 = _L_d1.ordinal if type(_L_d1) is Card and _L_d1.kind == 'districts' else None
         st.at = o42  # game.yaml:197
-        st.move(first([_m2 for _m2 in st.zones[(Z_markers_on1 + (_O_d1 if _O_d1 is not None else ordinal(_L_d1, 'districts', S[6])))] if (_m2.owner == _L_q1)]), (Z_house1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[5]))), False)
+        _c3 = first([_m2 for _m2 in st.zones[(Z_markers_on1 + (_O_d1 if _O_d1 is not None else ordinal(_L_d1, 'districts', S[6])))] if (_m2.owner == _L_q1)])
+        _d1 = (Z_house1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[5])))
+        if type(_c3) is Card:
+            _t1 = _TD.get(st)
+            if _t1 is not None:
+                _x1 = _t1[st.loc[_c3.id]]
+                if _x1 is not None:
+                    _x1[OSLOT[_c3.id]] -= 1
+        st.move(_c3, _d1, False)  # tally: kept
 
     def step_0(st, fr):  # game.yaml:119
         env = fr.env
@@ -640,13 +648,13 @@ def build(num_players, files):
         idx.append(0)
         _items1 = K_districts1  # game.yaml:140
         if _items1 and (len(st.zones[(Z_house1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[28])))]) > 0):
-            for _d1 in _items1:
-                if not ((len([1 for _m4 in st.zones[(Z_markers_on1 + _d1.ordinal)] if (_m4.owner == _L_p1)]) == 0)):
+            for _d2 in _items1:
+                if not ((len([1 for _m4 in st.zones[(Z_markers_on1 + _d2.ordinal)] if (_m4.owner == _L_p1)]) == 0)):
                     continue
-                a = A_11 + _d1.type_id
+                a = A_11 + _d2.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_d1)
+                    values.append(_d2)
                     idx.append(1)
         return actions, values, idx
     def resolve_19(st, dec, i):  # game.yaml:135
@@ -656,9 +664,9 @@ def build(num_players, files):
             st.at = o16  # game.yaml:139
             st.move_count(2, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False, S[25])
         elif k == 1:  # game.yaml:140
-            _d2 = env['d'] = dec.values[i]
+            _d3 = env['d'] = dec.values[i]
             st.at = o18  # game.yaml:144
-            st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))][-1], (Z_markers_on1 + (_d2.ordinal if _d2.kind == 'districts' else ordinal(_d2, 'districts', S[26]))), False)
+            st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))][-1], (Z_markers_on1 + (_d3.ordinal if _d3.kind == 'districts' else ordinal(_d3, 'districts', S[26]))), False)
     def e20_player(st, env):  # game.yaml:150
         return env['p']
     def e20_prompt(st, env):  # game.yaml:150
@@ -672,9 +680,9 @@ def build(num_players, files):
     def e20_max(st, env):  # game.yaml:150
         return 2
     def e20_where(st, env):  # game.yaml:150
-        return ((env['c'].name == env['minion']) or (env['c'].props['wild'] and (not any(_x1.props['wild'] for _x1 in env['picked']))))
+        return ((env['c'].name == env['minion']) or (env['c'].props['wild'] and (not any(_x2.props['wild'] for _x2 in env['picked']))))
     def cands_20(st, env, picked):  # game.yaml:150
-        return [_c3 for _c3 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29])))] if ((_c3.name == env['minion']) or (_c3.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
+        return [_c4 for _c4 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29])))] if ((_c4.name == env['minion']) or (_c4.props['wild'] and (not any(_x3.props['wild'] for _x3 in picked))))]
     def step_21(st, fr):  # game.yaml:160
         env = fr.env
         pass
@@ -737,7 +745,7 @@ def build(num_players, files):
     def cands_25(st, env, picked):  # game.yaml:167
         return list(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[33])))])
     def e26_items(st, env):  # game.yaml:165
-        return [_x3 for _x3 in ((SEATS_others1.get(env['p']) if type(env['p']) is int and len(st.players) == num_players else None) or others(st, env['p'])) if (len(st.zones[(Z_hand1 + _x3)]) > 0)]
+        return [_x4 for _x4 in ((SEATS_others1.get(env['p']) if type(env['p']) is int and len(st.players) == num_players else None) or others(st, env['p'])) if (len(st.zones[(Z_hand1 + _x4)]) > 0)]
     def step_28(st, fr):  # game.yaml:174
         env = fr.env
         pc = fr.pc
@@ -912,25 +920,25 @@ def build(num_players, files):
     def e41_label1(st, env):  # game.yaml:161
         return 'Ghouls: every other player discards a card, you draw 1'
     def e41_when1(st, env):  # game.yaml:161
-        return ((len([1 for _c4 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c4.name == 'Ghoul')]) + min((1, len([1 for _c5 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c5.props['wild']]),))) >= 2)
+        return ((len([1 for _c5 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c5.name == 'Ghoul')]) + min((1, len([1 for _c6 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c6.props['wild']]),))) >= 2)
     def e41_label2(st, env):  # game.yaml:170
         return 'Darkened: remove a marker from ' + fmt_card1(env['d'])
     def e41_items2(st, env):  # game.yaml:170
         return K_districts1
     def e41_when2(st, env):  # game.yaml:170
-        return (((len([1 for _c6 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c6.name == 'Darkened')]) + min((1, len([1 for _c7 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c7.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[43])))]) > 0))
+        return (((len([1 for _c7 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c7.name == 'Darkened')]) + min((1, len([1 for _c8 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c8.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[43])))]) > 0))
     def e41_label3(st, env):  # game.yaml:180
         return 'Alchemists: move one of your markers away from ' + fmt_card1(env['a'])
     def e41_items3(st, env):  # game.yaml:180
         return K_districts1
     def e41_when3(st, env):  # game.yaml:180
-        return (((len([1 for _c8 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c8.name == 'Alchemist')]) + min((1, len([1 for _c9 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c9.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[0])))] if (_m9.owner == env['p'])]) > 0))
+        return (((len([1 for _c9 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c9.name == 'Alchemist')]) + min((1, len([1 for _c10 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c10.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[0])))] if (_m9.owner == env['p'])]) > 0))
     def e41_label4(st, env):  # game.yaml:189
         return 'Courtesans: add a marker to ' + fmt_card1(env['d'])
     def e41_items4(st, env):  # game.yaml:189
         return K_districts1
     def e41_when4(st, env):  # game.yaml:189
-        return (((len([1 for _c10 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c10.name == 'Courtesan')]) + min((1, len([1 for _c11 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c11.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[44])))]) > 0))
+        return (((len([1 for _c11 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c11.name == 'Courtesan')]) + min((1, len([1 for _c12 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c12.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[44])))]) > 0))
     def collect_41(st, env):  # game.yaml:157
         _L_p2 = env['p']
         _S_p2 = _L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else None
@@ -941,22 +949,22 @@ def build(num_players, files):
         actions.append(A_31)
         values.append(None)
         idx.append(0)
-        if ((len([1 for _c12 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c12.name == 'Ghoul')]) + (_r1 := min((1, len([1 for _c13 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[3])))] if _c13.props['wild']]),)))) >= 2):  # game.yaml:161
+        if ((len([1 for _c13 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c13.name == 'Ghoul')]) + (_r1 := min((1, len([1 for _c14 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[3])))] if _c14.props['wild']]),)))) >= 2):  # game.yaml:161
             actions.append(A_41)
             values.append(None)
             idx.append(1)
         _items2 = K_districts1  # game.yaml:170
-        if _items2 and ((len([1 for _c14 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c14.name == 'Darkened')]) + _r1) >= 2):
-            for _d3 in _items2:
-                if not ((len(st.zones[(Z_markers_on1 + _d3.ordinal)]) > 0)):
+        if _items2 and ((len([1 for _c15 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c15.name == 'Darkened')]) + _r1) >= 2):
+            for _d4 in _items2:
+                if not ((len(st.zones[(Z_markers_on1 + _d4.ordinal)]) > 0)):
                     continue
-                a = A_61 + _d3.type_id
+                a = A_61 + _d4.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_d3)
+                    values.append(_d4)
                     idx.append(2)
         _items3 = K_districts1  # game.yaml:180
-        if _items3 and ((len([1 for _c15 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c15.name == 'Alchemist')]) + _r1) >= 2):
+        if _items3 and ((len([1 for _c16 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c16.name == 'Alchemist')]) + _r1) >= 2):
             for _a1 in _items3:
                 if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + _a1.ordinal)] if (_m10.owner == _L_p2)]) > 0)):
                     continue
@@ -966,12 +974,12 @@ def build(num_players, files):
                     values.append(_a1)
                     idx.append(3)
         _items4 = K_districts1  # game.yaml:189
-        if _items4 and ((len([1 for _c16 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c16.name == 'Courtesan')]) + _r1) >= 2) and (len(st.zones[(Z_house1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[44])))]) > 0):
-            for _d4 in _items4:
-                a = A_101 + _d4.type_id
+        if _items4 and ((len([1 for _c17 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c17.name == 'Courtesan')]) + _r1) >= 2) and (len(st.zones[(Z_house1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[44])))]) > 0):
+            for _d5 in _items4:
+                a = A_101 + _d5.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_d4)
+                    values.append(_d5)
                     idx.append(4)
         return actions, values, idx
     def resolve_41(st, dec, i):  # game.yaml:157
@@ -982,13 +990,13 @@ def build(num_players, files):
         elif k == 1:  # game.yaml:161
             st.frames.append(Frame(o22, env))
         elif k == 2:  # game.yaml:170
-            _d5 = env['d'] = dec.values[i]
+            _d6 = env['d'] = dec.values[i]
             st.frames.append(Frame(o28, env))
         elif k == 3:  # game.yaml:180
             _a2 = env['a'] = dec.values[i]
             st.frames.append(Frame(o33, env))
         elif k == 4:  # game.yaml:189
-            _d6 = env['d'] = dec.values[i]
+            _d7 = env['d'] = dec.values[i]
             st.frames.append(Frame(o38, env))
     def step_43(st, fr):  # game.yaml:213
         env = fr.env
@@ -1022,7 +1030,7 @@ def build(num_players, files):
     def e44_where(st, env):  # game.yaml:214
         return ((env['c'].name == env['d'].props['minion']) or env['c'].props['wild'])
     def cands_44(st, env, picked):  # game.yaml:214
-        return [_c17 for _c17 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[47])))] if ((_c17.name == env['d'].props['minion']) or _c17.props['wild'])]
+        return [_c18 for _c18 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[47])))] if ((_c18.name == env['d'].props['minion']) or _c18.props['wild'])]
     def step_46(st, fr):  # game.yaml:222
         env = fr.env
         pc = fr.pc
@@ -1072,20 +1080,20 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _d7 in K_districts1:  # game.yaml:225
-            if not ((len([1 for _m16 in st.zones[(Z_markers_on1 + _d7.ordinal)] if (_m16.owner == _L_p3)]) > 0) and (len([1 for _m17 in st.zones[(Z_markers_on1 + _d7.ordinal)] if (_m17.owner == _L_q2)]) > 0)):
+        for _d8 in K_districts1:  # game.yaml:225
+            if not ((len([1 for _m16 in st.zones[(Z_markers_on1 + _d8.ordinal)] if (_m16.owner == _L_p3)]) > 0) and (len([1 for _m17 in st.zones[(Z_markers_on1 + _d8.ordinal)] if (_m17.owner == _L_q2)]) > 0)):
                 continue
-            a = A_141 + _d7.type_id
+            a = A_141 + _d8.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_d7)
+                values.append(_d8)
                 idx.append(0)
         return actions, values, idx
     def resolve_49(st, dec, i):  # game.yaml:223
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:225
-            _d8 = env['d'] = dec.values[i]
+            _d9 = env['d'] = dec.values[i]
             st.frames.append(Frame(o47, env))
     def step_50(st, fr):  # game.yaml:230
         env = fr.env
@@ -1125,13 +1133,13 @@ def build(num_players, files):
     def e53_items0(st, env):  # game.yaml:206
         return K_districts1
     def e53_when0(st, env):  # game.yaml:206
-        return ((((_r2 := len([1 for _m18 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m18.owner == env['p'])])) >= 1) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[52])))]) > 0)) and (len([1 for _c18 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[53])))] if ((_c18.name == env['d'].props['minion']) or _c18.props['wild'])]) >= (_r2 + 1)))
+        return ((((_r2 := len([1 for _m18 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m18.owner == env['p'])])) >= 1) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[52])))]) > 0)) and (len([1 for _c19 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[53])))] if ((_c19.name == env['d'].props['minion']) or _c19.props['wild'])]) >= (_r2 + 1)))
     def e53_label1(st, env):  # game.yaml:217
         return 'Usurp ' + fmt_player1(env['q'])
     def e53_items1(st, env):  # game.yaml:217
         return others(st, env['p'])
     def e53_when1(st, env):  # game.yaml:217
-        return ((len(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[54])))]) >= 2) and any(((len([1 for _m19 in st.zones[(Z_markers_on1 + _d9.ordinal)] if (_m19.owner == env['p'])]) > 0) and (len([1 for _m20 in st.zones[(Z_markers_on1 + _d9.ordinal)] if (_m20.owner == env['q'])]) > 0)) for _d9 in K_districts1))
+        return ((len(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[54])))]) >= 2) and any(((len([1 for _m19 in st.zones[(Z_markers_on1 + _d10.ordinal)] if (_m19.owner == env['p'])]) > 0) and (len([1 for _m20 in st.zones[(Z_markers_on1 + _d10.ordinal)] if (_m20.owner == env['q'])]) > 0)) for _d10 in K_districts1))
     def e53_label2(st, env):  # game.yaml:227
         return 'Preen'
     def collect_53(st, env):  # game.yaml:203
@@ -1140,18 +1148,18 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _d10 in K_districts1:  # game.yaml:206
-            if not (((_r3 := len([1 for _m21 in st.zones[(Z_markers_on1 + _d10.ordinal)] if (_m21.owner == _L_p4)])) >= 1) and (len(st.zones[(Z_house1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[52])))]) > 0) and (len([1 for _c19 in st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[53])))] if ((_c19.name == _d10.props['minion']) or _c19.props['wild'])]) >= (_r3 + 1))):
+        for _d11 in K_districts1:  # game.yaml:206
+            if not (((_r3 := len([1 for _m21 in st.zones[(Z_markers_on1 + _d11.ordinal)] if (_m21.owner == _L_p4)])) >= 1) and (len(st.zones[(Z_house1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[52])))]) > 0) and (len([1 for _c20 in st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[53])))] if ((_c20.name == _d11.props['minion']) or _c20.props['wild'])]) >= (_r3 + 1))):
                 continue
-            a = A_111 + _d10.type_id
+            a = A_111 + _d11.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_d10)
+                values.append(_d11)
                 idx.append(0)
         _items5 = ((SEATS_others1.get(_S_p3) if len(st.players) == num_players else None) or others(st, _L_p4))  # game.yaml:217
         if _items5 and (len(st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[54])))]) >= 2):
             for _q6 in _items5:
-                if not (any(((len([1 for _m22 in st.zones[(Z_markers_on1 + _d11.ordinal)] if (_m22.owner == _L_p4)]) > 0) and (len([1 for _m23 in st.zones[(Z_markers_on1 + _d11.ordinal)] if (_m23.owner == _q6)]) > 0)) for _d11 in K_districts1)):
+                if not (any(((len([1 for _m22 in st.zones[(Z_markers_on1 + _d12.ordinal)] if (_m22.owner == _L_p4)]) > 0) and (len([1 for _m23 in st.zones[(Z_markers_on1 + _d12.ordinal)] if (_m23.owner == _q6)]) > 0)) for _d12 in K_districts1)):
                     continue
                 a = A_131 + (_q6 if type(_q6) is int and 0 <= _q6 < num_players else option_seat(_q6, num_players))
                 if a not in actions:  # an identical card: the same choice
@@ -1167,7 +1175,7 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:206
-            _d12 = env['d'] = dec.values[i]
+            _d13 = env['d'] = dec.values[i]
             st.frames.append(Frame(o43, env))
         elif k == 1:  # game.yaml:217
             _q7 = env['q'] = dec.values[i]
@@ -1244,10 +1252,10 @@ def build(num_players, files):
                 st.at = o69  # game.yaml:257
                 st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[65]))), (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[64]))), False, S[67])
             st.at = o73  # game.yaml:258
-            for _x4 in [env['p'], env['q']]:
-                env['x'] = _x4
+            for _x5 in [env['p'], env['q']]:
+                env['x'] = _x5
                 st.at = o72  # game.yaml:258
-                move_cards(st, st.zones[(Z_legion1 + (_x4 if type(_x4) is int and 0 <= _x4 < num_players else seat(st, _x4, S[68])))], Z_discard1, False)
+                move_cards(st, st.zones[(Z_legion1 + (_x5 if type(_x5) is int and 0 <= _x5 < num_players else seat(st, _x5, S[68])))], Z_discard1, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1725,13 +1733,13 @@ def build(num_players, files):
         for _p6 in list(st.players):
             env['p'] = _p6
             st.at = o153  # game.yaml:323
-            for _d13 in list(K_districts1):
-                env['d'] = _d13
+            for _d14 in list(K_districts1):
+                env['d'] = _d14
                 st.at = o151  # game.yaml:325
-                env['n'] = len([1 for _m24 in st.zones[(Z_markers_on1 + _d13.ordinal)] if (_m24.owner == _p6)])
+                env['n'] = len([1 for _m24 in st.zones[(Z_markers_on1 + _d14.ordinal)] if (_m24.owner == _p6)])
                 st.at = o152  # game.yaml:326
                 _i1 = _p6
-                _v1 = st.vars['score'][_i1] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + _d13.ordinal)]))) else 0))
+                _v1 = st.vars['score'][_i1] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + _d14.ordinal)]))) else 0))
                 if _v1 < 0:
                     raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[86])
                 st.vars['score'][_i1] = _v1
@@ -1740,13 +1748,13 @@ def build(num_players, files):
     def step_149(st, fr):  # game.yaml:322
         env = fr.env
         st.at = o153  # game.yaml:323
-        for _d14 in list(K_districts1):
-            env['d'] = _d14
+        for _d15 in list(K_districts1):
+            env['d'] = _d15
             st.at = o151  # game.yaml:325
-            env['n'] = len([1 for _m25 in st.zones[(Z_markers_on1 + _d14.ordinal)] if (_m25.owner == env['p'])])
+            env['n'] = len([1 for _m25 in st.zones[(Z_markers_on1 + _d15.ordinal)] if (_m25.owner == env['p'])])
             st.at = o152  # game.yaml:326
             _i2 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[87]))
-            _v2 = st.vars['score'][_i2] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + _d14.ordinal)]))) else 0))
+            _v2 = st.vars['score'][_i2] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + _d15.ordinal)]))) else 0))
             if _v2 < 0:
                 raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[86])
             st.vars['score'][_i2] = _v2
@@ -1768,20 +1776,125 @@ def build(num_players, files):
         return K_districts1
     def e154_items(st, env):  # game.yaml:321
         return st.players
+    # owner counts of piles, kept in playouts (codegen/tally.py)
+    _TD = {}
+    OSLOT = owner_slots(P.cards)
+    def tally_of(st):  # game.yaml:62
+        t = [None] * len(st.zones)
+        _TD.clear()
+        _TD[st] = t
+        return t
+    def tally_zone(st, z):  # game.yaml:62
+        c = owner_counts(st.zones[z], num_players)
+        (_TD.get(st) or tally_of(st))[z] = c
+        return c
+    def r_0(st, env, pc):  # game.yaml:119
+        _TD.clear()
+        c_0(st, env, pc)
+    def r_1(st, env, pc):  # game.yaml:129
+        _TD.clear()
+        c_1(st, env, pc)
+    def r_2(st, env, pc):  # game.yaml:146
+        _TD.clear()
+        c_2(st, env, pc)
+    def r_3(st, env, pc):  # game.yaml:153
+        _TD.clear()
+        c_3(st, env, pc)
+    def r_5(st, env, pc):  # game.yaml:199
+        _TD.clear()
+        c_5(st, env, pc)
+    def r_6(st, env, pc):  # game.yaml:234
+        _TD.clear()
+        c_6(st, env, pc)
+    def r_7(st, env, pc):  # game.yaml:260
+        _TD.clear()
+        c_7(st, env, pc)
+    def r_8(st, env, pc):  # game.yaml:266
+        _TD.clear()
+        c_8(st, env, pc)
+    def r_9(st, env, pc):  # game.yaml:293
+        _TD.clear()
+        c_9(st, env, pc)
+    def r_22(st, env, pc):  # game.yaml:163
+        _TD.clear()
+        c_22(st, env, pc)
+    def r_24(st, env, pc):  # game.yaml:166
+        _TD.clear()
+        c_24(st, env, pc)
+    def r_28(st, env, pc):  # game.yaml:174
+        _TD.clear()
+        c_28(st, env, pc)
+    def r_33(st, env, pc):  # game.yaml:183
+        _TD.clear()
+        c_33(st, env, pc)
+    def r_38(st, env, pc):  # game.yaml:191
+        _TD.clear()
+        c_38(st, env, pc)
+    def r_43(st, env, pc):  # game.yaml:213
+        _TD.clear()
+        c_43(st, env, pc)
+    def r_46(st, env, pc):  # game.yaml:222
+        _TD.clear()
+        c_46(st, env, pc)
+    def r_47(st, env, pc):  # game.yaml:225
+        _TD.clear()
+        c_47(st, env, pc)
+    def r_50(st, env, pc):  # game.yaml:230
+        _TD.clear()
+        c_50(st, env, pc)
+    def r_56(st, env, pc):  # game.yaml:241
+        _TD.clear()
+        c_56(st, env, pc)
+    def r_61(st, env, pc):  # game.yaml:247
+        _TD.clear()
+        c_61(st, env, pc)
+    def r_76(st, env, pc):  # game.yaml:272
+        _TD.clear()
+        c_76(st, env, pc)
+    def r_77(st, env, pc):  # game.yaml:275
+        _TD.clear()
+        c_77(st, env, pc)
+    def r_78(st, env, pc):  # game.yaml:278
+        _TD.clear()
+        c_78(st, env, pc)
+    def r_102(st, env, pc):  # game.yaml:298
+        _TD.clear()
+        c_102(st, env, pc)
+    def r_105(st, env, pc):  # game.yaml:300
+        _TD.clear()
+        c_105(st, env, pc)
+    def r_118(st, env, pc):  # game.yaml:105
+        _TD.clear()
+        c_118(st, env, pc)
+    def r_119(st, env, pc):  # game.yaml:105
+        _TD.clear()
+        c_119(st, env, pc)
+    def r_128(st, env, pc):  # game.yaml:114
+        _TD.clear()
+        c_128(st, env, pc)
+    def r_130(st, env, pc):  # game.yaml:114
+        _TD.clear()
+        c_130(st, env, pc)
+    def r_136(st, env, pc):  # game.yaml:115
+        _TD.clear()
+        c_136(st, env, pc)
+    def r_141(st, env, pc):  # game.yaml:116
+        _TD.clear()
+        c_141(st, env, pc)
     def c_0(st, env, pc):  # game.yaml:119
         _L_p5 = env['p']
         _S_p4 = _L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else None
         if pc <= 0:
             st.at = o10  # game.yaml:123
-            _d15 = (Z_hand1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[7])))
+            _d16 = (Z_hand1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[7])))
             _pile1 = st.zones[Z_minion_deck1]
             if len(_pile1) >= 2:
                 for _ in range(2):
-                    _c20 = _pile1.pop()
-                    st.zones[_d15].append(_c20)
-                    st.loc[_c20.id] = _d15
+                    _c21 = _pile1.pop()
+                    st.zones[_d16].append(_c21)
+                    st.loc[_c21.id] = _d16
             else:  # short of cards (a refill), or no count: State's
-                st.move_count(2, Z_minion_deck1, _d15, False, S[8])
+                st.move_count(2, Z_minion_deck1, _d16, False, S[8])  # tally: kept
         if pc <= 1:
             _args19 = {'p': _L_p5}
             try:
@@ -1805,14 +1918,14 @@ def build(num_players, files):
                 raise
         if pc <= 4:
             st.at = o14  # game.yaml:127
-            _d16 = (Z_hand1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[12])))
+            _d17 = (Z_hand1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[12])))
             _pile2 = st.zones[Z_minion_deck1]
             if len(_pile2) >= 1:
-                _c21 = _pile2.pop()
-                st.zones[_d16].append(_c21)
-                st.loc[_c21.id] = _d16
+                _c22 = _pile2.pop()
+                st.zones[_d17].append(_c22)
+                st.loc[_c22.id] = _d17
             else:  # short of cards (a refill), or no count: State's
-                st.move_count(1, Z_minion_deck1, _d16, False, S[13])
+                st.move_count(1, Z_minion_deck1, _d17, False, S[13])  # tally: kept
     def c_1(st, env, pc):  # game.yaml:129
         _L_p6 = env['p']
         _S_p5 = _L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else None
@@ -1821,7 +1934,7 @@ def build(num_players, files):
             # game.yaml:138: always offered
             _items6 = K_districts1  # game.yaml:140
             if _items6 and (len(st.zones[(Z_house1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[28])))]) > 0):
-                _v4 = [_d17 for _d17 in _items6 if ((len([1 for _m27 in st.zones[(Z_markers_on1 + _d17.ordinal)] if (_m27.owner == _L_p6)]) == 0))]
+                _v4 = [_d18 for _d18 in _items6 if (((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d18.ordinal)] or tally_zone(st, (Z_markers_on1 + _d18.ordinal)))[_S_p5] if _S_p5 is not None else len([1 for _m27 in st.zones[(Z_markers_on1 + _d18.ordinal)] if (_m27.owner == _L_p6)])) == 0))]
             else:
                 _v4 = []
             _end1 = 1
@@ -1838,24 +1951,29 @@ def build(num_players, files):
                     _i4 = 0
                 if _i4 < _end1:  # game.yaml:138
                     st.at = o16  # game.yaml:139
-                    _d18 = (Z_hand1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[24])))
+                    _d19 = (Z_hand1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[24])))
                     _pile3 = st.zones[Z_minion_deck1]
                     if len(_pile3) >= 2:
                         for _ in range(2):
-                            _c22 = _pile3.pop()
-                            st.zones[_d18].append(_c22)
-                            st.loc[_c22.id] = _d18
+                            _c23 = _pile3.pop()
+                            st.zones[_d19].append(_c23)
+                            st.loc[_c23.id] = _d19
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(2, Z_minion_deck1, _d18, False, S[25])
+                        st.move_count(2, Z_minion_deck1, _d19, False, S[25])  # tally: kept
                 else:  # game.yaml:140
-                    _d19 = env['d'] = _v4[_i4 - _end1]
+                    _d20 = env['d'] = _v4[_i4 - _end1]
                     st.at = o18  # game.yaml:144
                     _z1 = st.zones[(Z_house1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[27])))]
-                    _c23 = _z1[-1]
-                    _d20 = (Z_markers_on1 + _d19.ordinal)
+                    _c24 = _z1[-1]
+                    _d21 = (Z_markers_on1 + _d20.ordinal)
+                    _t2 = _TD.get(st)
+                    if _t2 is not None:
+                        _x6 = _t2[_d21]
+                        if _x6 is not None:
+                            _x6[OSLOT[_c24.id]] += 1
                     _z1.pop()
-                    st.zones[_d20].append(_c23)
-                    st.loc[_c23.id] = _d20
+                    st.zones[_d21].append(_c24)
+                    st.loc[_c24.id] = _d21
     def c_2(st, env, pc):  # game.yaml:146
         _L_p7 = env['p']
         _L_minion1 = env['minion']
@@ -1869,13 +1987,13 @@ def build(num_players, files):
             _picked1 = []
             while True:
                 if len(_picked1) < _hi1:
-                    _found1 = [_c25 for _c25 in st.zones[(Z_hand1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p7, S[29])))] if ((_c25.name == _L_minion1) or (_c25.props['wild'] and (not any(_x5.props['wild'] for _x5 in _picked1))))]
+                    _found1 = [_c26 for _c26 in st.zones[(Z_hand1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p7, S[29])))] if ((_c26.name == _L_minion1) or (_c26.props['wild'] and (not any(_x7.props['wild'] for _x7 in _picked1))))]
                     _cands1 = []
                     _seen1 = set()
                     for _y1 in reversed(_found1):
-                        _t1 = _y1.type_id
-                        if _t1 not in _seen1:
-                            _seen1.add(_t1)
+                        _t3 = _y1.type_id
+                        if _t3 not in _seen1:
+                            _seen1.add(_t3)
                             _cands1.append(_y1)
                     _cands1.reverse()
                 else:
@@ -1895,39 +2013,39 @@ def build(num_players, files):
                     st.move_number += 1
                     if _i5 == len(_cands1):
                         break  # done
-                    _c24 = _cands1[_i5]
+                    _c25 = _cands1[_i5]
                 else:  # one card and no stopping yet: it is picked
-                    _c24 = _cands1[0]
-                _picked1.append(_c24)
-                _from1 = st.zones[st.loc[_c24.id]]
-                if _from1[-1] is _c24:  # the top card: no search from the bottom
+                    _c25 = _cands1[0]
+                _picked1.append(_c25)
+                _from1 = st.zones[st.loc[_c25.id]]
+                if _from1[-1] is _c25:  # the top card: no search from the bottom
                     _from1.pop()
                 else:
-                    _from1.remove(_c24)
-                st.zones[Z_discard1].append(_c24)
-                st.loc[_c24.id] = Z_discard1
+                    _from1.remove(_c25)
+                st.zones[Z_discard1].append(_c25)
+                st.loc[_c25.id] = Z_discard1
     def c_3(st, env, pc):  # game.yaml:153
         _L_p8 = env['p']
         _S_p7 = _L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else None
         if pc <= 0:
             st.at = o41  # game.yaml:157
             # game.yaml:160: always offered
-            if ((len([1 for _c26 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c26.name == 'Ghoul')]) + (_r4 := min((1, len([1 for _c27 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[3])))] if _c27.props['wild']]),)))) >= 2):  # game.yaml:161
+            if ((len([1 for _c27 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c27.name == 'Ghoul')]) + (_r4 := min((1, len([1 for _c28 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[3])))] if _c28.props['wild']]),)))) >= 2):  # game.yaml:161
                 _f1 = 1
             else:
                 _f1 = 0
             _items7 = K_districts1  # game.yaml:170
-            if _items7 and ((len([1 for _c28 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c28.name == 'Darkened')]) + _r4) >= 2):
-                _v5 = [_d21 for _d21 in _items7 if ((len(st.zones[(Z_markers_on1 + _d21.ordinal)]) > 0))]
+            if _items7 and ((len([1 for _c29 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c29.name == 'Darkened')]) + _r4) >= 2):
+                _v5 = [_d22 for _d22 in _items7 if ((len(st.zones[(Z_markers_on1 + _d22.ordinal)]) > 0))]
             else:
                 _v5 = []
             _items8 = K_districts1  # game.yaml:180
-            if _items8 and ((len([1 for _c29 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c29.name == 'Alchemist')]) + _r4) >= 2):
-                _v6 = [_a3 for _a3 in _items8 if ((len([1 for _m28 in st.zones[(Z_markers_on1 + _a3.ordinal)] if (_m28.owner == _L_p8)]) > 0))]
+            if _items8 and ((len([1 for _c30 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c30.name == 'Alchemist')]) + _r4) >= 2):
+                _v6 = [_a3 for _a3 in _items8 if (((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _a3.ordinal)] or tally_zone(st, (Z_markers_on1 + _a3.ordinal)))[_S_p7] if _S_p7 is not None else len([1 for _m28 in st.zones[(Z_markers_on1 + _a3.ordinal)] if (_m28.owner == _L_p8)])) > 0))]
             else:
                 _v6 = []
             _items9 = K_districts1  # game.yaml:189
-            if _items9 and ((len([1 for _c30 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c30.name == 'Courtesan')]) + _r4) >= 2) and (len(st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[44])))]) > 0):
+            if _items9 and ((len([1 for _c31 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c31.name == 'Courtesan')]) + _r4) >= 2) and (len(st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[44])))]) > 0):
                 _v7 = _items9
             else:
                 _v7 = []
@@ -1956,7 +2074,7 @@ def build(num_players, files):
                         traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                         raise
                     st.at = o26  # game.yaml:165
-                    for _q8 in [_x6 for _x6 in ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8)) if (len(st.zones[(Z_hand1 + _x6)]) > 0)]:
+                    for _q8 in [_x8 for _x8 in ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8)) if (len(st.zones[(Z_hand1 + _x8)]) > 0)]:
                         env['q'] = _q8
                         st.at = o25  # game.yaml:167
                         _lo2 = 1
@@ -1969,9 +2087,9 @@ def build(num_players, files):
                                 _cands2 = []
                                 _seen2 = set()
                                 for _y2 in reversed(st.zones[(Z_hand1 + (_q8 if type(_q8) is int and 0 <= _q8 < num_players else seat(st, _q8, S[33])))]):
-                                    _t2 = _y2.type_id
-                                    if _t2 not in _seen2:
-                                        _seen2.add(_t2)
+                                    _t4 = _y2.type_id
+                                    if _t4 not in _seen2:
+                                        _seen2.add(_t4)
                                         _cands2.append(_y2)
                                 _cands2.reverse()
                             else:
@@ -1992,28 +2110,28 @@ def build(num_players, files):
                                 st.move_number += 1
                                 if _i7 == len(_cands2):
                                     break  # done
-                                _c31 = _cands2[_i7]
+                                _c32 = _cands2[_i7]
                             else:  # one card and no stopping yet: it is picked
-                                _c31 = _cands2[0]
-                            _picked2.append(_c31)
-                            _from2 = st.zones[st.loc[_c31.id]]
-                            if _from2[-1] is _c31:  # the top card: no search from the bottom
+                                _c32 = _cands2[0]
+                            _picked2.append(_c32)
+                            _from2 = st.zones[st.loc[_c32.id]]
+                            if _from2[-1] is _c32:  # the top card: no search from the bottom
                                 _from2.pop()
                             else:
-                                _from2.remove(_c31)
-                            st.zones[Z_discard1].append(_c31)
-                            st.loc[_c31.id] = Z_discard1
+                                _from2.remove(_c32)
+                            st.zones[Z_discard1].append(_c32)
+                            st.loc[_c32.id] = Z_discard1
                     st.at = o27  # game.yaml:169
-                    _d23 = (Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[31])))
+                    _d24 = (Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[31])))
                     _pile4 = st.zones[Z_minion_deck1]
                     if len(_pile4) >= 1:
-                        _c33 = _pile4.pop()
-                        st.zones[_d23].append(_c33)
-                        st.loc[_c33.id] = _d23
+                        _c34 = _pile4.pop()
+                        st.zones[_d24].append(_c34)
+                        st.loc[_c34.id] = _d24
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(1, Z_minion_deck1, _d23, False, S[32])
+                        st.move_count(1, Z_minion_deck1, _d24, False, S[32])  # tally: kept
                 elif _i6 < _end5:  # game.yaml:170
-                    _d24 = env['d'] = _v5[_i6 - _end4]
+                    _d25 = env['d'] = _v5[_i6 - _end4]
                     _args23 = {'p': _L_p8, 'minion': 'Darkened'}
                     try:
                         c_2(st, _args23, 0)
@@ -2021,7 +2139,7 @@ def build(num_players, files):
                         traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                         raise
                     st.at = o32  # game.yaml:176
-                    _v8 = [_q9 for _q9 in st.players if ((len([1 for _m29 in st.zones[(Z_markers_on1 + _d24.ordinal)] if (_m29.owner == _q9)]) > 0))]  # game.yaml:178
+                    _v8 = [_q9 for _q9 in st.players if ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d25.ordinal)] or tally_zone(st, (Z_markers_on1 + _d25.ordinal)))[_q9] > 0))]  # game.yaml:178
                     _end8 = len(_v8)
                     if not _end8:
                         raise RuleError('a choice has no legal option', S[97])
@@ -2034,9 +2152,9 @@ def build(num_players, files):
                         else:
                             _i8 = 0
                         _q10 = env['q'] = _v8[_i8]
-                        _args24 = {'q': _q10, 'd': _d24}
+                        _args24 = {'q': _q10, 'd': _d25}
                         try:
-                            proc_return_marker(st, _args24)
+                            proc_return_marker(st, _args24)  # tally: kept
                         except Exception as e:
                             traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                             raise
@@ -2063,20 +2181,29 @@ def build(num_players, files):
                             _i9 = 0
                         _b4 = env['b'] = _v9[_i9]
                         st.at = o36  # game.yaml:188
-                        _c34 = first([_m30 for _m30 in st.zones[(Z_markers_on1 + _a4.ordinal)] if (_m30.owner == _L_p8)])
-                        _d25 = (Z_markers_on1 + _b4.ordinal)
-                        if type(_c34) is Card:
-                            _from3 = st.zones[st.loc[_c34.id]]
-                            if _from3[-1] is _c34:  # the top card: no search from the bottom
+                        _c35 = first([_m29 for _m29 in st.zones[(Z_markers_on1 + _a4.ordinal)] if (_m29.owner == _L_p8)])
+                        _d26 = (Z_markers_on1 + _b4.ordinal)
+                        if type(_c35) is Card:
+                            _t5 = _TD.get(st)
+                            if _t5 is not None:
+                                _x9 = _t5[st.loc[_c35.id]]
+                                if _x9 is not None:
+                                    _x9[OSLOT[_c35.id]] -= 1
+                                _x10 = _t5[_d26]
+                                if _x10 is not None:
+                                    _x10[OSLOT[_c35.id]] += 1
+                            _from3 = st.zones[st.loc[_c35.id]]
+                            if _from3[-1] is _c35:  # the top card: no search from the bottom
                                 _from3.pop()
                             else:
-                                _from3.remove(_c34)
-                            st.zones[_d25].append(_c34)
-                            st.loc[_c34.id] = _d25
+                                _from3.remove(_c35)
+                            st.zones[_d26].append(_c35)
+                            st.loc[_c35.id] = _d26
                         else:  # not a card: State.move raises the rules' error
-                            st.move(_c34, _d25, False)
+                            st.move(_c35, _d26, False)
+                            _TD.clear()  # (codegen/tally.py)
                 else:  # game.yaml:189
-                    _d26 = env['d'] = _v7[_i6 - _end6]
+                    _d27 = env['d'] = _v7[_i6 - _end6]
                     _args26 = {'p': _L_p8, 'minion': 'Courtesan'}
                     try:
                         c_2(st, _args26, 0)
@@ -2085,21 +2212,25 @@ def build(num_players, files):
                         raise
                     st.at = o40  # game.yaml:191
                     _z2 = st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[42])))]
-                    _c35 = _z2[-1]
-                    _d27 = (Z_markers_on1 + _d26.ordinal)
+                    _c36 = _z2[-1]
+                    _d28 = (Z_markers_on1 + _d27.ordinal)
+                    _t6 = _TD.get(st)
+                    if _t6 is not None:
+                        _x11 = _t6[_d28]
+                        if _x11 is not None:
+                            _x11[OSLOT[_c36.id]] += 1
                     _z2.pop()
-                    st.zones[_d27].append(_c35)
-                    st.loc[_c35.id] = _d27
+                    st.zones[_d28].append(_c36)
+                    st.loc[_c36.id] = _d28
     def c_5(st, env, pc):  # game.yaml:199
         _L_p9 = env['p']
         _S_p8 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
         if pc <= 0:
             st.at = o53  # game.yaml:203
-            _kept4 = {}
-            _v10 = [_d28 for _d28 in K_districts1 if (((_r5 := (_kept4[_d28] if _d28 in _kept4 else _kept4.setdefault(_d28, len([1 for _m31 in st.zones[(Z_markers_on1 + _d28.ordinal)] if (_m31.owner == _L_p9)])))) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]) > 0) and (len([1 for _c36 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))] if ((_c36.name == _d28.props['minion']) or _c36.props['wild'])]) >= (_r5 + 1)))]  # game.yaml:206
+            _v10 = [_d29 for _d29 in K_districts1 if (((_r5 := (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d29.ordinal)] or tally_zone(st, (Z_markers_on1 + _d29.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m30 in st.zones[(Z_markers_on1 + _d29.ordinal)] if (_m30.owner == _L_p9)]))) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]) > 0) and (len([1 for _c37 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))] if ((_c37.name == _d29.props['minion']) or _c37.props['wild'])]) >= (_r5 + 1)))]  # game.yaml:206
             _items10 = ((SEATS_others1.get(_S_p8) if len(st.players) == num_players else None) or others(st, _L_p9))  # game.yaml:217
             if _items10 and (len(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[54])))]) >= 2):
-                _v11 = [_q11 for _q11 in _items10 if (any((((_kept4[_d29] if _d29 in _kept4 else _kept4.setdefault(_d29, len([1 for _m32 in st.zones[(Z_markers_on1 + _d29.ordinal)] if (_m32.owner == _L_p9)]))) > 0) and (len([1 for _m33 in st.zones[(Z_markers_on1 + _d29.ordinal)] if (_m33.owner == _q11)]) > 0)) for _d29 in K_districts1))]
+                _v11 = [_q11 for _q11 in _items10 if (any((((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d30.ordinal)] or tally_zone(st, (Z_markers_on1 + _d30.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m31 in st.zones[(Z_markers_on1 + _d30.ordinal)] if (_m31.owner == _L_p9)])) > 0) and (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d30.ordinal)] or tally_zone(st, (Z_markers_on1 + _d30.ordinal)))[_q11] > 0)) for _d30 in K_districts1))]
             else:
                 _v11 = []
             # game.yaml:227: always offered
@@ -2117,22 +2248,22 @@ def build(num_players, files):
                 else:
                     _i10 = 0
                 if _i10 < _end10:  # game.yaml:206
-                    _d30 = env['d'] = _v10[_i10]
+                    _d31 = env['d'] = _v10[_i10]
                     st.at = o44  # game.yaml:214
-                    _lo3 = ((_r6 := len([1 for _m34 in st.zones[(Z_markers_on1 + _d30.ordinal)] if (_m34.owner == _L_p9)])) + 1)
+                    _lo3 = ((_r6 := (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d31.ordinal)] or tally_zone(st, (Z_markers_on1 + _d31.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m32 in st.zones[(Z_markers_on1 + _d31.ordinal)] if (_m32.owner == _L_p9)]))) + 1)
                     _hi3 = (_r6 + 1)
                     if _lo3 < 0 or _hi3 < _lo3:
                         raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[100])
                     _picked3 = []
                     while True:
                         if len(_picked3) < _hi3:
-                            _found2 = [_c38 for _c38 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[47])))] if ((_c38.name == _d30.props['minion']) or _c38.props['wild'])]
+                            _found2 = [_c39 for _c39 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[47])))] if ((_c39.name == _d31.props['minion']) or _c39.props['wild'])]
                             _cands3 = []
                             _seen3 = set()
                             for _y3 in reversed(_found2):
-                                _t3 = _y3.type_id
-                                if _t3 not in _seen3:
-                                    _seen3.add(_t3)
+                                _t7 = _y3.type_id
+                                if _t7 not in _seen3:
+                                    _seen3.add(_t7)
                                     _cands3.append(_y3)
                             _cands3.reverse()
                         else:
@@ -2152,28 +2283,33 @@ def build(num_players, files):
                             st.move_number += 1
                             if _i11 == len(_cands3):
                                 break  # done
-                            _c37 = _cands3[_i11]
+                            _c38 = _cands3[_i11]
                         else:  # one card and no stopping yet: it is picked
-                            _c37 = _cands3[0]
-                        _picked3.append(_c37)
-                        _from4 = st.zones[st.loc[_c37.id]]
-                        if _from4[-1] is _c37:  # the top card: no search from the bottom
+                            _c38 = _cands3[0]
+                        _picked3.append(_c38)
+                        _from4 = st.zones[st.loc[_c38.id]]
+                        if _from4[-1] is _c38:  # the top card: no search from the bottom
                             _from4.pop()
                         else:
-                            _from4.remove(_c37)
-                        st.zones[Z_discard1].append(_c37)
-                        st.loc[_c37.id] = Z_discard1
+                            _from4.remove(_c38)
+                        st.zones[Z_discard1].append(_c38)
+                        st.loc[_c38.id] = Z_discard1
                     st.at = o45  # game.yaml:216
                     _z3 = st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[46])))]
-                    _c39 = _z3[-1]
-                    _d31 = (Z_markers_on1 + _d30.ordinal)
+                    _c40 = _z3[-1]
+                    _d32 = (Z_markers_on1 + _d31.ordinal)
+                    _t8 = _TD.get(st)
+                    if _t8 is not None:
+                        _x12 = _t8[_d32]
+                        if _x12 is not None:
+                            _x12[OSLOT[_c40.id]] += 1
                     _z3.pop()
-                    st.zones[_d31].append(_c39)
-                    st.loc[_c39.id] = _d31
+                    st.zones[_d32].append(_c40)
+                    st.loc[_c40.id] = _d32
                 elif _i10 < _end11:  # game.yaml:217
                     _q12 = env['q'] = _v11[_i10 - _end10]
                     st.at = o49  # game.yaml:223
-                    _v12 = [_d32 for _d32 in K_districts1 if ((len([1 for _m35 in st.zones[(Z_markers_on1 + _d32.ordinal)] if (_m35.owner == _L_p9)]) > 0) and (len([1 for _m36 in st.zones[(Z_markers_on1 + _d32.ordinal)] if (_m36.owner == _q12)]) > 0))]  # game.yaml:225
+                    _v12 = [_d33 for _d33 in K_districts1 if (((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d33.ordinal)] or tally_zone(st, (Z_markers_on1 + _d33.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m33 in st.zones[(Z_markers_on1 + _d33.ordinal)] if (_m33.owner == _L_p9)])) > 0) and (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d33.ordinal)] or tally_zone(st, (Z_markers_on1 + _d33.ordinal)))[_q12] > 0))]  # game.yaml:225
                     _end13 = len(_v12)
                     if not _end13:
                         raise RuleError('a choice has no legal option', S[101])
@@ -2185,8 +2321,8 @@ def build(num_players, files):
                             st.move_number += 1
                         else:
                             _i12 = 0
-                        _d33 = env['d'] = _v12[_i12]
-                        _args27 = {'p': _L_p9, 'q': _q12, 'd': _d33}
+                        _d34 = env['d'] = _v12[_i12]
+                        _args27 = {'p': _L_p9, 'q': _q12, 'd': _d34}
                         try:
                             c_6(st, _args27, 0)
                         except Exception as e:
@@ -2202,9 +2338,9 @@ def build(num_players, files):
                         _cands4 = []
                         _seen4 = set()
                         for _y4 in reversed(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[51])))]):
-                            _t4 = _y4.type_id
-                            if _t4 not in _seen4:
-                                _seen4.add(_t4)
+                            _t9 = _y4.type_id
+                            if _t9 not in _seen4:
+                                _seen4.add(_t9)
                                 _cands4.append(_y4)
                         _cands4.reverse()
                         _stop4 = len(_picked4) >= _lo4
@@ -2222,29 +2358,29 @@ def build(num_players, files):
                             st.move_number += 1
                             if _i13 == len(_cands4):
                                 break  # done
-                            _c40 = _cands4[_i13]
+                            _c41 = _cands4[_i13]
                         else:  # one card and no stopping yet: it is picked
-                            _c40 = _cands4[0]
-                        _picked4.append(_c40)
-                        _from5 = st.zones[st.loc[_c40.id]]
-                        if _from5[-1] is _c40:  # the top card: no search from the bottom
+                            _c41 = _cands4[0]
+                        _picked4.append(_c41)
+                        _from5 = st.zones[st.loc[_c41.id]]
+                        if _from5[-1] is _c41:  # the top card: no search from the bottom
                             _from5.pop()
                         else:
-                            _from5.remove(_c40)
-                        st.zones[Z_discard1].append(_c40)
-                        st.loc[_c40.id] = Z_discard1
+                            _from5.remove(_c41)
+                        st.zones[Z_discard1].append(_c41)
+                        st.loc[_c41.id] = Z_discard1
                     env['gone'] = _picked4
                     st.at = o52  # game.yaml:232
                     _n5 = (len(env['gone']) + 1)
-                    _d34 = (Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[49])))
+                    _d35 = (Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[49])))
                     _pile5 = st.zones[Z_minion_deck1]
                     if type(_n5) is int and 0 <= _n5 <= len(_pile5):
                         for _ in range(_n5):
-                            _c42 = _pile5.pop()
-                            st.zones[_d34].append(_c42)
-                            st.loc[_c42.id] = _d34
+                            _c43 = _pile5.pop()
+                            st.zones[_d35].append(_c43)
+                            st.loc[_c43.id] = _d35
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(_n5, Z_minion_deck1, _d34, False, S[50])
+                        st.move_count(_n5, Z_minion_deck1, _d35, False, S[50])  # tally: kept
     def c_6(st, env, pc):  # game.yaml:234
         _L_p10 = env['p']
         _L_q3 = env['q']
@@ -2258,14 +2394,14 @@ def build(num_players, files):
                 st.log_line(fmt_player1(_L_p10) + ' attempts to usurp ' + fmt_player1(_L_q3) + ' in ' + fmt_card1(_L_d3), -1)
         if pc <= 1:
             st.at = o55  # game.yaml:240
-            _d35 = (Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[14])))
+            _d36 = (Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[14])))
             _pile6 = st.zones[Z_minion_deck1]
             if len(_pile6) >= 1:
-                _c43 = _pile6.pop()
-                st.zones[_d35].append(_c43)
-                st.loc[_c43.id] = _d35
+                _c44 = _pile6.pop()
+                st.zones[_d36].append(_c44)
+                st.loc[_c44.id] = _d36
             else:  # short of cards (a refill), or no count: State's
-                st.move_count(1, Z_minion_deck1, _d35, False, S[15])
+                st.move_count(1, Z_minion_deck1, _d36, False, S[15])  # tally: kept
         if pc <= 2:
             st.at = o58  # game.yaml:241
             if (len(st.zones[(Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[16])))]) >= 2):
@@ -2293,7 +2429,7 @@ def build(num_players, files):
                     _i14 = 0
                 if _i14 < _end14:  # game.yaml:245
                     st.at = o60  # game.yaml:245
-                    move_cards(st, st.zones[(Z_legion1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[57])))], (Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[56]))), False)
+                    move_cards(st, st.zones[(Z_legion1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[57])))], (Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[56]))), False)  # tally: kept
                 else:  # game.yaml:246
                     _args29 = {'p': _L_p10}
                     try:
@@ -2306,9 +2442,9 @@ def build(num_players, files):
                         st.log_line(fmt_player1(_L_p10) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[60])))])) + '); ' + fmt_player1(_L_q3) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[62])))])) + ')', -1)
                     _h1 = len(st.frames)
                     st.at = o64  # game.yaml:250
-                    o64.exec(st, env)
-                    if len(st.frames) > _h1:
-                        run_to(st, _h1)
+                    o64.exec(st, env)  # tally: kept
+                    if len(st.frames) > _h1:  # tally: kept
+                        run_to(st, _h1)  # tally: kept
                     st.at = o70  # game.yaml:251
                     if (env['w'] != None):
                         st.at = o66  # game.yaml:254
@@ -2319,27 +2455,33 @@ def build(num_players, files):
                         st.at = o68  # game.yaml:256
                         _args30 = {'q': env['loser'], 'd': _L_d3}
                         try:
-                            proc_return_marker(st, _args30)
+                            proc_return_marker(st, _args30)  # tally: kept
                         except Exception as e:
                             traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                             raise
                         st.at = o69  # game.yaml:257
                         _n6 = min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66])))]),))
                         _src1 = (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[65])))
-                        _d36 = (Z_markers_on1 + (_O_d3 if _O_d3 is not None else ordinal(_L_d3, 'districts', S[64])))
+                        _d37 = (Z_markers_on1 + (_O_d3 if _O_d3 is not None else ordinal(_L_d3, 'districts', S[64])))
                         _pile7 = st.zones[_src1]
                         if type(_n6) is int and 0 <= _n6 <= len(_pile7):
                             for _ in range(_n6):
-                                _c44 = _pile7.pop()
-                                st.zones[_d36].append(_c44)
-                                st.loc[_c44.id] = _d36
+                                _c45 = _pile7.pop()
+                                _t10 = _TD.get(st)
+                                if _t10 is not None:
+                                    _x13 = _t10[_d37]
+                                    if _x13 is not None:
+                                        _x13[OSLOT[_c45.id]] += 1
+                                st.zones[_d37].append(_c45)
+                                st.loc[_c45.id] = _d37
                         else:  # short of cards (a refill), or no count: State's
-                            st.move_count(_n6, _src1, _d36, False, S[67])
+                            st.move_count(_n6, _src1, _d37, False, S[67])
+                            _TD.clear()  # (codegen/tally.py)
                     st.at = o73  # game.yaml:258
-                    for _x7 in [_L_p10, _L_q3]:
-                        env['x'] = _x7
+                    for _x14 in [_L_p10, _L_q3]:
+                        env['x'] = _x14
                         st.at = o72  # game.yaml:258
-                        move_cards(st, st.zones[(Z_legion1 + (_x7 if type(_x7) is int and 0 <= _x7 < num_players else seat(st, _x7, S[68])))], Z_discard1, False)
+                        move_cards(st, st.zones[(Z_legion1 + (_x14 if type(_x14) is int and 0 <= _x14 < num_players else seat(st, _x14, S[68])))], Z_discard1, False)  # tally: kept
     def c_7(st, env, pc):  # game.yaml:260
         _L_p11 = env['p']
         _S_p10 = _L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else None
@@ -2355,9 +2497,9 @@ def build(num_players, files):
                     _cands5 = []
                     _seen5 = set()
                     for _y5 in reversed(st.zones[(Z_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[70])))]):
-                        _t5 = _y5.type_id
-                        if _t5 not in _seen5:
-                            _seen5.add(_t5)
+                        _t11 = _y5.type_id
+                        if _t11 not in _seen5:
+                            _seen5.add(_t11)
                             _cands5.append(_y5)
                     _cands5.reverse()
                 else:
@@ -2377,18 +2519,18 @@ def build(num_players, files):
                     st.move_number += 1
                     if _i15 == len(_cands5):
                         break  # done
-                    _c45 = _cands5[_i15]
+                    _c46 = _cands5[_i15]
                 else:  # one card and no stopping yet: it is picked
-                    _c45 = _cands5[0]
-                _picked5.append(_c45)
-                _d37 = (Z_legion1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[71])))
-                _from6 = st.zones[st.loc[_c45.id]]
-                if _from6[-1] is _c45:  # the top card: no search from the bottom
+                    _c46 = _cands5[0]
+                _picked5.append(_c46)
+                _d38 = (Z_legion1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[71])))
+                _from6 = st.zones[st.loc[_c46.id]]
+                if _from6[-1] is _c46:  # the top card: no search from the bottom
                     _from6.pop()
                 else:
-                    _from6.remove(_c45)
-                st.zones[_d37].append(_c45)
-                st.loc[_c45.id] = _d37
+                    _from6.remove(_c46)
+                st.zones[_d38].append(_c46)
+                st.loc[_c46.id] = _d38
     def c_8(st, env, pc):  # game.yaml:266
         _L_day1 = env['day']
         if pc <= 0:
@@ -2439,54 +2581,72 @@ def build(num_players, files):
         if pc <= 4:
             _h2 = len(st.frames)
             st.at = o89  # game.yaml:282
-            o89.exec(st, env)
-            if len(st.frames) > _h2:
-                run_to(st, _h2)
+            o89.exec(st, env)  # tally: kept
+            if len(st.frames) > _h2:  # tally: kept
+                run_to(st, _h2)  # tally: kept
         if pc <= 5:
             st.at = o98  # game.yaml:283
             if (env['w'] == None):
                 st.at = o96  # game.yaml:285
-                _c47 = _L_day1
-                if type(_c47) is Card:
-                    _from7 = st.zones[st.loc[_c47.id]]
-                    if _from7[-1] is _c47:  # the top card: no search from the bottom
+                _c48 = _L_day1
+                if type(_c48) is Card:
+                    _t12 = _TD.get(st)
+                    if _t12 is not None:
+                        _x15 = _t12[st.loc[_c48.id]]
+                        if _x15 is not None:
+                            _x15[OSLOT[_c48.id]] -= 1
+                    _from7 = st.zones[st.loc[_c48.id]]
+                    if _from7[-1] is _c48:  # the top card: no search from the bottom
                         _from7.pop()
                     else:
-                        _from7.remove(_c47)
-                    st.zones[Z_spent_days1].append(_c47)
-                    st.loc[_c47.id] = Z_spent_days1
+                        _from7.remove(_c48)
+                    st.zones[Z_spent_days1].append(_c48)
+                    st.loc[_c48.id] = Z_spent_days1
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c47, Z_spent_days1, False)
+                    st.move(_c48, Z_spent_days1, False)
+                    _TD.clear()  # (codegen/tally.py)
                 st.at = o97  # game.yaml:285
                 if st.record_log:
                     st.at = o97  # game.yaml:285
                     st.log_line('nobody wins the Struggle; ' + fmt_card1(_L_day1) + ' is set aside', -1)
             else:
                 st.at = o91  # game.yaml:287
-                _c48 = _L_day1
-                _d38 = (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[19])))
-                if type(_c48) is Card:
-                    _from8 = st.zones[st.loc[_c48.id]]
-                    if _from8[-1] is _c48:  # the top card: no search from the bottom
+                _c49 = _L_day1
+                _d39 = (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[19])))
+                if type(_c49) is Card:
+                    _t13 = _TD.get(st)
+                    if _t13 is not None:
+                        _x16 = _t13[st.loc[_c49.id]]
+                        if _x16 is not None:
+                            _x16[OSLOT[_c49.id]] -= 1
+                    _from8 = st.zones[st.loc[_c49.id]]
+                    if _from8[-1] is _c49:  # the top card: no search from the bottom
                         _from8.pop()
                     else:
-                        _from8.remove(_c48)
-                    st.zones[_d38].append(_c48)
-                    st.loc[_c48.id] = _d38
+                        _from8.remove(_c49)
+                    st.zones[_d39].append(_c49)
+                    st.loc[_c49.id] = _d39
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c48, _d38, False)
+                    st.move(_c49, _d39, False)
+                    _TD.clear()  # (codegen/tally.py)
                 st.at = o93  # game.yaml:288
                 _n8 = min((_L_day1.props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21])))]),))
                 _src2 = (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[20])))
-                _d39 = (Z_markers_on1 + _L_day1.props['district'].ordinal)
+                _d40 = (Z_markers_on1 + _L_day1.props['district'].ordinal)
                 _pile8 = st.zones[_src2]
                 if type(_n8) is int and 0 <= _n8 <= len(_pile8):
                     for _ in range(_n8):
-                        _c49 = _pile8.pop()
-                        st.zones[_d39].append(_c49)
-                        st.loc[_c49.id] = _d39
+                        _c50 = _pile8.pop()
+                        _t14 = _TD.get(st)
+                        if _t14 is not None:
+                            _x17 = _t14[_d40]
+                            if _x17 is not None:
+                                _x17[OSLOT[_c50.id]] += 1
+                        st.zones[_d40].append(_c50)
+                        st.loc[_c50.id] = _d40
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(_n8, _src2, _d39, False, S[22])
+                    st.move_count(_n8, _src2, _d40, False, S[22])
+                    _TD.clear()  # (codegen/tally.py)
                 st.at = o94  # game.yaml:290
                 if st.record_log:
                     st.at = o94  # game.yaml:290
@@ -2496,7 +2656,7 @@ def build(num_players, files):
             for _q16 in list(env['fighters']):
                 env['q'] = _q16
                 st.at = o100  # game.yaml:291
-                move_cards(st, st.zones[(Z_legion1 + (_q16 if type(_q16) is int and 0 <= _q16 < num_players else seat(st, _q16, S[23])))], Z_discard1, False)
+                move_cards(st, st.zones[(Z_legion1 + (_q16 if type(_q16) is int and 0 <= _q16 < num_players else seat(st, _q16, S[23])))], Z_discard1, False)  # tally: kept
     def c_9(st, env, pc):  # game.yaml:293
         if pc <= 0:
             st.at = o108  # game.yaml:297
@@ -2515,9 +2675,9 @@ def build(num_players, files):
                             _cands6 = []
                             _seen6 = set()
                             for _y6 in reversed(st.zones[(Z_hand1 + _q17)]):
-                                _t6 = _y6.type_id
-                                if _t6 not in _seen6:
-                                    _seen6.add(_t6)
+                                _t15 = _y6.type_id
+                                if _t15 not in _seen6:
+                                    _seen6.add(_t15)
                                     _cands6.append(_y6)
                             _cands6.reverse()
                         else:
@@ -2535,32 +2695,32 @@ def build(num_players, files):
                             st.move_number += 1
                             if _i17 == len(_cands6):
                                 break  # done
-                            _c50 = _cands6[_i17]
+                            _c51 = _cands6[_i17]
                         else:  # one card and no stopping yet: it is picked
-                            _c50 = _cands6[0]
-                        _picked6.append(_c50)
-                        _from9 = st.zones[st.loc[_c50.id]]
-                        if _from9[-1] is _c50:  # the top card: no search from the bottom
+                            _c51 = _cands6[0]
+                        _picked6.append(_c51)
+                        _from9 = st.zones[st.loc[_c51.id]]
+                        if _from9[-1] is _c51:  # the top card: no search from the bottom
                             _from9.pop()
                         else:
-                            _from9.remove(_c50)
-                        st.zones[Z_discard1].append(_c50)
-                        st.loc[_c50.id] = Z_discard1
+                            _from9.remove(_c51)
+                        st.zones[Z_discard1].append(_c51)
+                        st.loc[_c51.id] = Z_discard1
                 else:
                     st.at = o104  # game.yaml:302
                     _n10 = (3 - len(st.zones[(Z_hand1 + _q17)]))
-                    _d40 = (Z_hand1 + _q17)
+                    _d41 = (Z_hand1 + _q17)
                     _pile9 = st.zones[Z_minion_deck1]
                     if type(_n10) is int and 0 <= _n10 <= len(_pile9):
                         for _ in range(_n10):
-                            _c52 = _pile9.pop()
-                            st.zones[_d40].append(_c52)
-                            st.loc[_c52.id] = _d40
+                            _c53 = _pile9.pop()
+                            st.zones[_d41].append(_c53)
+                            st.loc[_c53.id] = _d41
                     else:  # short of cards (a refill), or no count: State's
-                        st.move_count(_n10, Z_minion_deck1, _d40, False, S[78])
+                        st.move_count(_n10, Z_minion_deck1, _d41, False, S[78])  # tally: kept
         if pc <= 1:
             st.at = o109  # game.yaml:303
-            move_cards(st, st.zones[Z_discard1], Z_minion_deck1, False)
+            move_cards(st, st.zones[Z_discard1], Z_minion_deck1, False)  # tally: kept
         if pc <= 2:
             st.at = o110  # game.yaml:304
             st.shuffle(Z_minion_deck1)
@@ -2579,7 +2739,7 @@ def build(num_players, files):
                 raise
         if pc <= 1:
             st.at = o26  # game.yaml:165
-            for _q18 in [_x8 for _x8 in ((SEATS_others1.get(_S_p11) if len(st.players) == num_players else None) or others(st, _L_p12)) if (len(st.zones[(Z_hand1 + _x8)]) > 0)]:
+            for _q18 in [_x18 for _x18 in ((SEATS_others1.get(_S_p11) if len(st.players) == num_players else None) or others(st, _L_p12)) if (len(st.zones[(Z_hand1 + _x18)]) > 0)]:
                 env['q'] = _q18
                 st.at = o25  # game.yaml:167
                 _lo7 = 1
@@ -2592,9 +2752,9 @@ def build(num_players, files):
                         _cands7 = []
                         _seen7 = set()
                         for _y7 in reversed(st.zones[(Z_hand1 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else seat(st, _q18, S[33])))]):
-                            _t7 = _y7.type_id
-                            if _t7 not in _seen7:
-                                _seen7.add(_t7)
+                            _t16 = _y7.type_id
+                            if _t16 not in _seen7:
+                                _seen7.add(_t16)
                                 _cands7.append(_y7)
                         _cands7.reverse()
                     else:
@@ -2615,27 +2775,27 @@ def build(num_players, files):
                         st.move_number += 1
                         if _i18 == len(_cands7):
                             break  # done
-                        _c53 = _cands7[_i18]
+                        _c54 = _cands7[_i18]
                     else:  # one card and no stopping yet: it is picked
-                        _c53 = _cands7[0]
-                    _picked7.append(_c53)
-                    _from10 = st.zones[st.loc[_c53.id]]
-                    if _from10[-1] is _c53:  # the top card: no search from the bottom
+                        _c54 = _cands7[0]
+                    _picked7.append(_c54)
+                    _from10 = st.zones[st.loc[_c54.id]]
+                    if _from10[-1] is _c54:  # the top card: no search from the bottom
                         _from10.pop()
                     else:
-                        _from10.remove(_c53)
-                    st.zones[Z_discard1].append(_c53)
-                    st.loc[_c53.id] = Z_discard1
+                        _from10.remove(_c54)
+                    st.zones[Z_discard1].append(_c54)
+                    st.loc[_c54.id] = Z_discard1
         if pc <= 2:
             st.at = o27  # game.yaml:169
-            _d41 = (Z_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p12, S[31])))
+            _d42 = (Z_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p12, S[31])))
             _pile10 = st.zones[Z_minion_deck1]
             if len(_pile10) >= 1:
-                _c55 = _pile10.pop()
-                st.zones[_d41].append(_c55)
-                st.loc[_c55.id] = _d41
+                _c56 = _pile10.pop()
+                st.zones[_d42].append(_c56)
+                st.loc[_c56.id] = _d42
             else:  # short of cards (a refill), or no count: State's
-                st.move_count(1, Z_minion_deck1, _d41, False, S[32])
+                st.move_count(1, Z_minion_deck1, _d42, False, S[32])  # tally: kept
     def c_24(st, env, pc):  # game.yaml:166
         _L_q4 = env['q']
         _S_q3 = _L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else None
@@ -2651,9 +2811,9 @@ def build(num_players, files):
                     _cands8 = []
                     _seen8 = set()
                     for _y8 in reversed(st.zones[(Z_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q4, S[33])))]):
-                        _t8 = _y8.type_id
-                        if _t8 not in _seen8:
-                            _seen8.add(_t8)
+                        _t17 = _y8.type_id
+                        if _t17 not in _seen8:
+                            _seen8.add(_t17)
                             _cands8.append(_y8)
                     _cands8.reverse()
                 else:
@@ -2673,17 +2833,17 @@ def build(num_players, files):
                     st.move_number += 1
                     if _i19 == len(_cands8):
                         break  # done
-                    _c56 = _cands8[_i19]
+                    _c57 = _cands8[_i19]
                 else:  # one card and no stopping yet: it is picked
-                    _c56 = _cands8[0]
-                _picked8.append(_c56)
-                _from11 = st.zones[st.loc[_c56.id]]
-                if _from11[-1] is _c56:  # the top card: no search from the bottom
+                    _c57 = _cands8[0]
+                _picked8.append(_c57)
+                _from11 = st.zones[st.loc[_c57.id]]
+                if _from11[-1] is _c57:  # the top card: no search from the bottom
                     _from11.pop()
                 else:
-                    _from11.remove(_c56)
-                st.zones[Z_discard1].append(_c56)
-                st.loc[_c56.id] = Z_discard1
+                    _from11.remove(_c57)
+                st.zones[Z_discard1].append(_c57)
+                st.loc[_c57.id] = Z_discard1
     def c_28(st, env, pc):  # game.yaml:174
         _L_p13 = env['p']
         _L_d4 = env['d']
@@ -2698,7 +2858,7 @@ def build(num_players, files):
                 raise
         if pc <= 1:
             st.at = o32  # game.yaml:176
-            _v13 = [_q19 for _q19 in st.players if ((len([1 for _m37 in st.zones[(Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[0])))] if (_m37.owner == _q19)]) > 0))]  # game.yaml:178
+            _v13 = [_q19 for _q19 in st.players if ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[0])))] or tally_zone(st, (Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[0])))))[_q19] > 0))]  # game.yaml:178
             _end18 = len(_v13)
             if not _end18:
                 raise RuleError('a choice has no legal option', S[97])
@@ -2713,7 +2873,7 @@ def build(num_players, files):
                 _q20 = env['q'] = _v13[_i20]
                 _args34 = {'q': _q20, 'd': _L_d4}
                 try:
-                    proc_return_marker(st, _args34)
+                    proc_return_marker(st, _args34)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                     raise
@@ -2745,18 +2905,27 @@ def build(num_players, files):
                     _i21 = 0
                 _b6 = env['b'] = _v14[_i21]
                 st.at = o36  # game.yaml:188
-                _c58 = first([_m38 for _m38 in st.zones[(Z_markers_on1 + (_O_a1 if _O_a1 is not None else ordinal(_L_a2, 'districts', S[39])))] if (_m38.owner == _L_p14)])
-                _d42 = (Z_markers_on1 + _b6.ordinal)
-                if type(_c58) is Card:
-                    _from12 = st.zones[st.loc[_c58.id]]
-                    if _from12[-1] is _c58:  # the top card: no search from the bottom
+                _c59 = first([_m34 for _m34 in st.zones[(Z_markers_on1 + (_O_a1 if _O_a1 is not None else ordinal(_L_a2, 'districts', S[39])))] if (_m34.owner == _L_p14)])
+                _d43 = (Z_markers_on1 + _b6.ordinal)
+                if type(_c59) is Card:
+                    _t18 = _TD.get(st)
+                    if _t18 is not None:
+                        _x19 = _t18[st.loc[_c59.id]]
+                        if _x19 is not None:
+                            _x19[OSLOT[_c59.id]] -= 1
+                        _x20 = _t18[_d43]
+                        if _x20 is not None:
+                            _x20[OSLOT[_c59.id]] += 1
+                    _from12 = st.zones[st.loc[_c59.id]]
+                    if _from12[-1] is _c59:  # the top card: no search from the bottom
                         _from12.pop()
                     else:
-                        _from12.remove(_c58)
-                    st.zones[_d42].append(_c58)
-                    st.loc[_c58.id] = _d42
+                        _from12.remove(_c59)
+                    st.zones[_d43].append(_c59)
+                    st.loc[_c59.id] = _d43
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c58, _d42, False)
+                    st.move(_c59, _d43, False)
+                    _TD.clear()  # (codegen/tally.py)
     def c_38(st, env, pc):  # game.yaml:191
         _L_p15 = env['p']
         _L_d5 = env['d']
@@ -2772,32 +2941,37 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o40  # game.yaml:191
             _z4 = st.zones[(Z_house1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p15, S[42])))]
-            _c59 = _z4[-1]
-            _d43 = (Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[41])))
+            _c60 = _z4[-1]
+            _d44 = (Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[41])))
+            _t19 = _TD.get(st)
+            if _t19 is not None:
+                _x21 = _t19[_d44]
+                if _x21 is not None:
+                    _x21[OSLOT[_c60.id]] += 1
             _z4.pop()
-            st.zones[_d43].append(_c59)
-            st.loc[_c59.id] = _d43
+            st.zones[_d44].append(_c60)
+            st.loc[_c60.id] = _d44
     def c_43(st, env, pc):  # game.yaml:213
         _L_p16 = env['p']
         _L_d6 = env['d']
-        _O_d6 = _L_d6.ordinal if type(_L_d6) is Card and _L_d6.kind == 'districts' else None
         _S_p15 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
+        _O_d6 = _L_d6.ordinal if type(_L_d6) is Card and _L_d6.kind == 'districts' else None
         if pc <= 0:
             st.at = o44  # game.yaml:214
-            _lo9 = ((_r8 := len([1 for _m39 in st.zones[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))] if (_m39.owner == _L_p16)])) + 1)
+            _lo9 = ((_r8 := (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))] or tally_zone(st, (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))))[_S_p15] if _S_p15 is not None else len([1 for _m35 in st.zones[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))] if (_m35.owner == _L_p16)]))) + 1)
             _hi8 = (_r8 + 1)
             if _lo9 < 0 or _hi8 < _lo9:
                 raise RuleError(f'a pick of {_lo9} to {_hi8} items is impossible', S[100])
             _picked9 = []
             while True:
                 if len(_picked9) < _hi8:
-                    _found3 = [_c61 for _c61 in st.zones[(Z_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[47])))] if ((_c61.name == _L_d6.props['minion']) or _c61.props['wild'])]
+                    _found3 = [_c62 for _c62 in st.zones[(Z_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[47])))] if ((_c62.name == _L_d6.props['minion']) or _c62.props['wild'])]
                     _cands9 = []
                     _seen9 = set()
                     for _y9 in reversed(_found3):
-                        _t9 = _y9.type_id
-                        if _t9 not in _seen9:
-                            _seen9.add(_t9)
+                        _t20 = _y9.type_id
+                        if _t20 not in _seen9:
+                            _seen9.add(_t20)
                             _cands9.append(_y9)
                     _cands9.reverse()
                 else:
@@ -2817,32 +2991,38 @@ def build(num_players, files):
                     st.move_number += 1
                     if _i22 == len(_cands9):
                         break  # done
-                    _c60 = _cands9[_i22]
+                    _c61 = _cands9[_i22]
                 else:  # one card and no stopping yet: it is picked
-                    _c60 = _cands9[0]
-                _picked9.append(_c60)
-                _from13 = st.zones[st.loc[_c60.id]]
-                if _from13[-1] is _c60:  # the top card: no search from the bottom
+                    _c61 = _cands9[0]
+                _picked9.append(_c61)
+                _from13 = st.zones[st.loc[_c61.id]]
+                if _from13[-1] is _c61:  # the top card: no search from the bottom
                     _from13.pop()
                 else:
-                    _from13.remove(_c60)
-                st.zones[Z_discard1].append(_c60)
-                st.loc[_c60.id] = Z_discard1
+                    _from13.remove(_c61)
+                st.zones[Z_discard1].append(_c61)
+                st.loc[_c61.id] = Z_discard1
         if pc <= 1:
             st.at = o45  # game.yaml:216
             _z5 = st.zones[(Z_house1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[46])))]
-            _c62 = _z5[-1]
-            _d44 = (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[45])))
+            _c63 = _z5[-1]
+            _d45 = (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[45])))
+            _t21 = _TD.get(st)
+            if _t21 is not None:
+                _x22 = _t21[_d45]
+                if _x22 is not None:
+                    _x22[OSLOT[_c63.id]] += 1
             _z5.pop()
-            st.zones[_d44].append(_c62)
-            st.loc[_c62.id] = _d44
+            st.zones[_d45].append(_c63)
+            st.loc[_c63.id] = _d45
     def c_46(st, env, pc):  # game.yaml:222
         _L_p17 = env['p']
         _L_q5 = env['q']
         _S_p16 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
+        _S_q4 = _L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else None
         if pc <= 0:
             st.at = o49  # game.yaml:223
-            _v15 = [_d45 for _d45 in K_districts1 if ((len([1 for _m40 in st.zones[(Z_markers_on1 + _d45.ordinal)] if (_m40.owner == _L_p17)]) > 0) and (len([1 for _m41 in st.zones[(Z_markers_on1 + _d45.ordinal)] if (_m41.owner == _L_q5)]) > 0))]  # game.yaml:225
+            _v15 = [_d46 for _d46 in K_districts1 if (((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d46.ordinal)] or tally_zone(st, (Z_markers_on1 + _d46.ordinal)))[_S_p16] if _S_p16 is not None else len([1 for _m36 in st.zones[(Z_markers_on1 + _d46.ordinal)] if (_m36.owner == _L_p17)])) > 0) and ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d46.ordinal)] or tally_zone(st, (Z_markers_on1 + _d46.ordinal)))[_S_q4] if _S_q4 is not None else len([1 for _m37 in st.zones[(Z_markers_on1 + _d46.ordinal)] if (_m37.owner == _L_q5)])) > 0))]  # game.yaml:225
             _end20 = len(_v15)
             if not _end20:
                 raise RuleError('a choice has no legal option', S[101])
@@ -2854,8 +3034,8 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i23 = 0
-                _d46 = env['d'] = _v15[_i23]
-                _args37 = {'p': _L_p17, 'q': _L_q5, 'd': _d46}
+                _d47 = env['d'] = _v15[_i23]
+                _args37 = {'p': _L_p17, 'q': _L_q5, 'd': _d47}
                 try:
                     c_6(st, _args37, 0)
                 except Exception as e:
@@ -2885,9 +3065,9 @@ def build(num_players, files):
                 _cands10 = []
                 _seen10 = set()
                 for _y10 in reversed(st.zones[(Z_hand1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p19, S[51])))]):
-                    _t10 = _y10.type_id
-                    if _t10 not in _seen10:
-                        _seen10.add(_t10)
+                    _t22 = _y10.type_id
+                    if _t22 not in _seen10:
+                        _seen10.add(_t22)
                         _cands10.append(_y10)
                 _cands10.reverse()
                 _stop10 = len(_picked10) >= _lo10
@@ -2905,30 +3085,30 @@ def build(num_players, files):
                     st.move_number += 1
                     if _i24 == len(_cands10):
                         break  # done
-                    _c63 = _cands10[_i24]
+                    _c64 = _cands10[_i24]
                 else:  # one card and no stopping yet: it is picked
-                    _c63 = _cands10[0]
-                _picked10.append(_c63)
-                _from14 = st.zones[st.loc[_c63.id]]
-                if _from14[-1] is _c63:  # the top card: no search from the bottom
+                    _c64 = _cands10[0]
+                _picked10.append(_c64)
+                _from14 = st.zones[st.loc[_c64.id]]
+                if _from14[-1] is _c64:  # the top card: no search from the bottom
                     _from14.pop()
                 else:
-                    _from14.remove(_c63)
-                st.zones[Z_discard1].append(_c63)
-                st.loc[_c63.id] = Z_discard1
+                    _from14.remove(_c64)
+                st.zones[Z_discard1].append(_c64)
+                st.loc[_c64.id] = Z_discard1
             env['gone'] = _picked10
         if pc <= 1:
             st.at = o52  # game.yaml:232
             _n15 = (len(env['gone']) + 1)
-            _d47 = (Z_hand1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p19, S[49])))
+            _d48 = (Z_hand1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p19, S[49])))
             _pile11 = st.zones[Z_minion_deck1]
             if type(_n15) is int and 0 <= _n15 <= len(_pile11):
                 for _ in range(_n15):
-                    _c65 = _pile11.pop()
-                    st.zones[_d47].append(_c65)
-                    st.loc[_c65.id] = _d47
+                    _c66 = _pile11.pop()
+                    st.zones[_d48].append(_c66)
+                    st.loc[_c66.id] = _d48
             else:  # short of cards (a refill), or no count: State's
-                st.move_count(_n15, Z_minion_deck1, _d47, False, S[50])
+                st.move_count(_n15, Z_minion_deck1, _d48, False, S[50])  # tally: kept
     def c_56(st, env, pc):  # game.yaml:241
         _L_q7 = env['q']
         if pc <= 0:
@@ -2943,7 +3123,7 @@ def build(num_players, files):
         _L_q8 = env['q']
         _L_d8 = env['d']
         _S_p18 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
-        _S_q4 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
+        _S_q5 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
         _O_d7 = _L_d8.ordinal if type(_L_d8) is Card and _L_d8.kind == 'districts' else None
         if pc <= 0:
             _args40 = {'p': _L_p20}
@@ -2955,13 +3135,13 @@ def build(num_players, files):
         if pc <= 1:
             if st.record_log:
                 st.at = o63  # game.yaml:249
-                st.log_line(fmt_player1(_L_p20) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[60])))])) + '); ' + fmt_player1(_L_q8) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q8, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q8, S[62])))])) + ')', -1)
+                st.log_line(fmt_player1(_L_p20) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[60])))])) + '); ' + fmt_player1(_L_q8) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q8, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q8, S[62])))])) + ')', -1)
         if pc <= 2:
             _h3 = len(st.frames)
             st.at = o64  # game.yaml:250
-            o64.exec(st, env)
-            if len(st.frames) > _h3:
-                run_to(st, _h3)
+            o64.exec(st, env)  # tally: kept
+            if len(st.frames) > _h3:  # tally: kept
+                run_to(st, _h3)  # tally: kept
         if pc <= 3:
             st.at = o70  # game.yaml:251
             if (env['w'] != None):
@@ -2973,34 +3153,40 @@ def build(num_players, files):
                 st.at = o68  # game.yaml:256
                 _args41 = {'q': env['loser'], 'd': _L_d8}
                 try:
-                    proc_return_marker(st, _args41)
+                    proc_return_marker(st, _args41)  # tally: kept
                 except Exception as e:
                     traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                     raise
                 st.at = o69  # game.yaml:257
                 _n16 = min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66])))]),))
                 _src3 = (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[65])))
-                _d48 = (Z_markers_on1 + (_O_d7 if _O_d7 is not None else ordinal(_L_d8, 'districts', S[64])))
+                _d49 = (Z_markers_on1 + (_O_d7 if _O_d7 is not None else ordinal(_L_d8, 'districts', S[64])))
                 _pile12 = st.zones[_src3]
                 if type(_n16) is int and 0 <= _n16 <= len(_pile12):
                     for _ in range(_n16):
-                        _c66 = _pile12.pop()
-                        st.zones[_d48].append(_c66)
-                        st.loc[_c66.id] = _d48
+                        _c67 = _pile12.pop()
+                        _t23 = _TD.get(st)
+                        if _t23 is not None:
+                            _x23 = _t23[_d49]
+                            if _x23 is not None:
+                                _x23[OSLOT[_c67.id]] += 1
+                        st.zones[_d49].append(_c67)
+                        st.loc[_c67.id] = _d49
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(_n16, _src3, _d48, False, S[67])
+                    st.move_count(_n16, _src3, _d49, False, S[67])
+                    _TD.clear()  # (codegen/tally.py)
         if pc <= 4:
             st.at = o73  # game.yaml:258
-            for _x9 in [_L_p20, _L_q8]:
-                env['x'] = _x9
+            for _x24 in [_L_p20, _L_q8]:
+                env['x'] = _x24
                 st.at = o72  # game.yaml:258
-                move_cards(st, st.zones[(Z_legion1 + (_x9 if type(_x9) is int and 0 <= _x9 < num_players else seat(st, _x9, S[68])))], Z_discard1, False)
+                move_cards(st, st.zones[(Z_legion1 + (_x24 if type(_x24) is int and 0 <= _x24 < num_players else seat(st, _x24, S[68])))], Z_discard1, False)  # tally: kept
     def c_76(st, env, pc):  # game.yaml:272
         _L_q9 = env['q']
-        _S_q5 = _L_q9 if type(_L_q9) is int and 0 <= _L_q9 < num_players else None
+        _S_q6 = _L_q9 if type(_L_q9) is int and 0 <= _L_q9 < num_players else None
         if pc <= 0:
             st.at = o82  # game.yaml:273
-            if (len(st.zones[(Z_hand1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q9, S[72])))]) >= 2):
+            if (len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q9, S[72])))]) >= 2):
                 st.at = o81  # game.yaml:276
                 # game.yaml:278: always offered
                 # game.yaml:278: always offered
@@ -3008,7 +3194,7 @@ def build(num_players, files):
                 _end22 = _end21 + 1
                 if not _end22:
                     raise RuleError('a choice has no legal option', S[107])
-                if _S_q5 is None:
+                if _S_q6 is None:
                     raise RuleError(not_a_seat(_L_q9, num_players), S[107])
                 if _L_q9 in st.players:  # else out of the game: no option runs
                     if _end22 > 1:
@@ -3027,7 +3213,7 @@ def build(num_players, files):
                         pass
     def c_77(st, env, pc):  # game.yaml:275
         _L_q10 = env['q']
-        _S_q6 = _L_q10 if type(_L_q10) is int and 0 <= _L_q10 < num_players else None
+        _S_q7 = _L_q10 if type(_L_q10) is int and 0 <= _L_q10 < num_players else None
         if pc <= 0:
             st.at = o81  # game.yaml:276
             # game.yaml:278: always offered
@@ -3036,7 +3222,7 @@ def build(num_players, files):
             _end24 = _end23 + 1
             if not _end24:
                 raise RuleError('a choice has no legal option', S[107])
-            if _S_q6 is None:
+            if _S_q7 is None:
                 raise RuleError(not_a_seat(_L_q10, num_players), S[107])
             if _L_q10 in st.players:  # else out of the game: no option runs
                 if _end24 > 1:
@@ -3064,12 +3250,12 @@ def build(num_players, files):
                 raise
     def c_102(st, env, pc):  # game.yaml:298
         _L_q12 = env['q']
-        _S_q7 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
+        _S_q8 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
         if pc <= 0:
             st.at = o107  # game.yaml:299
-            if (len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[75])))]) > 3):
+            if (len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[75])))]) > 3):
                 st.at = o106  # game.yaml:301
-                _lo11 = ((_r9 := len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[80])))])) - 3)
+                _lo11 = ((_r9 := len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[80])))])) - 3)
                 _hi9 = (_r9 - 3)
                 if _lo11 < 0 or _hi9 < _lo11:
                     raise RuleError(f'a pick of {_lo11} to {_hi9} items is impossible', S[108])
@@ -3078,10 +3264,10 @@ def build(num_players, files):
                     if len(_picked11) < _hi9:
                         _cands11 = []
                         _seen11 = set()
-                        for _y11 in reversed(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[79])))]):
-                            _t11 = _y11.type_id
-                            if _t11 not in _seen11:
-                                _seen11.add(_t11)
+                        for _y11 in reversed(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[79])))]):
+                            _t24 = _y11.type_id
+                            if _t24 not in _seen11:
+                                _seen11.add(_t24)
                                 _cands11.append(_y11)
                         _cands11.reverse()
                     else:
@@ -3091,7 +3277,7 @@ def build(num_players, files):
                         if not _stop11:
                             raise RuleError(f'a pick needs {_lo11} items but only {len(_picked11)} could be picked', S[108])
                         break
-                    if _S_q7 is None:
+                    if _S_q8 is None:
                         raise RuleError(not_a_seat(_L_q12, num_players), S[108])
                     if _L_q12 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
@@ -3101,35 +3287,35 @@ def build(num_players, files):
                         st.move_number += 1
                         if _i27 == len(_cands11):
                             break  # done
-                        _c67 = _cands11[_i27]
+                        _c68 = _cands11[_i27]
                     else:  # one card and no stopping yet: it is picked
-                        _c67 = _cands11[0]
-                    _picked11.append(_c67)
-                    _from15 = st.zones[st.loc[_c67.id]]
-                    if _from15[-1] is _c67:  # the top card: no search from the bottom
+                        _c68 = _cands11[0]
+                    _picked11.append(_c68)
+                    _from15 = st.zones[st.loc[_c68.id]]
+                    if _from15[-1] is _c68:  # the top card: no search from the bottom
                         _from15.pop()
                     else:
-                        _from15.remove(_c67)
-                    st.zones[Z_discard1].append(_c67)
-                    st.loc[_c67.id] = Z_discard1
+                        _from15.remove(_c68)
+                    st.zones[Z_discard1].append(_c68)
+                    st.loc[_c68.id] = Z_discard1
             else:
                 st.at = o104  # game.yaml:302
-                _n18 = (3 - len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[77])))]))
-                _d49 = (Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[76])))
+                _n18 = (3 - len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[77])))]))
+                _d50 = (Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[76])))
                 _pile13 = st.zones[Z_minion_deck1]
                 if type(_n18) is int and 0 <= _n18 <= len(_pile13):
                     for _ in range(_n18):
-                        _c69 = _pile13.pop()
-                        st.zones[_d49].append(_c69)
-                        st.loc[_c69.id] = _d49
+                        _c70 = _pile13.pop()
+                        st.zones[_d50].append(_c70)
+                        st.loc[_c70.id] = _d50
                 else:  # short of cards (a refill), or no count: State's
-                    st.move_count(_n18, Z_minion_deck1, _d49, False, S[78])
+                    st.move_count(_n18, Z_minion_deck1, _d50, False, S[78])  # tally: kept
     def c_105(st, env, pc):  # game.yaml:300
         _L_q13 = env['q']
-        _S_q8 = _L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else None
+        _S_q9 = _L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else None
         if pc <= 0:
             st.at = o106  # game.yaml:301
-            _lo12 = ((_r10 := len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[80])))])) - 3)
+            _lo12 = ((_r10 := len(st.zones[(Z_hand1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[80])))])) - 3)
             _hi10 = (_r10 - 3)
             if _lo12 < 0 or _hi10 < _lo12:
                 raise RuleError(f'a pick of {_lo12} to {_hi10} items is impossible', S[108])
@@ -3138,10 +3324,10 @@ def build(num_players, files):
                 if len(_picked12) < _hi10:
                     _cands12 = []
                     _seen12 = set()
-                    for _y12 in reversed(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[79])))]):
-                        _t12 = _y12.type_id
-                        if _t12 not in _seen12:
-                            _seen12.add(_t12)
+                    for _y12 in reversed(st.zones[(Z_hand1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[79])))]):
+                        _t25 = _y12.type_id
+                        if _t25 not in _seen12:
+                            _seen12.add(_t25)
                             _cands12.append(_y12)
                     _cands12.reverse()
                 else:
@@ -3151,7 +3337,7 @@ def build(num_players, files):
                     if not _stop12:
                         raise RuleError(f'a pick needs {_lo12} items but only {len(_picked12)} could be picked', S[108])
                     break
-                if _S_q8 is None:
+                if _S_q9 is None:
                     raise RuleError(not_a_seat(_L_q13, num_players), S[108])
                 if _L_q13 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
@@ -3161,17 +3347,17 @@ def build(num_players, files):
                     st.move_number += 1
                     if _i28 == len(_cands12):
                         break  # done
-                    _c70 = _cands12[_i28]
+                    _c71 = _cands12[_i28]
                 else:  # one card and no stopping yet: it is picked
-                    _c70 = _cands12[0]
-                _picked12.append(_c70)
-                _from16 = st.zones[st.loc[_c70.id]]
-                if _from16[-1] is _c70:  # the top card: no search from the bottom
+                    _c71 = _cands12[0]
+                _picked12.append(_c71)
+                _from16 = st.zones[st.loc[_c71.id]]
+                if _from16[-1] is _c71:  # the top card: no search from the bottom
                     _from16.pop()
                 else:
-                    _from16.remove(_c70)
-                st.zones[Z_discard1].append(_c70)
-                st.loc[_c70.id] = Z_discard1
+                    _from16.remove(_c71)
+                st.zones[Z_discard1].append(_c71)
+                st.loc[_c71.id] = Z_discard1
     def c_118(st, env, pc):  # game.yaml:105
         if pc <= 0:
             _passes1 = 0
@@ -3193,10 +3379,10 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
                 st.at = o125  # game.yaml:112
                 _z6 = st.zones[Z_day_deck1]
-                _c72 = _z6[-1]
+                _c73 = _z6[-1]
                 _z6.pop()
-                st.zones[Z_current_day1].append(_c72)
-                st.loc[_c72.id] = Z_current_day1
+                st.zones[Z_current_day1].append(_c73)
+                st.loc[_c73.id] = Z_current_day1
                 if st.record_log:
                     st.at = o126  # game.yaml:113
                     st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
@@ -3261,10 +3447,10 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
             st.at = o125  # game.yaml:112
             _z7 = st.zones[Z_day_deck1]
-            _c73 = _z7[-1]
+            _c74 = _z7[-1]
             _z7.pop()
-            st.zones[Z_current_day1].append(_c73)
-            st.loc[_c73.id] = Z_current_day1
+            st.zones[Z_current_day1].append(_c74)
+            st.loc[_c74.id] = Z_current_day1
             if st.record_log:
                 st.at = o126  # game.yaml:113
                 st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
@@ -3633,7 +3819,7 @@ def build(num_players, files):
     o153.uid = 153
     o154 = ForOp(S[197], 'p', e154_items, o149, False, seats=True)
     o154.uid = 154
-    P.resume = {0: c_0, 1: c_1, 2: c_2, 3: c_3, 5: c_5, 6: c_6, 7: c_7, 8: c_8, 9: c_9, 22: c_22, 24: c_24, 28: c_28, 33: c_33, 38: c_38, 43: c_43, 46: c_46, 47: c_47, 50: c_50, 56: c_56, 61: c_61, 76: c_76, 77: c_77, 78: c_78, 102: c_102, 105: c_105, 118: c_118, 119: c_119, 128: c_128, 130: c_130, 136: c_136, 141: c_141}
+    P.resume = {0: r_0, 1: r_1, 2: r_2, 3: r_3, 5: r_5, 6: r_6, 7: r_7, 8: r_8, 9: r_9, 22: r_22, 24: r_24, 28: r_28, 33: r_33, 38: r_38, 43: r_43, 46: r_46, 47: r_47, 50: r_50, 56: r_56, 61: r_61, 76: r_76, 77: r_77, 78: r_78, 102: r_102, 105: r_105, 118: r_118, 119: r_119, 128: r_128, 130: r_130, 136: r_136, 141: r_141}
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154]
     P.setup = o112
     P.play = o118
