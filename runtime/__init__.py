@@ -7,7 +7,7 @@ run-loop helpers (enter_procedure, run_whole, fire, fire_arrivals, take_where, e
 cards_of, move_cards, gone, live_mask, reach, Spaces); the layout specs (KindSpec, ZoneSpec,
 VarSpec); the
 checked helpers its expressions call (seat, ordinal, divide, span_list, formatter, PatternTable,
-DataTableRT, majority_has, majority_holders and the seat built-ins); the errors and limits
+DataTableRT, majority_has, majority_holders, majority_top and the seat built-ins); the errors and limits
 (RuleError, SourceSpan, MAX_CALL_DEPTH, MAX_DEPTH, MAX_PASSES, too_deep, too_long, traced).
 
 The interpreter (interpreter/: Program, ExprCompiler) runs the same State (runtime/state.py),
@@ -49,7 +49,7 @@ from .helpers import (
     traced,
 )
 from .layout import KindSpec, ProgramBase, VarSpec, ZoneSpec, site_size
-from .majorities import majority_has, majority_holders
+from .majorities import majority_has, majority_holders, majority_top
 from .moves import move_cards
 from .ops import (
     DONE,
@@ -142,6 +142,7 @@ __all__ = [
     "run_pick",
     "majority_holders",
     "majority_has",
+    "majority_top",
 ]
 
 Step = Callable[[Any, Frame], None]
