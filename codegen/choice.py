@@ -226,9 +226,11 @@ def write_ask(em: Any, w: Writer, s: ir.Choose, n: str, span: str, uid: int) -> 
     block under ``if`` the caller writes next, one level in) the index of the option taken is
     asked when there are two or more. Returns the index's Python local."""
     p, i = em.names.fresh("p"), em.names.fresh("i")
-    w.line(f"if not {n}:")
-    with w.indent():
-        w.line(f"raise RuleError('a choice has no legal option', {span})")
+    fixed = int(n) if n.isdigit() else None  # options always offered: their number is known
+    if fixed is None:
+        w.line(f"if not {n}:")
+        with w.indent():
+            w.line(f"raise RuleError('a choice has no legal option', {span})")
     player = em._e(s.player)  # (what e{uid}_player(st, env) gives, read here)
     if player.isidentifier() and known_seat(em.ex, player):
         p = player  # (a local: known a seat, or tested at entry)
@@ -237,6 +239,10 @@ def write_ask(em: Any, w: Writer, s: ir.Choose, n: str, span: str, uid: int) -> 
     write_seat_check(w, p, span, em.ex)
     w.line(f"if {p} in st.players:  # else out of the game: no option runs")
     with w.indent():
+        if fixed is not None and fixed > 1:
+            w.line(f"{i} = st.choose({n})")
+            w.line("st.move_number += 1")
+            return i
         w.line(f"if {n} > 1:")
         with w.indent():
             w.line(f"{i} = st.choose({n})")
@@ -254,8 +260,12 @@ def write_dispatch(
     chosen option run: option k holds the numbers from the end of option k-1 to its own end."""
     em = d.em
     fresh = em.names.fresh
-    ends = [fresh("end") for _ in counts]
+    ends: list[str] = []
     for k, c in enumerate(counts):
+        if c.isdigit() and (k == 0 or ends[k - 1].isdigit()):  # options always offered
+            ends.append(str(int(c) + (int(ends[k - 1]) if k else 0)))
+            continue
+        ends.append(fresh("end"))
         w.line(f"{ends[k]} = {c}" if k == 0 else f"{ends[k]} = {ends[k - 1]} + {c}")
     i = write_ask(em, w, s, ends[-1], span, uid)
     with w.indent():

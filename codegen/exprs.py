@@ -315,6 +315,8 @@ class ExprEmitter:
             return self._gen(e.args[0], e.func, scope)
         if e.func == HOLDERS:  # a lowered majority (dsl/majorities.py); it runs over among
             args = [self.items(e.args[0], scope), *(self.emit(a, scope) for a in e.args[1:])]
+            if len(args) == 5 and args[3] == "1":  # one count, first place (majority_top)
+                return f"majority_top(st, {', '.join(args[:3])}, {args[4]})"
             return f"majority_holders(st, {', '.join(args)})"
         if e.func in ("pattern_rank", "pattern_label"):
             assert isinstance(e.args[1], ir.Name)

@@ -58,6 +58,11 @@ def picked_may_be_candidates(s: ir.Pick, layout: Any) -> bool:
 def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
     """run_pick(st, env, oN) for the pick ``s``, written out (see the module docstring); ``em``
     is the ModuleEmitter, whose helpers write every expression, name and span."""
+    from .pickone import picks_one, write_pick_one  # noqa: PLC0415  (it imports this module)
+
+    if picks_one(s):  # one pass of the loop, straight-line (codegen/pickone.py)
+        write_pick_one(em, w, s, _candidates)
+        return
     fresh = em.names.fresh
     span = em._span(s.span)
     lo, picked, cands, stop, p, n, i, c = (

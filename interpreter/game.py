@@ -11,6 +11,7 @@ from meeple.dsl.checker import Checked
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.render import eliminates
 from meeple.runtime.layout import ProgramBase
+from meeple.runtime.playout import chooser, run_playout
 from meeple.runtime.state import State, program_origin
 
 from .program import Program
@@ -73,7 +74,8 @@ class Game:
         same game as ``new_initial_state(seed, record_log=False)`` then ``playout(choose)``;
         here the setup runs as direct code too."""
         state = State(self.program, seed, record_log=False, start=False)
-        state.playout(seed if choose is None else choose)
+        # (State.playout's own steps, without its import on every call)
+        run_playout(state, chooser(seed if choose is None else choose))
         return state
 
     def num_players(self) -> int:

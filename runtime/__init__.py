@@ -7,8 +7,9 @@ run-loop helpers (enter_procedure, run_whole, fire, fire_arrivals, take_where, e
 cards_of, move_cards, gone, live_mask, reach, Spaces); the layout specs (KindSpec, ZoneSpec,
 VarSpec); the
 checked helpers its expressions call (seat, ordinal, divide, span_list, formatter, PatternTable,
-DataTableRT, majority_has, majority_holders and the seat built-ins); the errors and limits
-(RuleError, SourceSpan, MAX_CALL_DEPTH, MAX_DEPTH, MAX_PASSES, too_deep, too_long, traced).
+DataTableRT, majority_has, majority_holders, majority_top and the seat built-ins); the errors
+and limits (RuleError, SourceSpan, MAX_CALL_DEPTH, MAX_DEPTH, MAX_PASSES, too_deep, too_long,
+traced).
 
 The interpreter (interpreter/: Program, ExprCompiler) runs the same State (runtime/state.py),
 frames and ops, so both back ends can be compared state by state and a game saved on one resumes
@@ -49,7 +50,7 @@ from .helpers import (
     traced,
 )
 from .layout import KindSpec, ProgramBase, VarSpec, ZoneSpec, site_size
-from .majorities import majority_has, majority_holders
+from .majorities import majority_has, majority_holders, majority_top
 from .majority_counts import majority_has_count
 from .moves import move_cards
 from .ops import (
@@ -150,6 +151,7 @@ __all__ = [
     "majority_has_count",
     "tops_by",
     "is_top_by",
+    "majority_top",
 ]
 
 Step = Callable[[Any, Frame], None]

@@ -89,6 +89,12 @@ class Layout:
         self.num_players = num_players
         self._layout_cards(kinds)
         self._layout_zones(zones)
+        # every card in its start zone, in card order, and each card's zone: what a new State
+        # copies (two list copies per pile instead of a start_zone call per card)
+        self.start_piles: tuple[list[Card], ...] = tuple([] for _ in self.zone_names)
+        self.start_loc: list[int] = [self.start_zone(c) for c in self.cards]
+        for c in self.cards:
+            self.start_piles[self.start_loc[c.id]].append(c)
 
     def _layout_cards(self, kinds: Sequence[KindSpec]) -> None:
         self.cards: list[Card] = []

@@ -62,6 +62,29 @@ def majority_holders(
     return tied
 
 
+def majority_top(st: Any, among: Any, at_least: int, ties: str, counts: list[Any]) -> list[Any]:
+    """``majority_holders(st, among, at_least, ties, 1, counts)`` (one count, first place), as
+    a generated module calls it: the same holders in the same order and the same errors, with
+    the counts searched by list methods (max, count, index) instead of a loop in Python.
+    ``counts`` is a list, one count per candidate of ``among`` (any iterable)."""
+    if type(among) is not list:
+        among = list(among)
+    if len(counts) != len(among):  # (majority_holders' zip(strict=True) raises the same)
+        raise ValueError("zip() arguments differ in length")
+    if None in counts:
+        raise RuleError("a majority's count is none; it must be a number")
+    if not counts:
+        return []
+    best = max(counts)
+    if best < at_least:
+        return []
+    if counts.count(best) == 1:
+        return [among[counts.index(best)]]
+    if _mode(ties, len(st.players)) == "nobody":
+        return []
+    return [x for x, k in zip(among, counts, strict=True) if k == best]
+
+
 def majority_has(st: Any, who: Any, among: list[Any], at_least: int, ties: str, count: Any) -> bool:
     """``who in M(...)`` for a majority of one count and first place, as the generator
     specializes it: ``count(x)`` is the candidate's count, asked of the others only once

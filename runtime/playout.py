@@ -10,6 +10,7 @@ call instead of one step per statement.
 
 from __future__ import annotations
 
+import _random
 import operator
 import random
 from collections.abc import Callable
@@ -40,7 +41,11 @@ def chooser(choose: Chooser | random.Random | int | None) -> Chooser:
                 f"{repr(choose)[:40]}"
             )
         need_seed(seed)
-        choose = random.Random(seed)
+        # the C generator random.Random is built on: the same numbers for a whole-number seed
+        # (Random.seed hands it such a seed as it is), without Random's Python __init__ and
+        # seed(), a sixth of seeding it; nothing but its random() is ever called
+        rand = _random.Random(seed).random
+        return lambda n: int(rand() * n)
     rand = choose.random
     return lambda n: int(rand() * n)
 

@@ -5,6 +5,9 @@ Both back ends draw through these functions, so the same seed gives the same gam
 
 from __future__ import annotations
 
+import struct
+from collections.abc import Callable
+
 _MASK = (1 << 64) - 1
 SEEDS = 1 << 64  # seeds and PRNG states are 0 .. SEEDS - 1
 
@@ -28,8 +31,11 @@ def shuffle(state: int, items: list[object]) -> int:
 
     Draws modulo n from 64-bit outputs (bias below 2**-50 for any real pile size).
     """
+    n = len(items)
+    if n >= _PACKED_FROM:
+        return _shuffle_packed(state, items)
     m = 0xFFFFFFFFFFFFFFFF
-    for i in range(len(items) - 1, 0, -1):
+    for i in range(n - 1, 0, -1):
         # next_u64 written out (the same steps): its call and tuple were a fifth of a draw
         state = (state + 0x9E3779B97F4A7C15) & m
         z = (state ^ (state >> 30)) * 0xBF58476D1CE4E5B9 & m
@@ -37,3 +43,46 @@ def shuffle(state: int, items: list[object]) -> int:
         j = (z ^ (z >> 31)) % (i + 1)
         items[i], items[j] = items[j], items[i]
     return state
+
+
+#: from this many items on, a shuffle computes its draws all at once (_shuffle_packed): below
+#: it the fixed cost of the big numbers is more than the loop's steps it saves
+_PACKED_FROM = 5
+_GAMMA = 0x9E3779B97F4A7C15
+_LANES: dict[int, tuple[int, int, int, Callable[[bytes], tuple[int, ...]], int]] = {}
+
+
+def _lanes(d: int) -> tuple[int, int, int, Callable[[bytes], tuple[int, ...]], int]:
+    """For ``d`` draws: a 1 in each 128-bit lane, the lanes' steps (k+1) * gamma, the low 64
+    bits of each lane set, the unpacking of each lane's low 64 bits, the bytes of all lanes."""
+    lanes = _LANES.get(d)
+    if lanes is None:
+        ones = sum(1 << (128 * k) for k in range(d))
+        steps = sum(((k + 1) * _GAMMA) << (128 * k) for k in range(d))
+        unpack = struct.Struct("<" + "Q8x" * d).unpack
+        lanes = _LANES[d] = (ones, steps, ones * _MASK, unpack, 16 * d)
+    return lanes
+
+
+def _shuffle_packed(state: int, items: list[object]) -> int:
+    """shuffle's draws computed together: the SplitMix64 state after k steps is the state plus
+    k times gamma (mod 2**64), so the d states of d draws sit side by side in one big number,
+    one per 128-bit lane, and each step of the mix is one operation on all of them. A lane
+    holds a 64-bit value: a product by a 64-bit constant stays in its lane and is cut to 64
+    bits by the mask, and the mask clears what a right shift brings down from the next lane.
+    The draws are taken in the loop's order (the first for the last item), the same numbers.
+    Python's operations on one big number cost far less than on each of its parts."""
+    d = len(items) - 1
+    ones, steps, low, unpack, size = _lanes(d)
+    z = (state * ones + steps) & low
+    z = (z ^ (z >> 30)) & low
+    z = z * 0xBF58476D1CE4E5B9 & low
+    z = (z ^ (z >> 27)) & low
+    z = z * 0x94D049BB133111EB & low
+    z ^= z >> 31  # (only the low 64 bits of each lane are read)
+    i = d
+    for v in unpack(z.to_bytes(size, "little")):
+        j = v % (i + 1)
+        items[i], items[j] = items[j], items[i]
+        i -= 1
+    return (state + d * _GAMMA) & _MASK

@@ -7,6 +7,7 @@ and clones in time proportional to its size.
 
 from __future__ import annotations
 
+import functools
 import operator
 import os
 import random
@@ -40,7 +41,6 @@ from .ops import (
     WinnerOp,
 )
 from .position import position_line, saved_position_error
-from .start import start_piles
 from .values import Card, card_label, decode, encode, player_name
 
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
@@ -89,9 +89,9 @@ class State:
         decision. A scenario that starts at setup passes ``start=False`` and calls advance()."""
         need_seed(seed)
         self._init_common(prog, record_log)
-        piles, loc = start_piles(prog)  # (laid out once per Program: runtime/start.py)
-        self.zones: list[list[Card]] = list(map(list.copy, piles))
-        self.loc: list[int] = loc.copy()
+        # the layout's start piles copied (Layout.start_piles: each card in its start zone)
+        self.zones: list[list[Card]] = list(map(list.copy, prog.start_piles))
+        self.loc: list[int] = prog.start_loc.copy()
         self.players: list[int] = list(range(prog.num_players))
         self.rng = prng.seed_state(seed)
         self.secret = 0
@@ -324,8 +324,7 @@ class State:
         playout that fails half way leaves the state half run and refused from then on (play
         out a clone to keep the original); one whose chooser fails at the pending decision
         leaves the state as it was."""
-        from .playout import chooser, run_playout
-
+        chooser, run_playout = _playout_functions()
         return run_playout(self, chooser(choose))
 
     def _not_in_playout(self, what: str) -> None:
@@ -1264,6 +1263,15 @@ def _list_vars(prog: ProgramBase) -> tuple[str, ...]:
         names = tuple(v.name for v in prog.var_specs if v.per is not None or v.type not in scalars)
         setattr(prog, "_clone_list_vars", names)  # noqa: B010  (not a declared attribute)
     return names
+
+
+@functools.cache
+def _playout_functions() -> tuple[Callable[[Any], Callable[[int], int]], Callable[..., int]]:
+    """runtime/playout.py's chooser and run_playout, imported once (it imports this module):
+    an import statement run on every State.playout cost a few percent of a short game's."""
+    from .playout import chooser, run_playout  # noqa: PLC0415
+
+    return chooser, run_playout
 
 
 def _room_for_calls() -> None:

@@ -10,7 +10,7 @@
 - ``top_tiles(p)``, the top tile of each colour of a row, is one pass, and ``is_top(c, p)``
   asked of a purse's and a row's cards one by one scans the row once (codegen/tops.py,
   runtime/tops.py);
-- a new State copies the start piles laid out once per Program (runtime/start.py).
+- a new State copies the start piles laid out once per Program (Layout.start_piles).
 
 Every playout of the compiled fixture is the interpreter's API game (and the compiled one) for
 the same choices; the generated module uses each specialized form; edits of the rules that make

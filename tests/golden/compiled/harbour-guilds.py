@@ -108,12 +108,12 @@ def build(num_players, files):
     SEATS_clockwise_from1 = {p: tuple(range(p, num_players)) + tuple(range(p)) for p in range(num_players)}
 
     def fn_guild_majority(st, v_g):  # game.yaml:87
-        return majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c1 in st.zones[(Z_stall1 + _p1)] if (_c1.props['guild'] == v_g)]) for _p1 in st.players])
+        return majority_top(st, st.players, 1, '2-4:nobody', [len([1 for _c1 in st.zones[(Z_stall1 + _p1)] if (_c1.props['guild'] == v_g)]) for _p1 in st.players])
 
     def proc_majority(st, env):  # game.yaml:94
         _L_g1 = env['g']
         st.at = o4  # game.yaml:98
-        for _w1 in list(majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c2 in st.zones[(Z_stall1 + _p2)] if (_c2.props['guild'] == _L_g1)]) for _p2 in st.players])):
+        for _w1 in list(majority_top(st, st.players, 1, '2-4:nobody', [len([1 for _c2 in st.zones[(Z_stall1 + _p2)] if (_c2.props['guild'] == _L_g1)]) for _p2 in st.players])):
             env['w'] = _w1
             st.at = o2  # game.yaml:100
             _i1 = (_w1 if type(_w1) is int and 0 <= _w1 < num_players else seat(st, _w1, S[0]))
@@ -143,7 +143,7 @@ def build(num_players, files):
         st.frames.pop()
 
     def e4_items(st, env):  # game.yaml:98
-        return majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c3 in st.zones[(Z_stall1 + _p3)] if (_c3.props['guild'] == env['g'])]) for _p3 in st.players])
+        return majority_top(st, st.players, 1, '2-4:nobody', [len([1 for _c3 in st.zones[(Z_stall1 + _p3)] if (_c3.props['guild'] == env['g'])]) for _p3 in st.players])
     def step_5(st, fr):  # game.yaml:42
         env = fr.env
         st.at = o6  # game.yaml:45
@@ -423,52 +423,28 @@ def build(num_players, files):
                         st.at = o24  # game.yaml:62
                         # game.yaml:65: always offered
                         # game.yaml:72: always offered
-                        _end1 = 1
-                        _end2 = _end1 + 1
-                        if not _end2:
-                            raise RuleError('a choice has no legal option', S[15])
                         if _p7 in st.players:  # else out of the game: no option runs
-                            if _end2 > 1:
-                                _i4 = st.choose(_end2)
-                                st.move_number += 1
-                            else:
-                                _i4 = 0
-                            if _i4 < _end1:  # game.yaml:65
+                            _i4 = st.choose(2)
+                            st.move_number += 1
+                            if _i4 < 1:  # game.yaml:65
                                 st.at = o20  # game.yaml:67
-                                _lo1 = 1
-                                _hi1 = 1
-                                if _lo1 < 0 or _hi1 < _lo1:
-                                    raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[16])
-                                _picked1 = []
-                                while True:
-                                    if len(_picked1) < _hi1:
-                                        _cands1 = []
-                                        _seen1 = set()
-                                        for _y1 in reversed(st.zones[(Z_hand1 + _p7)]):
-                                            _t1 = _y1.type_id
-                                            if _t1 not in _seen1:
-                                                _seen1.add(_t1)
-                                                _cands1.append(_y1)
-                                        _cands1.reverse()
-                                    else:
-                                        _cands1 = []
-                                    _stop1 = len(_picked1) >= _lo1
-                                    if not _cands1:
-                                        if not _stop1:
-                                            raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[16])
-                                        break
-                                    if _p7 not in st.players:
-                                        break  # the picker is out of the game: the pick ends with what was picked
-                                    _n1 = len(_cands1) + _stop1
+                                _cands1 = []
+                                _seen1 = set()
+                                for _y1 in reversed(st.zones[(Z_hand1 + _p7)]):
+                                    _t1 = _y1.type_id
+                                    if _t1 not in _seen1:
+                                        _seen1.add(_t1)
+                                        _cands1.append(_y1)
+                                _cands1.reverse()
+                                if not _cands1:
+                                    raise RuleError('a pick needs 1 items but only 0 could be picked', S[16])
+                                if _p7 in st.players:
+                                    _n1 = len(_cands1)
                                     if _n1 > 1:
-                                        _i5 = st.choose(_n1)
+                                        _c5 = _cands1[st.choose(_n1)]
                                         st.move_number += 1
-                                        if _i5 == len(_cands1):
-                                            break  # done
-                                        _c5 = _cands1[_i5]
-                                    else:  # one card and no stopping yet: it is picked
+                                    else:  # one candidate: it is picked
                                         _c5 = _cands1[0]
-                                    _picked1.append(_c5)
                                     _d1 = (Z_stall1 + _p7)
                                     _from1 = st.zones[st.loc[_c5.id]]
                                     if _from1[-1] is _c5:  # the top card: no search from the bottom
@@ -479,38 +455,23 @@ def build(num_players, files):
                                     st.loc[_c5.id] = _d1
                             else:  # game.yaml:72
                                 st.at = o22  # game.yaml:75
-                                _lo2 = 1
-                                _hi2 = 1
-                                if _lo2 < 0 or _hi2 < _lo2:
-                                    raise RuleError(f'a pick of {_lo2} to {_hi2} items is impossible', S[17])
                                 _picked2 = []
-                                while True:
-                                    if len(_picked2) < _hi2:
-                                        _cands2 = []
-                                        _seen2 = set()
-                                        for _y2 in reversed(st.zones[(Z_hand1 + _p7)]):
-                                            _t2 = _y2.type_id
-                                            if _t2 not in _seen2:
-                                                _seen2.add(_t2)
-                                                _cands2.append(_y2)
-                                        _cands2.reverse()
-                                    else:
-                                        _cands2 = []
-                                    _stop2 = len(_picked2) >= _lo2
-                                    if not _cands2:
-                                        if not _stop2:
-                                            raise RuleError(f'a pick needs {_lo2} items but only {len(_picked2)} could be picked', S[17])
-                                        break
-                                    if _p7 not in st.players:
-                                        break  # the picker is out of the game: the pick ends with what was picked
-                                    _n2 = len(_cands2) + _stop2
+                                _cands2 = []
+                                _seen2 = set()
+                                for _y2 in reversed(st.zones[(Z_hand1 + _p7)]):
+                                    _t2 = _y2.type_id
+                                    if _t2 not in _seen2:
+                                        _seen2.add(_t2)
+                                        _cands2.append(_y2)
+                                _cands2.reverse()
+                                if not _cands2:
+                                    raise RuleError('a pick needs 1 items but only 0 could be picked', S[17])
+                                if _p7 in st.players:
+                                    _n2 = len(_cands2)
                                     if _n2 > 1:
-                                        _i6 = st.choose(_n2)
+                                        _c7 = _cands2[st.choose(_n2)]
                                         st.move_number += 1
-                                        if _i6 == len(_cands2):
-                                            break  # done
-                                        _c7 = _cands2[_i6]
-                                    else:  # one card and no stopping yet: it is picked
+                                    else:  # one candidate: it is picked
                                         _c7 = _cands2[0]
                                     _picked2.append(_c7)
                                     _from2 = st.zones[st.loc[_c7.id]]
@@ -563,52 +524,28 @@ def build(num_players, files):
                     st.at = o24  # game.yaml:62
                     # game.yaml:65: always offered
                     # game.yaml:72: always offered
-                    _end3 = 1
-                    _end4 = _end3 + 1
-                    if not _end4:
-                        raise RuleError('a choice has no legal option', S[15])
                     if _p11 in st.players:  # else out of the game: no option runs
-                        if _end4 > 1:
-                            _i8 = st.choose(_end4)
-                            st.move_number += 1
-                        else:
-                            _i8 = 0
-                        if _i8 < _end3:  # game.yaml:65
+                        _i8 = st.choose(2)
+                        st.move_number += 1
+                        if _i8 < 1:  # game.yaml:65
                             st.at = o20  # game.yaml:67
-                            _lo3 = 1
-                            _hi3 = 1
-                            if _lo3 < 0 or _hi3 < _lo3:
-                                raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[16])
-                            _picked3 = []
-                            while True:
-                                if len(_picked3) < _hi3:
-                                    _cands3 = []
-                                    _seen3 = set()
-                                    for _y3 in reversed(st.zones[(Z_hand1 + _p11)]):
-                                        _t3 = _y3.type_id
-                                        if _t3 not in _seen3:
-                                            _seen3.add(_t3)
-                                            _cands3.append(_y3)
-                                    _cands3.reverse()
-                                else:
-                                    _cands3 = []
-                                _stop3 = len(_picked3) >= _lo3
-                                if not _cands3:
-                                    if not _stop3:
-                                        raise RuleError(f'a pick needs {_lo3} items but only {len(_picked3)} could be picked', S[16])
-                                    break
-                                if _p11 not in st.players:
-                                    break  # the picker is out of the game: the pick ends with what was picked
-                                _n3 = len(_cands3) + _stop3
+                            _cands3 = []
+                            _seen3 = set()
+                            for _y3 in reversed(st.zones[(Z_hand1 + _p11)]):
+                                _t3 = _y3.type_id
+                                if _t3 not in _seen3:
+                                    _seen3.add(_t3)
+                                    _cands3.append(_y3)
+                            _cands3.reverse()
+                            if not _cands3:
+                                raise RuleError('a pick needs 1 items but only 0 could be picked', S[16])
+                            if _p11 in st.players:
+                                _n3 = len(_cands3)
                                 if _n3 > 1:
-                                    _i9 = st.choose(_n3)
+                                    _c11 = _cands3[st.choose(_n3)]
                                     st.move_number += 1
-                                    if _i9 == len(_cands3):
-                                        break  # done
-                                    _c11 = _cands3[_i9]
-                                else:  # one card and no stopping yet: it is picked
+                                else:  # one candidate: it is picked
                                     _c11 = _cands3[0]
-                                _picked3.append(_c11)
                                 _d3 = (Z_stall1 + _p11)
                                 _from3 = st.zones[st.loc[_c11.id]]
                                 if _from3[-1] is _c11:  # the top card: no search from the bottom
@@ -619,38 +556,23 @@ def build(num_players, files):
                                 st.loc[_c11.id] = _d3
                         else:  # game.yaml:72
                             st.at = o22  # game.yaml:75
-                            _lo4 = 1
-                            _hi4 = 1
-                            if _lo4 < 0 or _hi4 < _lo4:
-                                raise RuleError(f'a pick of {_lo4} to {_hi4} items is impossible', S[17])
                             _picked4 = []
-                            while True:
-                                if len(_picked4) < _hi4:
-                                    _cands4 = []
-                                    _seen4 = set()
-                                    for _y4 in reversed(st.zones[(Z_hand1 + _p11)]):
-                                        _t4 = _y4.type_id
-                                        if _t4 not in _seen4:
-                                            _seen4.add(_t4)
-                                            _cands4.append(_y4)
-                                    _cands4.reverse()
-                                else:
-                                    _cands4 = []
-                                _stop4 = len(_picked4) >= _lo4
-                                if not _cands4:
-                                    if not _stop4:
-                                        raise RuleError(f'a pick needs {_lo4} items but only {len(_picked4)} could be picked', S[17])
-                                    break
-                                if _p11 not in st.players:
-                                    break  # the picker is out of the game: the pick ends with what was picked
-                                _n4 = len(_cands4) + _stop4
+                            _cands4 = []
+                            _seen4 = set()
+                            for _y4 in reversed(st.zones[(Z_hand1 + _p11)]):
+                                _t4 = _y4.type_id
+                                if _t4 not in _seen4:
+                                    _seen4.add(_t4)
+                                    _cands4.append(_y4)
+                            _cands4.reverse()
+                            if not _cands4:
+                                raise RuleError('a pick needs 1 items but only 0 could be picked', S[17])
+                            if _p11 in st.players:
+                                _n4 = len(_cands4)
                                 if _n4 > 1:
-                                    _i10 = st.choose(_n4)
+                                    _c13 = _cands4[st.choose(_n4)]
                                     st.move_number += 1
-                                    if _i10 == len(_cands4):
-                                        break  # done
-                                    _c13 = _cands4[_i10]
-                                else:  # one card and no stopping yet: it is picked
+                                else:  # one candidate: it is picked
                                     _c13 = _cands4[0]
                                 _picked4.append(_c13)
                                 _from4 = st.zones[st.loc[_c13.id]]
@@ -697,52 +619,28 @@ def build(num_players, files):
                     st.at = o24  # game.yaml:62
                     # game.yaml:65: always offered
                     # game.yaml:72: always offered
-                    _end5 = 1
-                    _end6 = _end5 + 1
-                    if not _end6:
-                        raise RuleError('a choice has no legal option', S[15])
                     if _p15 in st.players:  # else out of the game: no option runs
-                        if _end6 > 1:
-                            _i12 = st.choose(_end6)
-                            st.move_number += 1
-                        else:
-                            _i12 = 0
-                        if _i12 < _end5:  # game.yaml:65
+                        _i12 = st.choose(2)
+                        st.move_number += 1
+                        if _i12 < 1:  # game.yaml:65
                             st.at = o20  # game.yaml:67
-                            _lo5 = 1
-                            _hi5 = 1
-                            if _lo5 < 0 or _hi5 < _lo5:
-                                raise RuleError(f'a pick of {_lo5} to {_hi5} items is impossible', S[16])
-                            _picked5 = []
-                            while True:
-                                if len(_picked5) < _hi5:
-                                    _cands5 = []
-                                    _seen5 = set()
-                                    for _y5 in reversed(st.zones[(Z_hand1 + _p15)]):
-                                        _t5 = _y5.type_id
-                                        if _t5 not in _seen5:
-                                            _seen5.add(_t5)
-                                            _cands5.append(_y5)
-                                    _cands5.reverse()
-                                else:
-                                    _cands5 = []
-                                _stop5 = len(_picked5) >= _lo5
-                                if not _cands5:
-                                    if not _stop5:
-                                        raise RuleError(f'a pick needs {_lo5} items but only {len(_picked5)} could be picked', S[16])
-                                    break
-                                if _p15 not in st.players:
-                                    break  # the picker is out of the game: the pick ends with what was picked
-                                _n5 = len(_cands5) + _stop5
+                            _cands5 = []
+                            _seen5 = set()
+                            for _y5 in reversed(st.zones[(Z_hand1 + _p15)]):
+                                _t5 = _y5.type_id
+                                if _t5 not in _seen5:
+                                    _seen5.add(_t5)
+                                    _cands5.append(_y5)
+                            _cands5.reverse()
+                            if not _cands5:
+                                raise RuleError('a pick needs 1 items but only 0 could be picked', S[16])
+                            if _p15 in st.players:
+                                _n5 = len(_cands5)
                                 if _n5 > 1:
-                                    _i13 = st.choose(_n5)
+                                    _c17 = _cands5[st.choose(_n5)]
                                     st.move_number += 1
-                                    if _i13 == len(_cands5):
-                                        break  # done
-                                    _c17 = _cands5[_i13]
-                                else:  # one card and no stopping yet: it is picked
+                                else:  # one candidate: it is picked
                                     _c17 = _cands5[0]
-                                _picked5.append(_c17)
                                 _d5 = (Z_stall1 + _p15)
                                 _from5 = st.zones[st.loc[_c17.id]]
                                 if _from5[-1] is _c17:  # the top card: no search from the bottom
@@ -753,38 +651,23 @@ def build(num_players, files):
                                 st.loc[_c17.id] = _d5
                         else:  # game.yaml:72
                             st.at = o22  # game.yaml:75
-                            _lo6 = 1
-                            _hi6 = 1
-                            if _lo6 < 0 or _hi6 < _lo6:
-                                raise RuleError(f'a pick of {_lo6} to {_hi6} items is impossible', S[17])
                             _picked6 = []
-                            while True:
-                                if len(_picked6) < _hi6:
-                                    _cands6 = []
-                                    _seen6 = set()
-                                    for _y6 in reversed(st.zones[(Z_hand1 + _p15)]):
-                                        _t6 = _y6.type_id
-                                        if _t6 not in _seen6:
-                                            _seen6.add(_t6)
-                                            _cands6.append(_y6)
-                                    _cands6.reverse()
-                                else:
-                                    _cands6 = []
-                                _stop6 = len(_picked6) >= _lo6
-                                if not _cands6:
-                                    if not _stop6:
-                                        raise RuleError(f'a pick needs {_lo6} items but only {len(_picked6)} could be picked', S[17])
-                                    break
-                                if _p15 not in st.players:
-                                    break  # the picker is out of the game: the pick ends with what was picked
-                                _n6 = len(_cands6) + _stop6
+                            _cands6 = []
+                            _seen6 = set()
+                            for _y6 in reversed(st.zones[(Z_hand1 + _p15)]):
+                                _t6 = _y6.type_id
+                                if _t6 not in _seen6:
+                                    _seen6.add(_t6)
+                                    _cands6.append(_y6)
+                            _cands6.reverse()
+                            if not _cands6:
+                                raise RuleError('a pick needs 1 items but only 0 could be picked', S[17])
+                            if _p15 in st.players:
+                                _n6 = len(_cands6)
                                 if _n6 > 1:
-                                    _i14 = st.choose(_n6)
+                                    _c19 = _cands6[st.choose(_n6)]
                                     st.move_number += 1
-                                    if _i14 == len(_cands6):
-                                        break  # done
-                                    _c19 = _cands6[_i14]
-                                else:  # one card and no stopping yet: it is picked
+                                else:  # one candidate: it is picked
                                     _c19 = _cands6[0]
                                 _picked6.append(_c19)
                                 _from6 = st.zones[st.loc[_c19.id]]
@@ -831,56 +714,32 @@ def build(num_players, files):
                 st.at = o24  # game.yaml:62
                 # game.yaml:65: always offered
                 # game.yaml:72: always offered
-                _end7 = 1
-                _end8 = _end7 + 1
-                if not _end8:
-                    raise RuleError('a choice has no legal option', S[15])
                 if _S_p1 is None:
                     raise RuleError(not_a_seat(_L_p1, num_players), S[15])
                 if _L_p1 in st.players:  # else out of the game: no option runs
-                    if _end8 > 1:
-                        _i16 = st.choose(_end8)
-                        st.move_number += 1
-                    else:
-                        _i16 = 0
-                    if _i16 < _end7:  # game.yaml:65
+                    _i16 = st.choose(2)
+                    st.move_number += 1
+                    if _i16 < 1:  # game.yaml:65
                         st.at = o20  # game.yaml:67
-                        _lo7 = 1
-                        _hi7 = 1
-                        if _lo7 < 0 or _hi7 < _lo7:
-                            raise RuleError(f'a pick of {_lo7} to {_hi7} items is impossible', S[16])
-                        _picked7 = []
-                        while True:
-                            if len(_picked7) < _hi7:
-                                _cands7 = []
-                                _seen7 = set()
-                                for _y7 in reversed(st.zones[(Z_hand1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[7])))]):
-                                    _t7 = _y7.type_id
-                                    if _t7 not in _seen7:
-                                        _seen7.add(_t7)
-                                        _cands7.append(_y7)
-                                _cands7.reverse()
-                            else:
-                                _cands7 = []
-                            _stop7 = len(_picked7) >= _lo7
-                            if not _cands7:
-                                if not _stop7:
-                                    raise RuleError(f'a pick needs {_lo7} items but only {len(_picked7)} could be picked', S[16])
-                                break
-                            if _S_p1 is None:
-                                raise RuleError(not_a_seat(_L_p1, num_players), S[16])
-                            if _L_p1 not in st.players:
-                                break  # the picker is out of the game: the pick ends with what was picked
-                            _n7 = len(_cands7) + _stop7
+                        _cands7 = []
+                        _seen7 = set()
+                        for _y7 in reversed(st.zones[(Z_hand1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[7])))]):
+                            _t7 = _y7.type_id
+                            if _t7 not in _seen7:
+                                _seen7.add(_t7)
+                                _cands7.append(_y7)
+                        _cands7.reverse()
+                        if not _cands7:
+                            raise RuleError('a pick needs 1 items but only 0 could be picked', S[16])
+                        if _S_p1 is None:
+                            raise RuleError(not_a_seat(_L_p1, num_players), S[16])
+                        if _L_p1 in st.players:
+                            _n7 = len(_cands7)
                             if _n7 > 1:
-                                _i17 = st.choose(_n7)
+                                _c23 = _cands7[st.choose(_n7)]
                                 st.move_number += 1
-                                if _i17 == len(_cands7):
-                                    break  # done
-                                _c23 = _cands7[_i17]
-                            else:  # one card and no stopping yet: it is picked
+                            else:  # one candidate: it is picked
                                 _c23 = _cands7[0]
-                            _picked7.append(_c23)
                             _d7 = (Z_stall1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[8])))
                             _from7 = st.zones[st.loc[_c23.id]]
                             if _from7[-1] is _c23:  # the top card: no search from the bottom
@@ -891,40 +750,25 @@ def build(num_players, files):
                             st.loc[_c23.id] = _d7
                     else:  # game.yaml:72
                         st.at = o22  # game.yaml:75
-                        _lo8 = 1
-                        _hi8 = 1
-                        if _lo8 < 0 or _hi8 < _lo8:
-                            raise RuleError(f'a pick of {_lo8} to {_hi8} items is impossible', S[17])
                         _picked8 = []
-                        while True:
-                            if len(_picked8) < _hi8:
-                                _cands8 = []
-                                _seen8 = set()
-                                for _y8 in reversed(st.zones[(Z_hand1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[11])))]):
-                                    _t8 = _y8.type_id
-                                    if _t8 not in _seen8:
-                                        _seen8.add(_t8)
-                                        _cands8.append(_y8)
-                                _cands8.reverse()
-                            else:
-                                _cands8 = []
-                            _stop8 = len(_picked8) >= _lo8
-                            if not _cands8:
-                                if not _stop8:
-                                    raise RuleError(f'a pick needs {_lo8} items but only {len(_picked8)} could be picked', S[17])
-                                break
-                            if _S_p1 is None:
-                                raise RuleError(not_a_seat(_L_p1, num_players), S[17])
-                            if _L_p1 not in st.players:
-                                break  # the picker is out of the game: the pick ends with what was picked
-                            _n8 = len(_cands8) + _stop8
+                        _cands8 = []
+                        _seen8 = set()
+                        for _y8 in reversed(st.zones[(Z_hand1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[11])))]):
+                            _t8 = _y8.type_id
+                            if _t8 not in _seen8:
+                                _seen8.add(_t8)
+                                _cands8.append(_y8)
+                        _cands8.reverse()
+                        if not _cands8:
+                            raise RuleError('a pick needs 1 items but only 0 could be picked', S[17])
+                        if _S_p1 is None:
+                            raise RuleError(not_a_seat(_L_p1, num_players), S[17])
+                        if _L_p1 in st.players:
+                            _n8 = len(_cands8)
                             if _n8 > 1:
-                                _i18 = st.choose(_n8)
+                                _c25 = _cands8[st.choose(_n8)]
                                 st.move_number += 1
-                                if _i18 == len(_cands8):
-                                    break  # done
-                                _c25 = _cands8[_i18]
-                            else:  # one card and no stopping yet: it is picked
+                            else:  # one candidate: it is picked
                                 _c25 = _cands8[0]
                             _picked8.append(_c25)
                             _from8 = st.zones[st.loc[_c25.id]]
@@ -959,56 +803,32 @@ def build(num_players, files):
             st.at = o24  # game.yaml:62
             # game.yaml:65: always offered
             # game.yaml:72: always offered
-            _end9 = 1
-            _end10 = _end9 + 1
-            if not _end10:
-                raise RuleError('a choice has no legal option', S[15])
             if _S_p2 is None:
                 raise RuleError(not_a_seat(_L_p2, num_players), S[15])
             if _L_p2 in st.players:  # else out of the game: no option runs
-                if _end10 > 1:
-                    _i20 = st.choose(_end10)
-                    st.move_number += 1
-                else:
-                    _i20 = 0
-                if _i20 < _end9:  # game.yaml:65
+                _i20 = st.choose(2)
+                st.move_number += 1
+                if _i20 < 1:  # game.yaml:65
                     st.at = o20  # game.yaml:67
-                    _lo9 = 1
-                    _hi9 = 1
-                    if _lo9 < 0 or _hi9 < _lo9:
-                        raise RuleError(f'a pick of {_lo9} to {_hi9} items is impossible', S[16])
-                    _picked9 = []
-                    while True:
-                        if len(_picked9) < _hi9:
-                            _cands9 = []
-                            _seen9 = set()
-                            for _y9 in reversed(st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[7])))]):
-                                _t9 = _y9.type_id
-                                if _t9 not in _seen9:
-                                    _seen9.add(_t9)
-                                    _cands9.append(_y9)
-                            _cands9.reverse()
-                        else:
-                            _cands9 = []
-                        _stop9 = len(_picked9) >= _lo9
-                        if not _cands9:
-                            if not _stop9:
-                                raise RuleError(f'a pick needs {_lo9} items but only {len(_picked9)} could be picked', S[16])
-                            break
-                        if _S_p2 is None:
-                            raise RuleError(not_a_seat(_L_p2, num_players), S[16])
-                        if _L_p2 not in st.players:
-                            break  # the picker is out of the game: the pick ends with what was picked
-                        _n9 = len(_cands9) + _stop9
+                    _cands9 = []
+                    _seen9 = set()
+                    for _y9 in reversed(st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[7])))]):
+                        _t9 = _y9.type_id
+                        if _t9 not in _seen9:
+                            _seen9.add(_t9)
+                            _cands9.append(_y9)
+                    _cands9.reverse()
+                    if not _cands9:
+                        raise RuleError('a pick needs 1 items but only 0 could be picked', S[16])
+                    if _S_p2 is None:
+                        raise RuleError(not_a_seat(_L_p2, num_players), S[16])
+                    if _L_p2 in st.players:
+                        _n9 = len(_cands9)
                         if _n9 > 1:
-                            _i21 = st.choose(_n9)
+                            _c29 = _cands9[st.choose(_n9)]
                             st.move_number += 1
-                            if _i21 == len(_cands9):
-                                break  # done
-                            _c29 = _cands9[_i21]
-                        else:  # one card and no stopping yet: it is picked
+                        else:  # one candidate: it is picked
                             _c29 = _cands9[0]
-                        _picked9.append(_c29)
                         _d9 = (Z_stall1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[8])))
                         _from9 = st.zones[st.loc[_c29.id]]
                         if _from9[-1] is _c29:  # the top card: no search from the bottom
@@ -1019,40 +839,25 @@ def build(num_players, files):
                         st.loc[_c29.id] = _d9
                 else:  # game.yaml:72
                     st.at = o22  # game.yaml:75
-                    _lo10 = 1
-                    _hi10 = 1
-                    if _lo10 < 0 or _hi10 < _lo10:
-                        raise RuleError(f'a pick of {_lo10} to {_hi10} items is impossible', S[17])
                     _picked10 = []
-                    while True:
-                        if len(_picked10) < _hi10:
-                            _cands10 = []
-                            _seen10 = set()
-                            for _y10 in reversed(st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[11])))]):
-                                _t10 = _y10.type_id
-                                if _t10 not in _seen10:
-                                    _seen10.add(_t10)
-                                    _cands10.append(_y10)
-                            _cands10.reverse()
-                        else:
-                            _cands10 = []
-                        _stop10 = len(_picked10) >= _lo10
-                        if not _cands10:
-                            if not _stop10:
-                                raise RuleError(f'a pick needs {_lo10} items but only {len(_picked10)} could be picked', S[17])
-                            break
-                        if _S_p2 is None:
-                            raise RuleError(not_a_seat(_L_p2, num_players), S[17])
-                        if _L_p2 not in st.players:
-                            break  # the picker is out of the game: the pick ends with what was picked
-                        _n10 = len(_cands10) + _stop10
+                    _cands10 = []
+                    _seen10 = set()
+                    for _y10 in reversed(st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[11])))]):
+                        _t10 = _y10.type_id
+                        if _t10 not in _seen10:
+                            _seen10.add(_t10)
+                            _cands10.append(_y10)
+                    _cands10.reverse()
+                    if not _cands10:
+                        raise RuleError('a pick needs 1 items but only 0 could be picked', S[17])
+                    if _S_p2 is None:
+                        raise RuleError(not_a_seat(_L_p2, num_players), S[17])
+                    if _L_p2 in st.players:
+                        _n10 = len(_cands10)
                         if _n10 > 1:
-                            _i22 = st.choose(_n10)
+                            _c31 = _cands10[st.choose(_n10)]
                             st.move_number += 1
-                            if _i22 == len(_cands10):
-                                break  # done
-                            _c31 = _cands10[_i22]
-                        else:  # one card and no stopping yet: it is picked
+                        else:  # one candidate: it is picked
                             _c31 = _cands10[0]
                         _picked10.append(_c31)
                         _from10 = st.zones[st.loc[_c31.id]]
@@ -1086,42 +891,25 @@ def build(num_players, files):
         _S_p3 = _L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else None
         if pc <= 0:
             st.at = o20  # game.yaml:67
-            _lo11 = 1
-            _hi11 = 1
-            if _lo11 < 0 or _hi11 < _lo11:
-                raise RuleError(f'a pick of {_lo11} to {_hi11} items is impossible', S[16])
-            _picked11 = []
-            while True:
-                if len(_picked11) < _hi11:
-                    _cands11 = []
-                    _seen11 = set()
-                    for _y11 in reversed(st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[7])))]):
-                        _t11 = _y11.type_id
-                        if _t11 not in _seen11:
-                            _seen11.add(_t11)
-                            _cands11.append(_y11)
-                    _cands11.reverse()
-                else:
-                    _cands11 = []
-                _stop11 = len(_picked11) >= _lo11
-                if not _cands11:
-                    if not _stop11:
-                        raise RuleError(f'a pick needs {_lo11} items but only {len(_picked11)} could be picked', S[16])
-                    break
-                if _S_p3 is None:
-                    raise RuleError(not_a_seat(_L_p3, num_players), S[16])
-                if _L_p3 not in st.players:
-                    break  # the picker is out of the game: the pick ends with what was picked
-                _n11 = len(_cands11) + _stop11
+            _cands11 = []
+            _seen11 = set()
+            for _y11 in reversed(st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[7])))]):
+                _t11 = _y11.type_id
+                if _t11 not in _seen11:
+                    _seen11.add(_t11)
+                    _cands11.append(_y11)
+            _cands11.reverse()
+            if not _cands11:
+                raise RuleError('a pick needs 1 items but only 0 could be picked', S[16])
+            if _S_p3 is None:
+                raise RuleError(not_a_seat(_L_p3, num_players), S[16])
+            if _L_p3 in st.players:
+                _n11 = len(_cands11)
                 if _n11 > 1:
-                    _i24 = st.choose(_n11)
+                    _c35 = _cands11[st.choose(_n11)]
                     st.move_number += 1
-                    if _i24 == len(_cands11):
-                        break  # done
-                    _c35 = _cands11[_i24]
-                else:  # one card and no stopping yet: it is picked
+                else:  # one candidate: it is picked
                     _c35 = _cands11[0]
-                _picked11.append(_c35)
                 _d11 = (Z_stall1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[8])))
                 _from11 = st.zones[st.loc[_c35.id]]
                 if _from11[-1] is _c35:  # the top card: no search from the bottom
@@ -1135,40 +923,25 @@ def build(num_players, files):
         _S_p4 = _L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else None
         if pc <= 0:
             st.at = o22  # game.yaml:75
-            _lo12 = 1
-            _hi12 = 1
-            if _lo12 < 0 or _hi12 < _lo12:
-                raise RuleError(f'a pick of {_lo12} to {_hi12} items is impossible', S[17])
             _picked12 = []
-            while True:
-                if len(_picked12) < _hi12:
-                    _cands12 = []
-                    _seen12 = set()
-                    for _y12 in reversed(st.zones[(Z_hand1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p4, S[11])))]):
-                        _t12 = _y12.type_id
-                        if _t12 not in _seen12:
-                            _seen12.add(_t12)
-                            _cands12.append(_y12)
-                    _cands12.reverse()
-                else:
-                    _cands12 = []
-                _stop12 = len(_picked12) >= _lo12
-                if not _cands12:
-                    if not _stop12:
-                        raise RuleError(f'a pick needs {_lo12} items but only {len(_picked12)} could be picked', S[17])
-                    break
-                if _S_p4 is None:
-                    raise RuleError(not_a_seat(_L_p4, num_players), S[17])
-                if _L_p4 not in st.players:
-                    break  # the picker is out of the game: the pick ends with what was picked
-                _n12 = len(_cands12) + _stop12
+            _cands12 = []
+            _seen12 = set()
+            for _y12 in reversed(st.zones[(Z_hand1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p4, S[11])))]):
+                _t12 = _y12.type_id
+                if _t12 not in _seen12:
+                    _seen12.add(_t12)
+                    _cands12.append(_y12)
+            _cands12.reverse()
+            if not _cands12:
+                raise RuleError('a pick needs 1 items but only 0 could be picked', S[17])
+            if _S_p4 is None:
+                raise RuleError(not_a_seat(_L_p4, num_players), S[17])
+            if _L_p4 in st.players:
+                _n12 = len(_cands12)
                 if _n12 > 1:
-                    _i25 = st.choose(_n12)
+                    _c37 = _cands12[st.choose(_n12)]
                     st.move_number += 1
-                    if _i25 == len(_cands12):
-                        break  # done
-                    _c37 = _cands12[_i25]
-                else:  # one card and no stopping yet: it is picked
+                else:  # one candidate: it is picked
                     _c37 = _cands12[0]
                 _picked12.append(_c37)
                 _from12 = st.zones[st.loc[_c37.id]]

@@ -976,7 +976,7 @@ def build(num_players, files):
 
     def fn_most_influence(st, at, v_t):  # game.yaml:247
         try:
-            return majority_holders(st, (_r1 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _m5 in st.zones[(Z_markers_on1 + (v_t.ordinal if v_t.kind == 'courtiers' else ordinal(v_t, 'courtiers', S[0])))] if (_m5.owner == _p1)]) for _p1 in _r1])
+            return majority_top(st, (_r1 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', [len([1 for _m5 in st.zones[(Z_markers_on1 + (v_t.ordinal if v_t.kind == 'courtiers' else ordinal(v_t, 'courtiers', S[0])))] if (_m5.owner == _p1)]) for _p1 in _r1])
         except Exception as e:
             traced(e, 'function most_influence (' + str(S[21]) + ')')
             raise
@@ -989,7 +989,7 @@ def build(num_players, files):
             raise
 
     def fn_coat_majority(st, v_a):  # game.yaml:257
-        return majority_holders(st, (_r3 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c1 in st.zones[(Z_coats_held1 + _p3)] if (_c1.props['arms'] == v_a)]) for _p3 in _r3])
+        return majority_top(st, (_r3 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', [len([1 for _c1 in st.zones[(Z_coats_held1 + _p3)] if (_c1.props['arms'] == v_a)]) for _p3 in _r3])
 
     def proc_earn(st, env):  # game.yaml:358
         _L_n1 = env['n']
@@ -4748,7 +4748,7 @@ def build(num_players, files):
         for _a3 in span_list(1, 6, S[240]):
             env['a'] = _a3
             st.at = o429  # game.yaml:797
-            for _q6 in list(majority_holders(st, (_r9 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c9 in st.zones[(Z_coats_held1 + _p11)] if (_c9.props['arms'] == _a3)]) for _p11 in _r9])):
+            for _q6 in list(majority_top(st, (_r9 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', [len([1 for _c9 in st.zones[(Z_coats_held1 + _p11)] if (_c9.props['arms'] == _a3)]) for _p11 in _r9])):
                 env['q'] = _q6
                 _args99 = {'p': _q6, 'bonus': True}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4874,7 +4874,7 @@ def build(num_players, files):
     def step_426(st, fr):  # game.yaml:797
         env = fr.env
         st.at = o429  # game.yaml:797
-        for _q7 in list(majority_holders(st, (_r10 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c10 in st.zones[(Z_coats_held1 + _p13)] if (_c10.props['arms'] == env['a'])]) for _p13 in _r10])):
+        for _q7 in list(majority_top(st, (_r10 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', [len([1 for _c10 in st.zones[(Z_coats_held1 + _p13)] if (_c10.props['arms'] == env['a'])]) for _p13 in _r10])):
             env['q'] = _q7
             _args105 = {'p': _q7, 'bonus': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4906,7 +4906,7 @@ def build(num_players, files):
         st.frames.pop()
 
     def e429_items(st, env):  # game.yaml:797
-        return majority_holders(st, (_r11 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', 1, [len([1 for _c11 in st.zones[(Z_coats_held1 + _p14)] if (_c11.props['arms'] == env['a'])]) for _p14 in _r11])
+        return majority_top(st, (_r11 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', [len([1 for _c11 in st.zones[(Z_coats_held1 + _p14)] if (_c11.props['arms'] == env['a'])]) for _p14 in _r11])
     def e430_items(st, env):  # game.yaml:795
         return span_list(1, 6, S[240])
     def step_431(st, fr):  # game.yaml:799
@@ -5263,27 +5263,26 @@ def build(num_players, files):
                     _f2 = 1
                 else:
                     _f2 = 0
-                _end1 = 1
-                _end2 = _end1 + _f1
-                _end3 = _end2 + _f2
-                if not _end3:
+                _end1 = 1 + _f1
+                _end2 = _end1 + _f2
+                if not _end2:
                     raise RuleError('a choice has no legal option', S[255])
                 if _S_p16 is None:
                     raise RuleError(not_a_seat(_L_p16, num_players), S[255])
                 if _L_p16 in st.players:  # else out of the game: no option runs
-                    if _end3 > 1:
-                        _i29 = st.choose(_end3)
+                    if _end2 > 1:
+                        _i29 = st.choose(_end2)
                         st.move_number += 1
                     else:
                         _i29 = 0
-                    if _i29 < _end1:  # game.yaml:409
+                    if _i29 < 1:  # game.yaml:409
                         _args112 = {'p': _L_p16, 'n': 2}
                         try:
                             proc_earn(st, _args112)  # tally: kept
                         except Exception as e:
                             traced(e, 'procedure earn (' + str(S[55]) + ')')
                             raise
-                    elif _i29 < _end2:  # game.yaml:410
+                    elif _i29 < _end1:  # game.yaml:410
                         _args113 = {'p': _L_p16, 'n': 1}
                         try:
                             proc_earn(st, _args113)  # tally: kept
@@ -5309,19 +5308,12 @@ def build(num_players, files):
                 st.at = o81  # game.yaml:415
                 # game.yaml:419: always offered
                 # game.yaml:421: always offered
-                _end4 = 1
-                _end5 = _end4 + 1
-                if not _end5:
-                    raise RuleError('a choice has no legal option', S[256])
                 if _S_p16 is None:
                     raise RuleError(not_a_seat(_L_p16, num_players), S[256])
                 if _L_p16 in st.players:  # else out of the game: no option runs
-                    if _end5 > 1:
-                        _i30 = st.choose(_end5)
-                        st.move_number += 1
-                    else:
-                        _i30 = 0
-                    if _i30 < _end4:  # game.yaml:419
+                    _i30 = st.choose(2)
+                    st.move_number += 1
+                    if _i30 < 1:  # game.yaml:419
                         st.at = o78  # game.yaml:420
                         _src1 = (Z_personal1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[90])))
                         _d3 = (Z_general1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[89])))
@@ -5436,19 +5428,12 @@ def build(num_players, files):
                 st.at = o111  # game.yaml:456
                 # game.yaml:459: always offered
                 # game.yaml:460: always offered
-                _end6 = 1
-                _end7 = _end6 + 1
-                if not _end7:
-                    raise RuleError('a choice has no legal option', S[261])
                 if _S_p17 is None:
                     raise RuleError(not_a_seat(_L_p17, num_players), S[261])
                 if _L_p17 in st.players:  # else out of the game: no option runs
-                    if _end7 > 1:
-                        _i34 = st.choose(_end7)
-                        st.move_number += 1
-                    else:
-                        _i34 = 0
-                    if _i34 < _end6:  # game.yaml:459
+                    _i34 = st.choose(2)
+                    st.move_number += 1
+                    if _i34 < 1:  # game.yaml:459
                         _args119 = {'p': _L_p17, 't': _L_t4, 'n': _L_n5}
                         try:
                             proc_from_general(st, _args119)
@@ -5471,19 +5456,19 @@ def build(num_players, files):
                     _f3 = 1
                 else:
                     _f3 = 0
-                _end8 = len(_v24)
-                _end9 = _end8 + _f3
-                if not _end9:
+                _end3 = len(_v24)
+                _end4 = _end3 + _f3
+                if not _end4:
                     raise RuleError('a choice has no legal option', S[262])
                 if _S_p18 is None:
                     raise RuleError(not_a_seat(_L_p18, num_players), S[262])
                 if _L_p18 in st.players:  # else out of the game: no option runs
-                    if _end9 > 1:
-                        _i35 = st.choose(_end9)
+                    if _end4 > 1:
+                        _i35 = st.choose(_end4)
                         st.move_number += 1
                     else:
                         _i35 = 0
-                    if _i35 < _end8:  # game.yaml:471
+                    if _i35 < _end3:  # game.yaml:471
                         _t14 = env['t'] = _v24[_i35]
                         _args120 = {'p': _L_p18, 't': _t14, 'n': 1}
                         try:
@@ -5521,20 +5506,20 @@ def build(num_players, files):
                         _v26.append(_c16)
             else:
                 _v26 = []
-            _end10 = len(_v25)
-            _end11 = _end10 + _f4
-            _end12 = _end11 + len(_v26)
-            if not _end12:
+            _end5 = len(_v25)
+            _end6 = _end5 + _f4
+            _end7 = _end6 + len(_v26)
+            if not _end7:
                 raise RuleError('a choice has no legal option', S[263])
             if _S_p19 is None:
                 raise RuleError(not_a_seat(_L_p19, num_players), S[263])
             if _L_p19 in st.players:  # else out of the game: no option runs
-                if _end12 > 1:
-                    _i36 = st.choose(_end12)
+                if _end7 > 1:
+                    _i36 = st.choose(_end7)
                     st.move_number += 1
                 else:
                     _i36 = 0
-                if _i36 < _end10:  # game.yaml:480
+                if _i36 < _end5:  # game.yaml:480
                     _c17 = env['c'] = _v25[_i36]
                     st.at = o120  # game.yaml:482
                     _c18 = _c17
@@ -5563,7 +5548,7 @@ def build(num_players, files):
                         traced(e, 'procedure use_card (' + str(S[264]) + ')')
                         raise
                     st.inline -= 1
-                elif _i36 < _end11:  # game.yaml:483
+                elif _i36 < _end6:  # game.yaml:483
                     st.at = o123  # game.yaml:486
                     _i37 = (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[110]))
                     _v27 = st.vars['pass_left'][_i37] - 1
@@ -5577,7 +5562,7 @@ def build(num_players, files):
                         traced(e, 'procedure pay (' + str(S[48]) + ')')
                         raise
                 else:  # game.yaml:487
-                    _c19 = env['c'] = _v26[_i36 - _end11]
+                    _c19 = env['c'] = _v26[_i36 - _end6]
                     st.at = o126  # game.yaml:491
                     _i38 = (_S_p19 if _S_p19 is not None else seat(st, _L_p19, S[113]))
                     _v28 = st.vars['swap_left'][_i38] - 1
@@ -5633,21 +5618,21 @@ def build(num_players, files):
                 _f7 = 1
             else:
                 _f7 = 0
-            _end13 = _f5
-            _end14 = _end13 + 1
-            _end15 = _end14 + _f6
-            _end16 = _end15 + _f7
-            if not _end16:
+            _end8 = _f5
+            _end9 = _end8 + 1
+            _end10 = _end9 + _f6
+            _end11 = _end10 + _f7
+            if not _end11:
                 raise RuleError('a choice has no legal option', S[265])
             if _S_p20 is None:
                 raise RuleError(not_a_seat(_L_p20, num_players), S[265])
             if _L_p20 in st.players:  # else out of the game: no option runs
-                if _end16 > 1:
-                    _i39 = st.choose(_end16)
+                if _end11 > 1:
+                    _i39 = st.choose(_end11)
                     st.move_number += 1
                 else:
                     _i39 = 0
-                if _i39 < _end13:  # game.yaml:501
+                if _i39 < _end8:  # game.yaml:501
                     st.at = o136  # game.yaml:504
                     if env['joker']:
                         _args123 = {'p': _L_p20, 'n': 2, 'jumps': 1}
@@ -5670,7 +5655,7 @@ def build(num_players, files):
                             traced(e, 'procedure place_path (' + str(S[267]) + ')')
                             raise
                         st.inline -= 1
-                elif _i39 < _end14:  # game.yaml:507
+                elif _i39 < _end9:  # game.yaml:507
                     st.at = o138  # game.yaml:507
                     _args125 = {'p': _L_p20, 'n': (2 if env['joker'] else 3)}
                     try:
@@ -5678,7 +5663,7 @@ def build(num_players, files):
                     except Exception as e:
                         traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                         raise
-                elif _i39 < _end15:  # game.yaml:508
+                elif _i39 < _end10:  # game.yaml:508
                     st.at = o140  # game.yaml:512
                     _i40 = (_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[125]))
                     _v29 = st.vars['four_left'][_i40] - 1
@@ -5715,14 +5700,14 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o148  # game.yaml:521
             _v31 = K_courtiers1  # game.yaml:523
-            _end17 = len(_v31)
-            if not _end17:
+            _end12 = len(_v31)
+            if not _end12:
                 raise RuleError('a choice has no legal option', S[268])
             if _S_p21 is None:
                 raise RuleError(not_a_seat(_L_p21, num_players), S[268])
             if _L_p21 in st.players:  # else out of the game: no option runs
-                if _end17 > 1:
-                    _i42 = st.choose(_end17)
+                if _end12 > 1:
+                    _i42 = st.choose(_end12)
                     st.move_number += 1
                 else:
                     _i42 = 0
@@ -5753,14 +5738,14 @@ def build(num_players, files):
                 for _k3 in _v32:
                     if not 0 <= _k3 < 64:
                         site[17].action(_k3)  # (its error)
-            _end18 = len(_v32)
-            if not _end18:
+            _end13 = len(_v32)
+            if not _end13:
                 raise RuleError('a choice has no legal option', S[269])
             if _S_p22 is None:
                 raise RuleError(not_a_seat(_L_p22, num_players), S[269])
             if _L_p22 in st.players:  # else out of the game: no option runs
-                if _end18 > 1:
-                    _i43 = st.choose(_end18)
+                if _end13 > 1:
+                    _i43 = st.choose(_end13)
                     st.move_number += 1
                 else:
                     _i43 = 0
@@ -5793,19 +5778,19 @@ def build(num_players, files):
                             _actions2.add(_a7)
                             _v33.append(_a6)
                     # game.yaml:545: always offered
-                    _end19 = len(_v33)
-                    _end20 = _end19 + 1
-                    if not _end20:
+                    _end14 = len(_v33)
+                    _end15 = _end14 + 1
+                    if not _end15:
                         raise RuleError('a choice has no legal option', S[270])
                     if _S_p22 is None:
                         raise RuleError(not_a_seat(_L_p22, num_players), S[270])
                     if _L_p22 in st.players:  # else out of the game: no option runs
-                        if _end20 > 1:
-                            _i44 = st.choose(_end20)
+                        if _end15 > 1:
+                            _i44 = st.choose(_end15)
                             st.move_number += 1
                         else:
                             _i44 = 0
-                        if _i44 < _end19:  # game.yaml:543
+                        if _i44 < _end14:  # game.yaml:543
                             _a8 = env['a'] = _v33[_i44]
                             st.at = o154  # game.yaml:544
                             _args129 = {'p': _L_p22, 't': _a8, 'n': (env['left'] - _k4), 'jumps': (_L_jumps2 - 1)}
@@ -5864,17 +5849,10 @@ def build(num_players, files):
                     st.at = o173  # game.yaml:565
                     # game.yaml:569: always offered
                     # game.yaml:572: always offered
-                    _end21 = 1
-                    _end22 = _end21 + 1
-                    if not _end22:
-                        raise RuleError('a choice has no legal option', S[273])
                     if _q10 in st.players:  # else out of the game: no option runs
-                        if _end22 > 1:
-                            _i46 = st.choose(_end22)
-                            st.move_number += 1
-                        else:
-                            _i46 = 0
-                        if _i46 < _end21:  # game.yaml:569
+                        _i46 = st.choose(2)
+                        st.move_number += 1
+                        if _i46 < 1:  # game.yaml:569
                             st.at = o170  # game.yaml:570
                             _c24 = _c23
                             if type(_c24) is Card:
@@ -6005,19 +5983,12 @@ def build(num_players, files):
                 st.at = o203  # game.yaml:599
                 # game.yaml:601: always offered
                 # game.yaml:601: always offered
-                _end23 = 1
-                _end24 = _end23 + 1
-                if not _end24:
-                    raise RuleError('a choice has no legal option', S[278])
                 if _S_q2 is None:
                     raise RuleError(not_a_seat(_L_q2, num_players), S[278])
                 if _L_q2 in st.players:  # else out of the game: no option runs
-                    if _end24 > 1:
-                        _i47 = st.choose(_end24)
-                        st.move_number += 1
-                    else:
-                        _i47 = 0
-                    if _i47 < _end23:  # game.yaml:601
+                    _i47 = st.choose(2)
+                    st.move_number += 1
+                    if _i47 < 1:  # game.yaml:601
                         st.at = o200  # game.yaml:601
                         _i48 = (_S_q2 if _S_q2 is not None else seat(st, _L_q2, S[155]))
                         _v35 = st.vars['first_left'][_i48] - 1
@@ -6071,17 +6042,10 @@ def build(num_players, files):
                     st.at = o219  # game.yaml:622
                     # game.yaml:624: always offered
                     # game.yaml:624: always offered
-                    _end25 = 1
-                    _end26 = _end25 + 1
-                    if not _end26:
-                        raise RuleError('a choice has no legal option', S[281])
                     if _q13 in st.players:  # else out of the game: no option runs
-                        if _end26 > 1:
-                            _i49 = st.choose(_end26)
-                            st.move_number += 1
-                        else:
-                            _i49 = 0
-                        if _i49 < _end25:  # game.yaml:624
+                        _i49 = st.choose(2)
+                        st.move_number += 1
+                        if _i49 < 1:  # game.yaml:624
                             st.at = o216  # game.yaml:624
                             _args139 = {'p': _q13, 'n': fn_bribe_price(st, S[163], _q13, _L_t9)}
                             try:
@@ -6333,20 +6297,20 @@ def build(num_players, files):
                 else:
                     _v37 = []
                 # game.yaml:692: always offered
-                _end27 = len(_v36)
-                _end28 = _end27 + len(_v37)
-                _end29 = _end28 + 1
-                if not _end29:
+                _end16 = len(_v36)
+                _end17 = _end16 + len(_v37)
+                _end18 = _end17 + 1
+                if not _end18:
                     raise RuleError('a choice has no legal option', S[284])
                 if _S_p24 is None:
                     raise RuleError(not_a_seat(_L_p24, num_players), S[284])
                 if _L_p24 in st.players:  # else out of the game: no option runs
-                    if _end29 > 1:
-                        _i50 = st.choose(_end29)
+                    if _end18 > 1:
+                        _i50 = st.choose(_end18)
                         st.move_number += 1
                     else:
                         _i50 = 0
-                    if _i50 < _end27:  # game.yaml:683
+                    if _i50 < _end16:  # game.yaml:683
                         _m29 = env['m'] = _v36[_i50]
                         _args160 = {'p': _L_p24, 'm': _m29}
                         try:
@@ -6354,8 +6318,8 @@ def build(num_players, files):
                         except Exception as e:
                             traced(e, 'procedure fulfil (' + str(S[285]) + ')')
                             raise
-                    elif _i50 < _end28:  # game.yaml:687
-                        _x35 = env['x'] = _v37[_i50 - _end27]
+                    elif _i50 < _end17:  # game.yaml:687
+                        _x35 = env['x'] = _v37[_i50 - _end16]
                         _args161 = {'p': _L_p24, 'x': _x35}
                         try:
                             proc_exchange_token(st, _args161)
@@ -6377,14 +6341,14 @@ def build(num_players, files):
                     if _a11 not in _actions4:  # an identical card: the same choice
                         _actions4.add(_a11)
                         _v38.append(_x36)
-                _end30 = len(_v38)
-                if not _end30:
+                _end19 = len(_v38)
+                if not _end19:
                     raise RuleError('a choice has no legal option', S[286])
                 if _S_p24 is None:
                     raise RuleError(not_a_seat(_L_p24, num_players), S[286])
                 if _L_p24 in st.players:  # else out of the game: no option runs
-                    if _end30 > 1:
-                        _i51 = st.choose(_end30)
+                    if _end19 > 1:
+                        _i51 = st.choose(_end19)
                         st.move_number += 1
                     else:
                         _i51 = 0
@@ -6423,17 +6387,17 @@ def build(num_players, files):
                             _actions5.add(_a12)
                             _v39.append(_x38)
                     # game.yaml:723: always offered
-                    _end31 = len(_v39)
-                    _end32 = _end31 + 1
-                    if not _end32:
+                    _end20 = len(_v39)
+                    _end21 = _end20 + 1
+                    if not _end21:
                         raise RuleError('a choice has no legal option', S[287])
                     if _q19 in st.players:  # else out of the game: no option runs
-                        if _end32 > 1:
-                            _i52 = st.choose(_end32)
+                        if _end21 > 1:
+                            _i52 = st.choose(_end21)
                             st.move_number += 1
                         else:
                             _i52 = 0
-                        if _i52 < _end31:  # game.yaml:719
+                        if _i52 < _end20:  # game.yaml:719
                             _x39 = env['x'] = _v39[_i52]
                             _args163 = {'p': _q19, 'x': _x39}
                             try:
@@ -6459,14 +6423,14 @@ def build(num_players, files):
                 if _a13 not in _actions6:  # an identical card: the same choice
                     _actions6.add(_a13)
                     _v40.append(_x40)
-            _end33 = len(_v40)
-            if not _end33:
+            _end22 = len(_v40)
+            if not _end22:
                 raise RuleError('a choice has no legal option', S[288])
             if _S_p25 is None:
                 raise RuleError(not_a_seat(_L_p26, num_players), S[288])
             if _L_p26 in st.players:  # else out of the game: no option runs
-                if _end33 > 1:
-                    _i53 = st.choose(_end33)
+                if _end22 > 1:
+                    _i53 = st.choose(_end22)
                     st.move_number += 1
                 else:
                     _i53 = 0
@@ -6500,14 +6464,14 @@ def build(num_players, files):
                 if _a14 not in _actions7:  # an identical card: the same choice
                     _actions7.add(_a14)
                     _v41.append(_x43)
-            _end34 = len(_v41)
-            if not _end34:
+            _end23 = len(_v41)
+            if not _end23:
                 raise RuleError('a choice has no legal option', S[289])
             if _S_p25 is None:
                 raise RuleError(not_a_seat(_L_p26, num_players), S[289])
             if _L_p26 in st.players:  # else out of the game: no option runs
-                if _end34 > 1:
-                    _i54 = st.choose(_end34)
+                if _end23 > 1:
+                    _i54 = st.choose(_end23)
                     st.move_number += 1
                 else:
                     _i54 = 0
@@ -6585,20 +6549,20 @@ def build(num_players, files):
                     _f10 = 1
                 else:
                     _f10 = 0
-                _end35 = _f8
-                _end36 = _end35 + _f9
-                _end37 = _end36 + _f10
-                if not _end37:
+                _end24 = _f8
+                _end25 = _end24 + _f9
+                _end26 = _end25 + _f10
+                if not _end26:
                     raise RuleError('a choice has no legal option', S[291])
                 if _S_p26 is None:
                     raise RuleError(not_a_seat(_L_p27, num_players), S[291])
                 if _L_p27 in st.players:  # else out of the game: no option runs
-                    if _end37 > 1:
-                        _i55 = st.choose(_end37)
+                    if _end26 > 1:
+                        _i55 = st.choose(_end26)
                         st.move_number += 1
                     else:
                         _i55 = 0
-                    if _i55 < _end35:  # game.yaml:754
+                    if _i55 < _end24:  # game.yaml:754
                         st.at = o319  # game.yaml:755
                         _d12 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[202])))
                         _pile9 = st.zones[Z_light_deck1]
@@ -6608,7 +6572,7 @@ def build(num_players, files):
                             st.loc[_c32.id] = _d12
                         else:  # short of cards (a refill), or no count: State's
                             st.move_count(1, Z_light_deck1, _d12, False, S[203])  # tally: kept
-                    elif _i55 < _end36:  # game.yaml:756
+                    elif _i55 < _end25:  # game.yaml:756
                         st.at = o321  # game.yaml:757
                         _d13 = (Z_mission_hand1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p27, S[204])))
                         _pile10 = st.zones[Z_blue_deck1]
@@ -6727,27 +6691,26 @@ def build(num_players, files):
                 _f12 = 1
             else:
                 _f12 = 0
-            _end38 = 1
-            _end39 = _end38 + _f11
-            _end40 = _end39 + _f12
-            if not _end40:
+            _end27 = 1 + _f11
+            _end28 = _end27 + _f12
+            if not _end28:
                 raise RuleError('a choice has no legal option', S[255])
             if _S_p28 is None:
                 raise RuleError(not_a_seat(_L_p29, num_players), S[255])
             if _L_p29 in st.players:  # else out of the game: no option runs
-                if _end40 > 1:
-                    _i57 = st.choose(_end40)
+                if _end28 > 1:
+                    _i57 = st.choose(_end28)
                     st.move_number += 1
                 else:
                     _i57 = 0
-                if _i57 < _end38:  # game.yaml:409
+                if _i57 < 1:  # game.yaml:409
                     _args167 = {'p': _L_p29, 'n': 2}
                     try:
                         proc_earn(st, _args167)  # tally: kept
                     except Exception as e:
                         traced(e, 'procedure earn (' + str(S[55]) + ')')
                         raise
-                elif _i57 < _end39:  # game.yaml:410
+                elif _i57 < _end27:  # game.yaml:410
                     _args168 = {'p': _L_p29, 'n': 1}
                     try:
                         proc_earn(st, _args168)  # tally: kept
@@ -6774,19 +6737,12 @@ def build(num_players, files):
             st.at = o81  # game.yaml:415
             # game.yaml:419: always offered
             # game.yaml:421: always offered
-            _end41 = 1
-            _end42 = _end41 + 1
-            if not _end42:
-                raise RuleError('a choice has no legal option', S[256])
             if _S_p29 is None:
                 raise RuleError(not_a_seat(_L_p30, num_players), S[256])
             if _L_p30 in st.players:  # else out of the game: no option runs
-                if _end42 > 1:
-                    _i58 = st.choose(_end42)
-                    st.move_number += 1
-                else:
-                    _i58 = 0
-                if _i58 < _end41:  # game.yaml:419
+                _i58 = st.choose(2)
+                st.move_number += 1
+                if _i58 < 1:  # game.yaml:419
                     st.at = o78  # game.yaml:420
                     _src4 = (Z_personal1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[90])))
                     _d16 = (Z_general1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p30, S[89])))
@@ -6912,19 +6868,12 @@ def build(num_players, files):
             st.at = o111  # game.yaml:456
             # game.yaml:459: always offered
             # game.yaml:460: always offered
-            _end43 = 1
-            _end44 = _end43 + 1
-            if not _end44:
-                raise RuleError('a choice has no legal option', S[261])
             if _S_p32 is None:
                 raise RuleError(not_a_seat(_L_p36, num_players), S[261])
             if _L_p36 in st.players:  # else out of the game: no option runs
-                if _end44 > 1:
-                    _i62 = st.choose(_end44)
-                    st.move_number += 1
-                else:
-                    _i62 = 0
-                if _i62 < _end43:  # game.yaml:459
+                _i62 = st.choose(2)
+                st.move_number += 1
+                if _i62 < 1:  # game.yaml:459
                     _args177 = {'p': _L_p36, 't': _L_t13, 'n': _L_n8}
                     try:
                         proc_from_general(st, _args177)
@@ -6945,19 +6894,19 @@ def build(num_players, files):
                 _f13 = 1
             else:
                 _f13 = 0
-            _end45 = len(_v45)
-            _end46 = _end45 + _f13
-            if not _end46:
+            _end29 = len(_v45)
+            _end30 = _end29 + _f13
+            if not _end30:
                 raise RuleError('a choice has no legal option', S[262])
             if _S_p33 is None:
                 raise RuleError(not_a_seat(_L_p37, num_players), S[262])
             if _L_p37 in st.players:  # else out of the game: no option runs
-                if _end46 > 1:
-                    _i63 = st.choose(_end46)
+                if _end30 > 1:
+                    _i63 = st.choose(_end30)
                     st.move_number += 1
                 else:
                     _i63 = 0
-                if _i63 < _end45:  # game.yaml:471
+                if _i63 < _end29:  # game.yaml:471
                     _t31 = env['t'] = _v45[_i63]
                     _args178 = {'p': _L_p37, 't': _t31, 'n': 1}
                     try:
@@ -7126,19 +7075,19 @@ def build(num_players, files):
                         _actions8.add(_a16)
                         _v47.append(_a15)
                 # game.yaml:545: always offered
-                _end47 = len(_v47)
-                _end48 = _end47 + 1
-                if not _end48:
+                _end31 = len(_v47)
+                _end32 = _end31 + 1
+                if not _end32:
                     raise RuleError('a choice has no legal option', S[270])
                 if _S_p35 is None:
                     raise RuleError(not_a_seat(_L_p44, num_players), S[270])
                 if _L_p44 in st.players:  # else out of the game: no option runs
-                    if _end48 > 1:
-                        _i65 = st.choose(_end48)
+                    if _end32 > 1:
+                        _i65 = st.choose(_end32)
                         st.move_number += 1
                     else:
                         _i65 = 0
-                    if _i65 < _end47:  # game.yaml:543
+                    if _i65 < _end31:  # game.yaml:543
                         _a17 = env['a'] = _v47[_i65]
                         st.at = o154  # game.yaml:544
                         _args186 = {'p': _L_p44, 't': _a17, 'n': (_L_left2 - _L_k1), 'jumps': (_L_jumps4 - 1)}
@@ -7171,19 +7120,19 @@ def build(num_players, files):
                     _actions9.add(_a19)
                     _v48.append(_a18)
             # game.yaml:545: always offered
-            _end49 = len(_v48)
-            _end50 = _end49 + 1
-            if not _end50:
+            _end33 = len(_v48)
+            _end34 = _end33 + 1
+            if not _end34:
                 raise RuleError('a choice has no legal option', S[270])
             if _S_p36 is None:
                 raise RuleError(not_a_seat(_L_p45, num_players), S[270])
             if _L_p45 in st.players:  # else out of the game: no option runs
-                if _end50 > 1:
-                    _i66 = st.choose(_end50)
+                if _end34 > 1:
+                    _i66 = st.choose(_end34)
                     st.move_number += 1
                 else:
                     _i66 = 0
-                if _i66 < _end49:  # game.yaml:543
+                if _i66 < _end33:  # game.yaml:543
                     _a20 = env['a'] = _v48[_i66]
                     st.at = o154  # game.yaml:544
                     _args187 = {'p': _L_p45, 't': _a20, 'n': (_L_left3 - _L_k2), 'jumps': (_L_jumps5 - 1)}
@@ -7246,19 +7195,12 @@ def build(num_players, files):
                 st.at = o173  # game.yaml:565
                 # game.yaml:569: always offered
                 # game.yaml:572: always offered
-                _end51 = 1
-                _end52 = _end51 + 1
-                if not _end52:
-                    raise RuleError('a choice has no legal option', S[273])
                 if _S_q3 is None:
                     raise RuleError(not_a_seat(_L_q3, num_players), S[273])
                 if _L_q3 in st.players:  # else out of the game: no option runs
-                    if _end52 > 1:
-                        _i67 = st.choose(_end52)
-                        st.move_number += 1
-                    else:
-                        _i67 = 0
-                    if _i67 < _end51:  # game.yaml:569
+                    _i67 = st.choose(2)
+                    st.move_number += 1
+                    if _i67 < 1:  # game.yaml:569
                         st.at = o170  # game.yaml:570
                         _c45 = _c44
                         if type(_c45) is Card:
@@ -7307,19 +7249,12 @@ def build(num_players, files):
             st.at = o173  # game.yaml:565
             # game.yaml:569: always offered
             # game.yaml:572: always offered
-            _end53 = 1
-            _end54 = _end53 + 1
-            if not _end54:
-                raise RuleError('a choice has no legal option', S[273])
             if _S_q4 is None:
                 raise RuleError(not_a_seat(_L_q4, num_players), S[273])
             if _L_q4 in st.players:  # else out of the game: no option runs
-                if _end54 > 1:
-                    _i68 = st.choose(_end54)
-                    st.move_number += 1
-                else:
-                    _i68 = 0
-                if _i68 < _end53:  # game.yaml:569
+                _i68 = st.choose(2)
+                st.move_number += 1
+                if _i68 < 1:  # game.yaml:569
                     st.at = o170  # game.yaml:570
                     _c47 = _L_c5
                     if type(_c47) is Card:
@@ -7416,19 +7351,12 @@ def build(num_players, files):
             st.at = o203  # game.yaml:599
             # game.yaml:601: always offered
             # game.yaml:601: always offered
-            _end55 = 1
-            _end56 = _end55 + 1
-            if not _end56:
-                raise RuleError('a choice has no legal option', S[278])
             if _S_q5 is None:
                 raise RuleError(not_a_seat(_L_q6, num_players), S[278])
             if _L_q6 in st.players:  # else out of the game: no option runs
-                if _end56 > 1:
-                    _i69 = st.choose(_end56)
-                    st.move_number += 1
-                else:
-                    _i69 = 0
-                if _i69 < _end55:  # game.yaml:601
+                _i69 = st.choose(2)
+                st.move_number += 1
+                if _i69 < 1:  # game.yaml:601
                     st.at = o200  # game.yaml:601
                     _i70 = (_S_q5 if _S_q5 is not None else seat(st, _L_q6, S[155]))
                     _v49 = st.vars['first_left'][_i70] - 1
@@ -7481,19 +7409,12 @@ def build(num_players, files):
                 st.at = o219  # game.yaml:622
                 # game.yaml:624: always offered
                 # game.yaml:624: always offered
-                _end57 = 1
-                _end58 = _end57 + 1
-                if not _end58:
-                    raise RuleError('a choice has no legal option', S[281])
                 if _S_q6 is None:
                     raise RuleError(not_a_seat(_L_q7, num_players), S[281])
                 if _L_q7 in st.players:  # else out of the game: no option runs
-                    if _end58 > 1:
-                        _i71 = st.choose(_end58)
-                        st.move_number += 1
-                    else:
-                        _i71 = 0
-                    if _i71 < _end57:  # game.yaml:624
+                    _i71 = st.choose(2)
+                    st.move_number += 1
+                    if _i71 < 1:  # game.yaml:624
                         st.at = o216  # game.yaml:624
                         _args199 = {'p': _L_q7, 'n': fn_bribe_price(st, S[163], _L_q7, _L_t27)}
                         try:
@@ -7517,19 +7438,12 @@ def build(num_players, files):
             st.at = o219  # game.yaml:622
             # game.yaml:624: always offered
             # game.yaml:624: always offered
-            _end59 = 1
-            _end60 = _end59 + 1
-            if not _end60:
-                raise RuleError('a choice has no legal option', S[281])
             if _S_q7 is None:
                 raise RuleError(not_a_seat(_L_q8, num_players), S[281])
             if _L_q8 in st.players:  # else out of the game: no option runs
-                if _end60 > 1:
-                    _i72 = st.choose(_end60)
-                    st.move_number += 1
-                else:
-                    _i72 = 0
-                if _i72 < _end59:  # game.yaml:624
+                _i72 = st.choose(2)
+                st.move_number += 1
+                if _i72 < 1:  # game.yaml:624
                     st.at = o216  # game.yaml:624
                     _args201 = {'p': _L_q8, 'n': fn_bribe_price(st, S[163], _L_q8, _L_t28)}
                     try:
@@ -7772,20 +7686,20 @@ def build(num_players, files):
             else:
                 _v51 = []
             # game.yaml:692: always offered
-            _end61 = len(_v50)
-            _end62 = _end61 + len(_v51)
-            _end63 = _end62 + 1
-            if not _end63:
+            _end35 = len(_v50)
+            _end36 = _end35 + len(_v51)
+            _end37 = _end36 + 1
+            if not _end37:
                 raise RuleError('a choice has no legal option', S[284])
             if _S_p37 is None:
                 raise RuleError(not_a_seat(_L_p49, num_players), S[284])
             if _L_p49 in st.players:  # else out of the game: no option runs
-                if _end63 > 1:
-                    _i73 = st.choose(_end63)
+                if _end37 > 1:
+                    _i73 = st.choose(_end37)
                     st.move_number += 1
                 else:
                     _i73 = 0
-                if _i73 < _end61:  # game.yaml:683
+                if _i73 < _end35:  # game.yaml:683
                     _m37 = env['m'] = _v50[_i73]
                     _args224 = {'p': _L_p49, 'm': _m37}
                     try:
@@ -7793,8 +7707,8 @@ def build(num_players, files):
                     except Exception as e:
                         traced(e, 'procedure fulfil (' + str(S[285]) + ')')
                         raise
-                elif _i73 < _end62:  # game.yaml:687
-                    _x59 = env['x'] = _v51[_i73 - _end61]
+                elif _i73 < _end36:  # game.yaml:687
+                    _x59 = env['x'] = _v51[_i73 - _end35]
                     _args225 = {'p': _L_p49, 'x': _x59}
                     try:
                         proc_exchange_token(st, _args225)
@@ -7827,14 +7741,14 @@ def build(num_players, files):
                 if _a23 not in _actions11:  # an identical card: the same choice
                     _actions11.add(_a23)
                     _v52.append(_x60)
-            _end64 = len(_v52)
-            if not _end64:
+            _end38 = len(_v52)
+            if not _end38:
                 raise RuleError('a choice has no legal option', S[286])
             if _S_p38 is None:
                 raise RuleError(not_a_seat(_L_p51, num_players), S[286])
             if _L_p51 in st.players:  # else out of the game: no option runs
-                if _end64 > 1:
-                    _i74 = st.choose(_end64)
+                if _end38 > 1:
+                    _i74 = st.choose(_end38)
                     st.move_number += 1
                 else:
                     _i74 = 0
@@ -7872,19 +7786,19 @@ def build(num_players, files):
                         _actions12.add(_a24)
                         _v53.append(_x62)
                 # game.yaml:723: always offered
-                _end65 = len(_v53)
-                _end66 = _end65 + 1
-                if not _end66:
+                _end39 = len(_v53)
+                _end40 = _end39 + 1
+                if not _end40:
                     raise RuleError('a choice has no legal option', S[287])
                 if _S_q8 is None:
                     raise RuleError(not_a_seat(_L_q13, num_players), S[287])
                 if _L_q13 in st.players:  # else out of the game: no option runs
-                    if _end66 > 1:
-                        _i75 = st.choose(_end66)
+                    if _end40 > 1:
+                        _i75 = st.choose(_end40)
                         st.move_number += 1
                     else:
                         _i75 = 0
-                    if _i75 < _end65:  # game.yaml:719
+                    if _i75 < _end39:  # game.yaml:719
                         _x63 = env['x'] = _v53[_i75]
                         _args228 = {'p': _L_q13, 'x': _x63}
                         try:
@@ -7910,19 +7824,19 @@ def build(num_players, files):
                     _actions13.add(_a25)
                     _v54.append(_x64)
             # game.yaml:723: always offered
-            _end67 = len(_v54)
-            _end68 = _end67 + 1
-            if not _end68:
+            _end41 = len(_v54)
+            _end42 = _end41 + 1
+            if not _end42:
                 raise RuleError('a choice has no legal option', S[287])
             if _S_q9 is None:
                 raise RuleError(not_a_seat(_L_q14, num_players), S[287])
             if _L_q14 in st.players:  # else out of the game: no option runs
-                if _end68 > 1:
-                    _i76 = st.choose(_end68)
+                if _end42 > 1:
+                    _i76 = st.choose(_end42)
                     st.move_number += 1
                 else:
                     _i76 = 0
-                if _i76 < _end67:  # game.yaml:719
+                if _i76 < _end41:  # game.yaml:719
                     _x65 = env['x'] = _v54[_i76]
                     _args229 = {'p': _L_q14, 'x': _x65}
                     try:
@@ -7959,20 +7873,20 @@ def build(num_players, files):
                 _f16 = 1
             else:
                 _f16 = 0
-            _end69 = _f14
-            _end70 = _end69 + _f15
-            _end71 = _end70 + _f16
-            if not _end71:
+            _end43 = _f14
+            _end44 = _end43 + _f15
+            _end45 = _end44 + _f16
+            if not _end45:
                 raise RuleError('a choice has no legal option', S[291])
             if _S_p39 is None:
                 raise RuleError(not_a_seat(_L_p54, num_players), S[291])
             if _L_p54 in st.players:  # else out of the game: no option runs
-                if _end71 > 1:
-                    _i77 = st.choose(_end71)
+                if _end45 > 1:
+                    _i77 = st.choose(_end45)
                     st.move_number += 1
                 else:
                     _i77 = 0
-                if _i77 < _end69:  # game.yaml:754
+                if _i77 < _end43:  # game.yaml:754
                     st.at = o319  # game.yaml:755
                     _d21 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[202])))
                     _pile17 = st.zones[Z_light_deck1]
@@ -7982,7 +7896,7 @@ def build(num_players, files):
                         st.loc[_c49.id] = _d21
                     else:  # short of cards (a refill), or no count: State's
                         st.move_count(1, Z_light_deck1, _d21, False, S[203])  # tally: kept
-                elif _i77 < _end70:  # game.yaml:756
+                elif _i77 < _end44:  # game.yaml:756
                     st.at = o321  # game.yaml:757
                     _d22 = (Z_mission_hand1 + (_S_p39 if _S_p39 is not None else seat(st, _L_p54, S[204])))
                     _pile18 = st.zones[Z_blue_deck1]

@@ -1071,7 +1071,7 @@ def build(num_players, files):
 
     def fn_most_power(st, at, v_e):  # game.yaml:862
         try:
-            return majority_holders(st, st.players, 1, '2-4:all', 1, [fn_power(st, S[47], _p1, v_e) for _p1 in st.players])
+            return majority_top(st, st.players, 1, '2-4:all', [fn_power(st, S[47], _p1, v_e) for _p1 in st.players])
         except Exception as e:
             traced(e, 'function most_power (' + str(S[48]) + ')')
             raise
@@ -5566,20 +5566,13 @@ def build(num_players, files):
             st.at = o135  # game.yaml:465
             # game.yaml:468: always offered
             # game.yaml:470: always offered
-            _end7 = 1
-            _end8 = _end7 + 1
-            if not _end8:
-                raise RuleError('a choice has no legal option', S[281])
             _p9 = _L_b1.owner
             if type(_p9) is not int or not 0 <= _p9 < num_players:
                 raise RuleError(not_a_seat(_p9, num_players), S[281])
             if _p9 in st.players:  # else out of the game: no option runs
-                if _end8 > 1:
-                    _i87 = st.choose(_end8)
-                    st.move_number += 1
-                else:
-                    _i87 = 0
-                if _i87 < _end7:  # game.yaml:468
+                _i87 = st.choose(2)
+                st.move_number += 1
+                if _i87 < 1:  # game.yaml:468
                     st.at = o129  # game.yaml:469
                     _i88 = (_O_b1 if _O_b1 is not None else ordinal(_L_b1, 'aristocrats', S[129]))
                     st.vars['couple'][_i88] = True
@@ -5640,35 +5633,35 @@ def build(num_players, files):
             else:
                 _f8 = 0
             # game.yaml:539: always offered
-            _end9 = _f2
-            _end10 = _end9 + _f3
-            _end11 = _end10 + _f4
-            _end12 = _end11 + _f5
-            _end13 = _end12 + _f6
-            _end14 = _end13 + _f7
-            _end15 = _end14 + _f8
-            _end16 = _end15 + 1
-            if not _end16:
+            _end7 = _f2
+            _end8 = _end7 + _f3
+            _end9 = _end8 + _f4
+            _end10 = _end9 + _f5
+            _end11 = _end10 + _f6
+            _end12 = _end11 + _f7
+            _end13 = _end12 + _f8
+            _end14 = _end13 + 1
+            if not _end14:
                 raise RuleError('a choice has no legal option', S[282])
             if _S_p9 is None:
                 raise RuleError(not_a_seat(_L_p16, num_players), S[282])
             if _L_p16 in st.players:  # else out of the game: no option runs
-                if _end16 > 1:
-                    _i91 = st.choose(_end16)
+                if _end14 > 1:
+                    _i91 = st.choose(_end14)
                     st.move_number += 1
                 else:
                     _i91 = 0
-                if _i91 < _end9:  # game.yaml:481
+                if _i91 < _end7:  # game.yaml:481
                     st.at = o142  # game.yaml:484
                     _v35 = [_k11 for _k11 in K_stacks1 if ((len(st.zones[(Z_pile1 + _k11.ordinal)]) > 0) and fn_may_take(st, S[141], _L_p16, _k11))]  # game.yaml:487
-                    _end17 = len(_v35)
-                    if not _end17:
+                    _end15 = len(_v35)
+                    if not _end15:
                         raise RuleError('a choice has no legal option', S[283])
                     if _S_p9 is None:
                         raise RuleError(not_a_seat(_L_p16, num_players), S[283])
                     if _L_p16 in st.players:  # else out of the game: no option runs
-                        if _end17 > 1:
-                            _i92 = st.choose(_end17)
+                        if _end15 > 1:
+                            _i92 = st.choose(_end15)
                             st.move_number += 1
                         else:
                             _i92 = 0
@@ -5698,17 +5691,17 @@ def build(num_players, files):
                         except Exception as e:
                             traced(e, 'procedure use_card (' + str(S[284]) + ')')
                             raise
-                elif _i91 < _end10:  # game.yaml:495
+                elif _i91 < _end8:  # game.yaml:495
                     st.at = o149  # game.yaml:500
                     _v37 = [_k13 for _k13 in K_stacks1 if (fn_trier_may_use(st, S[146], _L_p16, _k13))]  # game.yaml:503
-                    _end18 = len(_v37)
-                    if not _end18:
+                    _end16 = len(_v37)
+                    if not _end16:
                         raise RuleError('a choice has no legal option', S[285])
                     if _S_p9 is None:
                         raise RuleError(not_a_seat(_L_p16, num_players), S[285])
                     if _L_p16 in st.players:  # else out of the game: no option runs
-                        if _end18 > 1:
-                            _i94 = st.choose(_end18)
+                        if _end16 > 1:
+                            _i94 = st.choose(_end16)
                             st.move_number += 1
                         else:
                             _i94 = 0
@@ -5734,7 +5727,7 @@ def build(num_players, files):
                         except Exception as e:
                             traced(e, 'procedure use_card (' + str(S[284]) + ')')
                             raise
-                elif _i91 < _end11:  # game.yaml:511
+                elif _i91 < _end9:  # game.yaml:511
                     st.at = o151  # game.yaml:515
                     _i97 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[147]))
                     st.vars['privilege_used'][_i97] = True
@@ -5749,7 +5742,7 @@ def build(num_players, files):
                     if st.record_log:
                         st.at = o153  # game.yaml:517
                         st.log_line(fmt_player1(_L_p16) + ' takes Gray eminence', -1)
-                elif _i91 < _end12:  # game.yaml:518
+                elif _i91 < _end10:  # game.yaml:518
                     st.at = o155  # game.yaml:521
                     _i98 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[150]))
                     st.vars['privilege_used'][_i98] = True
@@ -5759,7 +5752,7 @@ def build(num_players, files):
                     except Exception as e:
                         traced(e, 'procedure doctor (' + str(S[286]) + ')')
                         raise
-                elif _i91 < _end13:  # game.yaml:522
+                elif _i91 < _end11:  # game.yaml:522
                     st.at = o158  # game.yaml:525
                     _i99 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[152]))
                     st.vars['privilege_used'][_i99] = True
@@ -5769,7 +5762,7 @@ def build(num_players, files):
                     except Exception as e:
                         traced(e, 'procedure place_new (' + str(S[278]) + ')')
                         raise
-                elif _i91 < _end14:  # game.yaml:526
+                elif _i91 < _end12:  # game.yaml:526
                     st.at = o161  # game.yaml:530
                     _i100 = (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[154]))
                     _v39 = st.vars['thalers'][_i100] - 1
@@ -5784,7 +5777,7 @@ def build(num_players, files):
                     except Exception as e:
                         traced(e, 'procedure place_knight (' + str(S[287]) + ')')
                         raise
-                elif _i91 < _end15:  # game.yaml:531
+                elif _i91 < _end13:  # game.yaml:531
                     st.at = o164  # game.yaml:538
                     _i101 = (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[157]))
                     _v40 = st.vars['thalers'][_i101] - 1
@@ -5813,14 +5806,14 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o172  # game.yaml:545
             _v41 = [_s71 for _s71 in KF_spaces4 if ((len(st.zones[(Z_at1 + _s71.ordinal)]) == 0) and (not st.vars['closed'][_s71.props['electorate'].ordinal]))]  # game.yaml:548
-            _end19 = len(_v41)
-            if not _end19:
+            _end17 = len(_v41)
+            if not _end17:
                 raise RuleError('a choice has no legal option', S[289])
             if _S_p10 is None:
                 raise RuleError(not_a_seat(_L_p17, num_players), S[289])
             if _L_p17 in st.players:  # else out of the game: no option runs
-                if _end19 > 1:
-                    _i103 = st.choose(_end19)
+                if _end17 > 1:
+                    _i103 = st.choose(_end17)
                     st.move_number += 1
                 else:
                     _i103 = 0
@@ -5844,14 +5837,14 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o178  # game.yaml:555
             _v42 = [_s73 for _s73 in K_spaces1 if ((len((_r94 := st.zones[(Z_at1 + _s73.ordinal)])) > 0) and ((_r95 := _r94[-1]).kind == 'knights') and (_r95.owner == _L_p18))]  # game.yaml:558
-            _end20 = len(_v42)
-            if not _end20:
+            _end18 = len(_v42)
+            if not _end18:
                 raise RuleError('a choice has no legal option', S[290])
             if _S_p11 is None:
                 raise RuleError(not_a_seat(_L_p18, num_players), S[290])
             if _L_p18 in st.players:  # else out of the game: no option runs
-                if _end20 > 1:
-                    _i104 = st.choose(_end20)
+                if _end18 > 1:
+                    _i104 = st.choose(_end18)
                     st.move_number += 1
                 else:
                     _i104 = 0
@@ -5860,14 +5853,14 @@ def build(num_players, files):
                 env['k'] = st.zones[(Z_at1 + _s74.ordinal)][-1]
                 st.at = o177  # game.yaml:563
                 _v43 = [_t22 for _t22 in KF_spaces4 if ((len(st.zones[(Z_at1 + _t22.ordinal)]) == 0) and (not st.vars['closed'][_t22.props['electorate'].ordinal]))]  # game.yaml:566
-                _end21 = len(_v43)
-                if not _end21:
+                _end19 = len(_v43)
+                if not _end19:
                     raise RuleError('a choice has no legal option', S[291])
                 if _S_p11 is None:
                     raise RuleError(not_a_seat(_L_p18, num_players), S[291])
                 if _L_p18 in st.players:  # else out of the game: no option runs
-                    if _end21 > 1:
-                        _i105 = st.choose(_end21)
+                    if _end19 > 1:
+                        _i105 = st.choose(_end19)
                         st.move_number += 1
                     else:
                         _i105 = 0
@@ -5962,26 +5955,26 @@ def build(num_players, files):
                 _f9 = 1
             else:
                 _f9 = 0
-            _end22 = len(_v45)
-            _end23 = _end22 + len(_v46)
-            _end24 = _end23 + _f9
-            if not _end24:
+            _end20 = len(_v45)
+            _end21 = _end20 + len(_v46)
+            _end22 = _end21 + _f9
+            if not _end22:
                 raise RuleError('a choice has no legal option', S[297])
             if _S_p13 is None:
                 raise RuleError(not_a_seat(_L_p20, num_players), S[297])
             if _L_p20 in st.players:  # else out of the game: no option runs
-                if _end24 > 1:
-                    _i108 = st.choose(_end24)
+                if _end22 > 1:
+                    _i108 = st.choose(_end22)
                     st.move_number += 1
                 else:
                     _i108 = 0
-                if _i108 < _end22:  # game.yaml:591
+                if _i108 < _end20:  # game.yaml:591
                     _s77 = env['s'] = _v45[_i108]
                     st.at = o199  # game.yaml:592
                     _i109 = ordinal(st.zones[(Z_at1 + _s77.ordinal)][-1], 'aristocrats', S[184])
                     st.vars['age'][_i109] -= 10
-                elif _i108 < _end23:  # game.yaml:593
-                    _s78 = env['s'] = _v46[_i108 - _end22]
+                elif _i108 < _end21:  # game.yaml:593
+                    _s78 = env['s'] = _v46[_i108 - _end20]
                     st.at = o201  # game.yaml:594
                     _args92 = {'x': st.zones[(Z_at1 + _s78.ordinal)][-1]}
                     try:
@@ -6001,32 +5994,32 @@ def build(num_players, files):
                 _f10 = 1
             else:
                 _f10 = 0
-            _end25 = len(_v47)
-            _end26 = _end25 + _f10
-            if not _end26:
+            _end23 = len(_v47)
+            _end24 = _end23 + _f10
+            if not _end24:
                 raise RuleError('a choice has no legal option', S[298])
             if _S_p14 is None:
                 raise RuleError(not_a_seat(_L_p21, num_players), S[298])
             if _L_p21 in st.players:  # else out of the game: no option runs
-                if _end26 > 1:
-                    _i110 = st.choose(_end26)
+                if _end24 > 1:
+                    _i110 = st.choose(_end24)
                     st.move_number += 1
                 else:
                     _i110 = 0
-                if _i110 < _end25:  # game.yaml:604
+                if _i110 < _end23:  # game.yaml:604
                     _s80 = env['s'] = _v47[_i110]
                     st.at = o205  # game.yaml:608
                     env['x'] = st.zones[(Z_at1 + _s80.ordinal)][-1]
                     st.at = o208  # game.yaml:609
                     _v48 = [_t24 for _t24 in KF_spaces1 if ((not st.vars['closed'][_t24.props['electorate'].ordinal]) and ((len((_r100 := st.zones[(Z_at1 + _t24.ordinal)])) == 0) or ((_r100[-1].kind == 'knights') and (not any(((_t25.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t25.ordinal if _t25.kind == 'spaces' else ordinal(_t25, 'spaces', S[7])))]) == 0)) for _t25 in st.zones[(Z_area1 + _t24.props['electorate'].ordinal)])))) and (_t24.props['electorate'] != _s80.props['electorate']))]  # game.yaml:612
-                    _end27 = len(_v48)
-                    if not _end27:
+                    _end25 = len(_v48)
+                    if not _end25:
                         raise RuleError('a choice has no legal option', S[299])
                     if _S_p14 is None:
                         raise RuleError(not_a_seat(_L_p21, num_players), S[299])
                     if _L_p21 in st.players:  # else out of the game: no option runs
-                        if _end27 > 1:
-                            _i111 = st.choose(_end27)
+                        if _end25 > 1:
+                            _i111 = st.choose(_end25)
                             st.move_number += 1
                         else:
                             _i111 = 0
@@ -6057,27 +6050,27 @@ def build(num_players, files):
                 _f13 = 1
             else:
                 _f13 = 0
-            _end28 = _f11
-            _end29 = _end28 + _f12
-            _end30 = _end29 + _f13
-            if not _end30:
+            _end26 = _f11
+            _end27 = _end26 + _f12
+            _end28 = _end27 + _f13
+            if not _end28:
                 raise RuleError('a choice has no legal option', S[300])
             if _S_p15 is None:
                 raise RuleError(not_a_seat(_L_p22, num_players), S[300])
             if _L_p22 in st.players:  # else out of the game: no option runs
-                if _end30 > 1:
-                    _i112 = st.choose(_end30)
+                if _end28 > 1:
+                    _i112 = st.choose(_end28)
                     st.move_number += 1
                 else:
                     _i112 = 0
-                if _i112 < _end28:  # game.yaml:623
+                if _i112 < _end26:  # game.yaml:623
                     _args94 = {'p': _L_p22, 'side': False}
                     try:
                         c_6(st, _args94, 0)
                     except Exception as e:
                         traced(e, 'procedure place_new (' + str(S[278]) + ')')
                         raise
-                elif _i112 < _end29:  # game.yaml:624
+                elif _i112 < _end27:  # game.yaml:624
                     st.at = o214  # game.yaml:625
                     _i113 = (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[198]))
                     _v49 = st.vars['thalers'][_i113] - 2
@@ -6108,19 +6101,19 @@ def build(num_players, files):
                 _f14 = 1
             else:
                 _f14 = 0
-            _end31 = len(_v50)
-            _end32 = _end31 + _f14
-            if not _end32:
+            _end29 = len(_v50)
+            _end30 = _end29 + _f14
+            if not _end30:
                 raise RuleError('a choice has no legal option', S[301])
             if _S_p16 is None:
                 raise RuleError(not_a_seat(_L_p23, num_players), S[301])
             if _L_p23 in st.players:  # else out of the game: no option runs
-                if _end32 > 1:
-                    _i114 = st.choose(_end32)
+                if _end30 > 1:
+                    _i114 = st.choose(_end30)
                     st.move_number += 1
                 else:
                     _i114 = 0
-                if _i114 < _end31:  # game.yaml:635
+                if _i114 < _end29:  # game.yaml:635
                     _s82 = env['s'] = _v50[_i114]
                     st.at = o219  # game.yaml:639
                     _c21 = first([_x36 for _x36 in st.zones[(Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[205])))] if (_x36.kind == 'cities')])
@@ -6157,19 +6150,19 @@ def build(num_players, files):
                 _f15 = 1
             else:
                 _f15 = 0
-            _end33 = len(_v52)
-            _end34 = _end33 + _f15
-            if not _end34:
+            _end31 = len(_v52)
+            _end32 = _end31 + _f15
+            if not _end32:
                 raise RuleError('a choice has no legal option', S[302])
             if _S_p17 is None:
                 raise RuleError(not_a_seat(_L_p24, num_players), S[302])
             if _L_p24 in st.players:  # else out of the game: no option runs
-                if _end34 > 1:
-                    _i116 = st.choose(_end34)
+                if _end32 > 1:
+                    _i116 = st.choose(_end32)
                     st.move_number += 1
                 else:
                     _i116 = 0
-                if _i116 < _end33:  # game.yaml:650
+                if _i116 < _end31:  # game.yaml:650
                     _s84 = env['s'] = _v52[_i116]
                     st.at = o224  # game.yaml:655
                     _z4 = st.zones[(Z_at1 + _s84.ordinal)]
@@ -6201,25 +6194,25 @@ def build(num_players, files):
                 _f17 = 1
             else:
                 _f17 = 0
-            _end35 = len(_v53)
-            _end36 = _end35 + _f16
-            _end37 = _end36 + _f17
-            if not _end37:
+            _end33 = len(_v53)
+            _end34 = _end33 + _f16
+            _end35 = _end34 + _f17
+            if not _end35:
                 raise RuleError('a choice has no legal option', S[303])
             if _S_p18 is None:
                 raise RuleError(not_a_seat(_L_p25, num_players), S[303])
             if _L_p25 in st.players:  # else out of the game: no option runs
-                if _end37 > 1:
-                    _i117 = st.choose(_end37)
+                if _end35 > 1:
+                    _i117 = st.choose(_end35)
                     st.move_number += 1
                 else:
                     _i117 = 0
-                if _i117 < _end35:  # game.yaml:666
+                if _i117 < _end33:  # game.yaml:666
                     _s86 = env['s'] = _v53[_i117]
                     st.at = o229  # game.yaml:666
                     _i118 = ordinal(st.zones[(Z_at1 + _s86.ordinal)][-1], 'aristocrats', S[214])
                     st.vars['couple'][_i118] = True
-                elif _i117 < _end36:  # game.yaml:667
+                elif _i117 < _end34:  # game.yaml:667
                     st.at = o231  # game.yaml:669
                     _i119 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[215])
                     st.vars['couple'][_i119] = True
@@ -6270,19 +6263,19 @@ def build(num_players, files):
             st.at = o251  # game.yaml:692
             _v55 = [_e16 for _e16 in K_electorates1 if (fn_free(st, _e16.props['beside']))]  # game.yaml:695
             # game.yaml:696: always offered
-            _end38 = len(_v55)
-            _end39 = _end38 + 1
-            if not _end39:
+            _end36 = len(_v55)
+            _end37 = _end36 + 1
+            if not _end37:
                 raise RuleError('a choice has no legal option', S[306])
             if _S_q3 is None:
                 raise RuleError(not_a_seat(_L_q5, num_players), S[306])
             if _L_q5 in st.players:  # else out of the game: no option runs
-                if _end39 > 1:
-                    _i121 = st.choose(_end39)
+                if _end37 > 1:
+                    _i121 = st.choose(_end37)
                     st.move_number += 1
                 else:
                     _i121 = 0
-                if _i121 < _end38:  # game.yaml:695
+                if _i121 < _end36:  # game.yaml:695
                     _e17 = env['e'] = _v55[_i121]
                     st.at = o249  # game.yaml:695
                     _args99 = {'p': _L_q5, 'a': 45, 'z': st.zones[(Z_at1 + _e17.props['beside'].ordinal)]}
@@ -6342,14 +6335,14 @@ def build(num_players, files):
                     if _a1 not in _actions1:  # an identical card: the same choice
                         _actions1.add(_a1)
                         _v56.append(_s88)
-                _end40 = len(_v56)
-                if not _end40:
+                _end38 = len(_v56)
+                if not _end38:
                     raise RuleError('a choice has no legal option', S[308])
                 if _S_w1 is None:
                     raise RuleError(not_a_seat(_L_w2, num_players), S[308])
                 if _L_w2 in st.players:  # else out of the game: no option runs
-                    if _end40 > 1:
-                        _i122 = st.choose(_end40)
+                    if _end38 > 1:
+                        _i122 = st.choose(_end38)
                         st.move_number += 1
                     else:
                         _i122 = 0
@@ -6404,15 +6397,15 @@ def build(num_players, files):
                     if _a2 not in _actions2:  # an identical card: the same choice
                         _actions2.add(_a2)
                         _v58.append(_s91)
-                _end41 = len(_v58)
-                if not _end41:
+                _end39 = len(_v58)
+                if not _end39:
                     raise RuleError('a choice has no legal option', S[310])
                 _p25 = env['x'].owner
                 if type(_p25) is not int or not 0 <= _p25 < num_players:
                     raise RuleError(not_a_seat(_p25, num_players), S[310])
                 if _p25 in st.players:  # else out of the game: no option runs
-                    if _end41 > 1:
-                        _i124 = st.choose(_end41)
+                    if _end39 > 1:
+                        _i124 = st.choose(_end39)
                         st.move_number += 1
                     else:
                         _i124 = 0
@@ -6454,12 +6447,12 @@ def build(num_players, files):
                 if any((_c26.props['stack'].key == 'church') for _c26 in st.zones[(Z_play_area1 + _q11)]):
                     st.at = o288  # game.yaml:754
                     _v59 = [_e18 for _e18 in KF_electorates1 if ((not st.vars['closed'][_e18.ordinal]) and (_e18 != st.vars['excommunicated']))]  # game.yaml:757
-                    _end42 = len(_v59)
-                    if not _end42:
+                    _end40 = len(_v59)
+                    if not _end40:
                         raise RuleError('a choice has no legal option', S[312])
                     if _q11 in st.players:  # else out of the game: no option runs
-                        if _end42 > 1:
-                            _i125 = st.choose(_end42)
+                        if _end40 > 1:
+                            _i125 = st.choose(_end40)
                             st.move_number += 1
                         else:
                             _i125 = 0
@@ -6470,12 +6463,12 @@ def build(num_players, files):
                 if any((_c27.props['stack'].key == 'excommunication') for _c27 in st.zones[(Z_play_area1 + _q11)]):
                     st.at = o293  # game.yaml:762
                     _v60 = [_e20 for _e20 in KF_electorates2 if ((not st.vars['closed'][_e20.ordinal]) and (_e20 != st.vars['church_on']))]  # game.yaml:765
-                    _end43 = len(_v60)
-                    if not _end43:
+                    _end41 = len(_v60)
+                    if not _end41:
                         raise RuleError('a choice has no legal option', S[313])
                     if _q11 in st.players:  # else out of the game: no option runs
-                        if _end43 > 1:
-                            _i126 = st.choose(_end43)
+                        if _end41 > 1:
+                            _i126 = st.choose(_end41)
                             st.move_number += 1
                         else:
                             _i126 = 0
@@ -6498,20 +6491,13 @@ def build(num_players, files):
                 st.at = o303  # game.yaml:772
                 # game.yaml:775: always offered
                 # game.yaml:776: always offered
-                _end44 = 1
-                _end45 = _end44 + 1
-                if not _end45:
-                    raise RuleError('a choice has no legal option', S[314])
                 _p28 = _q12
                 if type(_p28) is not int or not 0 <= _p28 < num_players:
                     raise RuleError(not_a_seat(_p28, num_players), S[314])
                 if _p28 in st.players:  # else out of the game: no option runs
-                    if _end45 > 1:
-                        _i129 = st.choose(_end45)
-                        st.move_number += 1
-                    else:
-                        _i129 = 0
-                    if _i129 < _end44:  # game.yaml:775
+                    _i129 = st.choose(2)
+                    st.move_number += 1
+                    if _i129 < 1:  # game.yaml:775
                         st.at = o300  # game.yaml:775
                         _i130 = (_q12 if type(_q12) is int and 0 <= _q12 < num_players else seat(st, _q12, S[236]))
                         st.vars['vote'][_i130] = st.vars['emperor']
@@ -6617,14 +6603,14 @@ def build(num_players, files):
             if any(((not st.vars['closed'][_s93.props['electorate'].ordinal]) and ((len((_r108 := st.zones[(Z_at1 + _s93.ordinal)])) == 0) or ((_r108[-1].kind == 'knights') and (not any(((_t29.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t29.ordinal if _t29.kind == 'spaces' else ordinal(_t29, 'spaces', S[7])))]) == 0)) for _t29 in st.zones[(Z_area1 + _s93.props['electorate'].ordinal)]))))) for _s93 in KF_spaces1):
                 st.at = o341  # game.yaml:810
                 _v62 = [_s94 for _s94 in KF_spaces1 if ((not st.vars['closed'][_s94.props['electorate'].ordinal]) and ((len((_r109 := st.zones[(Z_at1 + _s94.ordinal)])) == 0) or ((_r109[-1].kind == 'knights') and (not any(((_t30.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t30.ordinal if _t30.kind == 'spaces' else ordinal(_t30, 'spaces', S[7])))]) == 0)) for _t30 in st.zones[(Z_area1 + _s94.props['electorate'].ordinal)])))))]  # game.yaml:813
-                _end46 = len(_v62)
-                if not _end46:
+                _end42 = len(_v62)
+                if not _end42:
                     raise RuleError('a choice has no legal option', S[317])
                 if _S_p19 is None:
                     raise RuleError(not_a_seat(_L_p26, num_players), S[317])
                 if _L_p26 in st.players:  # else out of the game: no option runs
-                    if _end46 > 1:
-                        _i134 = st.choose(_end46)
+                    if _end42 > 1:
+                        _i134 = st.choose(_end42)
                         st.move_number += 1
                     else:
                         _i134 = 0
@@ -6690,15 +6676,15 @@ def build(num_players, files):
             if ((len(st.zones[Z_empire_supply1]) > 0) and any(((len(st.zones[(Z_at1 + _s96.ordinal)]) == 0) and (not st.vars['closed'][_s96.props['electorate'].ordinal])) for _s96 in KF_spaces2)):
                 st.at = o356  # game.yaml:832
                 _v65 = [_s97 for _s97 in KF_spaces2 if ((len(st.zones[(Z_at1 + _s97.ordinal)]) == 0) and (not st.vars['closed'][_s97.props['electorate'].ordinal]))]  # game.yaml:835
-                _end47 = len(_v65)
-                if not _end47:
+                _end43 = len(_v65)
+                if not _end43:
                     raise RuleError('a choice has no legal option', S[320])
                 _p30 = st.vars['emperor']
                 if type(_p30) is not int or not 0 <= _p30 < num_players:
                     raise RuleError(not_a_seat(_p30, num_players), S[320])
                 if _p30 in st.players:  # else out of the game: no option runs
-                    if _end47 > 1:
-                        _i137 = st.choose(_end47)
+                    if _end43 > 1:
+                        _i137 = st.choose(_end43)
                         st.move_number += 1
                     else:
                         _i137 = 0
@@ -6723,15 +6709,15 @@ def build(num_players, files):
             if (any(((len(st.zones[(Z_at1 + _s99.ordinal)]) == 0) and (not st.vars['closed'][_s99.props['electorate'].ordinal])) for _s99 in KF_spaces2) and any(((len((_r110 := st.zones[(Z_at1 + _s100.ordinal)])) > 0) and (_r110[-1].kind == 'empire_cities')) for _s100 in K_spaces1)):
                 st.at = o366  # game.yaml:847
                 _v66 = [_s101 for _s101 in K_spaces1 if ((len((_r111 := st.zones[(Z_at1 + _s101.ordinal)])) > 0) and (_r111[-1].kind == 'empire_cities'))]  # game.yaml:850
-                _end48 = len(_v66)
-                if not _end48:
+                _end44 = len(_v66)
+                if not _end44:
                     raise RuleError('a choice has no legal option', S[321])
                 _p31 = st.vars['emperor']
                 if type(_p31) is not int or not 0 <= _p31 < num_players:
                     raise RuleError(not_a_seat(_p31, num_players), S[321])
                 if _p31 in st.players:  # else out of the game: no option runs
-                    if _end48 > 1:
-                        _i138 = st.choose(_end48)
+                    if _end44 > 1:
+                        _i138 = st.choose(_end44)
                         st.move_number += 1
                     else:
                         _i138 = 0
@@ -6740,15 +6726,15 @@ def build(num_players, files):
                     env['c'] = st.zones[(Z_at1 + _s102.ordinal)][-1]
                     st.at = o365  # game.yaml:855
                     _v67 = [_t31 for _t31 in KF_spaces2 if ((len(st.zones[(Z_at1 + _t31.ordinal)]) == 0) and (not st.vars['closed'][_t31.props['electorate'].ordinal]))]  # game.yaml:858
-                    _end49 = len(_v67)
-                    if not _end49:
+                    _end45 = len(_v67)
+                    if not _end45:
                         raise RuleError('a choice has no legal option', S[322])
                     _p32 = st.vars['emperor']
                     if type(_p32) is not int or not 0 <= _p32 < num_players:
                         raise RuleError(not_a_seat(_p32, num_players), S[322])
                     if _p32 in st.players:  # else out of the game: no option runs
-                        if _end49 > 1:
-                            _i139 = st.choose(_end49)
+                        if _end45 > 1:
+                            _i139 = st.choose(_end45)
                             st.move_number += 1
                         else:
                             _i139 = 0
@@ -6777,14 +6763,14 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o79  # game.yaml:394
             _v68 = [_s103 for _s103 in KF_spaces3 if ((len((_r112 := st.zones[(Z_at1 + _s103.ordinal)])) > 0) and ((_r113 := _r112[-1]).kind == 'aristocrats') and (_r113.owner == _L_p27))]  # game.yaml:397
-            _end50 = len(_v68)
-            if not _end50:
+            _end46 = len(_v68)
+            if not _end46:
                 raise RuleError('a choice has no legal option', S[274])
             if _S_p20 is None:
                 raise RuleError(not_a_seat(_L_p27, num_players), S[274])
             if _L_p27 in st.players:  # else out of the game: no option runs
-                if _end50 > 1:
-                    _i140 = st.choose(_end50)
+                if _end46 > 1:
+                    _i140 = st.choose(_end46)
                     st.move_number += 1
                 else:
                     _i140 = 0
@@ -6898,14 +6884,14 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o142  # game.yaml:484
             _v69 = [_k15 for _k15 in K_stacks1 if ((len(st.zones[(Z_pile1 + _k15.ordinal)]) > 0) and fn_may_take(st, S[141], _L_p28, _k15))]  # game.yaml:487
-            _end51 = len(_v69)
-            if not _end51:
+            _end47 = len(_v69)
+            if not _end47:
                 raise RuleError('a choice has no legal option', S[283])
             if _S_p21 is None:
                 raise RuleError(not_a_seat(_L_p28, num_players), S[283])
             if _L_p28 in st.players:  # else out of the game: no option runs
-                if _end51 > 1:
-                    _i141 = st.choose(_end51)
+                if _end47 > 1:
+                    _i141 = st.choose(_end47)
                     st.move_number += 1
                 else:
                     _i141 = 0
@@ -6975,14 +6961,14 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o149  # game.yaml:500
             _v72 = [_k17 for _k17 in K_stacks1 if (fn_trier_may_use(st, S[146], _L_p30, _k17))]  # game.yaml:503
-            _end52 = len(_v72)
-            if not _end52:
+            _end48 = len(_v72)
+            if not _end48:
                 raise RuleError('a choice has no legal option', S[285])
             if _S_p23 is None:
                 raise RuleError(not_a_seat(_L_p30, num_players), S[285])
             if _L_p30 in st.players:  # else out of the game: no option runs
-                if _end52 > 1:
-                    _i144 = st.choose(_end52)
+                if _end48 > 1:
+                    _i144 = st.choose(_end48)
                     st.move_number += 1
                 else:
                     _i144 = 0
@@ -7112,14 +7098,14 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o177  # game.yaml:563
             _v77 = [_t33 for _t33 in KF_spaces4 if ((len(st.zones[(Z_at1 + _t33.ordinal)]) == 0) and (not st.vars['closed'][_t33.props['electorate'].ordinal]))]  # game.yaml:566
-            _end53 = len(_v77)
-            if not _end53:
+            _end49 = len(_v77)
+            if not _end49:
                 raise RuleError('a choice has no legal option', S[291])
             if _S_p27 is None:
                 raise RuleError(not_a_seat(_L_p36, num_players), S[291])
             if _L_p36 in st.players:  # else out of the game: no option runs
-                if _end53 > 1:
-                    _i153 = st.choose(_end53)
+                if _end49 > 1:
+                    _i153 = st.choose(_end49)
                     st.move_number += 1
                 else:
                     _i153 = 0
@@ -7203,14 +7189,14 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o208  # game.yaml:609
             _v78 = [_t35 for _t35 in KF_spaces1 if ((not st.vars['closed'][_t35.props['electorate'].ordinal]) and ((len((_r114 := st.zones[(Z_at1 + _t35.ordinal)])) == 0) or ((_r114[-1].kind == 'knights') and (not any(((_t36.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t36.ordinal if _t36.kind == 'spaces' else ordinal(_t36, 'spaces', S[7])))]) == 0)) for _t36 in st.zones[(Z_area1 + _t35.props['electorate'].ordinal)])))) and (_t35.props['electorate'] != _L_s5.props['electorate']))]  # game.yaml:612
-            _end54 = len(_v78)
-            if not _end54:
+            _end50 = len(_v78)
+            if not _end50:
                 raise RuleError('a choice has no legal option', S[299])
             if _S_p28 is None:
                 raise RuleError(not_a_seat(_L_p43, num_players), S[299])
             if _L_p43 in st.players:  # else out of the game: no option runs
-                if _end54 > 1:
-                    _i154 = st.choose(_end54)
+                if _end50 > 1:
+                    _i154 = st.choose(_end50)
                     st.move_number += 1
                 else:
                     _i154 = 0
@@ -7318,14 +7304,14 @@ def build(num_players, files):
                 if _a3 not in _actions3:  # an identical card: the same choice
                     _actions3.add(_a3)
                     _v80.append(_s105)
-            _end55 = len(_v80)
-            if not _end55:
+            _end51 = len(_v80)
+            if not _end51:
                 raise RuleError('a choice has no legal option', S[308])
             if _S_w2 is None:
                 raise RuleError(not_a_seat(_L_w5, num_players), S[308])
             if _L_w5 in st.players:  # else out of the game: no option runs
-                if _end55 > 1:
-                    _i156 = st.choose(_end55)
+                if _end51 > 1:
+                    _i156 = st.choose(_end51)
                     st.move_number += 1
                 else:
                     _i156 = 0
@@ -7373,15 +7359,15 @@ def build(num_players, files):
                 if _a4 not in _actions4:  # an identical card: the same choice
                     _actions4.add(_a4)
                     _v82.append(_s107)
-            _end56 = len(_v82)
-            if not _end56:
+            _end52 = len(_v82)
+            if not _end52:
                 raise RuleError('a choice has no legal option', S[310])
             _p39 = _L_x4.owner
             if type(_p39) is not int or not 0 <= _p39 < num_players:
                 raise RuleError(not_a_seat(_p39, num_players), S[310])
             if _p39 in st.players:  # else out of the game: no option runs
-                if _end56 > 1:
-                    _i158 = st.choose(_end56)
+                if _end52 > 1:
+                    _i158 = st.choose(_end52)
                     st.move_number += 1
                 else:
                     _i158 = 0
@@ -7408,14 +7394,14 @@ def build(num_players, files):
             if any((_c38.props['stack'].key == 'church') for _c38 in st.zones[(Z_play_area1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q14, S[9])))]):
                 st.at = o288  # game.yaml:754
                 _v83 = [_e22 for _e22 in KF_electorates1 if ((not st.vars['closed'][_e22.ordinal]) and (_e22 != st.vars['excommunicated']))]  # game.yaml:757
-                _end57 = len(_v83)
-                if not _end57:
+                _end53 = len(_v83)
+                if not _end53:
                     raise RuleError('a choice has no legal option', S[312])
                 if _S_q6 is None:
                     raise RuleError(not_a_seat(_L_q14, num_players), S[312])
                 if _L_q14 in st.players:  # else out of the game: no option runs
-                    if _end57 > 1:
-                        _i159 = st.choose(_end57)
+                    if _end53 > 1:
+                        _i159 = st.choose(_end53)
                         st.move_number += 1
                     else:
                         _i159 = 0
@@ -7427,14 +7413,14 @@ def build(num_players, files):
             if any((_c39.props['stack'].key == 'excommunication') for _c39 in st.zones[(Z_play_area1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q14, S[9])))]):
                 st.at = o293  # game.yaml:762
                 _v84 = [_e24 for _e24 in KF_electorates2 if ((not st.vars['closed'][_e24.ordinal]) and (_e24 != st.vars['church_on']))]  # game.yaml:765
-                _end58 = len(_v84)
-                if not _end58:
+                _end54 = len(_v84)
+                if not _end54:
                     raise RuleError('a choice has no legal option', S[313])
                 if _S_q6 is None:
                     raise RuleError(not_a_seat(_L_q14, num_players), S[313])
                 if _L_q14 in st.players:  # else out of the game: no option runs
-                    if _end58 > 1:
-                        _i160 = st.choose(_end58)
+                    if _end54 > 1:
+                        _i160 = st.choose(_end54)
                         st.move_number += 1
                     else:
                         _i160 = 0
@@ -7447,14 +7433,14 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o288  # game.yaml:754
             _v85 = [_e26 for _e26 in KF_electorates1 if ((not st.vars['closed'][_e26.ordinal]) and (_e26 != st.vars['excommunicated']))]  # game.yaml:757
-            _end59 = len(_v85)
-            if not _end59:
+            _end55 = len(_v85)
+            if not _end55:
                 raise RuleError('a choice has no legal option', S[312])
             if _S_q7 is None:
                 raise RuleError(not_a_seat(_L_q15, num_players), S[312])
             if _L_q15 in st.players:  # else out of the game: no option runs
-                if _end59 > 1:
-                    _i161 = st.choose(_end59)
+                if _end55 > 1:
+                    _i161 = st.choose(_end55)
                     st.move_number += 1
                 else:
                     _i161 = 0
@@ -7467,14 +7453,14 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o293  # game.yaml:762
             _v86 = [_e28 for _e28 in KF_electorates2 if ((not st.vars['closed'][_e28.ordinal]) and (_e28 != st.vars['church_on']))]  # game.yaml:765
-            _end60 = len(_v86)
-            if not _end60:
+            _end56 = len(_v86)
+            if not _end56:
                 raise RuleError('a choice has no legal option', S[313])
             if _S_q8 is None:
                 raise RuleError(not_a_seat(_L_q16, num_players), S[313])
             if _L_q16 in st.players:  # else out of the game: no option runs
-                if _end60 > 1:
-                    _i162 = st.choose(_end60)
+                if _end56 > 1:
+                    _i162 = st.choose(_end56)
                     st.move_number += 1
                 else:
                     _i162 = 0
@@ -7488,19 +7474,12 @@ def build(num_players, files):
             st.at = o303  # game.yaml:772
             # game.yaml:775: always offered
             # game.yaml:776: always offered
-            _end61 = 1
-            _end62 = _end61 + 1
-            if not _end62:
-                raise RuleError('a choice has no legal option', S[314])
             if _S_q9 is None:
                 raise RuleError(not_a_seat(_L_q17, num_players), S[314])
             if _L_q17 in st.players:  # else out of the game: no option runs
-                if _end62 > 1:
-                    _i163 = st.choose(_end62)
-                    st.move_number += 1
-                else:
-                    _i163 = 0
-                if _i163 < _end61:  # game.yaml:775
+                _i163 = st.choose(2)
+                st.move_number += 1
+                if _i163 < 1:  # game.yaml:775
                     st.at = o300  # game.yaml:775
                     _i164 = (_S_q9 if _S_q9 is not None else seat(st, _L_q17, S[236]))
                     st.vars['vote'][_i164] = st.vars['emperor']
@@ -7532,14 +7511,14 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o341  # game.yaml:810
             _v87 = [_s109 for _s109 in KF_spaces1 if ((not st.vars['closed'][_s109.props['electorate'].ordinal]) and ((len((_r116 := st.zones[(Z_at1 + _s109.ordinal)])) == 0) or ((_r116[-1].kind == 'knights') and (not any(((_t39.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t39.ordinal if _t39.kind == 'spaces' else ordinal(_t39, 'spaces', S[7])))]) == 0)) for _t39 in st.zones[(Z_area1 + _s109.props['electorate'].ordinal)])))))]  # game.yaml:813
-            _end63 = len(_v87)
-            if not _end63:
+            _end57 = len(_v87)
+            if not _end57:
                 raise RuleError('a choice has no legal option', S[317])
             if _S_p30 is None:
                 raise RuleError(not_a_seat(_L_p46, num_players), S[317])
             if _L_p46 in st.players:  # else out of the game: no option runs
-                if _end63 > 1:
-                    _i166 = st.choose(_end63)
+                if _end57 > 1:
+                    _i166 = st.choose(_end57)
                     st.move_number += 1
                 else:
                     _i166 = 0
@@ -7578,15 +7557,15 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o356  # game.yaml:832
             _v88 = [_s111 for _s111 in KF_spaces2 if ((len(st.zones[(Z_at1 + _s111.ordinal)]) == 0) and (not st.vars['closed'][_s111.props['electorate'].ordinal]))]  # game.yaml:835
-            _end64 = len(_v88)
-            if not _end64:
+            _end58 = len(_v88)
+            if not _end58:
                 raise RuleError('a choice has no legal option', S[320])
             _p46 = st.vars['emperor']
             if type(_p46) is not int or not 0 <= _p46 < num_players:
                 raise RuleError(not_a_seat(_p46, num_players), S[320])
             if _p46 in st.players:  # else out of the game: no option runs
-                if _end64 > 1:
-                    _i167 = st.choose(_end64)
+                if _end58 > 1:
+                    _i167 = st.choose(_end58)
                     st.move_number += 1
                 else:
                     _i167 = 0
@@ -7602,15 +7581,15 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o366  # game.yaml:847
             _v89 = [_s113 for _s113 in K_spaces1 if ((len((_r117 := st.zones[(Z_at1 + _s113.ordinal)])) > 0) and (_r117[-1].kind == 'empire_cities'))]  # game.yaml:850
-            _end65 = len(_v89)
-            if not _end65:
+            _end59 = len(_v89)
+            if not _end59:
                 raise RuleError('a choice has no legal option', S[321])
             _p47 = st.vars['emperor']
             if type(_p47) is not int or not 0 <= _p47 < num_players:
                 raise RuleError(not_a_seat(_p47, num_players), S[321])
             if _p47 in st.players:  # else out of the game: no option runs
-                if _end65 > 1:
-                    _i168 = st.choose(_end65)
+                if _end59 > 1:
+                    _i168 = st.choose(_end59)
                     st.move_number += 1
                 else:
                     _i168 = 0
@@ -7619,15 +7598,15 @@ def build(num_players, files):
                 env['c'] = st.zones[(Z_at1 + _s114.ordinal)][-1]
                 st.at = o365  # game.yaml:855
                 _v90 = [_t40 for _t40 in KF_spaces2 if ((len(st.zones[(Z_at1 + _t40.ordinal)]) == 0) and (not st.vars['closed'][_t40.props['electorate'].ordinal]))]  # game.yaml:858
-                _end66 = len(_v90)
-                if not _end66:
+                _end60 = len(_v90)
+                if not _end60:
                     raise RuleError('a choice has no legal option', S[322])
                 _p48 = st.vars['emperor']
                 if type(_p48) is not int or not 0 <= _p48 < num_players:
                     raise RuleError(not_a_seat(_p48, num_players), S[322])
                 if _p48 in st.players:  # else out of the game: no option runs
-                    if _end66 > 1:
-                        _i169 = st.choose(_end66)
+                    if _end60 > 1:
+                        _i169 = st.choose(_end60)
                         st.move_number += 1
                     else:
                         _i169 = 0
@@ -7654,15 +7633,15 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o365  # game.yaml:855
             _v91 = [_t42 for _t42 in KF_spaces2 if ((len(st.zones[(Z_at1 + _t42.ordinal)]) == 0) and (not st.vars['closed'][_t42.props['electorate'].ordinal]))]  # game.yaml:858
-            _end67 = len(_v91)
-            if not _end67:
+            _end61 = len(_v91)
+            if not _end61:
                 raise RuleError('a choice has no legal option', S[322])
             _p49 = st.vars['emperor']
             if type(_p49) is not int or not 0 <= _p49 < num_players:
                 raise RuleError(not_a_seat(_p49, num_players), S[322])
             if _p49 in st.players:  # else out of the game: no option runs
-                if _end67 > 1:
-                    _i170 = st.choose(_end67)
+                if _end61 > 1:
+                    _i170 = st.choose(_end61)
                     st.move_number += 1
                 else:
                     _i170 = 0
@@ -7733,15 +7712,15 @@ def build(num_players, files):
         if pc <= 4:
             st.at = o383  # game.yaml:283
             _v92 = [_s116 for _s116 in KF_spaces2 if ((len(st.zones[(Z_at1 + _s116.ordinal)]) == 0) and (not st.vars['closed'][_s116.props['electorate'].ordinal]))]  # game.yaml:286
-            _end68 = len(_v92)
-            if not _end68:
+            _end62 = len(_v92)
+            if not _end62:
                 raise RuleError('a choice has no legal option', S[323])
             _p50 = st.vars['emperor']
             if type(_p50) is not int or not 0 <= _p50 < num_players:
                 raise RuleError(not_a_seat(_p50, num_players), S[323])
             if _p50 in st.players:  # else out of the game: no option runs
-                if _end68 > 1:
-                    _i171 = st.choose(_end68)
+                if _end62 > 1:
+                    _i171 = st.choose(_end62)
                     st.move_number += 1
                 else:
                     _i171 = 0

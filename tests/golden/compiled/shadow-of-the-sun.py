@@ -367,7 +367,7 @@ def build(num_players, files):
 
     def fn_strongest_legion(st, at, v_fighters):  # game.yaml:308
         try:
-            return majority_holders(st, v_fighters, 0, '3-4:all', 1, [T_legion_hierarchy1.rank(st.zones[(Z_legion1 + (_p2 if type(_p2) is int and 0 <= _p2 < num_players else seat(st, _p2, S[1])))]) for _p2 in v_fighters])
+            return majority_top(st, v_fighters, 0, '3-4:all', [T_legion_hierarchy1.rank(st.zones[(Z_legion1 + (_p2 if type(_p2) is int and 0 <= _p2 < num_players else seat(st, _p2, S[1])))]) for _p2 in v_fighters])
         except Exception as e:
             traced(e, 'function strongest_legion (' + str(S[4]) + ')')
             raise
@@ -1937,19 +1937,18 @@ def build(num_players, files):
                 _v4 = [_d18 for _d18 in _items6 if (((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d18.ordinal)] or tally_zone(st, (Z_markers_on1 + _d18.ordinal)))[_S_p5] if _S_p5 is not None else len([1 for _m27 in st.zones[(Z_markers_on1 + _d18.ordinal)] if (_m27.owner == _L_p6)])) == 0))]
             else:
                 _v4 = []
-            _end1 = 1
-            _end2 = _end1 + len(_v4)
-            if not _end2:
+            _end1 = 1 + len(_v4)
+            if not _end1:
                 raise RuleError('a choice has no legal option', S[92])
             if _S_p5 is None:
                 raise RuleError(not_a_seat(_L_p6, num_players), S[92])
             if _L_p6 in st.players:  # else out of the game: no option runs
-                if _end2 > 1:
-                    _i4 = st.choose(_end2)
+                if _end1 > 1:
+                    _i4 = st.choose(_end1)
                     st.move_number += 1
                 else:
                     _i4 = 0
-                if _i4 < _end1:  # game.yaml:138
+                if _i4 < 1:  # game.yaml:138
                     st.at = o16  # game.yaml:139
                     _d19 = (Z_hand1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[24])))
                     _pile3 = st.zones[Z_minion_deck1]
@@ -1961,7 +1960,7 @@ def build(num_players, files):
                     else:  # short of cards (a refill), or no count: State's
                         st.move_count(2, Z_minion_deck1, _d19, False, S[25])  # tally: kept
                 else:  # game.yaml:140
-                    _d20 = env['d'] = _v4[_i4 - _end1]
+                    _d20 = env['d'] = _v4[_i4 - 1]
                     st.at = o18  # game.yaml:144
                     _z1 = st.zones[(Z_house1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[27])))]
                     _c24 = _z1[-1]
@@ -2049,24 +2048,23 @@ def build(num_players, files):
                 _v7 = _items9
             else:
                 _v7 = []
-            _end3 = 1
-            _end4 = _end3 + _f1
-            _end5 = _end4 + len(_v5)
-            _end6 = _end5 + len(_v6)
-            _end7 = _end6 + len(_v7)
-            if not _end7:
+            _end2 = 1 + _f1
+            _end3 = _end2 + len(_v5)
+            _end4 = _end3 + len(_v6)
+            _end5 = _end4 + len(_v7)
+            if not _end5:
                 raise RuleError('a choice has no legal option', S[94])
             if _S_p7 is None:
                 raise RuleError(not_a_seat(_L_p8, num_players), S[94])
             if _L_p8 in st.players:  # else out of the game: no option runs
-                if _end7 > 1:
-                    _i6 = st.choose(_end7)
+                if _end5 > 1:
+                    _i6 = st.choose(_end5)
                     st.move_number += 1
                 else:
                     _i6 = 0
-                if _i6 < _end3:  # game.yaml:160
+                if _i6 < 1:  # game.yaml:160
                     pass
-                elif _i6 < _end4:  # game.yaml:161
+                elif _i6 < _end2:  # game.yaml:161
                     _args22 = {'p': _L_p8, 'minion': 'Ghoul'}
                     try:
                         c_2(st, _args22, 0)
@@ -2077,43 +2075,26 @@ def build(num_players, files):
                     for _q8 in [_x8 for _x8 in ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8)) if (len(st.zones[(Z_hand1 + _x8)]) > 0)]:
                         env['q'] = _q8
                         st.at = o25  # game.yaml:167
-                        _lo2 = 1
-                        _hi2 = 1
-                        if _lo2 < 0 or _hi2 < _lo2:
-                            raise RuleError(f'a pick of {_lo2} to {_hi2} items is impossible', S[96])
-                        _picked2 = []
-                        while True:
-                            if len(_picked2) < _hi2:
-                                _cands2 = []
-                                _seen2 = set()
-                                for _y2 in reversed(st.zones[(Z_hand1 + (_q8 if type(_q8) is int and 0 <= _q8 < num_players else seat(st, _q8, S[33])))]):
-                                    _t4 = _y2.type_id
-                                    if _t4 not in _seen2:
-                                        _seen2.add(_t4)
-                                        _cands2.append(_y2)
-                                _cands2.reverse()
-                            else:
-                                _cands2 = []
-                            _stop2 = len(_picked2) >= _lo2
-                            if not _cands2:
-                                if not _stop2:
-                                    raise RuleError(f'a pick needs {_lo2} items but only {len(_picked2)} could be picked', S[96])
-                                break
-                            _p10 = _q8
-                            if type(_p10) is not int or not 0 <= _p10 < num_players:
-                                raise RuleError(not_a_seat(_p10, num_players), S[96])
-                            if _p10 not in st.players:
-                                break  # the picker is out of the game: the pick ends with what was picked
-                            _n2 = len(_cands2) + _stop2
+                        _cands2 = []
+                        _seen2 = set()
+                        for _y2 in reversed(st.zones[(Z_hand1 + (_q8 if type(_q8) is int and 0 <= _q8 < num_players else seat(st, _q8, S[33])))]):
+                            _t4 = _y2.type_id
+                            if _t4 not in _seen2:
+                                _seen2.add(_t4)
+                                _cands2.append(_y2)
+                        _cands2.reverse()
+                        if not _cands2:
+                            raise RuleError('a pick needs 1 items but only 0 could be picked', S[96])
+                        _p10 = _q8
+                        if type(_p10) is not int or not 0 <= _p10 < num_players:
+                            raise RuleError(not_a_seat(_p10, num_players), S[96])
+                        if _p10 in st.players:
+                            _n2 = len(_cands2)
                             if _n2 > 1:
-                                _i7 = st.choose(_n2)
+                                _c32 = _cands2[st.choose(_n2)]
                                 st.move_number += 1
-                                if _i7 == len(_cands2):
-                                    break  # done
-                                _c32 = _cands2[_i7]
-                            else:  # one card and no stopping yet: it is picked
+                            else:  # one candidate: it is picked
                                 _c32 = _cands2[0]
-                            _picked2.append(_c32)
                             _from2 = st.zones[st.loc[_c32.id]]
                             if _from2[-1] is _c32:  # the top card: no search from the bottom
                                 _from2.pop()
@@ -2130,8 +2111,8 @@ def build(num_players, files):
                         st.loc[_c34.id] = _d24
                     else:  # short of cards (a refill), or no count: State's
                         st.move_count(1, Z_minion_deck1, _d24, False, S[32])  # tally: kept
-                elif _i6 < _end5:  # game.yaml:170
-                    _d25 = env['d'] = _v5[_i6 - _end4]
+                elif _i6 < _end3:  # game.yaml:170
+                    _d25 = env['d'] = _v5[_i6 - _end2]
                     _args23 = {'p': _L_p8, 'minion': 'Darkened'}
                     try:
                         c_2(st, _args23, 0)
@@ -2140,14 +2121,14 @@ def build(num_players, files):
                         raise
                     st.at = o32  # game.yaml:176
                     _v8 = [_q9 for _q9 in st.players if ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d25.ordinal)] or tally_zone(st, (Z_markers_on1 + _d25.ordinal)))[_q9] > 0))]  # game.yaml:178
-                    _end8 = len(_v8)
-                    if not _end8:
+                    _end6 = len(_v8)
+                    if not _end6:
                         raise RuleError('a choice has no legal option', S[97])
                     if _S_p7 is None:
                         raise RuleError(not_a_seat(_L_p8, num_players), S[97])
                     if _L_p8 in st.players:  # else out of the game: no option runs
-                        if _end8 > 1:
-                            _i8 = st.choose(_end8)
+                        if _end6 > 1:
+                            _i8 = st.choose(_end6)
                             st.move_number += 1
                         else:
                             _i8 = 0
@@ -2158,8 +2139,8 @@ def build(num_players, files):
                         except Exception as e:
                             traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                             raise
-                elif _i6 < _end6:  # game.yaml:180
-                    _a4 = env['a'] = _v6[_i6 - _end5]
+                elif _i6 < _end4:  # game.yaml:180
+                    _a4 = env['a'] = _v6[_i6 - _end3]
                     _args25 = {'p': _L_p8, 'minion': 'Alchemist'}
                     try:
                         c_2(st, _args25, 0)
@@ -2168,14 +2149,14 @@ def build(num_players, files):
                         raise
                     st.at = o37  # game.yaml:185
                     _v9 = [_b3 for _b3 in K_districts1 if ((_b3 != _a4))]  # game.yaml:187
-                    _end9 = len(_v9)
-                    if not _end9:
+                    _end7 = len(_v9)
+                    if not _end7:
                         raise RuleError('a choice has no legal option', S[98])
                     if _S_p7 is None:
                         raise RuleError(not_a_seat(_L_p8, num_players), S[98])
                     if _L_p8 in st.players:  # else out of the game: no option runs
-                        if _end9 > 1:
-                            _i9 = st.choose(_end9)
+                        if _end7 > 1:
+                            _i9 = st.choose(_end7)
                             st.move_number += 1
                         else:
                             _i9 = 0
@@ -2203,7 +2184,7 @@ def build(num_players, files):
                             st.move(_c35, _d26, False)
                             _TD.clear()  # (codegen/tally.py)
                 else:  # game.yaml:189
-                    _d27 = env['d'] = _v7[_i6 - _end6]
+                    _d27 = env['d'] = _v7[_i6 - _end4]
                     _args26 = {'p': _L_p8, 'minion': 'Courtesan'}
                     try:
                         c_2(st, _args26, 0)
@@ -2234,29 +2215,29 @@ def build(num_players, files):
             else:
                 _v11 = []
             # game.yaml:227: always offered
-            _end10 = len(_v10)
-            _end11 = _end10 + len(_v11)
-            _end12 = _end11 + 1
-            if not _end12:
+            _end8 = len(_v10)
+            _end9 = _end8 + len(_v11)
+            _end10 = _end9 + 1
+            if not _end10:
                 raise RuleError('a choice has no legal option', S[99])
             if _S_p8 is None:
                 raise RuleError(not_a_seat(_L_p9, num_players), S[99])
             if _L_p9 in st.players:  # else out of the game: no option runs
-                if _end12 > 1:
-                    _i10 = st.choose(_end12)
+                if _end10 > 1:
+                    _i10 = st.choose(_end10)
                     st.move_number += 1
                 else:
                     _i10 = 0
-                if _i10 < _end10:  # game.yaml:206
+                if _i10 < _end8:  # game.yaml:206
                     _d31 = env['d'] = _v10[_i10]
                     st.at = o44  # game.yaml:214
-                    _lo3 = ((_r6 := (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d31.ordinal)] or tally_zone(st, (Z_markers_on1 + _d31.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m32 in st.zones[(Z_markers_on1 + _d31.ordinal)] if (_m32.owner == _L_p9)]))) + 1)
-                    _hi3 = (_r6 + 1)
-                    if _lo3 < 0 or _hi3 < _lo3:
-                        raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[100])
+                    _lo2 = ((_r6 := (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d31.ordinal)] or tally_zone(st, (Z_markers_on1 + _d31.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m32 in st.zones[(Z_markers_on1 + _d31.ordinal)] if (_m32.owner == _L_p9)]))) + 1)
+                    _hi2 = (_r6 + 1)
+                    if _lo2 < 0 or _hi2 < _lo2:
+                        raise RuleError(f'a pick of {_lo2} to {_hi2} items is impossible', S[100])
                     _picked3 = []
                     while True:
-                        if len(_picked3) < _hi3:
+                        if len(_picked3) < _hi2:
                             _found2 = [_c39 for _c39 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[47])))] if ((_c39.name == _d31.props['minion']) or _c39.props['wild'])]
                             _cands3 = []
                             _seen3 = set()
@@ -2268,16 +2249,16 @@ def build(num_players, files):
                             _cands3.reverse()
                         else:
                             _cands3 = []
-                        _stop3 = len(_picked3) >= _lo3
+                        _stop2 = len(_picked3) >= _lo2
                         if not _cands3:
-                            if not _stop3:
-                                raise RuleError(f'a pick needs {_lo3} items but only {len(_picked3)} could be picked', S[100])
+                            if not _stop2:
+                                raise RuleError(f'a pick needs {_lo2} items but only {len(_picked3)} could be picked', S[100])
                             break
                         if _S_p8 is None:
                             raise RuleError(not_a_seat(_L_p9, num_players), S[100])
                         if _L_p9 not in st.players:
                             break  # the picker is out of the game: the pick ends with what was picked
-                        _n3 = len(_cands3) + _stop3
+                        _n3 = len(_cands3) + _stop2
                         if _n3 > 1:
                             _i11 = st.choose(_n3)
                             st.move_number += 1
@@ -2306,18 +2287,18 @@ def build(num_players, files):
                     _z3.pop()
                     st.zones[_d32].append(_c40)
                     st.loc[_c40.id] = _d32
-                elif _i10 < _end11:  # game.yaml:217
-                    _q12 = env['q'] = _v11[_i10 - _end10]
+                elif _i10 < _end9:  # game.yaml:217
+                    _q12 = env['q'] = _v11[_i10 - _end8]
                     st.at = o49  # game.yaml:223
                     _v12 = [_d33 for _d33 in K_districts1 if (((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d33.ordinal)] or tally_zone(st, (Z_markers_on1 + _d33.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m33 in st.zones[(Z_markers_on1 + _d33.ordinal)] if (_m33.owner == _L_p9)])) > 0) and (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d33.ordinal)] or tally_zone(st, (Z_markers_on1 + _d33.ordinal)))[_q12] > 0))]  # game.yaml:225
-                    _end13 = len(_v12)
-                    if not _end13:
+                    _end11 = len(_v12)
+                    if not _end11:
                         raise RuleError('a choice has no legal option', S[101])
                     if _S_p8 is None:
                         raise RuleError(not_a_seat(_L_p9, num_players), S[101])
                     if _L_p9 in st.players:  # else out of the game: no option runs
-                        if _end13 > 1:
-                            _i12 = st.choose(_end13)
+                        if _end11 > 1:
+                            _i12 = st.choose(_end11)
                             st.move_number += 1
                         else:
                             _i12 = 0
@@ -2330,9 +2311,9 @@ def build(num_players, files):
                             raise
                 else:  # game.yaml:227
                     st.at = o51  # game.yaml:231
-                    _lo4 = 0
-                    if _lo4 < 0 or 1073741824 < _lo4:
-                        raise RuleError(f'a pick of {_lo4} to {1073741824} items is impossible', S[103])
+                    _lo3 = 0
+                    if _lo3 < 0 or 1073741824 < _lo3:
+                        raise RuleError(f'a pick of {_lo3} to {1073741824} items is impossible', S[103])
                     _picked4 = []
                     while True:
                         _cands4 = []
@@ -2343,16 +2324,16 @@ def build(num_players, files):
                                 _seen4.add(_t9)
                                 _cands4.append(_y4)
                         _cands4.reverse()
-                        _stop4 = len(_picked4) >= _lo4
+                        _stop3 = len(_picked4) >= _lo3
                         if not _cands4:
-                            if not _stop4:
-                                raise RuleError(f'a pick needs {_lo4} items but only {len(_picked4)} could be picked', S[103])
+                            if not _stop3:
+                                raise RuleError(f'a pick needs {_lo3} items but only {len(_picked4)} could be picked', S[103])
                             break
                         if _S_p8 is None:
                             raise RuleError(not_a_seat(_L_p9, num_players), S[103])
                         if _L_p9 not in st.players:
                             break  # the picker is out of the game: the pick ends with what was picked
-                        _n4 = len(_cands4) + _stop4
+                        _n4 = len(_cands4) + _stop3
                         if _n4 > 1:
                             _i13 = st.choose(_n4)
                             st.move_number += 1
@@ -2415,19 +2396,12 @@ def build(num_players, files):
             st.at = o74  # game.yaml:242
             # game.yaml:245: always offered
             # game.yaml:246: always offered
-            _end14 = 1
-            _end15 = _end14 + 1
-            if not _end15:
-                raise RuleError('a choice has no legal option', S[105])
             if _S_p9 is None:
                 raise RuleError(not_a_seat(_L_p10, num_players), S[105])
             if _L_p10 in st.players:  # else out of the game: no option runs
-                if _end15 > 1:
-                    _i14 = st.choose(_end15)
-                    st.move_number += 1
-                else:
-                    _i14 = 0
-                if _i14 < _end14:  # game.yaml:245
+                _i14 = st.choose(2)
+                st.move_number += 1
+                if _i14 < 1:  # game.yaml:245
                     st.at = o60  # game.yaml:245
                     move_cards(st, st.zones[(Z_legion1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[57])))], (Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[56]))), False)  # tally: kept
                 else:  # game.yaml:246
@@ -2487,13 +2461,13 @@ def build(num_players, files):
         _S_p10 = _L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else None
         if pc <= 0:
             st.at = o75  # game.yaml:263
-            _lo5 = 2
-            _hi4 = 4
-            if _lo5 < 0 or _hi4 < _lo5:
-                raise RuleError(f'a pick of {_lo5} to {_hi4} items is impossible', S[106])
+            _lo4 = 2
+            _hi3 = 4
+            if _lo4 < 0 or _hi3 < _lo4:
+                raise RuleError(f'a pick of {_lo4} to {_hi3} items is impossible', S[106])
             _picked5 = []
             while True:
-                if len(_picked5) < _hi4:
+                if len(_picked5) < _hi3:
                     _cands5 = []
                     _seen5 = set()
                     for _y5 in reversed(st.zones[(Z_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[70])))]):
@@ -2504,16 +2478,16 @@ def build(num_players, files):
                     _cands5.reverse()
                 else:
                     _cands5 = []
-                _stop5 = len(_picked5) >= _lo5
+                _stop4 = len(_picked5) >= _lo4
                 if not _cands5:
-                    if not _stop5:
-                        raise RuleError(f'a pick needs {_lo5} items but only {len(_picked5)} could be picked', S[106])
+                    if not _stop4:
+                        raise RuleError(f'a pick needs {_lo4} items but only {len(_picked5)} could be picked', S[106])
                     break
                 if _S_p10 is None:
                     raise RuleError(not_a_seat(_L_p11, num_players), S[106])
                 if _L_p11 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n7 = len(_cands5) + _stop5
+                _n7 = len(_cands5) + _stop4
                 if _n7 > 1:
                     _i15 = st.choose(_n7)
                     st.move_number += 1
@@ -2543,17 +2517,10 @@ def build(num_players, files):
                     st.at = o81  # game.yaml:276
                     # game.yaml:278: always offered
                     # game.yaml:278: always offered
-                    _end16 = 1
-                    _end17 = _end16 + 1
-                    if not _end17:
-                        raise RuleError('a choice has no legal option', S[107])
                     if _q13 in st.players:  # else out of the game: no option runs
-                        if _end17 > 1:
-                            _i16 = st.choose(_end17)
-                            st.move_number += 1
-                        else:
-                            _i16 = 0
-                        if _i16 < _end16:  # game.yaml:278
+                        _i16 = st.choose(2)
+                        st.move_number += 1
+                        if _i16 < 1:  # game.yaml:278
                             _args31 = {'p': _q13}
                             try:
                                 c_7(st, _args31, 0)
@@ -2665,13 +2632,13 @@ def build(num_players, files):
                 st.at = o107  # game.yaml:299
                 if (len(st.zones[(Z_hand1 + _q17)]) > 3):
                     st.at = o106  # game.yaml:301
-                    _lo6 = ((_r7 := len(st.zones[(Z_hand1 + _q17)])) - 3)
-                    _hi5 = (_r7 - 3)
-                    if _lo6 < 0 or _hi5 < _lo6:
-                        raise RuleError(f'a pick of {_lo6} to {_hi5} items is impossible', S[108])
+                    _lo5 = ((_r7 := len(st.zones[(Z_hand1 + _q17)])) - 3)
+                    _hi4 = (_r7 - 3)
+                    if _lo5 < 0 or _hi4 < _lo5:
+                        raise RuleError(f'a pick of {_lo5} to {_hi4} items is impossible', S[108])
                     _picked6 = []
                     while True:
-                        if len(_picked6) < _hi5:
+                        if len(_picked6) < _hi4:
                             _cands6 = []
                             _seen6 = set()
                             for _y6 in reversed(st.zones[(Z_hand1 + _q17)]):
@@ -2682,14 +2649,14 @@ def build(num_players, files):
                             _cands6.reverse()
                         else:
                             _cands6 = []
-                        _stop6 = len(_picked6) >= _lo6
+                        _stop5 = len(_picked6) >= _lo5
                         if not _cands6:
-                            if not _stop6:
-                                raise RuleError(f'a pick needs {_lo6} items but only {len(_picked6)} could be picked', S[108])
+                            if not _stop5:
+                                raise RuleError(f'a pick needs {_lo5} items but only {len(_picked6)} could be picked', S[108])
                             break
                         if _q17 not in st.players:
                             break  # the picker is out of the game: the pick ends with what was picked
-                        _n9 = len(_cands6) + _stop6
+                        _n9 = len(_cands6) + _stop5
                         if _n9 > 1:
                             _i17 = st.choose(_n9)
                             st.move_number += 1
@@ -2742,43 +2709,26 @@ def build(num_players, files):
             for _q18 in [_x18 for _x18 in ((SEATS_others1.get(_S_p11) if len(st.players) == num_players else None) or others(st, _L_p12)) if (len(st.zones[(Z_hand1 + _x18)]) > 0)]:
                 env['q'] = _q18
                 st.at = o25  # game.yaml:167
-                _lo7 = 1
-                _hi6 = 1
-                if _lo7 < 0 or _hi6 < _lo7:
-                    raise RuleError(f'a pick of {_lo7} to {_hi6} items is impossible', S[96])
-                _picked7 = []
-                while True:
-                    if len(_picked7) < _hi6:
-                        _cands7 = []
-                        _seen7 = set()
-                        for _y7 in reversed(st.zones[(Z_hand1 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else seat(st, _q18, S[33])))]):
-                            _t16 = _y7.type_id
-                            if _t16 not in _seen7:
-                                _seen7.add(_t16)
-                                _cands7.append(_y7)
-                        _cands7.reverse()
-                    else:
-                        _cands7 = []
-                    _stop7 = len(_picked7) >= _lo7
-                    if not _cands7:
-                        if not _stop7:
-                            raise RuleError(f'a pick needs {_lo7} items but only {len(_picked7)} could be picked', S[96])
-                        break
-                    _p21 = _q18
-                    if type(_p21) is not int or not 0 <= _p21 < num_players:
-                        raise RuleError(not_a_seat(_p21, num_players), S[96])
-                    if _p21 not in st.players:
-                        break  # the picker is out of the game: the pick ends with what was picked
-                    _n11 = len(_cands7) + _stop7
+                _cands7 = []
+                _seen7 = set()
+                for _y7 in reversed(st.zones[(Z_hand1 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else seat(st, _q18, S[33])))]):
+                    _t16 = _y7.type_id
+                    if _t16 not in _seen7:
+                        _seen7.add(_t16)
+                        _cands7.append(_y7)
+                _cands7.reverse()
+                if not _cands7:
+                    raise RuleError('a pick needs 1 items but only 0 could be picked', S[96])
+                _p21 = _q18
+                if type(_p21) is not int or not 0 <= _p21 < num_players:
+                    raise RuleError(not_a_seat(_p21, num_players), S[96])
+                if _p21 in st.players:
+                    _n11 = len(_cands7)
                     if _n11 > 1:
-                        _i18 = st.choose(_n11)
+                        _c54 = _cands7[st.choose(_n11)]
                         st.move_number += 1
-                        if _i18 == len(_cands7):
-                            break  # done
-                        _c54 = _cands7[_i18]
-                    else:  # one card and no stopping yet: it is picked
+                    else:  # one candidate: it is picked
                         _c54 = _cands7[0]
-                    _picked7.append(_c54)
                     _from10 = st.zones[st.loc[_c54.id]]
                     if _from10[-1] is _c54:  # the top card: no search from the bottom
                         _from10.pop()
@@ -2801,42 +2751,25 @@ def build(num_players, files):
         _S_q3 = _L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else None
         if pc <= 0:
             st.at = o25  # game.yaml:167
-            _lo8 = 1
-            _hi7 = 1
-            if _lo8 < 0 or _hi7 < _lo8:
-                raise RuleError(f'a pick of {_lo8} to {_hi7} items is impossible', S[96])
-            _picked8 = []
-            while True:
-                if len(_picked8) < _hi7:
-                    _cands8 = []
-                    _seen8 = set()
-                    for _y8 in reversed(st.zones[(Z_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q4, S[33])))]):
-                        _t17 = _y8.type_id
-                        if _t17 not in _seen8:
-                            _seen8.add(_t17)
-                            _cands8.append(_y8)
-                    _cands8.reverse()
-                else:
-                    _cands8 = []
-                _stop8 = len(_picked8) >= _lo8
-                if not _cands8:
-                    if not _stop8:
-                        raise RuleError(f'a pick needs {_lo8} items but only {len(_picked8)} could be picked', S[96])
-                    break
-                if _S_q3 is None:
-                    raise RuleError(not_a_seat(_L_q4, num_players), S[96])
-                if _L_q4 not in st.players:
-                    break  # the picker is out of the game: the pick ends with what was picked
-                _n12 = len(_cands8) + _stop8
+            _cands8 = []
+            _seen8 = set()
+            for _y8 in reversed(st.zones[(Z_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q4, S[33])))]):
+                _t17 = _y8.type_id
+                if _t17 not in _seen8:
+                    _seen8.add(_t17)
+                    _cands8.append(_y8)
+            _cands8.reverse()
+            if not _cands8:
+                raise RuleError('a pick needs 1 items but only 0 could be picked', S[96])
+            if _S_q3 is None:
+                raise RuleError(not_a_seat(_L_q4, num_players), S[96])
+            if _L_q4 in st.players:
+                _n12 = len(_cands8)
                 if _n12 > 1:
-                    _i19 = st.choose(_n12)
+                    _c57 = _cands8[st.choose(_n12)]
                     st.move_number += 1
-                    if _i19 == len(_cands8):
-                        break  # done
-                    _c57 = _cands8[_i19]
-                else:  # one card and no stopping yet: it is picked
+                else:  # one candidate: it is picked
                     _c57 = _cands8[0]
-                _picked8.append(_c57)
                 _from11 = st.zones[st.loc[_c57.id]]
                 if _from11[-1] is _c57:  # the top card: no search from the bottom
                     _from11.pop()
@@ -2859,14 +2792,14 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o32  # game.yaml:176
             _v13 = [_q19 for _q19 in st.players if ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[0])))] or tally_zone(st, (Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[0])))))[_q19] > 0))]  # game.yaml:178
-            _end18 = len(_v13)
-            if not _end18:
+            _end12 = len(_v13)
+            if not _end12:
                 raise RuleError('a choice has no legal option', S[97])
             if _S_p12 is None:
                 raise RuleError(not_a_seat(_L_p13, num_players), S[97])
             if _L_p13 in st.players:  # else out of the game: no option runs
-                if _end18 > 1:
-                    _i20 = st.choose(_end18)
+                if _end12 > 1:
+                    _i20 = st.choose(_end12)
                     st.move_number += 1
                 else:
                     _i20 = 0
@@ -2892,14 +2825,14 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o37  # game.yaml:185
             _v14 = [_b5 for _b5 in K_districts1 if ((_b5 != _L_a2))]  # game.yaml:187
-            _end19 = len(_v14)
-            if not _end19:
+            _end13 = len(_v14)
+            if not _end13:
                 raise RuleError('a choice has no legal option', S[98])
             if _S_p13 is None:
                 raise RuleError(not_a_seat(_L_p14, num_players), S[98])
             if _L_p14 in st.players:  # else out of the game: no option runs
-                if _end19 > 1:
-                    _i21 = st.choose(_end19)
+                if _end13 > 1:
+                    _i21 = st.choose(_end13)
                     st.move_number += 1
                 else:
                     _i21 = 0
@@ -2958,13 +2891,13 @@ def build(num_players, files):
         _O_d6 = _L_d6.ordinal if type(_L_d6) is Card and _L_d6.kind == 'districts' else None
         if pc <= 0:
             st.at = o44  # game.yaml:214
-            _lo9 = ((_r8 := (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))] or tally_zone(st, (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))))[_S_p15] if _S_p15 is not None else len([1 for _m35 in st.zones[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))] if (_m35.owner == _L_p16)]))) + 1)
-            _hi8 = (_r8 + 1)
-            if _lo9 < 0 or _hi8 < _lo9:
-                raise RuleError(f'a pick of {_lo9} to {_hi8} items is impossible', S[100])
+            _lo6 = ((_r8 := (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))] or tally_zone(st, (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))))[_S_p15] if _S_p15 is not None else len([1 for _m35 in st.zones[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))] if (_m35.owner == _L_p16)]))) + 1)
+            _hi5 = (_r8 + 1)
+            if _lo6 < 0 or _hi5 < _lo6:
+                raise RuleError(f'a pick of {_lo6} to {_hi5} items is impossible', S[100])
             _picked9 = []
             while True:
-                if len(_picked9) < _hi8:
+                if len(_picked9) < _hi5:
                     _found3 = [_c62 for _c62 in st.zones[(Z_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[47])))] if ((_c62.name == _L_d6.props['minion']) or _c62.props['wild'])]
                     _cands9 = []
                     _seen9 = set()
@@ -2976,16 +2909,16 @@ def build(num_players, files):
                     _cands9.reverse()
                 else:
                     _cands9 = []
-                _stop9 = len(_picked9) >= _lo9
+                _stop6 = len(_picked9) >= _lo6
                 if not _cands9:
-                    if not _stop9:
-                        raise RuleError(f'a pick needs {_lo9} items but only {len(_picked9)} could be picked', S[100])
+                    if not _stop6:
+                        raise RuleError(f'a pick needs {_lo6} items but only {len(_picked9)} could be picked', S[100])
                     break
                 if _S_p15 is None:
                     raise RuleError(not_a_seat(_L_p16, num_players), S[100])
                 if _L_p16 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n13 = len(_cands9) + _stop9
+                _n13 = len(_cands9) + _stop6
                 if _n13 > 1:
                     _i22 = st.choose(_n13)
                     st.move_number += 1
@@ -3023,14 +2956,14 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o49  # game.yaml:223
             _v15 = [_d46 for _d46 in K_districts1 if (((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d46.ordinal)] or tally_zone(st, (Z_markers_on1 + _d46.ordinal)))[_S_p16] if _S_p16 is not None else len([1 for _m36 in st.zones[(Z_markers_on1 + _d46.ordinal)] if (_m36.owner == _L_p17)])) > 0) and ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d46.ordinal)] or tally_zone(st, (Z_markers_on1 + _d46.ordinal)))[_S_q4] if _S_q4 is not None else len([1 for _m37 in st.zones[(Z_markers_on1 + _d46.ordinal)] if (_m37.owner == _L_q5)])) > 0))]  # game.yaml:225
-            _end20 = len(_v15)
-            if not _end20:
+            _end14 = len(_v15)
+            if not _end14:
                 raise RuleError('a choice has no legal option', S[101])
             if _S_p16 is None:
                 raise RuleError(not_a_seat(_L_p17, num_players), S[101])
             if _L_p17 in st.players:  # else out of the game: no option runs
-                if _end20 > 1:
-                    _i23 = st.choose(_end20)
+                if _end14 > 1:
+                    _i23 = st.choose(_end14)
                     st.move_number += 1
                 else:
                     _i23 = 0
@@ -3057,9 +2990,9 @@ def build(num_players, files):
         _S_p17 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
         if pc <= 0:
             st.at = o51  # game.yaml:231
-            _lo10 = 0
-            if _lo10 < 0 or 1073741824 < _lo10:
-                raise RuleError(f'a pick of {_lo10} to {1073741824} items is impossible', S[103])
+            _lo7 = 0
+            if _lo7 < 0 or 1073741824 < _lo7:
+                raise RuleError(f'a pick of {_lo7} to {1073741824} items is impossible', S[103])
             _picked10 = []
             while True:
                 _cands10 = []
@@ -3070,16 +3003,16 @@ def build(num_players, files):
                         _seen10.add(_t22)
                         _cands10.append(_y10)
                 _cands10.reverse()
-                _stop10 = len(_picked10) >= _lo10
+                _stop7 = len(_picked10) >= _lo7
                 if not _cands10:
-                    if not _stop10:
-                        raise RuleError(f'a pick needs {_lo10} items but only {len(_picked10)} could be picked', S[103])
+                    if not _stop7:
+                        raise RuleError(f'a pick needs {_lo7} items but only {len(_picked10)} could be picked', S[103])
                     break
                 if _S_p17 is None:
                     raise RuleError(not_a_seat(_L_p19, num_players), S[103])
                 if _L_p19 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n14 = len(_cands10) + _stop10
+                _n14 = len(_cands10) + _stop7
                 if _n14 > 1:
                     _i24 = st.choose(_n14)
                     st.move_number += 1
@@ -3190,19 +3123,12 @@ def build(num_players, files):
                 st.at = o81  # game.yaml:276
                 # game.yaml:278: always offered
                 # game.yaml:278: always offered
-                _end21 = 1
-                _end22 = _end21 + 1
-                if not _end22:
-                    raise RuleError('a choice has no legal option', S[107])
                 if _S_q6 is None:
                     raise RuleError(not_a_seat(_L_q9, num_players), S[107])
                 if _L_q9 in st.players:  # else out of the game: no option runs
-                    if _end22 > 1:
-                        _i25 = st.choose(_end22)
-                        st.move_number += 1
-                    else:
-                        _i25 = 0
-                    if _i25 < _end21:  # game.yaml:278
+                    _i25 = st.choose(2)
+                    st.move_number += 1
+                    if _i25 < 1:  # game.yaml:278
                         _args42 = {'p': _L_q9}
                         try:
                             c_7(st, _args42, 0)
@@ -3218,19 +3144,12 @@ def build(num_players, files):
             st.at = o81  # game.yaml:276
             # game.yaml:278: always offered
             # game.yaml:278: always offered
-            _end23 = 1
-            _end24 = _end23 + 1
-            if not _end24:
-                raise RuleError('a choice has no legal option', S[107])
             if _S_q7 is None:
                 raise RuleError(not_a_seat(_L_q10, num_players), S[107])
             if _L_q10 in st.players:  # else out of the game: no option runs
-                if _end24 > 1:
-                    _i26 = st.choose(_end24)
-                    st.move_number += 1
-                else:
-                    _i26 = 0
-                if _i26 < _end23:  # game.yaml:278
+                _i26 = st.choose(2)
+                st.move_number += 1
+                if _i26 < 1:  # game.yaml:278
                     _args43 = {'p': _L_q10}
                     try:
                         c_7(st, _args43, 0)
@@ -3255,13 +3174,13 @@ def build(num_players, files):
             st.at = o107  # game.yaml:299
             if (len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[75])))]) > 3):
                 st.at = o106  # game.yaml:301
-                _lo11 = ((_r9 := len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[80])))])) - 3)
-                _hi9 = (_r9 - 3)
-                if _lo11 < 0 or _hi9 < _lo11:
-                    raise RuleError(f'a pick of {_lo11} to {_hi9} items is impossible', S[108])
+                _lo8 = ((_r9 := len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[80])))])) - 3)
+                _hi6 = (_r9 - 3)
+                if _lo8 < 0 or _hi6 < _lo8:
+                    raise RuleError(f'a pick of {_lo8} to {_hi6} items is impossible', S[108])
                 _picked11 = []
                 while True:
-                    if len(_picked11) < _hi9:
+                    if len(_picked11) < _hi6:
                         _cands11 = []
                         _seen11 = set()
                         for _y11 in reversed(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[79])))]):
@@ -3272,16 +3191,16 @@ def build(num_players, files):
                         _cands11.reverse()
                     else:
                         _cands11 = []
-                    _stop11 = len(_picked11) >= _lo11
+                    _stop8 = len(_picked11) >= _lo8
                     if not _cands11:
-                        if not _stop11:
-                            raise RuleError(f'a pick needs {_lo11} items but only {len(_picked11)} could be picked', S[108])
+                        if not _stop8:
+                            raise RuleError(f'a pick needs {_lo8} items but only {len(_picked11)} could be picked', S[108])
                         break
                     if _S_q8 is None:
                         raise RuleError(not_a_seat(_L_q12, num_players), S[108])
                     if _L_q12 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
-                    _n17 = len(_cands11) + _stop11
+                    _n17 = len(_cands11) + _stop8
                     if _n17 > 1:
                         _i27 = st.choose(_n17)
                         st.move_number += 1
@@ -3315,13 +3234,13 @@ def build(num_players, files):
         _S_q9 = _L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else None
         if pc <= 0:
             st.at = o106  # game.yaml:301
-            _lo12 = ((_r10 := len(st.zones[(Z_hand1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[80])))])) - 3)
-            _hi10 = (_r10 - 3)
-            if _lo12 < 0 or _hi10 < _lo12:
-                raise RuleError(f'a pick of {_lo12} to {_hi10} items is impossible', S[108])
+            _lo9 = ((_r10 := len(st.zones[(Z_hand1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[80])))])) - 3)
+            _hi7 = (_r10 - 3)
+            if _lo9 < 0 or _hi7 < _lo9:
+                raise RuleError(f'a pick of {_lo9} to {_hi7} items is impossible', S[108])
             _picked12 = []
             while True:
-                if len(_picked12) < _hi10:
+                if len(_picked12) < _hi7:
                     _cands12 = []
                     _seen12 = set()
                     for _y12 in reversed(st.zones[(Z_hand1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[79])))]):
@@ -3332,16 +3251,16 @@ def build(num_players, files):
                     _cands12.reverse()
                 else:
                     _cands12 = []
-                _stop12 = len(_picked12) >= _lo12
+                _stop9 = len(_picked12) >= _lo9
                 if not _cands12:
-                    if not _stop12:
-                        raise RuleError(f'a pick needs {_lo12} items but only {len(_picked12)} could be picked', S[108])
+                    if not _stop9:
+                        raise RuleError(f'a pick needs {_lo9} items but only {len(_picked12)} could be picked', S[108])
                     break
                 if _S_q9 is None:
                     raise RuleError(not_a_seat(_L_q13, num_players), S[108])
                 if _L_q13 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n19 = len(_cands12) + _stop12
+                _n19 = len(_cands12) + _stop9
                 if _n19 > 1:
                     _i28 = st.choose(_n19)
                     st.move_number += 1

@@ -705,7 +705,7 @@ def build(num_players, files):
 
     def fn_colour_majority(st, at, v_col):  # game.yaml:148
         try:
-            return majority_holders(st, st.players, 1, '2-3:nobody,4-6:all', 1, [len([1 for _c8 in st.zones[(Z_area1 + _p1)] if (_c8.props['colour'] == v_col)]) for _p1 in st.players])
+            return majority_top(st, st.players, 1, '2-3:nobody,4-6:all', [len([1 for _c8 in st.zones[(Z_area1 + _p1)] if (_c8.props['colour'] == v_col)]) for _p1 in st.players])
         except Exception as e:
             traced(e, 'function colour_majority (' + str(S[16]) + ')')
             raise
@@ -4065,19 +4065,12 @@ def build(num_players, files):
                 st.at = o99  # game.yaml:382
                 # game.yaml:384: always offered
                 # game.yaml:384: always offered
-                _end10 = 1
-                _end11 = _end10 + 1
-                if not _end11:
-                    raise RuleError('a choice has no legal option', S[170])
                 if _S_p16 is None:
                     raise RuleError(not_a_seat(_L_p19, num_players), S[170])
                 if _L_p19 in st.players:  # else out of the game: no option runs
-                    if _end11 > 1:
-                        _i19 = st.choose(_end11)
-                        st.move_number += 1
-                    else:
-                        _i19 = 0
-                    if _i19 < _end10:  # game.yaml:384
+                    _i19 = st.choose(2)
+                    st.move_number += 1
+                    if _i19 < 1:  # game.yaml:384
                         _args66 = {'p': _L_p19}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[83])
@@ -4246,25 +4239,24 @@ def build(num_players, files):
                 _f3 = 1
             else:
                 _f3 = 0
-            _end12 = 1
-            _end13 = _end12 + len(_v21)
-            _end14 = _end13 + _f1
-            _end15 = _end14 + _f2
-            _end16 = _end15 + _f3
-            if not _end16:
+            _end10 = 1 + len(_v21)
+            _end11 = _end10 + _f1
+            _end12 = _end11 + _f2
+            _end13 = _end12 + _f3
+            if not _end13:
                 raise RuleError('a choice has no legal option', S[172])
             if _S_p19 is None:
                 raise RuleError(not_a_seat(_L_p22, num_players), S[172])
             if _L_p22 in st.players:  # else out of the game: no option runs
-                if _end16 > 1:
-                    _i21 = st.choose(_end16)
+                if _end13 > 1:
+                    _i21 = st.choose(_end13)
                     st.move_number += 1
                 else:
                     _i21 = 0
-                if _i21 < _end12:  # game.yaml:421
+                if _i21 < 1:  # game.yaml:421
                     pass
-                elif _i21 < _end13:  # game.yaml:422
-                    _q29 = env['q'] = _v21[_i21 - _end12]
+                elif _i21 < _end10:  # game.yaml:422
+                    _q29 = env['q'] = _v21[_i21 - 1]
                     _args69 = {'p': _L_p22, 'n': 1}
                     try:
                         proc_pay_gold(st, _args69)
@@ -4277,7 +4269,7 @@ def build(num_players, files):
                     except Exception as e:
                         traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                         raise
-                elif _i21 < _end14:  # game.yaml:424
+                elif _i21 < _end11:  # game.yaml:424
                     _args71 = {'p': _L_p22, 'n': 1}
                     try:
                         proc_pay_gold(st, _args71)
@@ -4290,7 +4282,7 @@ def build(num_players, files):
                     except Exception as e:
                         traced(e, 'procedure swap_cards (' + str(S[173]) + ')')
                         raise
-                elif _i21 < _end15:  # game.yaml:426
+                elif _i21 < _end12:  # game.yaml:426
                     _args73 = {'p': _L_p22, 'n': 2}
                     try:
                         proc_pay_gold(st, _args73)
@@ -4325,14 +4317,14 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o136  # game.yaml:436
             _v22 = [_q30 for _q30 in ((SEATS_others1.get(_S_p20) if len(st.players) == num_players else None) or others(st, _L_p23)) if ((len(st.zones[(Z_area1 + _q30)]) > 0))]  # game.yaml:439
-            _end17 = len(_v22)
-            if not _end17:
+            _end14 = len(_v22)
+            if not _end14:
                 raise RuleError('a choice has no legal option', S[174])
             if _S_p20 is None:
                 raise RuleError(not_a_seat(_L_p23, num_players), S[174])
             if _L_p23 in st.players:  # else out of the game: no option runs
-                if _end17 > 1:
-                    _i22 = st.choose(_end17)
+                if _end14 > 1:
+                    _i22 = st.choose(_end14)
                     st.move_number += 1
                 else:
                     _i22 = 0
@@ -4345,14 +4337,14 @@ def build(num_players, files):
                     if _a23 not in _actions5:  # an identical card: the same choice
                         _actions5.add(_a23)
                         _v23.append(_c89)
-                _end18 = len(_v23)
-                if not _end18:
+                _end15 = len(_v23)
+                if not _end15:
                     raise RuleError('a choice has no legal option', S[175])
                 if _S_p20 is None:
                     raise RuleError(not_a_seat(_L_p23, num_players), S[175])
                 if _L_p23 in st.players:  # else out of the game: no option runs
-                    if _end18 > 1:
-                        _i23 = st.choose(_end18)
+                    if _end15 > 1:
+                        _i23 = st.choose(_end15)
                         st.move_number += 1
                     else:
                         _i23 = 0
@@ -4365,14 +4357,14 @@ def build(num_players, files):
                         if _a24 not in _actions6:  # an identical card: the same choice
                             _actions6.add(_a24)
                             _v24.append(_x7)
-                    _end19 = len(_v24)
-                    if not _end19:
+                    _end16 = len(_v24)
+                    if not _end16:
                         raise RuleError('a choice has no legal option', S[176])
                     if _S_p20 is None:
                         raise RuleError(not_a_seat(_L_p23, num_players), S[176])
                     if _L_p23 in st.players:  # else out of the game: no option runs
-                        if _end19 > 1:
-                            _i24 = st.choose(_end19)
+                        if _end16 > 1:
+                            _i24 = st.choose(_end16)
                             st.move_number += 1
                         else:
                             _i24 = 0
@@ -4412,19 +4404,12 @@ def build(num_players, files):
                 st.at = o142  # game.yaml:462
                 # game.yaml:464: always offered
                 # game.yaml:465: always offered
-                _end20 = 1
-                _end21 = _end20 + 1
-                if not _end21:
-                    raise RuleError('a choice has no legal option', S[177])
                 if _S_p21 is None:
                     raise RuleError(not_a_seat(_L_p24, num_players), S[177])
                 if _L_p24 in st.players:  # else out of the game: no option runs
-                    if _end21 > 1:
-                        _i25 = st.choose(_end21)
-                        st.move_number += 1
-                    else:
-                        _i25 = 0
-                    if _i25 < _end20:  # game.yaml:464
+                    _i25 = st.choose(2)
+                    st.move_number += 1
+                    if _i25 < 1:  # game.yaml:464
                         st.vars['conspiracy_used'] = True
                         _args77 = {'p': _L_p24}
                         try:
@@ -4549,20 +4534,20 @@ def build(num_players, files):
                                 if not 0 <= _amount3 < 333:
                                     site[22].action(_amount3)  # (its error)
                         # game.yaml:542: always offered
-                        _end22 = len(_v25)
-                        _end23 = _end22 + 1
-                        if not _end23:
+                        _end17 = len(_v25)
+                        _end18 = _end17 + 1
+                        if not _end18:
                             raise RuleError('a choice has no legal option', S[179])
                         _p27 = _p26
                         if type(_p27) is not int or not 0 <= _p27 < num_players:
                             raise RuleError(not_a_seat(_p27, num_players), S[179])
                         if _p27 in st.players:  # else out of the game: no option runs
-                            if _end23 > 1:
-                                _i27 = st.choose(_end23)
+                            if _end18 > 1:
+                                _i27 = st.choose(_end18)
                                 st.move_number += 1
                             else:
                                 _i27 = 0
-                            if _i27 < _end22:  # game.yaml:542
+                            if _i27 < _end17:  # game.yaml:542
                                 _amount4 = env['amount'] = _v25[_i27]
                                 st.vars['_auction1_high'] = _amount4
                                 st.vars['_auction1_leader'] = _p26
@@ -4644,37 +4629,22 @@ def build(num_players, files):
                 if _passes7 > MAX_PASSES:
                     raise too_long(S[181])
                 st.at = o228  # game.yaml:563
-                _lo2 = 1
-                _hi2 = 1
-                if _lo2 < 0 or _hi2 < _lo2:
-                    raise RuleError(f'a pick of {_lo2} to {_hi2} items is impossible', S[182])
                 _picked2 = []
-                while True:
-                    if len(_picked2) < _hi2:
-                        _cands2 = [_c100 for _c100 in ((st.zones[(Z_chips1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[110])))] + st.zones[(Z_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[112])))]) if fn_payable(st, S[113], _c100, _L_w1) and _c100 not in _picked2]
-                        if len(_cands2) > 1:  # identical cards are one choice: the top-most of each
-                            _last1 = {_y2.type_id: _j1 for _j1, _y2 in enumerate(_cands2)}
-                            if len(_last1) < len(_cands2):
-                                _cands2 = [_cands2[_j1] for _j1 in sorted(_last1.values())]
-                    else:
-                        _cands2 = []
-                    _stop2 = len(_picked2) >= _lo2
-                    if not _cands2:
-                        if not _stop2:
-                            raise RuleError(f'a pick needs {_lo2} items but only {len(_picked2)} could be picked', S[182])
-                        break
-                    if _S_w1 is None:
-                        raise RuleError(not_a_seat(_L_w1, num_players), S[182])
-                    if _L_w1 not in st.players:
-                        break  # the picker is out of the game: the pick ends with what was picked
-                    _n11 = len(_cands2) + _stop2
+                _cands2 = [_c100 for _c100 in ((st.zones[(Z_chips1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[110])))] + st.zones[(Z_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[112])))]) if fn_payable(st, S[113], _c100, _L_w1) and _c100 not in _picked2]
+                if len(_cands2) > 1:  # identical cards are one choice: the top-most of each
+                    _last1 = {_y2.type_id: _j1 for _j1, _y2 in enumerate(_cands2)}
+                    if len(_last1) < len(_cands2):
+                        _cands2 = [_cands2[_j1] for _j1 in sorted(_last1.values())]
+                if not _cands2:
+                    raise RuleError('a pick needs 1 items but only 0 could be picked', S[182])
+                if _S_w1 is None:
+                    raise RuleError(not_a_seat(_L_w1, num_players), S[182])
+                if _L_w1 in st.players:
+                    _n11 = len(_cands2)
                     if _n11 > 1:
-                        _i29 = st.choose(_n11)
+                        _c99 = _cands2[st.choose(_n11)]
                         st.move_number += 1
-                        if _i29 == len(_cands2):
-                            break  # done
-                        _c99 = _cands2[_i29]
-                    else:  # one card and no stopping yet: it is picked
+                    else:  # one candidate: it is picked
                         _c99 = _cands2[0]
                     _picked2.append(_c99)
                 env['got'] = _picked2
@@ -4713,20 +4683,13 @@ def build(num_players, files):
                 st.at = o246  # game.yaml:577
                 # game.yaml:580: always offered
                 # game.yaml:581: always offered
-                _end24 = 1
-                _end25 = _end24 + 1
-                if not _end25:
-                    raise RuleError('a choice has no legal option', S[184])
                 _p29 = _q34
                 if type(_p29) is not int or not 0 <= _p29 < num_players:
                     raise RuleError(not_a_seat(_p29, num_players), S[184])
                 if _p29 in st.players:  # else out of the game: no option runs
-                    if _end25 > 1:
-                        _i30 = st.choose(_end25)
-                        st.move_number += 1
-                    else:
-                        _i30 = 0
-                    if _i30 < _end24:  # game.yaml:580
+                    _i30 = st.choose(2)
+                    st.move_number += 1
+                    if _i30 < 1:  # game.yaml:580
                         _args82 = {'p': _q34, 'into_area': True}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[114])
@@ -4755,21 +4718,21 @@ def build(num_players, files):
                                 _f6 = 1
                             else:
                                 _f6 = 0
-                            _end26 = _f4
-                            _end27 = _end26 + _f5
-                            _end28 = _end27 + _f6
-                            if not _end28:
+                            _end19 = _f4
+                            _end20 = _end19 + _f5
+                            _end21 = _end20 + _f6
+                            if not _end21:
                                 raise RuleError('a choice has no legal option', S[185])
                             _p30 = _q34
                             if type(_p30) is not int or not 0 <= _p30 < num_players:
                                 raise RuleError(not_a_seat(_p30, num_players), S[185])
                             if _p30 in st.players:  # else out of the game: no option runs
-                                if _end28 > 1:
-                                    _i32 = st.choose(_end28)
+                                if _end21 > 1:
+                                    _i32 = st.choose(_end21)
                                     st.move_number += 1
                                 else:
                                     _i32 = 0
-                                if _i32 < _end26:  # game.yaml:589
+                                if _i32 < _end19:  # game.yaml:589
                                     _args83 = {'p': _q34, 'n': 1}
                                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                         enter_procedure(st, S[115])
@@ -4778,7 +4741,7 @@ def build(num_players, files):
                                     except Exception as e:
                                         traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                                         raise
-                                elif _i32 < _end27:  # game.yaml:590
+                                elif _i32 < _end20:  # game.yaml:590
                                     _args84 = {'p': _q34, 'n': 1}
                                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                         enter_procedure(st, S[116])
@@ -4867,20 +4830,20 @@ def build(num_players, files):
                 _f8 = 1
             else:
                 _f8 = 0
-            _end29 = len(_v26)
-            _end30 = _end29 + _f7
-            _end31 = _end30 + _f8
-            if not _end31:
+            _end22 = len(_v26)
+            _end23 = _end22 + _f7
+            _end24 = _end23 + _f8
+            if not _end24:
                 raise RuleError('a choice has no legal option', S[187])
             if _S_q5 is None:
                 raise RuleError(not_a_seat(_L_q7, num_players), S[187])
             if _L_q7 in st.players:  # else out of the game: no option runs
-                if _end31 > 1:
-                    _i33 = st.choose(_end31)
+                if _end24 > 1:
+                    _i33 = st.choose(_end24)
                     st.move_number += 1
                 else:
                     _i33 = 0
-                if _i33 < _end29:  # game.yaml:611
+                if _i33 < _end22:  # game.yaml:611
                     _c104 = env['c'] = _v26[_i33]
                     st.at = o257  # game.yaml:611
                     _c105 = _c104
@@ -4894,15 +4857,15 @@ def build(num_players, files):
                         st.loc[_c105.id] = Z_discard1
                     else:  # not a card: State.move raises the rules' error
                         st.move(_c105, Z_discard1, False)
-                elif _i33 < _end30:  # game.yaml:612
+                elif _i33 < _end23:  # game.yaml:612
                     st.at = o259  # game.yaml:616
-                    _lo3 = 2
-                    _hi3 = 2
-                    if _lo3 < 0 or _hi3 < _lo3:
-                        raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[188])
+                    _lo2 = 2
+                    _hi2 = 2
+                    if _lo2 < 0 or _hi2 < _lo2:
+                        raise RuleError(f'a pick of {_lo2} to {_hi2} items is impossible', S[188])
                     _picked3 = []
                     while True:
-                        if len(_picked3) < _hi3:
+                        if len(_picked3) < _hi2:
                             _cands3 = []
                             _seen2 = set()
                             for _y3 in reversed(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[119])))]):
@@ -4913,16 +4876,16 @@ def build(num_players, files):
                             _cands3.reverse()
                         else:
                             _cands3 = []
-                        _stop3 = len(_picked3) >= _lo3
+                        _stop2 = len(_picked3) >= _lo2
                         if not _cands3:
-                            if not _stop3:
-                                raise RuleError(f'a pick needs {_lo3} items but only {len(_picked3)} could be picked', S[188])
+                            if not _stop2:
+                                raise RuleError(f'a pick needs {_lo2} items but only {len(_picked3)} could be picked', S[188])
                             break
                         if _S_q5 is None:
                             raise RuleError(not_a_seat(_L_q7, num_players), S[188])
                         if _L_q7 not in st.players:
                             break  # the picker is out of the game: the pick ends with what was picked
-                        _n12 = len(_cands3) + _stop3
+                        _n12 = len(_cands3) + _stop2
                         if _n12 > 1:
                             _i34 = st.choose(_n12)
                             st.move_number += 1
@@ -5035,14 +4998,14 @@ def build(num_players, files):
                 if _a27 not in _actions8:  # an identical card: the same choice
                     _actions8.add(_a27)
                     _v27.append(_col5)
-            _end32 = len(_v27)
-            if not _end32:
+            _end25 = len(_v27)
+            if not _end25:
                 raise RuleError('a choice has no legal option', S[154])
             if _S_p23 is None:
                 raise RuleError(not_a_seat(_L_p26, num_players), S[154])
             if _L_p26 in st.players:  # else out of the game: no option runs
-                if _end32 > 1:
-                    _i35 = st.choose(_end32)
+                if _end25 > 1:
+                    _i35 = st.choose(_end25)
                     st.move_number += 1
                 else:
                     _i35 = 0
@@ -5112,14 +5075,14 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o54  # game.yaml:302
             _v28 = ((SEATS_others1.get(_S_p24) if len(st.players) == num_players else None) or others(st, _L_p30))  # game.yaml:304
-            _end33 = len(_v28)
-            if not _end33:
+            _end26 = len(_v28)
+            if not _end26:
                 raise RuleError('a choice has no legal option', S[158])
             if _S_p24 is None:
                 raise RuleError(not_a_seat(_L_p30, num_players), S[158])
             if _L_p30 in st.players:  # else out of the game: no option runs
-                if _end33 > 1:
-                    _i36 = st.choose(_end33)
+                if _end26 > 1:
+                    _i36 = st.choose(_end26)
                     st.move_number += 1
                 else:
                     _i36 = 0
@@ -5178,14 +5141,14 @@ def build(num_players, files):
                     if _a30 not in _actions9:  # an identical card: the same choice
                         _actions9.add(_a30)
                         _v29.append(_d13)
-                _end34 = len(_v29)
-                if not _end34:
+                _end27 = len(_v29)
+                if not _end27:
                     raise RuleError('a choice has no legal option', S[161])
                 if _S_p25 is None:
                     raise RuleError(not_a_seat(_L_p31, num_players), S[161])
                 if _L_p31 in st.players:  # else out of the game: no option runs
-                    if _end34 > 1:
-                        _i39 = st.choose(_end34)
+                    if _end27 > 1:
+                        _i39 = st.choose(_end27)
                         st.move_number += 1
                     else:
                         _i39 = 0
@@ -5235,14 +5198,14 @@ def build(num_players, files):
                 if _a31 not in _actions10:  # an identical card: the same choice
                     _actions10.add(_a31)
                     _v30.append(_d16)
-            _end35 = len(_v30)
-            if not _end35:
+            _end28 = len(_v30)
+            if not _end28:
                 raise RuleError('a choice has no legal option', S[161])
             if _S_p26 is None:
                 raise RuleError(not_a_seat(_L_p32, num_players), S[161])
             if _L_p32 in st.players:  # else out of the game: no option runs
-                if _end35 > 1:
-                    _i40 = st.choose(_end35)
+                if _end28 > 1:
+                    _i40 = st.choose(_end28)
                     st.move_number += 1
                 else:
                     _i40 = 0
@@ -5308,14 +5271,14 @@ def build(num_players, files):
                 if _a32 not in _actions11:  # an identical card: the same choice
                     _actions11.add(_a32)
                     _v31.append(_x11)
-            _end36 = len(_v31)
-            if not _end36:
+            _end29 = len(_v31)
+            if not _end29:
                 raise RuleError('a choice has no legal option', S[164])
             if _S_p27 is None:
                 raise RuleError(not_a_seat(_L_p34, num_players), S[164])
             if _L_p34 in st.players:  # else out of the game: no option runs
-                if _end36 > 1:
-                    _i41 = st.choose(_end36)
+                if _end29 > 1:
+                    _i41 = st.choose(_end29)
                     st.move_number += 1
                 else:
                     _i41 = 0
@@ -5342,14 +5305,14 @@ def build(num_players, files):
                 for _n13 in _v32:
                     if not 0 <= _n13 < 64:
                         site[8].action(_n13)  # (its error)
-            _end37 = len(_v32)
-            if not _end37:
+            _end30 = len(_v32)
+            if not _end30:
                 raise RuleError('a choice has no legal option', S[166])
             if _S_p28 is None:
                 raise RuleError(not_a_seat(_L_p35, num_players), S[166])
             if _L_p35 in st.players:  # else out of the game: no option runs
-                if _end37 > 1:
-                    _i42 = st.choose(_end37)
+                if _end30 > 1:
+                    _i42 = st.choose(_end30)
                     st.move_number += 1
                 else:
                     _i42 = 0
@@ -5430,19 +5393,12 @@ def build(num_players, files):
             st.at = o99  # game.yaml:382
             # game.yaml:384: always offered
             # game.yaml:384: always offered
-            _end38 = 1
-            _end39 = _end38 + 1
-            if not _end39:
-                raise RuleError('a choice has no legal option', S[170])
             if _S_p29 is None:
                 raise RuleError(not_a_seat(_L_p39, num_players), S[170])
             if _L_p39 in st.players:  # else out of the game: no option runs
-                if _end39 > 1:
-                    _i43 = st.choose(_end39)
-                    st.move_number += 1
-                else:
-                    _i43 = 0
-                if _i43 < _end38:  # game.yaml:384
+                _i43 = st.choose(2)
+                st.move_number += 1
+                if _i43 < 1:  # game.yaml:384
                     _args101 = {'p': _L_p39}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[83])
@@ -5517,13 +5473,13 @@ def build(num_players, files):
         _S_p31 = _L_p43 if type(_L_p43) is int and 0 <= _L_p43 < num_players else None
         if pc <= 0:
             st.at = o111  # game.yaml:408
-            _lo4 = 1
-            _hi4 = (2 if (len([1 for _a33 in st.zones[(Z_auction_area1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p43, S[4])))] if (_a33.key == 'einfluss')]) > 0) else 1)
-            if _lo4 < 0 or _hi4 < _lo4:
-                raise RuleError(f'a pick of {_lo4} to {_hi4} items is impossible', S[171])
+            _lo3 = 1
+            _hi3 = (2 if (len([1 for _a33 in st.zones[(Z_auction_area1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p43, S[4])))] if (_a33.key == 'einfluss')]) > 0) else 1)
+            if _lo3 < 0 or _hi3 < _lo3:
+                raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[171])
             _picked4 = []
             while True:
-                if len(_picked4) < _hi4:
+                if len(_picked4) < _hi3:
                     _found2 = [_c119 for _c119 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c119.props['colour'] == _picked4[0].props['colour']))]
                     _cands4 = []
                     _seen3 = set()
@@ -5535,16 +5491,16 @@ def build(num_players, files):
                     _cands4.reverse()
                 else:
                     _cands4 = []
-                _stop4 = len(_picked4) >= _lo4
+                _stop3 = len(_picked4) >= _lo3
                 if not _cands4:
-                    if not _stop4:
-                        raise RuleError(f'a pick needs {_lo4} items but only {len(_picked4)} could be picked', S[171])
+                    if not _stop3:
+                        raise RuleError(f'a pick needs {_lo3} items but only {len(_picked4)} could be picked', S[171])
                     break
                 if _S_p31 is None:
                     raise RuleError(not_a_seat(_L_p43, num_players), S[171])
                 if _L_p43 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n15 = len(_cands4) + _stop4
+                _n15 = len(_cands4) + _stop3
                 if _n15 > 1:
                     _i44 = st.choose(_n15)
                     st.move_number += 1
@@ -5647,14 +5603,14 @@ def build(num_players, files):
                 if _a34 not in _actions12:  # an identical card: the same choice
                     _actions12.add(_a34)
                     _v33.append(_c120)
-            _end40 = len(_v33)
-            if not _end40:
+            _end31 = len(_v33)
+            if not _end31:
                 raise RuleError('a choice has no legal option', S[175])
             if _S_p32 is None:
                 raise RuleError(not_a_seat(_L_p48, num_players), S[175])
             if _L_p48 in st.players:  # else out of the game: no option runs
-                if _end40 > 1:
-                    _i45 = st.choose(_end40)
+                if _end31 > 1:
+                    _i45 = st.choose(_end31)
                     st.move_number += 1
                 else:
                     _i45 = 0
@@ -5667,14 +5623,14 @@ def build(num_players, files):
                     if _a35 not in _actions13:  # an identical card: the same choice
                         _actions13.add(_a35)
                         _v34.append(_x13)
-                _end41 = len(_v34)
-                if not _end41:
+                _end32 = len(_v34)
+                if not _end32:
                     raise RuleError('a choice has no legal option', S[176])
                 if _S_p32 is None:
                     raise RuleError(not_a_seat(_L_p48, num_players), S[176])
                 if _L_p48 in st.players:  # else out of the game: no option runs
-                    if _end41 > 1:
-                        _i46 = st.choose(_end41)
+                    if _end32 > 1:
+                        _i46 = st.choose(_end32)
                         st.move_number += 1
                     else:
                         _i46 = 0
@@ -5720,14 +5676,14 @@ def build(num_players, files):
                 if _a36 not in _actions14:  # an identical card: the same choice
                     _actions14.add(_a36)
                     _v35.append(_x15)
-            _end42 = len(_v35)
-            if not _end42:
+            _end33 = len(_v35)
+            if not _end33:
                 raise RuleError('a choice has no legal option', S[176])
             if _S_p33 is None:
                 raise RuleError(not_a_seat(_L_p49, num_players), S[176])
             if _L_p49 in st.players:  # else out of the game: no option runs
-                if _end42 > 1:
-                    _i47 = st.choose(_end42)
+                if _end33 > 1:
+                    _i47 = st.choose(_end33)
                     st.move_number += 1
                 else:
                     _i47 = 0
@@ -5765,19 +5721,12 @@ def build(num_players, files):
             st.at = o142  # game.yaml:462
             # game.yaml:464: always offered
             # game.yaml:465: always offered
-            _end43 = 1
-            _end44 = _end43 + 1
-            if not _end44:
-                raise RuleError('a choice has no legal option', S[177])
             if _S_p34 is None:
                 raise RuleError(not_a_seat(_L_p50, num_players), S[177])
             if _L_p50 in st.players:  # else out of the game: no option runs
-                if _end44 > 1:
-                    _i48 = st.choose(_end44)
-                    st.move_number += 1
-                else:
-                    _i48 = 0
-                if _i48 < _end43:  # game.yaml:464
+                _i48 = st.choose(2)
+                st.move_number += 1
+                if _i48 < 1:  # game.yaml:464
                     st.vars['conspiracy_used'] = True
                     _args112 = {'p': _L_p50}
                     try:
@@ -5867,20 +5816,20 @@ def build(num_players, files):
                                 if not 0 <= _amount5 < 333:
                                     site[22].action(_amount5)  # (its error)
                         # game.yaml:542: always offered
-                        _end45 = len(_v36)
-                        _end46 = _end45 + 1
-                        if not _end46:
+                        _end34 = len(_v36)
+                        _end35 = _end34 + 1
+                        if not _end35:
                             raise RuleError('a choice has no legal option', S[179])
                         _p49 = _p48
                         if type(_p49) is not int or not 0 <= _p49 < num_players:
                             raise RuleError(not_a_seat(_p49, num_players), S[179])
                         if _p49 in st.players:  # else out of the game: no option runs
-                            if _end46 > 1:
-                                _i50 = st.choose(_end46)
+                            if _end35 > 1:
+                                _i50 = st.choose(_end35)
                                 st.move_number += 1
                             else:
                                 _i50 = 0
-                            if _i50 < _end45:  # game.yaml:542
+                            if _i50 < _end34:  # game.yaml:542
                                 _amount6 = env['amount'] = _v36[_i50]
                                 st.vars['_auction1_high'] = _amount6
                                 st.vars['_auction1_leader'] = _p48
@@ -5967,20 +5916,20 @@ def build(num_players, files):
                             if not 0 <= _amount7 < 333:
                                 site[22].action(_amount7)  # (its error)
                     # game.yaml:542: always offered
-                    _end47 = len(_v37)
-                    _end48 = _end47 + 1
-                    if not _end48:
+                    _end36 = len(_v37)
+                    _end37 = _end36 + 1
+                    if not _end37:
                         raise RuleError('a choice has no legal option', S[179])
                     _p51 = _p50
                     if type(_p51) is not int or not 0 <= _p51 < num_players:
                         raise RuleError(not_a_seat(_p51, num_players), S[179])
                     if _p51 in st.players:  # else out of the game: no option runs
-                        if _end48 > 1:
-                            _i52 = st.choose(_end48)
+                        if _end37 > 1:
+                            _i52 = st.choose(_end37)
                             st.move_number += 1
                         else:
                             _i52 = 0
-                        if _i52 < _end47:  # game.yaml:542
+                        if _i52 < _end36:  # game.yaml:542
                             _amount8 = env['amount'] = _v37[_i52]
                             st.vars['_auction1_high'] = _amount8
                             st.vars['_auction1_leader'] = _p50
@@ -6011,19 +5960,19 @@ def build(num_players, files):
                         if not 0 <= _amount9 < 333:
                             site[22].action(_amount9)  # (its error)
                 # game.yaml:542: always offered
-                _end49 = len(_v38)
-                _end50 = _end49 + 1
-                if not _end50:
+                _end38 = len(_v38)
+                _end39 = _end38 + 1
+                if not _end39:
                     raise RuleError('a choice has no legal option', S[179])
                 if _S_p35 is None:
                     raise RuleError(not_a_seat(_L_p52, num_players), S[179])
                 if _L_p52 in st.players:  # else out of the game: no option runs
-                    if _end50 > 1:
-                        _i54 = st.choose(_end50)
+                    if _end39 > 1:
+                        _i54 = st.choose(_end39)
                         st.move_number += 1
                     else:
                         _i54 = 0
-                    if _i54 < _end49:  # game.yaml:542
+                    if _i54 < _end38:  # game.yaml:542
                         _amount10 = env['amount'] = _v38[_i54]
                         st.vars['_auction1_high'] = _amount10
                         st.vars['_auction1_leader'] = _L_p52
@@ -6052,19 +6001,19 @@ def build(num_players, files):
                     if not 0 <= _amount11 < 333:
                         site[22].action(_amount11)  # (its error)
             # game.yaml:542: always offered
-            _end51 = len(_v39)
-            _end52 = _end51 + 1
-            if not _end52:
+            _end40 = len(_v39)
+            _end41 = _end40 + 1
+            if not _end41:
                 raise RuleError('a choice has no legal option', S[179])
             if _S_p36 is None:
                 raise RuleError(not_a_seat(_L_p53, num_players), S[179])
             if _L_p53 in st.players:  # else out of the game: no option runs
-                if _end52 > 1:
-                    _i56 = st.choose(_end52)
+                if _end41 > 1:
+                    _i56 = st.choose(_end41)
                     st.move_number += 1
                 else:
                     _i56 = 0
-                if _i56 < _end51:  # game.yaml:542
+                if _i56 < _end40:  # game.yaml:542
                     _amount12 = env['amount'] = _v39[_i56]
                     st.vars['_auction1_high'] = _amount12
                     st.vars['_auction1_leader'] = _L_p53
@@ -6122,37 +6071,22 @@ def build(num_players, files):
         _S_w3 = _L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else None
         if pc <= 0:
             st.at = o228  # game.yaml:563
-            _lo5 = 1
-            _hi5 = 1
-            if _lo5 < 0 or _hi5 < _lo5:
-                raise RuleError(f'a pick of {_lo5} to {_hi5} items is impossible', S[182])
             _picked5 = []
-            while True:
-                if len(_picked5) < _hi5:
-                    _cands5 = [_c131 for _c131 in ((st.zones[(Z_chips1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[110])))] + st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[112])))]) if fn_payable(st, S[113], _c131, _L_w3) and _c131 not in _picked5]
-                    if len(_cands5) > 1:  # identical cards are one choice: the top-most of each
-                        _last2 = {_y5.type_id: _j2 for _j2, _y5 in enumerate(_cands5)}
-                        if len(_last2) < len(_cands5):
-                            _cands5 = [_cands5[_j2] for _j2 in sorted(_last2.values())]
-                else:
-                    _cands5 = []
-                _stop5 = len(_picked5) >= _lo5
-                if not _cands5:
-                    if not _stop5:
-                        raise RuleError(f'a pick needs {_lo5} items but only {len(_picked5)} could be picked', S[182])
-                    break
-                if _S_w3 is None:
-                    raise RuleError(not_a_seat(_L_w3, num_players), S[182])
-                if _L_w3 not in st.players:
-                    break  # the picker is out of the game: the pick ends with what was picked
-                _n16 = len(_cands5) + _stop5
+            _cands5 = [_c131 for _c131 in ((st.zones[(Z_chips1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[110])))] + st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[112])))]) if fn_payable(st, S[113], _c131, _L_w3) and _c131 not in _picked5]
+            if len(_cands5) > 1:  # identical cards are one choice: the top-most of each
+                _last2 = {_y5.type_id: _j2 for _j2, _y5 in enumerate(_cands5)}
+                if len(_last2) < len(_cands5):
+                    _cands5 = [_cands5[_j2] for _j2 in sorted(_last2.values())]
+            if not _cands5:
+                raise RuleError('a pick needs 1 items but only 0 could be picked', S[182])
+            if _S_w3 is None:
+                raise RuleError(not_a_seat(_L_w3, num_players), S[182])
+            if _L_w3 in st.players:
+                _n16 = len(_cands5)
                 if _n16 > 1:
-                    _i58 = st.choose(_n16)
+                    _c130 = _cands5[st.choose(_n16)]
                     st.move_number += 1
-                    if _i58 == len(_cands5):
-                        break  # done
-                    _c130 = _cands5[_i58]
-                else:  # one card and no stopping yet: it is picked
+                else:  # one candidate: it is picked
                     _c130 = _cands5[0]
                 _picked5.append(_c130)
             env['got'] = _picked5
@@ -6179,19 +6113,12 @@ def build(num_players, files):
             st.at = o246  # game.yaml:577
             # game.yaml:580: always offered
             # game.yaml:581: always offered
-            _end53 = 1
-            _end54 = _end53 + 1
-            if not _end54:
-                raise RuleError('a choice has no legal option', S[184])
             if _S_q11 is None:
                 raise RuleError(not_a_seat(_L_q15, num_players), S[184])
             if _L_q15 in st.players:  # else out of the game: no option runs
-                if _end54 > 1:
-                    _i59 = st.choose(_end54)
-                    st.move_number += 1
-                else:
-                    _i59 = 0
-                if _i59 < _end53:  # game.yaml:580
+                _i59 = st.choose(2)
+                st.move_number += 1
+                if _i59 < 1:  # game.yaml:580
                     _args118 = {'p': _L_q15, 'into_area': True}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[114])
@@ -6220,20 +6147,20 @@ def build(num_players, files):
                             _f11 = 1
                         else:
                             _f11 = 0
-                        _end55 = _f9
-                        _end56 = _end55 + _f10
-                        _end57 = _end56 + _f11
-                        if not _end57:
+                        _end42 = _f9
+                        _end43 = _end42 + _f10
+                        _end44 = _end43 + _f11
+                        if not _end44:
                             raise RuleError('a choice has no legal option', S[185])
                         if _S_q11 is None:
                             raise RuleError(not_a_seat(_L_q15, num_players), S[185])
                         if _L_q15 in st.players:  # else out of the game: no option runs
-                            if _end57 > 1:
-                                _i61 = st.choose(_end57)
+                            if _end44 > 1:
+                                _i61 = st.choose(_end44)
                                 st.move_number += 1
                             else:
                                 _i61 = 0
-                            if _i61 < _end55:  # game.yaml:589
+                            if _i61 < _end42:  # game.yaml:589
                                 _args119 = {'p': _L_q15, 'n': 1}
                                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                     enter_procedure(st, S[115])
@@ -6242,7 +6169,7 @@ def build(num_players, files):
                                 except Exception as e:
                                     traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                                     raise
-                            elif _i61 < _end56:  # game.yaml:590
+                            elif _i61 < _end43:  # game.yaml:590
                                 _args120 = {'p': _L_q15, 'n': 1}
                                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                     enter_procedure(st, S[116])
@@ -6287,20 +6214,20 @@ def build(num_players, files):
                     _f14 = 1
                 else:
                     _f14 = 0
-                _end58 = _f12
-                _end59 = _end58 + _f13
-                _end60 = _end59 + _f14
-                if not _end60:
+                _end45 = _f12
+                _end46 = _end45 + _f13
+                _end47 = _end46 + _f14
+                if not _end47:
                     raise RuleError('a choice has no legal option', S[185])
                 if _S_q12 is None:
                     raise RuleError(not_a_seat(_L_q17, num_players), S[185])
                 if _L_q17 in st.players:  # else out of the game: no option runs
-                    if _end60 > 1:
-                        _i63 = st.choose(_end60)
+                    if _end47 > 1:
+                        _i63 = st.choose(_end47)
                         st.move_number += 1
                     else:
                         _i63 = 0
-                    if _i63 < _end58:  # game.yaml:589
+                    if _i63 < _end45:  # game.yaml:589
                         _args122 = {'p': _L_q17, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[115])
@@ -6309,7 +6236,7 @@ def build(num_players, files):
                         except Exception as e:
                             traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                             raise
-                    elif _i63 < _end59:  # game.yaml:590
+                    elif _i63 < _end46:  # game.yaml:590
                         _args123 = {'p': _L_q17, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[116])
@@ -6337,20 +6264,20 @@ def build(num_players, files):
                 _f17 = 1
             else:
                 _f17 = 0
-            _end61 = _f15
-            _end62 = _end61 + _f16
-            _end63 = _end62 + _f17
-            if not _end63:
+            _end48 = _f15
+            _end49 = _end48 + _f16
+            _end50 = _end49 + _f17
+            if not _end50:
                 raise RuleError('a choice has no legal option', S[185])
             if _S_q13 is None:
                 raise RuleError(not_a_seat(_L_q18, num_players), S[185])
             if _L_q18 in st.players:  # else out of the game: no option runs
-                if _end63 > 1:
-                    _i64 = st.choose(_end63)
+                if _end50 > 1:
+                    _i64 = st.choose(_end50)
                     st.move_number += 1
                 else:
                     _i64 = 0
-                if _i64 < _end61:  # game.yaml:589
+                if _i64 < _end48:  # game.yaml:589
                     _args124 = {'p': _L_q18, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[115])
@@ -6359,7 +6286,7 @@ def build(num_players, files):
                     except Exception as e:
                         traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                         raise
-                elif _i64 < _end62:  # game.yaml:590
+                elif _i64 < _end49:  # game.yaml:590
                     _args125 = {'p': _L_q18, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[116])
@@ -6389,13 +6316,13 @@ def build(num_players, files):
         _S_q14 = _L_q20 if type(_L_q20) is int and 0 <= _L_q20 < num_players else None
         if pc <= 0:
             st.at = o259  # game.yaml:616
-            _lo6 = 2
-            _hi6 = 2
-            if _lo6 < 0 or _hi6 < _lo6:
-                raise RuleError(f'a pick of {_lo6} to {_hi6} items is impossible', S[188])
+            _lo4 = 2
+            _hi4 = 2
+            if _lo4 < 0 or _hi4 < _lo4:
+                raise RuleError(f'a pick of {_lo4} to {_hi4} items is impossible', S[188])
             _picked6 = []
             while True:
-                if len(_picked6) < _hi6:
+                if len(_picked6) < _hi4:
                     _cands6 = []
                     _seen4 = set()
                     for _y6 in reversed(st.zones[(Z_chips1 + (_S_q14 if _S_q14 is not None else seat(st, _L_q20, S[119])))]):
@@ -6406,16 +6333,16 @@ def build(num_players, files):
                     _cands6.reverse()
                 else:
                     _cands6 = []
-                _stop6 = len(_picked6) >= _lo6
+                _stop4 = len(_picked6) >= _lo4
                 if not _cands6:
-                    if not _stop6:
-                        raise RuleError(f'a pick needs {_lo6} items but only {len(_picked6)} could be picked', S[188])
+                    if not _stop4:
+                        raise RuleError(f'a pick needs {_lo4} items but only {len(_picked6)} could be picked', S[188])
                     break
                 if _S_q14 is None:
                     raise RuleError(not_a_seat(_L_q20, num_players), S[188])
                 if _L_q20 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n17 = len(_cands6) + _stop6
+                _n17 = len(_cands6) + _stop4
                 if _n17 > 1:
                     _i65 = st.choose(_n17)
                     st.move_number += 1
