@@ -90,6 +90,8 @@ def run_to(st: State, floor: int) -> None:
     """Run frames until the stack is back to ``floor`` frames (decisions are taken inline)."""
     frames, resume = st.frames, st.prog.resume
     while len(frames) > floor:
+        if len(frames) <= st.shared:  # a frame shared with a clone: first made this state's
+            st._thaw()
         fr = frames[-1]
         direct = resume.get(fr.op.uid) if resume else None
         if direct is None:

@@ -78,6 +78,7 @@ class State:
         "ask_forced",
         "forced",
         "choose",
+        "shared",
     )
 
     def __init__(
@@ -137,6 +138,9 @@ class State:
         # a random playout's chooser (see playout()): set only while one runs, so decisions
         # are taken where they arise instead of waiting as pending decisions
         self.choose: Callable[[int], int] | None = None
+        # frames[:shared] are shared with clones (see clone): frozen, they and their locals are
+        # changed by no state; the run loops copy them (_thaw) before running one
+        self.shared = 0
         _room_for_calls()
 
     @classmethod
@@ -153,6 +157,7 @@ class State:
 
     def _run(self) -> None:
         frames = self.frames
+        shared = self.shared  # (only _thaw lowers it while the rules run)
         try:
             while self.pending is None:
                 if not frames:
@@ -163,6 +168,9 @@ class State:
                         continue
                     self.phase = "over"
                     return
+                if len(frames) <= shared:  # a frame shared with a clone: first made this state's
+                    self._thaw()
+                    shared = self.shared
                 fr = frames[-1]
                 fr.op.step(self, fr)
         except Exception as e:
@@ -407,12 +415,28 @@ class State:
         s.ended_by, s.ask_forced = self.ended_by, self.ask_forced
         s.calls = s.inline = 0
         s.forced = s.pending = s.choose = None
+        # The frames of the running call (the top frames, with the top frame's locals) are
+        # copied; those below are shared, frozen: neither state changes them or their locals
+        # until it runs one again, when it copies that call's frames (_thaw). A copy that is
+        # played on copies only the calls it returns to.
+        frames = self.frames
+        n = len(frames)
+        below = 0
+        if n:
+            if n <= self.shared:
+                self._thaw()  # (at rest the top frame has run: it is this state's own already)
+            top = frames[-1].env
+            if frames[0].env is not top:  # (else every frame runs in the one call)
+                below = n - 1
+                while frames[below - 1].env is top:  # (a call's frames lie together)
+                    below -= 1
+                below = self._may_share(below, top)
+        copies = frames[:below]
         envs: dict[int, dict[str, Any]] = {}
-        frames = []
         own_zones = prog.zone_locals  # locals that may hold a zone: made the copy's own
         last: object = None
         env: dict[str, Any] = {}
-        for f in self.frames:
+        for f in frames[below:] if below else frames:
             raw = f.env
             if raw is not last:  # (the frames of one call share its locals: one look-up)
                 last = raw
@@ -432,8 +456,11 @@ class State:
             g.lo = f.lo
             g.hi = f.hi
             g.note = f.note
-            frames.append(g)
-        s.frames = frames
+            copies.append(g)
+        s.frames = copies
+        s.shared = below
+        if below > self.shared:  # (frames frozen by an earlier clone stay so)
+            self.shared = below
         d = self.pending
         if d is not None:
             denv = envs.get(id(d.env))  # (an empty env is falsy: test for None, not truth)
@@ -441,11 +468,58 @@ class State:
                 denv = d.env.copy()
                 if own_zones:
                     self._own_zones(denv, s.zones)
-            frame = frames[self.frames.index(d.frame)] if d.frame is not None else None
+            frame = copies[frames.index(d.frame)] if d.frame is not None else None
             s.pending = Decision(
                 d.op, d.player, denv, frame, d.actions, d.values, d.options, d.secret
             )
         return s
+
+    def _may_share(self, below: int, top: dict[str, Any]) -> int:
+        """How many of the bottom ``below`` frames (those below the top call's, whose locals
+        are ``top``) a clone may share with this state: none when the pending decision asks
+        with other locals or another frame, or when the locals of a frame among them hold a
+        zone (each state's locals hold its own piles)."""
+        d = self.pending
+        if d is not None and (d.env is not top or (d.frame is not None and d.frame.env is not top)):
+            return 0  # (never so after a run: a decision is asked by the top frame)
+        if self.prog.zone_locals:
+            frames = self.frames
+            last = None
+            for i in range(self.shared, below):  # (those below shared were looked at before)
+                if frames[i].env is not last:
+                    last = frames[i].env
+                    if self._holds_zone(last):
+                        return 0  # (rare: few locals are zones, fewer set when a clone is made)
+        return below
+
+    def _holds_zone(self, env: dict[str, Any]) -> bool:
+        """Does a local of ``env`` hold one of this state's piles?"""
+        for name in self.prog.zone_locals:
+            v = env.get(name)
+            if type(v) is list and self._zone_at(v) is not None:
+                return True
+        return False
+
+    def _thaw(self) -> None:
+        """Make the top frame this state's own, with the frames of its call below it (they share
+        its locals): copies of them and of those locals, and the pending decision moved onto
+        them. Called before a frame shared with a clone (below ``shared``) runs."""
+        frames = self.frames
+        n = len(frames)
+        env = frames[-1].env
+        k = n - 1
+        while k and frames[k - 1].env is env:
+            k -= 1
+        own = env.copy()  # (a frozen frame's locals hold no pile: _may_share)
+        old = frames[k:]
+        frames[k:] = _copied_frames(old, own)
+        self.shared = min(self.shared, k)
+        d = self.pending
+        if d is not None:
+            if d.env is env:
+                d.env = own
+            if d.frame is not None and d.frame in old:
+                d.frame = frames[k + old.index(d.frame)]
 
     def _own_zones(self, env: dict[str, Any], zones: list[list[Card]]) -> dict[str, Any]:
         """``env`` with each local that is one of this state's zones (a procedure's zone
@@ -573,6 +647,7 @@ class State:
         # both back ends set ``at`` to the `end game` statement (same uid) before calling this
         self.ended_by = self.at.uid if self.at is not None else None
         self.frames.clear()
+        self.shared = 0
         self.secret = 0
         if self.phase == "scoring" and not in_scoring:
             self.phase = "play"  # _run then pushes the scoring, as when play ends
@@ -1010,6 +1085,14 @@ def _check_frames(prog: ProgramBase, frames: list[dict[str, Any]]) -> None:
     starts from any statement)."""
     from .ops import BlockOp  # noqa: PLC0415
 
+    # the frames of a call lie together (a call pushes its frames on top, and they are done
+    # before its caller's run on): a clone shares the frames below the top call's (clone)
+    ended: set[int] = set()
+    for below, f in zip(frames, frames[1:], strict=False):
+        if f["env"] != below["env"]:
+            ended.add(below["env"])
+            if f["env"] in ended:
+                raise _Damaged(f"the names of op {f['op']} are those of a call that is done")
     if isinstance(prog.play, BlockOp):
         # the interpreter: derived from its ops, again when a scenario has compiled more
         if prog.frame_parents_for != len(prog.ops):
@@ -1249,6 +1332,24 @@ def _raised_by_rules(e: BaseException) -> bool:
 
 
 _new_state = object.__new__  # an instance without __init__ (clone sets every slot itself)
+
+
+def _copied_frames(frames: list[Frame], env: dict[str, Any]) -> list[Frame]:
+    """Copies of ``frames`` (of one call), with the locals ``env``."""
+    out = []
+    for f in frames:
+        # Frame.copy, inlined: a call per frame would cost a third of the copy
+        g = _new_state(Frame)
+        g.op = f.op
+        g.env = env
+        g.pc = f.pc
+        data = f.data
+        g.data = data.copy() if type(data) is list else data
+        g.lo = f.lo
+        g.hi = f.hi
+        g.note = f.note
+        out.append(g)
+    return out
 
 
 def _list_vars(prog: ProgramBase) -> tuple[str, ...]:
