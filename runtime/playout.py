@@ -119,6 +119,7 @@ def run_playout(st: State, choose: Chooser) -> int:
             i = choose(len(d.actions))  # first: a chooser that fails leaves the state as it was
         except ChooserFailed as e:
             raise e.__cause__ from None  # type: ignore[misc]
+    st.own_all_piles()  # (a playout changes most piles: no check per move)
     st.choose = choose
     try:
         if d is not None:

@@ -79,6 +79,7 @@ class State:
         "forced",
         "choose",
         "shared",
+        "owned",
     )
 
     def __init__(
@@ -141,6 +142,9 @@ class State:
         # frames[:shared] are shared with clones (see clone): frozen, they and their locals are
         # changed by no state; the run loops copy them (_thaw) before running one
         self.shared = 0
+        # piles shared with clones (see clone): owned[i] is 0 while pile i is also another
+        # state's, which neither changes in place (_own_piles copies it first); None: all own
+        self.owned: bytearray | None = None
         _room_for_calls()
 
     @classmethod
@@ -396,14 +400,23 @@ class State:
         plays on clones therefore cheats, as if it could see through the cards; an agent that
         must not see what its seat cannot see plays on ``meeple.ai.resample(state, seat, seed)``
         instead (hidden cards redrawn, random-number state reseeded). ``copy.deepcopy(state)``
-        is this clone."""
+        is this clone.
+
+        The copy shares the piles, and the frames below the running call's, with this state
+        until either changes them: moves, shuffles and the run loop copy what they change
+        first (a pile, a call's frames). Code that changes a state's piles other than by
+        playing it (a test arranging cards, meeple.ai.resample) calls own_all_piles() first."""
         if self.choose is not None:
             self._not_in_playout("copy")
         prog = self.prog
         # every slot is set here, not by _init_common: a clone is made at each node of a search
         s = _new_state(State)
         s.prog, s.record_log = prog, self.record_log
-        s.zones = list(map(list.copy, self.zones))  # (faster than a comprehension)
+        # the piles are shared: a state copies one before it first changes it (_own_piles)
+        zones = self.zones
+        s.zones = zones.copy()
+        s.owned = bytearray(len(zones))
+        self.owned = bytearray(len(zones))
         s.loc = self.loc.copy()
         s.vars = vars_ = self.vars.copy()
         for k in _list_vars(prog):  # per-seat and per-component values are lists, changed in place
@@ -444,7 +457,7 @@ class State:
                 if got is None:
                     got = envs[id(raw)] = raw.copy()
                     if own_zones:
-                        self._own_zones(got, s.zones)
+                        self._pin_locals(got, s)
                 env = got
             # Frame.copy, inlined: a call per frame would cost a third of the copy
             g = _new_state(Frame)
@@ -452,7 +465,11 @@ class State:
             g.env = env
             g.pc = f.pc
             data = f.data
-            g.data = data.copy() if type(data) is list else data
+            if type(data) is list:
+                data = data.copy()
+                if own_zones and _holds_lists(data):  # a loop over zones
+                    data = self._pinned(data, s)
+            g.data = data
             g.lo = f.lo
             g.hi = f.hi
             g.note = f.note
@@ -467,7 +484,7 @@ class State:
             if denv is None:
                 denv = d.env.copy()
                 if own_zones:
-                    self._own_zones(denv, s.zones)
+                    self._pin_locals(denv, s)
             frame = copies[frames.index(d.frame)] if d.frame is not None else None
             s.pending = Decision(
                 d.op, d.player, denv, frame, d.actions, d.values, d.options, d.secret
@@ -486,17 +503,21 @@ class State:
             frames = self.frames
             last = None
             for i in range(self.shared, below):  # (those below shared were looked at before)
-                if frames[i].env is not last:
-                    last = frames[i].env
+                f = frames[i]
+                data = f.data
+                if type(data) is list and _holds_lists(data):
+                    return 0  # a loop over zones (rare, as below)
+                if f.env is not last:
+                    last = f.env
                     if self._holds_zone(last):
                         return 0  # (rare: few locals are zones, fewer set when a clone is made)
         return below
 
     def _holds_zone(self, env: dict[str, Any]) -> bool:
-        """Does a local of ``env`` hold one of this state's piles?"""
+        """Does a local of ``env`` hold one of this state's piles (or a list of them)?"""
         for name in self.prog.zone_locals:
             v = env.get(name)
-            if type(v) is list and self._zone_at(v) is not None:
+            if type(v) is list and (self._zone_at(v) is not None or _holds_lists(v)):
                 return True
         return False
 
@@ -521,16 +542,61 @@ class State:
             if d.frame is not None and d.frame in old:
                 d.frame = frames[k + old.index(d.frame)]
 
-    def _own_zones(self, env: dict[str, Any], zones: list[list[Card]]) -> dict[str, Any]:
-        """``env`` with each local that is one of this state's zones (a procedure's zone
-        parameter) replaced by the same zone of ``zones``: a copy must move cards in its own
-        piles, not in this state's."""
+    def _pin_locals(self, env: dict[str, Any], copy: State) -> None:
+        """``env`` (a copy's locals, being made) with each local holding a pile of this state
+        given ``copy``'s own (see _pinned)."""
         for name in self.prog.zone_locals:
             v = env.get(name)
             if type(v) is list:
-                i = self._zone_at(v)
-                if i is not None:
-                    env[name] = zones[i]
+                env[name] = self._pinned(v, copy)
+
+    def _pinned(self, v: Any, copy: State) -> Any:
+        """What ``copy`` (a clone being made) holds where this state holds ``v`` (in a local or
+        a loop's list): for one of this state's piles, the copy's own copy of it, and the pile
+        stays this state's own (a pile held outside ``zones`` is never shared: one state's
+        moves would change it under the other's name); for a list of piles, a list of those;
+        anything else as it is."""
+        if type(v) is not list:
+            return v
+        i = self._zone_at(v)
+        if i is None:
+            return [self._pinned(z, copy) for z in v] if _holds_lists(v) else v
+        owned = copy.owned
+        assert owned is not None and self.owned is not None  # (clone shared the piles)
+        if not owned[i]:
+            copy.zones[i] = v.copy()
+            owned[i] = self.owned[i] = 1
+        return copy.zones[i]
+
+    def own(self, v: Any) -> Any:
+        """``v`` as a local may hold it: a pile this state shares with a clone made its own
+        first (a copy), so that the name and ``zones`` hold the pile the moves change; a list
+        of piles as a list of those; anything else as it is. Generated code and the ops call
+        it where a value that may be a zone is given a name (a ``let``, a procedure's
+        parameter) and on the list of a loop over zones (own_each)."""
+        owned = self.owned
+        if owned is None or type(v) is not list:
+            return v
+        i = self._zone_at(v)
+        if i is None:
+            return self.own_each(v)
+        if not owned[i]:
+            self.zones[i] = v.copy()
+            owned[i] = 1
+        return self.zones[i]
+
+    def own_each(self, items: list[Any]) -> list[Any]:
+        """``items`` (a loop's list) with each pile in it this state's own, as own() does."""
+        if self.owned is None or not _holds_lists(items):
+            return items
+        return [self.own(x) for x in items]
+
+    def own_locals(self, env: dict[str, Any]) -> dict[str, Any]:
+        """``env`` with each local that may hold a zone given to own()."""
+        if self.owned is not None:
+            for name in self.prog.zone_locals:
+                if name in env:
+                    env[name] = self.own(env[name])
         return env
 
     def _zone_at(self, v: list[Any]) -> int | None:
@@ -539,8 +605,7 @@ class State:
             c = v[0]
             if type(c) is Card:
                 i = self.loc[c.id]
-                if self.zones[i] is v:
-                    return i
+                return i if self.zones[i] is v else None  # (the card's pile is not v)
         for i, z in enumerate(self.zones):
             if z is v:
                 return i
@@ -572,6 +637,9 @@ class State:
             shown = "none" if card is None else repr(card)
             raise RuleError(f"only a card can be moved, not {shown}")
         src = self.loc[card.id]
+        o = self.owned
+        if o is not None and not (o[src] and o[dest]):
+            self._own_piles(src, dest)
         self.zones[src].remove(card)
         if bottom:
             self.zones[dest].insert(0, card)
@@ -586,6 +654,9 @@ class State:
         (that zone shuffled in); with both empty the rest is skipped."""
         if type(n) is not int or n < 0:
             raise RuleError(f"cannot move {'none' if n is None else n} cards", span)
+        o = self.owned
+        if o is not None and not (o[src] and o[dest]):
+            self._own_piles(src, dest)
         zones, loc = self.zones, self.loc
         s, d = zones[src], zones[dest]
         start = len(d)
@@ -619,6 +690,8 @@ class State:
         self.log.append((owner, f"{player_name(owner)} draws {names} from {prog.zone_names[src]}"))
 
     def refill(self, zone: int, from_zone: int) -> None:
+        if self.owned is not None:
+            self._own_piles(zone, from_zone)
         src = self.zones[from_zone]
         if not src:
             return
@@ -634,9 +707,29 @@ class State:
         self.rng = prng.shuffle(self.rng, self.zones[zone])  # type: ignore[arg-type]
 
     def shuffle(self, zone: int) -> None:
+        if self.owned is not None:
+            self._own_piles(zone)
         if self.record_log and len(self.zones[zone]) > 1:
             self.log.append((-1, f"{self.prog.zone_names[zone]} is shuffled"))
         self.rng = prng.shuffle(self.rng, self.zones[zone])  # type: ignore[arg-type]
+
+    def _own_piles(self, *piles: int) -> None:
+        """Make ``piles`` this state's own (copies) if they are shared with a clone."""
+        owned, zones = self.owned, self.zones
+        assert owned is not None
+        for i in piles:
+            if not owned[i]:
+                zones[i] = zones[i].copy()
+                owned[i] = 1
+
+    def own_all_piles(self) -> None:
+        """Make every pile this state's own (copies of those shared with a clone): before code
+        that changes piles other than by moves (a playout, a resample)."""
+        owned = self.owned
+        if owned is not None:
+            zones = self.zones
+            zones[:] = [z if o else z.copy() for z, o in zip(zones, owned, strict=True)]
+            self.owned = None
 
     def end_game(self) -> None:
         """``end game``: play stops here and the scoring runs, as after the last round. Only
@@ -1332,6 +1425,11 @@ def _raised_by_rules(e: BaseException) -> bool:
 
 
 _new_state = object.__new__  # an instance without __init__ (clone sets every slot itself)
+
+
+def _holds_lists(items: list[Any]) -> bool:
+    """Does ``items`` hold a list (a pile, among the items of a list of zones)?"""
+    return any(type(x) is list for x in items)
 
 
 def _copied_frames(frames: list[Frame], env: dict[str, Any]) -> list[Frame]:

@@ -79,7 +79,8 @@ def test_clones_along_a_game_are_equal_and_independent(game_id: str, backend: st
 
 def _sharing(a: State, b: State) -> list[str]:
     """The mutable parts ``a`` and ``b`` hold in common (they must hold none but the frames
-    frozen below ``shared``, which neither changes: test_frozen_frames_change_in_neither)."""
+    frozen below ``shared`` and the piles neither owns, which neither changes:
+    test_frozen_frames_change_in_neither, test_shared_piles.py)."""
     pairs: list[tuple[str, Any, Any]] = [
         ("zones", a.zones, b.zones),
         ("loc", a.loc, b.loc),
@@ -88,7 +89,14 @@ def _sharing(a: State, b: State) -> list[str]:
         ("log", a.log, b.log),
         ("frames", a.frames, b.frames),
     ]
-    pairs += [(f"zone {i}", x, y) for i, (x, y) in enumerate(zip(a.zones, b.zones, strict=True))]
+    shared = [
+        not (a.owned and a.owned[i]) and not (b.owned and b.owned[i]) for i in range(len(a.zones))
+    ]
+    pairs += [  # (a pile both share is copied by the first to change it: State._own_piles)
+        (f"zone {i}", x, y)
+        for i, (x, y) in enumerate(zip(a.zones, b.zones, strict=True))
+        if not (shared[i] and a.owned is not None and b.owned is not None)
+    ]
     pairs += [(f"variable {k}", v, b.vars[k]) for k, v in a.vars.items() if type(v) is list]
     for i, (f, g) in enumerate(zip(a.frames, b.frames, strict=True)):
         if f is g and i < min(a.shared, b.shared):

@@ -3455,7 +3455,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o235  # game.yaml:642
-            env['seconds'] = (fn_second_influence(st, S[176], env['t']) if (len(env['leaders']) == 1) else ([_q4 for _q4 in env['leaders'] if (_q4 != st.vars['leader'])] if (len(env['leaders']) == 2) else []))
+            env['seconds'] = st.own((fn_second_influence(st, S[176], env['t']) if (len(env['leaders']) == 1) else ([_q4 for _q4 in env['leaders'] if (_q4 != st.vars['leader'])] if (len(env['leaders']) == 2) else [])))
             fr.pc = 2
             st.at = o236  # game.yaml:644
             _args61 = {'p': st.vars['leader'], 't': env['t']}
@@ -3515,7 +3515,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o240  # game.yaml:648
-            _args64 = {'p': env['q'], 't': env['t']}
+            _args64 = {'p': st.own(env['q']), 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[181])
             st.frames.append(Frame(o23, _args64))
@@ -5984,7 +5984,7 @@ def build(num_players, files):
             st.at = o245  # game.yaml:637
             if (st.vars['leader'] != None):
                 st.at = o235  # game.yaml:642
-                env['seconds'] = (fn_second_influence(st, S[176], _L_t9) if (len(_L_leaders1) == 1) else ([_q15 for _q15 in _L_leaders1 if (_q15 != st.vars['leader'])] if (len(_L_leaders1) == 2) else []))
+                env['seconds'] = st.own((fn_second_influence(st, S[176], _L_t9) if (len(_L_leaders1) == 1) else ([_q15 for _q15 in _L_leaders1 if (_q15 != st.vars['leader'])] if (len(_L_leaders1) == 2) else [])))
                 st.at = o236  # game.yaml:644
                 _args142 = {'p': st.vars['leader'], 't': _L_t9}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6022,10 +6022,10 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
                 st.at = o241  # game.yaml:647
-                for _q16 in list(env['seconds']):
+                for _q16 in st.own_each(list(env['seconds'])):
                     env['q'] = _q16
                     st.at = o240  # game.yaml:648
-                    _args145 = {'p': env['q'], 't': _L_t9}
+                    _args145 = {'p': st.own(env['q']), 't': _L_t9}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[181])
                     st.inline += 1
@@ -7652,7 +7652,7 @@ def build(num_players, files):
         _L_t32 = env['t']
         if pc <= 0:
             st.at = o235  # game.yaml:642
-            env['seconds'] = (fn_second_influence(st, S[176], _L_t32) if (len(_L_leaders6) == 1) else ([_q23 for _q23 in _L_leaders6 if (_q23 != st.vars['leader'])] if (len(_L_leaders6) == 2) else []))
+            env['seconds'] = st.own((fn_second_influence(st, S[176], _L_t32) if (len(_L_leaders6) == 1) else ([_q23 for _q23 in _L_leaders6 if (_q23 != st.vars['leader'])] if (len(_L_leaders6) == 2) else [])))
         if pc <= 1:
             st.at = o236  # game.yaml:644
             _args212 = {'p': st.vars['leader'], 't': _L_t32}
@@ -7694,10 +7694,10 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 4:
             st.at = o241  # game.yaml:647
-            for _q24 in list(env['seconds']):
+            for _q24 in st.own_each(list(env['seconds'])):
                 env['q'] = _q24
                 st.at = o240  # game.yaml:648
-                _args215 = {'p': env['q'], 't': _L_t32}
+                _args215 = {'p': st.own(env['q']), 't': _L_t32}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[181])
                 st.inline += 1
@@ -7728,7 +7728,7 @@ def build(num_players, files):
         _L_t33 = env['t']
         if pc <= 0:
             st.at = o240  # game.yaml:648
-            _args217 = {'p': _L_q12, 't': _L_t33}
+            _args217 = {'p': st.own(_L_q12), 't': _L_t33}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[181])
             st.inline += 1

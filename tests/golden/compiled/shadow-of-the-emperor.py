@@ -1341,7 +1341,7 @@ def build(num_players, files):
                 st.frames.append(Frame(o76, env))
             elif any((_x9.kind == 'aristocrats') for _x9 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))]):
                 st.at = o81  # game.yaml:401
-                _args2 = {'p': env['p'], 'a': 45, 'z': st.zones[Z_throne1]}
+                _args2 = {'p': env['p'], 'a': 45, 'z': st.own(st.zones[Z_throne1])}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[103])
                 st.inline += 1
@@ -2265,7 +2265,7 @@ def build(num_players, files):
     def step_80(st, fr):  # game.yaml:401
         env = fr.env
         st.at = o81  # game.yaml:401
-        _args10 = {'p': env['p'], 'a': 45, 'z': st.zones[Z_throne1]}
+        _args10 = {'p': env['p'], 'a': 45, 'z': st.own(st.zones[Z_throne1])}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
             enter_procedure(st, S[103])
         st.inline += 1
@@ -3661,7 +3661,7 @@ def build(num_players, files):
         st.at = o224  # game.yaml:655
         st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[254])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253]))), False)
         st.at = o225  # game.yaml:655
-        _args37 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))]}
+        _args37 = {'p': env['p'], 'a': 15, 'z': st.own(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))])}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
             enter_procedure(st, S[256])
         st.inline += 1
@@ -3721,7 +3721,7 @@ def build(num_players, files):
             st.at = o224  # game.yaml:655
             st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[254])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253]))), False)
             st.at = o225  # game.yaml:655
-            _args38 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))]}
+            _args38 = {'p': env['p'], 'a': 15, 'z': st.own(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[256])
             st.inline += 1
@@ -3895,7 +3895,7 @@ def build(num_players, files):
     def step_248(st, fr):  # game.yaml:695
         env = fr.env
         st.at = o249  # game.yaml:695
-        _args41 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))]}
+        _args41 = {'p': env['q'], 'a': 45, 'z': st.own(st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))])}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
             enter_procedure(st, S[269])
         st.inline += 1
@@ -3948,7 +3948,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:695
             env['e'] = dec.values[i]
             st.at = o249  # game.yaml:695
-            _args42 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))]}
+            _args42 = {'p': env['q'], 'a': 45, 'z': st.own(st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[269])
             st.inline += 1
@@ -4802,7 +4802,7 @@ def build(num_players, files):
             pc = 5
         if pc == 5:
             st.at = o384  # game.yaml:288
-            _args58 = {'p': st.vars['emperor'], 'a': 45, 'z': st.zones[Z_throne1]}
+            _args58 = {'p': st.vars['emperor'], 'a': 45, 'z': st.own(st.zones[Z_throne1])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[303])
             st.inline += 1
@@ -5490,7 +5490,7 @@ def build(num_players, files):
                     st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[156])))][-1], Z_throne1, False)
             elif any((_x29.kind == 'aristocrats') for _x29 in st.zones[(Z_supply1 + (_L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else seat(st, _L_p14, S[18])))]):
                 st.at = o81  # game.yaml:401
-                _args72 = {'p': _L_p14, 'a': 45, 'z': st.zones[Z_throne1]}
+                _args72 = {'p': _L_p14, 'a': 45, 'z': st.own(st.zones[Z_throne1])}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[103])
                 st.inline += 1
@@ -6352,7 +6352,7 @@ def build(num_players, files):
                     st.at = o224  # game.yaml:655
                     st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[254])))][-1], (Z_supply1 + (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[253]))), False)
                     st.at = o225  # game.yaml:655
-                    _args96 = {'p': _L_p23, 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))]}
+                    _args96 = {'p': _L_p23, 'a': 15, 'z': st.own(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))])}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[256])
                     st.inline += 1
@@ -6476,7 +6476,7 @@ def build(num_players, files):
                 if _i121 < _end38:  # game.yaml:695
                     env['e'] = _v55[_i121]
                     st.at = o249  # game.yaml:695
-                    _args99 = {'p': _L_q5, 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))]}
+                    _args99 = {'p': _L_q5, 'a': 45, 'z': st.own(st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))])}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[269])
                     st.inline += 1
@@ -8159,7 +8159,7 @@ def build(num_players, files):
                 st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[307]))), False)
         if pc <= 5:
             st.at = o384  # game.yaml:288
-            _args153 = {'p': st.vars['emperor'], 'a': 45, 'z': st.zones[Z_throne1]}
+            _args153 = {'p': st.vars['emperor'], 'a': 45, 'z': st.own(st.zones[Z_throne1])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[303])
             st.inline += 1
