@@ -637,9 +637,8 @@ class State:
             shown = "none" if card is None else repr(card)
             raise RuleError(f"only a card can be moved, not {shown}")
         src = self.loc[card.id]
-        o = self.owned
-        if o is not None and not (o[src] and o[dest]):
-            self._own_piles(src, dest)
+        if self.owned is not None and not (self.owned[src] and self.owned[dest]):
+            self._own_piles(src, dest)  # (shared with a clone: see clone)
         self.zones[src].remove(card)
         if bottom:
             self.zones[dest].insert(0, card)
@@ -654,9 +653,8 @@ class State:
         (that zone shuffled in); with both empty the rest is skipped."""
         if type(n) is not int or n < 0:
             raise RuleError(f"cannot move {'none' if n is None else n} cards", span)
-        o = self.owned
-        if o is not None and not (o[src] and o[dest]):
-            self._own_piles(src, dest)
+        if self.owned is not None and not (self.owned[src] and self.owned[dest]):
+            self._own_piles(src, dest)  # (shared with a clone: see clone)
         zones, loc = self.zones, self.loc
         s, d = zones[src], zones[dest]
         start = len(d)
