@@ -89,9 +89,11 @@ def _index(x: object) -> int | None:
 def run_to(st: State, floor: int) -> None:
     """Run frames until the stack is back to ``floor`` frames (decisions are taken inline)."""
     frames, resume = st.frames, st.prog.resume
+    shared = st.shared  # (only _thaw lowers it while the rules run)
     while len(frames) > floor:
-        if len(frames) <= st.shared:  # a frame shared with a clone: first made this state's
+        if shared and len(frames) <= shared:  # a frame shared with a clone: made own first
             st._thaw()
+            shared = st.shared
         fr = frames[-1]
         direct = resume.get(fr.op.uid) if resume else None
         if direct is None:

@@ -172,7 +172,7 @@ class State:
                         continue
                     self.phase = "over"
                     return
-                if len(frames) <= shared:  # a frame shared with a clone: first made this state's
+                if shared and len(frames) <= shared:  # a frame shared with a clone: made own
                     self._thaw()
                     shared = self.shared
                 fr = frames[-1]
@@ -637,7 +637,7 @@ class State:
             shown = "none" if card is None else repr(card)
             raise RuleError(f"only a card can be moved, not {shown}")
         src = self.loc[card.id]
-        if self.owned is not None and not (self.owned[src] and self.owned[dest]):
+        if self.owned and not (self.owned[src] and self.owned[dest]):
             self._own_piles(src, dest)  # (shared with a clone: see clone)
         self.zones[src].remove(card)
         if bottom:
@@ -653,7 +653,7 @@ class State:
         (that zone shuffled in); with both empty the rest is skipped."""
         if type(n) is not int or n < 0:
             raise RuleError(f"cannot move {'none' if n is None else n} cards", span)
-        if self.owned is not None and not (self.owned[src] and self.owned[dest]):
+        if self.owned and not (self.owned[src] and self.owned[dest]):
             self._own_piles(src, dest)  # (shared with a clone: see clone)
         zones, loc = self.zones, self.loc
         s, d = zones[src], zones[dest]
