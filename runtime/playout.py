@@ -89,11 +89,7 @@ def _index(x: object) -> int | None:
 def run_to(st: State, floor: int) -> None:
     """Run frames until the stack is back to ``floor`` frames (decisions are taken inline)."""
     frames, resume = st.frames, st.prog.resume
-    shared = st.shared  # (only _thaw lowers it while the rules run)
-    while len(frames) > floor:
-        if shared and len(frames) <= shared:  # a frame shared with a clone: made own first
-            st._thaw()
-            shared = st.shared
+    while len(frames) > floor:  # (no frame is shared with a clone: run_playout, own_all)
         fr = frames[-1]
         direct = resume.get(fr.op.uid) if resume else None
         if direct is None:
@@ -121,7 +117,7 @@ def run_playout(st: State, choose: Chooser) -> int:
             i = choose(len(d.actions))  # first: a chooser that fails leaves the state as it was
         except ChooserFailed as e:
             raise e.__cause__ from None  # type: ignore[misc]
-    st.own_all_piles()  # (a playout changes most piles: no check per move)
+    st.own_all()  # (a playout runs every frame and changes most piles: no checks on the way)
     st.choose = choose
     try:
         if d is not None:

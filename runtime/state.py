@@ -720,6 +720,31 @@ class State:
                 zones[i] = zones[i].copy()
                 owned[i] = 1
 
+    def own_all(self) -> None:
+        """Make every pile and frame this state's own (copies of those shared with a clone):
+        before a playout, which runs all the frames and changes most piles."""
+        self.own_all_piles()
+        below = self.shared
+        if not below:
+            return
+        frames = self.frames
+        old = frames[:below]
+        copies: list[Frame] = []
+        start = 0
+        for i in range(1, below + 1):  # (a call's frames lie together and share its locals)
+            if i == below or old[i].env is not old[start].env:
+                copies += _copied_frames(old[start:i], old[start].env.copy())
+                start = i
+        frames[:below] = copies
+        self.shared = 0
+        d = self.pending
+        if d is not None:  # (asked by the top frame, never a frozen one, after a run)
+            for f, g in zip(old, copies, strict=True):
+                if d.frame is f:
+                    d.frame = g
+                if d.env is f.env:
+                    d.env = g.env
+
     def own_all_piles(self) -> None:
         """Make every pile this state's own (copies of those shared with a clone): before code
         that changes piles other than by moves (a playout, a resample)."""
