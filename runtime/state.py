@@ -728,22 +728,28 @@ class State:
         if not below:
             return
         frames = self.frames
-        old = frames[:below]
-        copies: list[Frame] = []
-        start = 0
-        for i in range(1, below + 1):  # (a call's frames lie together and share its locals)
-            if i == below or old[i].env is not old[start].env:
-                copies += _copied_frames(old[start:i], old[start].env.copy())
-                start = i
-        frames[:below] = copies
-        self.shared = 0
         d = self.pending
-        if d is not None:  # (asked by the top frame, never a frozen one, after a run)
-            for f, g in zip(old, copies, strict=True):
-                if d.frame is f:
-                    d.frame = g
-                if d.env is f.env:
-                    d.env = g.env
+        if d is not None and below == len(frames):  # (at rest the top frame is own: clone)
+            self._thaw()
+            below = self.shared
+        last: object = None
+        env: dict[str, Any] = {}
+        for i in range(below):  # (clone's copy, inlined; a call's frames lie together)
+            f = frames[i]
+            if f.env is not last:
+                last = f.env
+                env = f.env.copy()  # (a frozen frame's locals hold no pile: _may_share)
+            g = _new_state(Frame)
+            g.op = f.op
+            g.env = env
+            g.pc = f.pc
+            data = f.data
+            g.data = data.copy() if type(data) is list else data
+            g.lo = f.lo
+            g.hi = f.hi
+            g.note = f.note
+            frames[i] = g
+        self.shared = 0
 
     def own_all_piles(self) -> None:
         """Make every pile this state's own (copies of those shared with a clone): before code
@@ -751,7 +757,10 @@ class State:
         owned = self.owned
         if owned is not None:
             zones = self.zones
-            zones[:] = [z if o else z.copy() for z, o in zip(zones, owned, strict=True)]
+            if 1 in owned:
+                zones[:] = [z if o else z.copy() for z, o in zip(zones, owned, strict=True)]
+            else:  # (all shared, as after a clone: the fastest copy)
+                zones[:] = list(map(list.copy, zones))
             self.owned = None
 
     def end_game(self) -> None:
