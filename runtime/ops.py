@@ -343,8 +343,8 @@ class ForOp(Op):
 
     def exec(self, st: State, env: Env) -> None:
         items = list(self.items(st, env))
-        if st.owned is not None:  # (a loop over zones: see State.own)
-            items = st.own_each(items)
+        if st.owned is not None and self.var in st.prog.zone_locals:  # (a loop over zones)
+            items = st.own_each(items)  # (see State.own)
         if items:
             st.frames.append(Frame(self, env, items, live_mask(st) if self.seats else 0))
             if self.secret:

@@ -143,7 +143,7 @@ class State:
         # changed by no state; the run loops copy them (_thaw) before running one
         self.shared = 0
         # piles shared with clones (see clone): owned[i] is 0 while pile i is also another
-        # state's, which neither changes in place (_own_piles copies it first); None: all own
+        # state's, which neither changes in place (_own_pair copies it first); None: all own
         self.owned: bytearray | None = None
         _room_for_calls()
 
@@ -412,7 +412,7 @@ class State:
         # every slot is set here, not by _init_common: a clone is made at each node of a search
         s = _new_state(State)
         s.prog, s.record_log = prog, self.record_log
-        # the piles are shared: a state copies one before it first changes it (_own_piles)
+        # the piles are shared: a state copies one before it first changes it (_own_pair)
         zones = self.zones
         s.zones = zones.copy()
         s.owned = bytearray(len(zones))
@@ -444,7 +444,7 @@ class State:
                 while frames[below - 1].env is top:  # (a call's frames lie together)
                     below -= 1
                 below = self._may_share(below, top)
-        copies = frames[:below]
+        copies = frames[:below] if below else []
         envs: dict[int, dict[str, Any]] = {}
         own_zones = prog.zone_locals  # locals that may hold a zone: made the copy's own
         last: object = None
@@ -638,7 +638,7 @@ class State:
             raise RuleError(f"only a card can be moved, not {shown}")
         src = self.loc[card.id]
         if self.owned and not (self.owned[src] and self.owned[dest]):
-            self._own_piles(src, dest)  # (shared with a clone: see clone)
+            self._own_pair(src, dest)  # (shared with a clone: see clone)
         self.zones[src].remove(card)
         if bottom:
             self.zones[dest].insert(0, card)
@@ -654,7 +654,7 @@ class State:
         if type(n) is not int or n < 0:
             raise RuleError(f"cannot move {'none' if n is None else n} cards", span)
         if self.owned and not (self.owned[src] and self.owned[dest]):
-            self._own_piles(src, dest)  # (shared with a clone: see clone)
+            self._own_pair(src, dest)  # (shared with a clone: see clone)
         zones, loc = self.zones, self.loc
         s, d = zones[src], zones[dest]
         start = len(d)
@@ -689,7 +689,7 @@ class State:
 
     def refill(self, zone: int, from_zone: int) -> None:
         if self.owned is not None:
-            self._own_piles(zone, from_zone)
+            self._own_pair(zone, from_zone)
         src = self.zones[from_zone]
         if not src:
             return
@@ -706,19 +706,22 @@ class State:
 
     def shuffle(self, zone: int) -> None:
         if self.owned is not None:
-            self._own_piles(zone)
+            self._own_pair(zone, zone)
         if self.record_log and len(self.zones[zone]) > 1:
             self.log.append((-1, f"{self.prog.zone_names[zone]} is shuffled"))
         self.rng = prng.shuffle(self.rng, self.zones[zone])  # type: ignore[arg-type]
 
-    def _own_piles(self, *piles: int) -> None:
-        """Make ``piles`` this state's own (copies) if they are shared with a clone."""
+    def _own_pair(self, a: int, b: int) -> None:
+        """Make piles ``a`` and ``b`` this state's own (copies) if they are shared with a
+        clone."""
         owned, zones = self.owned, self.zones
         assert owned is not None
-        for i in piles:
-            if not owned[i]:
-                zones[i] = zones[i].copy()
-                owned[i] = 1
+        if not owned[a]:
+            zones[a] = zones[a].copy()
+            owned[a] = 1
+        if not owned[b]:
+            zones[b] = zones[b].copy()
+            owned[b] = 1
 
     def own_all(self) -> None:
         """Make every pile and frame this state's own (copies of those shared with a clone):
