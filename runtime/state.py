@@ -603,9 +603,10 @@ class State:
         """The index of the zone that is the list ``v`` itself, or None."""
         if v:  # a pile's cards know where they lie: one look-up instead of a search
             c = v[0]
-            if type(c) is Card:
-                i = self.loc[c.id]
-                return i if self.zones[i] is v else None  # (the card's pile is not v)
+            if type(c) is not Card:
+                return None  # (a pile holds cards only)
+            i = self.loc[c.id]
+            return i if self.zones[i] is v else None  # (the card's pile is not v)
         for i, z in enumerate(self.zones):
             if z is v:
                 return i
