@@ -1465,7 +1465,7 @@ _new_state = object.__new__  # an instance without __init__ (clone sets every sl
 
 def _holds_lists(items: list[Any]) -> bool:
     """Does ``items`` hold a list (a pile, among the items of a list of zones)?"""
-    return any(type(x) is list for x in items)
+    return list in map(type, items)  # (a scan in C: no generator)
 
 
 def _copied_frames(frames: list[Frame], env: dict[str, Any]) -> list[Frame]:
