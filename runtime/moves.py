@@ -53,6 +53,10 @@ def move_cards(st: State, items: Any, dest: int, bottom: bool) -> None:
         for c in items:  # (no copy: only the piles' lists change as cards move)
             st.move(c, dest, bottom)
         return
+    owned = st.owned
+    if owned is not None and not (owned[src] and owned[dest]):  # shared with a clone
+        st._own_pair(src, dest)  # (see State.clone: the piles this move changes, copied first)
+        items = zones[src]
     if st.record_log and st.prog.zone_vis[dest] == "owner":
         for c in items:  # one line per card, as State.move writes them
             st._note_draw(src, dest, [c])
