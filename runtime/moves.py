@@ -15,8 +15,9 @@ done here in one operation:
 - an empty pile: nothing.
 
 Each card's ``loc`` is the destination; the piles stay the same list objects (code may hold
-one). With the log on, each card moved into a seat's own zone from a face-down one still gets
-its own "draws" line, in the order of the moves (State._note_draw). A list that is not a whole
+one), but for a pile shared with a clone, copied first as State.move copies it (State.clone).
+With the log on, each card moved into a seat's own zone from a face-down one still gets its own
+"draws" line, in the order of the moves (State._note_draw). A list that is not a whole
 pile (a filtered list, two piles added up, a card list a local holds) is moved card by card, as
 before, with the same errors in the same places.
 """

@@ -392,6 +392,27 @@ class State:
                 self._fail(e, span)
         return tuple(keys)
 
+    # Shared piles, why they are exact. After a clone both states hold the same pile lists,
+    # ``owned`` all 0; neither may change a list whose ``owned`` is 0, and a name holding a
+    # pile must hold the state's own list (a copy made later would leave it on the old one).
+    # - Changed in place only by: State.move, move_count, refill, shuffle and
+    #   runtime/moves.move_cards, which copy a shared pile first (_own_pair); a generated
+    #   module's direct code (codegen/direct.py, its moves written out as list operations),
+    #   which runs only in run_playout after own_all, with ``choose`` set, so no clone can share
+    #   a pile again until it ends (owned stays None); meeple.ai.resample after own_all_piles;
+    #   meeple/scenarios on a new state, never a clone. The stepping code calls State's moves.
+    # - A copy replaces ``zones[i]`` only while owned[i] is 0 and sets it to 1; only clone()
+    #   sets it back to 0, between steps. Held from one step to the next are only the locals
+    #   (``env``) and a loop's list (frame data): a ``let``, a procedure's parameter and a loop
+    #   over zones take their piles through own (both back ends; option, pick, trigger and
+    #   track names hold cards, seats or numbers); at a clone the piles in the copied frames'
+    #   and the decision's locals and lists are pinned (_pinned: the copy its own copy, the
+    #   original its list, both owned), and frames whose locals or lists hold a pile are never
+    #   shared (_may_share). Within a step the generated code holds a pile in a Python name
+    #   only for one expression (``_r``, memos: no statement runs there) or reads it from such
+    #   a local (hoisted ``_L_``): an expression changes no pile.
+    # Frames shared below the running call are frozen: _run and own_all copy a call (_thaw)
+    # before one of its frames runs; run_to (playouts) runs after own_all has copied them all.
     def clone(self) -> State:
         """An independent copy (the Program is shared), in time proportional to the state.
 
@@ -405,7 +426,8 @@ class State:
         The copy shares the piles, and the frames below the running call's, with this state
         until either changes them: moves, shuffles and the run loop copy what they change
         first (a pile, a call's frames). Code that changes a state's piles other than by
-        playing it (a test arranging cards, meeple.ai.resample) calls own_all_piles() first."""
+        playing it (a test arranging cards, meeple.ai.resample) calls own_all_piles() first.
+        Why that is exact: the comment above this method."""
         if self.choose is not None:
             self._not_in_playout("copy")
         prog = self.prog
