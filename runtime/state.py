@@ -161,9 +161,14 @@ class State:
 
     def _run(self) -> None:
         frames = self.frames
-        shared = self.shared  # (only _thaw lowers it while the rules run)
         try:
-            while self.pending is None:
+            if self.shared:  # frames shared with a clone: this loop until none is left
+                while self.pending is None and self.shared:
+                    if len(frames) <= self.shared:  # the top frame is shared: made own first
+                        self._thaw()
+                    fr = frames[-1]
+                    fr.op.step(self, fr)
+            while self.pending is None:  # (no check per step: nothing is shared now)
                 if not frames:
                     if self.phase == "play":
                         self.phase = "scoring"
@@ -172,9 +177,6 @@ class State:
                         continue
                     self.phase = "over"
                     return
-                if shared and len(frames) <= shared:  # a frame shared with a clone: made own
-                    self._thaw()
-                    shared = self.shared
                 fr = frames[-1]
                 fr.op.step(self, fr)
         except Exception as e:
