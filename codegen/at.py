@@ -38,8 +38,10 @@ from .writer import Writer
 #: a value whose evaluation cannot fail: a Python name (a local, a constant of the module, None,
 #: True, False), a number, a plain string literal, a variable (``st.vars`` has every one)
 PLAIN = r"(?:[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+|'[A-Za-z0-9_ ]*'|st\.vars\['[A-Za-z0-9_]+'\])"
-_ARGS = re.compile(rf"(?:_args[0-9]+ = )?\{{(?:'[A-Za-z0-9_]+': {PLAIN}(?:, |(?=\}})))*\}}")
-_LET = re.compile(rf"env\['[A-Za-z0-9_]+'\] = {PLAIN}")
+#: such a value given a name: st.own cannot fail either (State.own: a pile of a clone's copied)
+_OWN = rf"(?:{PLAIN}|st\.own\({PLAIN}\))"
+_ARGS = re.compile(rf"(?:_args[0-9]+ = )?\{{(?:'[A-Za-z0-9_]+': {_OWN}(?:, |(?=\}})))*\}}")
+_LET = re.compile(rf"env\['[A-Za-z0-9_]+'\] = {_OWN}")
 _ASSIGN = re.compile(rf"st\.vars\['[A-Za-z0-9_]+'\] = {PLAIN}")
 
 

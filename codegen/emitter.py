@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.dsl import ir
-from meeple.dsl.checker import Checked
+from meeple.dsl.checker import Checked, may_be_zone
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.limits import is_name
 from meeple.dsl.numbering import domain_of, number
@@ -204,7 +204,15 @@ class ModuleEmitter:
         return self.ex.emit(e, Scope())
 
     def _f_Let(self, w: Writer, s: ir.Let) -> None:
-        w.line(f"env[{literal(s.name)}] = {self._e(s.value)}")
+        w.line(f"env[{literal(s.name)}] = {self._named(s.value)}")
+
+    def _named(self, e: ir.Expr) -> str:
+        """``e`` as Python text, as a local may hold it: a value that may be a zone goes through
+        st.own (a pile shared with a clone made this state's own first, see State.own). Not in
+        direct code: it runs only in a playout, which shares no pile (State.own_all)."""
+        if self.playout_only or not may_be_zone(self.ex.type_of(e)):
+            return self._e(e)
+        return f"st.own({self._e(e)})"
 
     def _f_Assign(self, w: Writer, s: ir.Assign) -> None:
         decl = self.game.variables[s.name]
@@ -349,7 +357,7 @@ class ModuleEmitter:
     def _call_env(self, s: ir.CallProc) -> str:
         params = self.game.procedures[s.name].params
         pairs = ", ".join(
-            f"{literal(p)}: {self._e(a)}" for p, a in zip(params, s.args, strict=True)
+            f"{literal(p)}: {self._named(a)}" for p, a in zip(params, s.args, strict=True)
         )
         return "{" + pairs + "}"
 
@@ -396,7 +404,11 @@ class ModuleEmitter:
             w.line(f"{live} = live_mask(st)")
         self.ex.facts.note(x, self.ex.facts.items_of(items))
         # a copy, as ForOp's, unless the list is made afresh here (nothing else can change it)
-        w.line(f"for {x} in {items if fresh_list(s.iter, self.game) else f'list({items})'}:")
+        items = items if fresh_list(s.iter, self.game) else f"list({items})"
+        t = self.ex.type_of(s.iter)
+        if t != "zone" and may_be_zone(t) and not self.playout_only:  # over zones: own (_named)
+            items = f"st.own_each({items})"
+        w.line(f"for {x} in {items}:")
         with w.indent():
             if seats:
                 w.line(f"if {skip}:")

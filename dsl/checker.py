@@ -52,11 +52,9 @@ class Checked:
     local_types: dict[str, set[str]] = field(default_factory=dict)
 
     def zone_locals(self) -> frozenset[str]:
-        """The local names that may hold a zone: bound to a zone, or to a value of a type the
-        checker cannot fix."""
-        return frozenset(
-            n for n, ts in self.local_types.items() if any(t == "zone" or "any" in t for t in ts)
-        )
+        """The local names that may hold a zone: bound to a zone or a list of zones, or to a
+        value of a type the checker cannot fix."""
+        return frozenset(n for n, ts in self.local_types.items() if any(map(may_be_zone, ts)))
 
     def fixed_local_types(self) -> dict[str, str]:
         """The local names bound to values of one known type wherever they are bound, with it
@@ -67,6 +65,12 @@ class Checked:
             if len(ts) == 1 and (t := next(iter(ts))) != "any" and "any" not in t:
                 out[n] = t
         return out
+
+
+def may_be_zone(t: str) -> bool:
+    """May a value of type ``t`` be a zone or hold one (a list of zones, or a type the checker
+    cannot fix)?"""
+    return "zone" in t or "any" in t
 
 
 def check(game: ir.Game) -> Checked:

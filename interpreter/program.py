@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from meeple.dsl import ir
-from meeple.dsl.checker import Checked
+from meeple.dsl.checker import Checked, may_be_zone
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.numbering import Numbering, number, site_domain
 from meeple.dsl.specs import kind_specs, leaf_functions, wrap_size, zone_specs
@@ -159,7 +159,11 @@ class Program(ProgramBase):
         def run(st: Any, env: dict[str, Any]) -> None:
             env[n] = f(st, env)
 
-        return self._simple(s, run)
+        def run_zone(st: Any, env: dict[str, Any]) -> None:
+            env[n] = st.own(f(st, env))  # (a zone given a name: see State.own)
+
+        zone = may_be_zone(self.checked.types.get(id(s.value), "any"))
+        return self._simple(s, run_zone if zone else run)
 
     def _s_Assign(self, s: ir.Assign) -> ops.Op:
         f, n, decl = self.ex.compile(s.value), s.name, self.game.variables[s.name]

@@ -15,8 +15,9 @@ done here in one operation:
 - an empty pile: nothing.
 
 Each card's ``loc`` is the destination; the piles stay the same list objects (code may hold
-one). With the log on, each card moved into a seat's own zone from a face-down one still gets
-its own "draws" line, in the order of the moves (State._note_draw). A list that is not a whole
+one), but for a pile shared with a clone, copied first as State.move copies it (State.clone).
+With the log on, each card moved into a seat's own zone from a face-down one still gets its own
+"draws" line, in the order of the moves (State._note_draw). A list that is not a whole
 pile (a filtered list, two piles added up, a card list a local holds) is moved card by card, as
 before, with the same errors in the same places.
 """
@@ -53,6 +54,10 @@ def move_cards(st: State, items: Any, dest: int, bottom: bool) -> None:
         for c in items:  # (no copy: only the piles' lists change as cards move)
             st.move(c, dest, bottom)
         return
+    owned = st.owned
+    if owned is not None and not (owned[src] and owned[dest]):  # shared with a clone
+        st._own_pair(src, dest)  # (see State.clone: the piles this move changes, copied first)
+        items = zones[src]
     if st.record_log and st.prog.zone_vis[dest] == "owner":
         for c in items:  # one line per card, as State.move writes them
             st._note_draw(src, dest, [c])

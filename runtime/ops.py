@@ -181,6 +181,8 @@ class CallOp(Op):
 
     def exec(self, st: State, env: Env) -> None:
         new = {p: a(st, env) for p, a in zip(self.params, self.args, strict=True)}
+        if st.owned is not None:  # (a zone given a name: see State.own)
+            st.own_locals(new)
         if self.body.stmts:
             enter_procedure(st, self.span)
             st.frames.append(Frame(self.body, new))
@@ -341,6 +343,8 @@ class ForOp(Op):
 
     def exec(self, st: State, env: Env) -> None:
         items = list(self.items(st, env))
+        if st.owned is not None and self.var in st.prog.zone_locals:  # (a loop over zones)
+            items = st.own_each(items)  # (see State.own)
         if items:
             st.frames.append(Frame(self, env, items, live_mask(st) if self.seats else 0))
             if self.secret:

@@ -98,7 +98,7 @@ def run_to(st: State, floor: int, resume: Any = None) -> None:
     frames = st.frames
     if resume is None:
         resume = st.prog.resume
-    while len(frames) > floor:
+    while len(frames) > floor:  # (no frame is shared with a clone: run_playout, own_all)
         fr = frames[-1]
         direct = resume.get(fr.op.uid) if resume else None
         if direct is None:
@@ -137,6 +137,7 @@ def run_playout(st: State, choose: Chooser) -> int:
             i = choose(len(d.actions))  # first: a chooser that fails leaves the state as it was
         except ChooserFailed as e:
             raise e.__cause__ from None  # type: ignore[misc]
+    st.own_all()  # (a playout runs every frame and changes most piles: no checks on the way)
     st.choose = choose
     direct = st.prog.resume if calls_stay_shallow(st) else {}
     try:

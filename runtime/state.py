@@ -79,6 +79,8 @@ class State:
         "ask_forced",
         "forced",
         "choose",
+        "shared",
+        "owned",
     )
 
     def __init__(
@@ -135,6 +137,12 @@ class State:
         # a random playout's chooser (see playout()): set only while one runs, so decisions
         # are taken where they arise instead of waiting as pending decisions
         self.choose: Callable[[int], int] | None = None
+        # frames[:shared] are shared with clones (see clone): frozen, they and their locals are
+        # changed by no state; the run loops copy them (_thaw) before running one
+        self.shared = 0
+        # piles shared with clones (see clone): owned[i] is 0 while pile i is also another
+        # state's, which neither changes in place (_own_pair copies it first); None: all own
+        self.owned: bytearray | None = None
         _room_for_calls()
 
     @classmethod
@@ -152,7 +160,13 @@ class State:
     def _run(self) -> None:
         frames = self.frames
         try:
-            while self.pending is None:
+            if self.shared:  # frames shared with a clone: this loop until none is left
+                while self.pending is None and self.shared:
+                    if len(frames) <= self.shared:  # the top frame is shared: made own first
+                        self._thaw()
+                    fr = frames[-1]
+                    fr.op.step(self, fr)
+            while self.pending is None:  # (no check per step: nothing is shared now)
                 if not frames:
                     if self.phase == "play":
                         self.phase = "scoring"
@@ -377,6 +391,27 @@ class State:
                 self._fail(e, span)
         return tuple(keys)
 
+    # Shared piles, why they are exact. After a clone both states hold the same pile lists,
+    # ``owned`` all 0; neither may change a list whose ``owned`` is 0, and a name holding a
+    # pile must hold the state's own list (a copy made later would leave it on the old one).
+    # - Changed in place only by: State.move, move_count, refill, shuffle and
+    #   runtime/moves.move_cards, which copy a shared pile first (_own_pair); a generated
+    #   module's direct code (codegen/direct.py, its moves written out as list operations),
+    #   which runs only in run_playout after own_all, with ``choose`` set, so no clone can share
+    #   a pile again until it ends (owned stays None); meeple.ai.resample after own_all_piles;
+    #   meeple/scenarios on a new state, never a clone. The stepping code calls State's moves.
+    # - A copy replaces ``zones[i]`` only while owned[i] is 0 and sets it to 1; only clone()
+    #   sets it back to 0, between steps. Held from one step to the next are only the locals
+    #   (``env``) and a loop's list (frame data): a ``let``, a procedure's parameter and a loop
+    #   over zones take their piles through own (both back ends; option, pick, trigger and
+    #   track names hold cards, seats or numbers); at a clone the piles in the copied frames'
+    #   and the decision's locals and lists are pinned (_pinned: the copy its own copy, the
+    #   original its list, both owned), and frames whose locals or lists hold a pile are never
+    #   shared (_may_share). Within a step the generated code holds a pile in a Python name
+    #   only for one expression (``_r``, memos: no statement runs there) or reads it from such
+    #   a local (hoisted ``_L_``): an expression changes no pile.
+    # Frames shared below the running call are frozen: _run and own_all copy a call (_thaw)
+    # before one of its frames runs; run_to (playouts) runs after own_all has copied them all.
     def clone(self) -> State:
         """An independent copy (the Program is shared), in time proportional to the state.
 
@@ -385,14 +420,24 @@ class State:
         plays on clones therefore cheats, as if it could see through the cards; an agent that
         must not see what its seat cannot see plays on ``meeple.ai.resample(state, seat, seed)``
         instead (hidden cards redrawn, random-number state reseeded). ``copy.deepcopy(state)``
-        is this clone."""
+        is this clone.
+
+        The copy shares the piles, and the frames below the running call's, with this state
+        until either changes them: moves, shuffles and the run loop copy what they change
+        first (a pile, a call's frames). Code that changes a state's piles other than by
+        playing it (a test arranging cards, meeple.ai.resample) calls own_all_piles() first.
+        Why that is exact: the comment above this method."""
         if self.choose is not None:
             self._not_in_playout("copy")
         prog = self.prog
         # every slot is set here, not by _init_common: a clone is made at each node of a search
         s = _new_state(State)
         s.prog, s.record_log = prog, self.record_log
-        s.zones = list(map(list.copy, self.zones))  # (faster than a comprehension)
+        # the piles are shared: a state copies one before it first changes it (_own_pair)
+        zones = self.zones
+        s.zones = zones.copy()
+        s.owned = bytearray(len(zones))
+        self.owned = bytearray(len(zones))
         s.loc = self.loc.copy()
         s.vars = vars_ = self.vars.copy()
         for k in _list_vars(prog):  # per-seat and per-component values are lists, changed in place
@@ -404,12 +449,28 @@ class State:
         s.ended_by, s.ask_forced = self.ended_by, self.ask_forced
         s.calls = s.inline = 0
         s.forced = s.pending = s.choose = None
+        # The frames of the running call (the top frames, with the top frame's locals) are
+        # copied; those below are shared, frozen: neither state changes them or their locals
+        # until it runs one again, when it copies that call's frames (_thaw). A copy that is
+        # played on copies only the calls it returns to.
+        frames = self.frames
+        n = len(frames)
+        below = 0
+        if n:
+            if n <= self.shared:
+                self._thaw()  # (at rest the top frame has run: it is this state's own already)
+            top = frames[-1].env
+            if frames[0].env is not top:  # (else every frame runs in the one call)
+                below = n - 1
+                while frames[below - 1].env is top:  # (a call's frames lie together)
+                    below -= 1
+                below = self._may_share(below, top)
+        copies = frames[:below] if below else []
         envs: dict[int, dict[str, Any]] = {}
-        frames = []
         own_zones = prog.zone_locals  # locals that may hold a zone: made the copy's own
         last: object = None
         env: dict[str, Any] = {}
-        for f in self.frames:
+        for f in frames[below:] if below else frames:
             raw = f.env
             if raw is not last:  # (the frames of one call share its locals: one look-up)
                 last = raw
@@ -417,7 +478,7 @@ class State:
                 if got is None:
                     got = envs[id(raw)] = raw.copy()
                     if own_zones:
-                        self._own_zones(got, s.zones)
+                        self._pin_locals(got, s)
                 env = got
             # Frame.copy, inlined: a call per frame would cost a third of the copy
             g = _new_state(Frame)
@@ -425,45 +486,148 @@ class State:
             g.env = env
             g.pc = f.pc
             data = f.data
-            g.data = data.copy() if type(data) is list else data
+            if type(data) is list:
+                data = data.copy()
+                if own_zones and _holds_lists(data):  # a loop over zones
+                    data = self._pinned(data, s)
+            g.data = data
             g.lo = f.lo
             g.hi = f.hi
             g.note = f.note
-            frames.append(g)
-        s.frames = frames
+            copies.append(g)
+        s.frames = copies
+        s.shared = below
+        if below > self.shared:  # (frames frozen by an earlier clone stay so)
+            self.shared = below
         d = self.pending
         if d is not None:
             denv = envs.get(id(d.env))  # (an empty env is falsy: test for None, not truth)
             if denv is None:
                 denv = d.env.copy()
                 if own_zones:
-                    self._own_zones(denv, s.zones)
-            frame = frames[self.frames.index(d.frame)] if d.frame is not None else None
+                    self._pin_locals(denv, s)
+            frame = copies[frames.index(d.frame)] if d.frame is not None else None
             s.pending = Decision(
                 d.op, d.player, denv, frame, d.actions, d.values, d.options, d.secret
             )
         return s
 
-    def _own_zones(self, env: dict[str, Any], zones: list[list[Card]]) -> dict[str, Any]:
-        """``env`` with each local that is one of this state's zones (a procedure's zone
-        parameter) replaced by the same zone of ``zones``: a copy must move cards in its own
-        piles, not in this state's."""
+    def _may_share(self, below: int, top: dict[str, Any]) -> int:
+        """How many of the bottom ``below`` frames (those below the top call's, whose locals
+        are ``top``) a clone may share with this state: none when the pending decision asks
+        with other locals or another frame, or when the locals of a frame among them hold a
+        zone (each state's locals hold its own piles)."""
+        d = self.pending
+        if d is not None and (d.env is not top or (d.frame is not None and d.frame.env is not top)):
+            return 0  # (never so after a run: a decision is asked by the top frame)
+        if self.prog.zone_locals:
+            frames = self.frames
+            last = None
+            for i in range(self.shared, below):  # (those below shared were looked at before)
+                f = frames[i]
+                data = f.data
+                if type(data) is list and _holds_lists(data):
+                    return 0  # a loop over zones (rare, as below)
+                if f.env is not last:
+                    last = f.env
+                    if self._holds_zone(last):
+                        return 0  # (rare: few locals are zones, fewer set when a clone is made)
+        return below
+
+    def _holds_zone(self, env: dict[str, Any]) -> bool:
+        """Does a local of ``env`` hold one of this state's piles (or a list of them)?"""
+        for name in self.prog.zone_locals:
+            v = env.get(name)
+            if type(v) is list and (self._zone_at(v) is not None or _holds_lists(v)):
+                return True
+        return False
+
+    def _thaw(self) -> None:
+        """Make the top frame this state's own, with the frames of its call below it (they share
+        its locals): copies of them and of those locals, and the pending decision moved onto
+        them. Called before a frame shared with a clone (below ``shared``) runs."""
+        frames = self.frames
+        n = len(frames)
+        env = frames[-1].env
+        k = n - 1
+        while k and frames[k - 1].env is env:
+            k -= 1
+        own = env.copy()  # (a frozen frame's locals hold no pile: _may_share)
+        old = frames[k:]
+        frames[k:] = _copied_frames(old, own)
+        self.shared = min(self.shared, k)
+        d = self.pending
+        if d is not None:
+            if d.env is env:
+                d.env = own
+            if d.frame is not None and d.frame in old:
+                d.frame = frames[k + old.index(d.frame)]
+
+    def _pin_locals(self, env: dict[str, Any], copy: State) -> None:
+        """``env`` (a copy's locals, being made) with each local holding a pile of this state
+        given ``copy``'s own (see _pinned)."""
         for name in self.prog.zone_locals:
             v = env.get(name)
             if type(v) is list:
-                i = self._zone_at(v)
-                if i is not None:
-                    env[name] = zones[i]
+                env[name] = self._pinned(v, copy)
+
+    def _pinned(self, v: Any, copy: State) -> Any:
+        """What ``copy`` (a clone being made) holds where this state holds ``v`` (in a local or
+        a loop's list): for one of this state's piles, the copy's own copy of it, and the pile
+        stays this state's own (a pile held outside ``zones`` is never shared: one state's
+        moves would change it under the other's name); for a list of piles, a list of those;
+        anything else as it is."""
+        if type(v) is not list:
+            return v
+        i = self._zone_at(v)
+        if i is None:
+            return [self._pinned(z, copy) for z in v] if _holds_lists(v) else v
+        owned = copy.owned
+        assert owned is not None and self.owned is not None  # (clone shared the piles)
+        if not owned[i]:
+            copy.zones[i] = v.copy()
+            owned[i] = self.owned[i] = 1
+        return copy.zones[i]
+
+    def own(self, v: Any) -> Any:
+        """``v`` as a local may hold it: a pile this state shares with a clone made its own
+        first (a copy), so that the name and ``zones`` hold the pile the moves change; a list
+        of piles as a list of those; anything else as it is. Generated code and the ops call
+        it where a value that may be a zone is given a name (a ``let``, a procedure's
+        parameter) and on the list of a loop over zones (own_each)."""
+        owned = self.owned
+        if owned is None or type(v) is not list:
+            return v
+        i = self._zone_at(v)
+        if i is None:
+            return self.own_each(v)
+        if not owned[i]:
+            self.zones[i] = v.copy()
+            owned[i] = 1
+        return self.zones[i]
+
+    def own_each(self, items: list[Any]) -> list[Any]:
+        """``items`` (a loop's list) with each pile in it this state's own, as own() does."""
+        if self.owned is None or not _holds_lists(items):
+            return items
+        return [self.own(x) for x in items]
+
+    def own_locals(self, env: dict[str, Any]) -> dict[str, Any]:
+        """``env`` with each local that may hold a zone given to own()."""
+        if self.owned is not None:
+            for name in self.prog.zone_locals:
+                if name in env:
+                    env[name] = self.own(env[name])
         return env
 
     def _zone_at(self, v: list[Any]) -> int | None:
         """The index of the zone that is the list ``v`` itself, or None."""
         if v:  # a pile's cards know where they lie: one look-up instead of a search
             c = v[0]
-            if type(c) is Card:
-                i = self.loc[c.id]
-                if self.zones[i] is v:
-                    return i
+            if type(c) is not Card:
+                return None  # (a pile holds cards only)
+            i = self.loc[c.id]
+            return i if self.zones[i] is v else None  # (the card's pile is not v)
         for i, z in enumerate(self.zones):
             if z is v:
                 return i
@@ -495,6 +659,8 @@ class State:
             shown = "none" if card is None else repr(card)
             raise RuleError(f"only a card can be moved, not {shown}")
         src = self.loc[card.id]
+        if self.owned and not (self.owned[src] and self.owned[dest]):
+            self._own_pair(src, dest)  # (shared with a clone: see clone)
         pile = self.zones[src]
         if pile[-1] is card:  # the top card (the most moved): no search from the bottom
             pile.pop()
@@ -513,6 +679,8 @@ class State:
         (that zone shuffled in); with both empty the rest is skipped."""
         if type(n) is not int or n < 0:
             raise RuleError(f"cannot move {'none' if n is None else n} cards", span)
+        if self.owned and not (self.owned[src] and self.owned[dest]):
+            self._own_pair(src, dest)  # (shared with a clone: see clone)
         zones, loc = self.zones, self.loc
         s, d = zones[src], zones[dest]
         start = len(d)
@@ -546,6 +714,8 @@ class State:
         self.log.append((owner, f"{player_name(owner)} draws {names} from {prog.zone_names[src]}"))
 
     def refill(self, zone: int, from_zone: int) -> None:
+        if self.owned is not None:
+            self._own_pair(zone, from_zone)
         src = self.zones[from_zone]
         if not src:
             return
@@ -561,9 +731,66 @@ class State:
         self.rng = prng.shuffle(self.rng, self.zones[zone])  # type: ignore[arg-type]
 
     def shuffle(self, zone: int) -> None:
+        if self.owned is not None:
+            self._own_pair(zone, zone)
         if self.record_log and len(self.zones[zone]) > 1:
             self.log.append((-1, f"{self.prog.zone_names[zone]} is shuffled"))
         self.rng = prng.shuffle(self.rng, self.zones[zone])  # type: ignore[arg-type]
+
+    def _own_pair(self, a: int, b: int) -> None:
+        """Make piles ``a`` and ``b`` this state's own (copies) if they are shared with a
+        clone."""
+        owned, zones = self.owned, self.zones
+        assert owned is not None
+        if not owned[a]:
+            zones[a] = zones[a].copy()
+            owned[a] = 1
+        if not owned[b]:
+            zones[b] = zones[b].copy()
+            owned[b] = 1
+
+    def own_all(self) -> None:
+        """Make every pile and frame this state's own (copies of those shared with a clone):
+        before a playout, which runs all the frames and changes most piles."""
+        self.own_all_piles()
+        below = self.shared
+        if not below:
+            return
+        frames = self.frames
+        d = self.pending
+        if d is not None and below == len(frames):  # (at rest the top frame is own: clone)
+            self._thaw()
+            below = self.shared
+        last: object = None
+        env: dict[str, Any] = {}
+        for i in range(below):  # (clone's copy, inlined; a call's frames lie together)
+            f = frames[i]
+            if f.env is not last:
+                last = f.env
+                env = f.env.copy()  # (a frozen frame's locals hold no pile: _may_share)
+            g = _new_state(Frame)
+            g.op = f.op
+            g.env = env
+            g.pc = f.pc
+            data = f.data
+            g.data = data.copy() if type(data) is list else data
+            g.lo = f.lo
+            g.hi = f.hi
+            g.note = f.note
+            frames[i] = g
+        self.shared = 0
+
+    def own_all_piles(self) -> None:
+        """Make every pile this state's own (copies of those shared with a clone): before code
+        that changes piles other than by moves (a playout, a resample)."""
+        owned = self.owned
+        if owned is not None:
+            zones = self.zones
+            if 1 in owned:
+                zones[:] = [z if o else z.copy() for z, o in zip(zones, owned, strict=True)]
+            else:  # (all shared, as after a clone: the fastest copy)
+                zones[:] = list(map(list.copy, zones))
+            self.owned = None
 
     def end_game(self) -> None:
         """``end game``: play stops here and the scoring runs, as after the last round. Only
@@ -574,6 +801,7 @@ class State:
         # both back ends set ``at`` to the `end game` statement (same uid) before calling this
         self.ended_by = self.at.uid if self.at is not None else None
         self.frames.clear()
+        self.shared = 0
         self.secret = 0
         if self.phase == "scoring" and not in_scoring:
             self.phase = "play"  # _run then pushes the scoring, as when play ends
@@ -1011,6 +1239,14 @@ def _check_frames(prog: ProgramBase, frames: list[dict[str, Any]]) -> None:
     starts from any statement)."""
     from .ops import BlockOp  # noqa: PLC0415
 
+    # the frames of a call lie together (a call pushes its frames on top, and they are done
+    # before its caller's run on): a clone shares the frames below the top call's (clone)
+    ended: set[int] = set()
+    for below, f in zip(frames, frames[1:], strict=False):
+        if f["env"] != below["env"]:
+            ended.add(below["env"])
+            if f["env"] in ended:
+                raise _Damaged(f"the names of op {f['op']} are those of a call that is done")
     if isinstance(prog.play, BlockOp):
         # the interpreter: derived from its ops, again when a scenario has compiled more
         if prog.frame_parents_for != len(prog.ops):
@@ -1252,6 +1488,29 @@ def _raised_by_rules(e: BaseException) -> bool:
 
 
 _new_state = object.__new__  # an instance without __init__ (clone sets every slot itself)
+
+
+def _holds_lists(items: list[Any]) -> bool:
+    """Does ``items`` hold a list (a pile, among the items of a list of zones)?"""
+    return list in map(type, items)  # (a scan in C: no generator)
+
+
+def _copied_frames(frames: list[Frame], env: dict[str, Any]) -> list[Frame]:
+    """Copies of ``frames`` (of one call), with the locals ``env``."""
+    out = []
+    for f in frames:
+        # Frame.copy, inlined: a call per frame would cost a third of the copy
+        g = _new_state(Frame)
+        g.op = f.op
+        g.env = env
+        g.pc = f.pc
+        data = f.data
+        g.data = data.copy() if type(data) is list else data
+        g.lo = f.lo
+        g.hi = f.hi
+        g.note = f.note
+        out.append(g)
+    return out
 
 
 def _list_vars(prog: ProgramBase) -> tuple[str, ...]:

@@ -20,6 +20,7 @@ def _swap_hidden(s: meeple.api.State) -> meeple.api.State:
     """A copy of ``s`` where a card of P2's hand and a different card of the deck (both
     hidden from P1) have changed places: P1 cannot tell it from ``s``."""
     t = s.clone()
+    t.own_all_piles()  # (the piles are changed in place below: not those shared with s)
     hand2, deck = t.prog.zone_base["hand"] + 1, t.prog.zone_base["minion_deck"]
     c = t.zones[hand2][0]
     j = next(i for i, d in enumerate(t.zones[deck]) if d.type_id != c.type_id)

@@ -76,6 +76,7 @@ def test_observation_shows_own_hand_and_hides_others(sun_c) -> None:
     c = s.zones[hand2][0]
     j = next(i for i, d in enumerate(s.zones[deck]) if d.type_id != c.type_id)
     t = s.clone()
+    t.own_all_piles()  # (the piles are changed in place below: not those shared with s)
     d = t.zones[deck][j]
     t.zones[hand2][0], t.zones[deck][j] = d, c
     t.loc[c.id], t.loc[d.id] = deck, hand2

@@ -78,7 +78,9 @@ def test_clones_along_a_game_are_equal_and_independent(game_id: str, backend: st
 
 
 def _sharing(a: State, b: State) -> list[str]:
-    """The mutable parts ``a`` and ``b`` hold in common (they must hold none)."""
+    """The mutable parts ``a`` and ``b`` hold in common (they must hold none but the frames
+    frozen below ``shared`` and the piles neither owns, which neither changes:
+    test_frozen_frames_change_in_neither, test_shared_piles.py)."""
     pairs: list[tuple[str, Any, Any]] = [
         ("zones", a.zones, b.zones),
         ("loc", a.loc, b.loc),
@@ -87,9 +89,18 @@ def _sharing(a: State, b: State) -> list[str]:
         ("log", a.log, b.log),
         ("frames", a.frames, b.frames),
     ]
-    pairs += [(f"zone {i}", x, y) for i, (x, y) in enumerate(zip(a.zones, b.zones, strict=True))]
+    shared = [
+        not (a.owned and a.owned[i]) and not (b.owned and b.owned[i]) for i in range(len(a.zones))
+    ]
+    pairs += [  # (a pile both share is copied by the first to change it: State._own_piles)
+        (f"zone {i}", x, y)
+        for i, (x, y) in enumerate(zip(a.zones, b.zones, strict=True))
+        if not (shared[i] and a.owned is not None and b.owned is not None)
+    ]
     pairs += [(f"variable {k}", v, b.vars[k]) for k, v in a.vars.items() if type(v) is list]
     for i, (f, g) in enumerate(zip(a.frames, b.frames, strict=True)):
+        if f is g and i < min(a.shared, b.shared):
+            continue  # frozen: copied by the state that runs it first (State._thaw)
         pairs += [(f"frame {i}", f, g), (f"frame {i} env", f.env, g.env)]
         if type(f.data) is list:
             pairs.append((f"frame {i} data", f.data, g.data))
@@ -124,6 +135,48 @@ def test_a_clone_shares_no_mutable_part(game_id: str, backend: str) -> None:
     assert [f.env is g.env for f, g in zip(state.frames, state.frames[1:], strict=False)] == [
         f.env is g.env for f, g in zip(c.frames, c.frames[1:], strict=False)
     ]
+
+
+def _frozen(state: State) -> list[tuple[Any, ...]]:
+    """The frames frozen below ``shared``: each one's slots, its locals' items and its list."""
+    return [
+        (f, *[getattr(f, n) for n in Frame.__slots__], sorted(f.env.items()), _listed(f.data))
+        for f in state.frames[: state.shared]
+    ]
+
+
+def _listed(data: Any) -> Any:
+    return list(data) if type(data) is list else data
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("game_id", game_ids())
+def test_frozen_frames_change_in_neither(game_id: str, backend: str) -> None:
+    """A clone shares the frames below the top call's with its original: playing either on, by
+    actions or by a playout, copies a frame before it runs it, so they never change."""
+    game = _game(game_id, backend)
+    calls = frozen_seen = 0  # positions with frames of two calls or more; with frozen frames
+    for seed in range(4):
+        state = game.new_initial_state(seed)
+        _play(state, random.Random(seed), 25 + 20 * seed)
+        if state.is_terminal():
+            continue
+        c = state.clone()
+        calls += len({id(f.env) for f in state.frames}) > 1
+        frozen_seen += state.shared > 0
+        frozen = _frozen(state)
+        assert frozen == _frozen(c)
+        assert [f.env is g.env for f, g in zip(state.frames, c.frames, strict=True)] == [
+            i < state.shared for i in range(len(state.frames))
+        ]
+        other = c.clone()
+        _play(c, random.Random(seed), 30)
+        played = state.clone()
+        played.record_log = False  # (with the log, a playout goes through apply_action)
+        played.playout(seed)
+        _play(state, random.Random(seed + 1), 30)
+        assert _frozen(other) == frozen, "a frozen frame or its locals changed"
+    assert frozen_seen == calls  # (every game but Harbour Guilds calls procedures that ask)
 
 
 def _mid_pick(backend: str, game: Game | None = None) -> State:

@@ -225,7 +225,12 @@ def test_a_saved_stack_of_trigger_frames_is_refused_at_the_interpreters_call(
         "",
         "procedure not",
     ]
-    data["frames"] = frames[:top] + frames[top:] * stacked + frames[top:]
+    envs, pairs = data["envs"], []
+    for _ in range(stacked):  # each pair its own locals, as each call has (State._check_frames)
+        for f in frames[top:]:
+            envs.append(dict(envs[f["env"]]))
+            pairs.append({**f, "env": len(envs) - 1})
+    data["frames"] = frames[:top] + pairs + frames[top:]
     outcomes = []
     for how in ("playout", "api"):
         state = game.state_from_json(data, record_log=False)

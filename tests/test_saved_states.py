@@ -372,6 +372,24 @@ def test_a_frame_given_other_names_is_refused(backend: str) -> None:
         game.state_from_json(data)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_frame_given_the_names_of_a_call_that_is_done_is_refused(backend: str) -> None:
+    """A call's frames lie together on the stack (a clone shares the frames below the top
+    call's): a frame running with the names of a call further down is refused."""
+    game = _game("shadow-of-the-sun", backend)
+    st = _play_until(game, 2, lambda s: len({id(f.env) for f in s.frames}) > 2)
+    data = st.to_json()
+    frames = data["frames"]
+    k = max(i for i in range(1, len(frames)) if frames[i]["env"] != frames[i - 1]["env"])
+    done = frames[0]["env"]
+    assert done != frames[k - 1]["env"]
+    for f in frames[k:]:
+        f["env"] = done
+    data["pending"]["env"] = done
+    with pytest.raises(MeepleError, match="damaged: the names of op .* a call that is done"):
+        game.state_from_json(data)
+
+
 @pytest.mark.parametrize("game_id", ["shadow-of-the-sun", "sonnenkoenig"])
 def test_generated_modules_carry_the_interpreters_save_tables(game_id: str) -> None:
     """The tables a generated module is given for checking saves are the interpreter's."""

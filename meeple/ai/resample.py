@@ -90,6 +90,7 @@ def resample(state: State, seat: int, seed: int) -> State:
         attempts.append(attempts[-1] | own)
     for k, pinned in enumerate(attempts):
         s = state.clone()
+        s.own_all_piles()  # the cards are dealt again in place: not in piles shared with state
         s.log = [(who, t) for who, t in s.log if who == -1 or who == seat]
         s.rng = prng.seed_state(seed ^ _RESEED)
         if _redeal(s, places, pinned, random.Random(seed), check=k < len(attempts) - 1):

@@ -3427,7 +3427,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o235  # game.yaml:642
-            env['seconds'] = (fn_second_influence(st, S[173], env['t']) if ((_r8 := len(env['leaders'])) == 1) else ([_q4 for _q4 in env['leaders'] if (_q4 != st.vars['leader'])] if (_r8 == 2) else []))
+            env['seconds'] = st.own((fn_second_influence(st, S[173], env['t']) if ((_r8 := len(env['leaders'])) == 1) else ([_q4 for _q4 in env['leaders'] if (_q4 != st.vars['leader'])] if (_r8 == 2) else [])))
             fr.pc = 2
             st.at = o236  # game.yaml:644
             _args61 = {'p': st.vars['leader'], 't': env['t']}
@@ -3486,7 +3486,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o240  # game.yaml:648
-            _args64 = {'p': env['q'], 't': env['t']}
+            _args64 = {'p': st.own(env['q']), 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[178])
             st.frames.append(Frame(o23, _args64))

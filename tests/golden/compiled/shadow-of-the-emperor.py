@@ -1237,7 +1237,7 @@ def build(num_players, files):
                 st.frames.append(Frame(o76, env))
             elif any((_x9.kind == 'aristocrats') for _x9 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))]):
                 st.at = o81  # game.yaml:401
-                _args2 = {'p': env['p'], 'a': 45, 'z': st.zones[Z_throne1]}
+                _args2 = {'p': env['p'], 'a': 45, 'z': st.own(st.zones[Z_throne1])}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[68])
                 st.inline += 1
@@ -2156,7 +2156,7 @@ def build(num_players, files):
     def step_80(st, fr):  # game.yaml:401
         env = fr.env
         st.at = o81  # game.yaml:401
-        _args10 = {'p': env['p'], 'a': 45, 'z': st.zones[Z_throne1]}
+        _args10 = {'p': env['p'], 'a': 45, 'z': st.own(st.zones[Z_throne1])}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
             enter_procedure(st, S[68])
         st.inline += 1
@@ -3568,7 +3568,7 @@ def build(num_players, files):
         st.at = o224  # game.yaml:655
         st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[209])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[208]))), False)
         st.at = o225  # game.yaml:655
-        _args37 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[210])))]}
+        _args37 = {'p': env['p'], 'a': 15, 'z': st.own(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[210])))])}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
             enter_procedure(st, S[211])
         st.inline += 1
@@ -3629,7 +3629,7 @@ def build(num_players, files):
             st.at = o224  # game.yaml:655
             st.move(st.zones[(Z_at1 + (_s43.ordinal if _s43.kind == 'spaces' else ordinal(_s43, 'spaces', S[209])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[208]))), False)
             st.at = o225  # game.yaml:655
-            _args38 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (_s43.ordinal if _s43.kind == 'spaces' else ordinal(_s43, 'spaces', S[210])))]}
+            _args38 = {'p': env['p'], 'a': 15, 'z': st.own(st.zones[(Z_at1 + (_s43.ordinal if _s43.kind == 'spaces' else ordinal(_s43, 'spaces', S[210])))])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[211])
             st.inline += 1
@@ -3804,7 +3804,7 @@ def build(num_players, files):
     def step_248(st, fr):  # game.yaml:695
         env = fr.env
         st.at = o249  # game.yaml:695
-        _args41 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + env['e'].props['beside'].ordinal)]}
+        _args41 = {'p': env['q'], 'a': 45, 'z': st.own(st.zones[(Z_at1 + env['e'].props['beside'].ordinal)])}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
             enter_procedure(st, S[221])
         st.inline += 1
@@ -3857,7 +3857,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:695
             _e8 = env['e'] = dec.values[i]
             st.at = o249  # game.yaml:695
-            _args42 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + _e8.props['beside'].ordinal)]}
+            _args42 = {'p': env['q'], 'a': 45, 'z': st.own(st.zones[(Z_at1 + _e8.props['beside'].ordinal)])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[221])
             st.inline += 1
@@ -4718,7 +4718,7 @@ def build(num_players, files):
             pc = 5
         if pc == 5:
             st.at = o384  # game.yaml:288
-            _args58 = {'p': st.vars['emperor'], 'a': 45, 'z': st.zones[Z_throne1]}
+            _args58 = {'p': st.vars['emperor'], 'a': 45, 'z': st.own(st.zones[Z_throne1])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[254])
             st.inline += 1
