@@ -377,7 +377,10 @@ class ExprEmitter:
             return f"{reducer}([{body}])"
         text = EMIT_REDUCERS[reducer].format(body)
         if reducer == "first" and stops_early(c, it_items, body, self.prog.game):
-            text = early_first(body, it_items, text)  # stops at the first card (codegen/firstcard)
+            # stops at the first card (codegen/firstcard), where ``:=`` may be written
+            if self.reuse is not None and not self.reuse.in_iter:
+                head = f"for {py} in {it_items}"
+                text = early_first(body, head, py, it_items, self.fresh("zone"), text)
         if reducer == "list":  # its items are values of the element
             self.facts.note_items(text, self.facts.of(elt))
         elif reducer == "first":

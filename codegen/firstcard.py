@@ -25,8 +25,10 @@ here from the rules, never assumed:
   (their marks): it is written twice, below.
 
 A generator costs more to make and to leave suspended than testing a few cards: the text is
-``(first(GENERATOR) if len(Z) >= EARLY_FROM else first([LIST]))``, Z read twice (a zone's
-index has no effect, and fails the same way both times).
+``(first(GENERATOR over _z) if len(_z := Z) >= EARLY_FROM else first([LIST over _z]))``, the
+zone read once (where ``:=`` may be written: codegen/cse.py knows when the text goes into a
+comprehension's iterable, where Python refuses it; elsewhere, and where cse is not at work, it
+is the list, as before).
 """
 
 from __future__ import annotations
@@ -59,11 +61,16 @@ _MARKS = re.compile("[\x00-\x1f]")
 EARLY_FROM = 10
 
 
-def early_first(body: str, zone: str, whole: str) -> str:
-    """``first`` of the comprehension ``body`` (``ITEM for x in ZONE if COND``) over the cards
-    of ``zone`` (a Python text, read twice: a zone's index has no effect), written as a
-    generator where the zone holds EARLY_FROM cards or more, else as ``whole``, the list's."""
-    return f"(first({body}) if len({zone}) >= {EARLY_FROM} else {whole})"
+def early_first(body: str, head: str, py: str, zone: str, local: str, whole: str) -> str:
+    """``first`` of the comprehension ``body`` (``ITEM for PY in ZONE if COND``, ``head`` its
+    ``for PY in ZONE``) over the cards of ``zone`` (a Python text), written as a generator
+    where the zone holds EARLY_FROM cards or more, else as ``whole``, the list's. The zone is
+    read once, into the fresh Python local ``local`` (so the text needs a place where Python
+    allows ``:=``: not a comprehension's iterable)."""
+    assert body.count(head) == 1, body
+    inner = body.replace(head, f"for {py} in {local}")
+    listed = whole.replace(head, f"for {py} in {local}")
+    return f"(first({inner}) if len({local} := {zone}) >= {EARLY_FROM} else {listed})"
 
 
 def one_zone(text: str) -> bool:
