@@ -26,6 +26,7 @@ from meeple.runtime.values import CARD_FIELDS
 from . import statics
 from .cse import branch, conjunction
 from .facts import SEAT, SEAT_TABLES, Facts, card_of, seat_list_items
+from .firstcard import early_first, stops_early
 from .layout import GenLayout
 from .majority_counts import count_by_property
 from .memo import Loops
@@ -373,6 +374,7 @@ class ExprEmitter:
         if moved is not None:
             it = moved[0]
         self.facts.note(py, self.facts.items_of(it))
+        it_items = it  # (its items' text, before the condition is put in)
         with self.loops.loop(py, host=True) as loop:  # (memo: the first loop makes the dicts)
             cond, elt = self._gen_parts(c, reducer, moved, py, is_var, inner)
         if cond is None or elt is None:  # every term static (statics)
@@ -387,6 +389,11 @@ class ExprEmitter:
         if reducer in ("any", "all"):
             return f"{reducer}([{body}])"
         text = EMIT_REDUCERS[reducer].format(body)
+        if reducer == "first" and stops_early(c, it_items, body, self.prog.game):
+            # stops at the first card (codegen/firstcard), where ``:=`` may be written
+            if self.reuse is not None and not self.reuse.in_iter:
+                head = f"for {py} in {it_items}"
+                text = early_first(body, head, py, it_items, self.fresh("zone"), text)
         if reducer == "list":  # its items are values of the element
             self.facts.note_items(text, self.facts.of(elt))
         elif reducer == "first":

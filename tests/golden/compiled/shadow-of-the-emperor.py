@@ -1099,7 +1099,7 @@ def build(num_players, files):
         _L_z1 = env['z']
         _S_p1 = _L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else None
         st.at = o43  # game.yaml:337
-        env['x'] = first([_y1 for _y1 in st.zones[(Z_supply1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[50])))] if (_y1.kind == 'aristocrats')])
+        env['x'] = (first(_y1 for _y1 in _zone1 if (_y1.kind == 'aristocrats')) if len(_zone1 := st.zones[(Z_supply1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[50])))]) >= 10 else first([_y1 for _y1 in _zone1 if (_y1.kind == 'aristocrats')]))
         st.at = o44  # game.yaml:338
         _i2 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[51]))
         st.vars['age'][_i2] = _L_a1
@@ -1192,7 +1192,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o47  # game.yaml:346
-            env['x'] = first([_y2 for _y2 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[66])))] if (_y2.kind == 'aristocrats')])
+            env['x'] = (first(_y2 for _y2 in _zone2 if (_y2.kind == 'aristocrats')) if len(_zone2 := st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[66])))]) >= 10 else first([_y2 for _y2 in _zone2 if (_y2.kind == 'aristocrats')]))
             fr.pc = 2
             st.at = o52  # game.yaml:347
             o52.exec(st, env)
@@ -1215,7 +1215,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o68  # game.yaml:380
-            env['x'] = first([_y3 for _y3 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[67])))] if (_y3.kind == 'aristocrats')])
+            env['x'] = (first(_y3 for _y3 in _zone3 if (_y3.kind == 'aristocrats')) if len(_zone3 := st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[67])))]) >= 10 else first([_y3 for _y3 in _zone3 if (_y3.kind == 'aristocrats')]))
             fr.pc = 2
             st.at = o73  # game.yaml:381
             o73.exec(st, env)
@@ -2938,7 +2938,7 @@ def build(num_players, files):
     def step_170(st, fr):  # game.yaml:549
         env = fr.env
         st.at = o171  # game.yaml:549
-        st.move(first([_x17 for _x17 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[173])))] if (_x17.kind == 'knights')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[172]))), False)
+        st.move((first(_x17 for _x17 in _zone4 if (_x17.kind == 'knights')) if len(_zone4 := st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[173])))]) >= 10 else first([_x17 for _x17 in _zone4 if (_x17.kind == 'knights')])), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[172]))), False)
         st.frames.pop()
 
     def e172_player(st, env):  # game.yaml:545
@@ -2970,7 +2970,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:548
             _s31 = env['s'] = dec.values[i]
             st.at = o171  # game.yaml:549
-            st.move(first([_x18 for _x18 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[173])))] if (_x18.kind == 'knights')]), (Z_at1 + (_s31.ordinal if _s31.kind == 'spaces' else ordinal(_s31, 'spaces', S[172]))), False)
+            st.move((first(_x18 for _x18 in _zone5 if (_x18.kind == 'knights')) if len(_zone5 := st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[173])))]) >= 10 else first([_x18 for _x18 in _zone5 if (_x18.kind == 'knights')])), (Z_at1 + (_s31.ordinal if _s31.kind == 'spaces' else ordinal(_s31, 'spaces', S[172]))), False)
     def step_173(st, fr):  # game.yaml:561
         env = fr.env
         pc = fr.pc
@@ -3499,7 +3499,7 @@ def build(num_players, files):
     def step_218(st, fr):  # game.yaml:638
         env = fr.env
         st.at = o219  # game.yaml:639
-        st.move(first([_x19 for _x19 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[205])))] if (_x19.kind == 'cities')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[204]))), False)
+        st.move((first(_x19 for _x19 in _zone6 if (_x19.kind == 'cities')) if len(_zone6 := st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[205])))]) >= 10 else first([_x19 for _x19 in _zone6 if (_x19.kind == 'cities')])), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[204]))), False)
         st.at = o220  # game.yaml:640
         _i54 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[206]))
         _v20 = st.vars['score'][_i54] + (2 if (not any((_x20.kind == 'cities') for _x20 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))])) else 1)
@@ -3554,7 +3554,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:635
             _s41 = env['s'] = dec.values[i]
             st.at = o219  # game.yaml:639
-            st.move(first([_x23 for _x23 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[205])))] if (_x23.kind == 'cities')]), (Z_at1 + (_s41.ordinal if _s41.kind == 'spaces' else ordinal(_s41, 'spaces', S[204]))), False)
+            st.move((first(_x23 for _x23 in _zone7 if (_x23.kind == 'cities')) if len(_zone7 := st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[205])))]) >= 10 else first([_x23 for _x23 in _zone7 if (_x23.kind == 'cities')])), (Z_at1 + (_s41.ordinal if _s41.kind == 'spaces' else ordinal(_s41, 'spaces', S[204]))), False)
             st.at = o220  # game.yaml:640
             _i55 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[206]))
             _v21 = st.vars['score'][_i55] + (2 if (not any((_x24.kind == 'cities') for _x24 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))])) else 1)
@@ -5304,7 +5304,7 @@ def build(num_players, files):
         _S_p6 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
         if pc <= 0:
             st.at = o47  # game.yaml:346
-            env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p13, S[66])))] if (_y4.kind == 'aristocrats')])
+            env['x'] = (first(_y4 for _y4 in _zone8 if (_y4.kind == 'aristocrats')) if len(_zone8 := st.zones[(Z_supply1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p13, S[66])))]) >= 10 else first([_y4 for _y4 in _zone8 if (_y4.kind == 'aristocrats')]))
         if pc <= 1:
             st.at = o52  # game.yaml:347
             _v28 = [_s59 for _s59 in KP_spaces1.get(_L_kind2, ()) if ((len(st.zones[(Z_at1 + _s59.ordinal)]) == 0) and (not st.vars['closed'][_s59.props['electorate'].ordinal]))]  # game.yaml:350
@@ -5345,7 +5345,7 @@ def build(num_players, files):
         _S_p7 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
         if pc <= 0:
             st.at = o68  # game.yaml:380
-            env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p14, S[67])))] if (_y5.kind == 'aristocrats')])
+            env['x'] = (first(_y5 for _y5 in _zone9 if (_y5.kind == 'aristocrats')) if len(_zone9 := st.zones[(Z_supply1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p14, S[67])))]) >= 10 else first([_y5 for _y5 in _zone9 if (_y5.kind == 'aristocrats')]))
         if pc <= 1:
             st.at = o73  # game.yaml:381
             _v29 = [_s61 for _s61 in KF_spaces1 if ((not st.vars['closed'][_s61.props['electorate'].ordinal]) and ((len((_r83 := st.zones[(Z_at1 + _s61.ordinal)])) == 0) or ((_r83[-1].kind == 'knights') and (not any(((_t21.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t21.ordinal if _t21.kind == 'spaces' else ordinal(_t21, 'spaces', S[7])))]) == 0)) for _t21 in st.zones[(Z_area1 + _s61.props['electorate'].ordinal)])))))]  # game.yaml:384
@@ -5819,7 +5819,7 @@ def build(num_players, files):
                     _i103 = 0
                 _s72 = env['s'] = _v41[_i103]
                 st.at = o171  # game.yaml:549
-                _c19 = first([_x34 for _x34 in st.zones[(Z_supply1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p17, S[173])))] if (_x34.kind == 'knights')])
+                _c19 = (first(_x34 for _x34 in _zone10 if (_x34.kind == 'knights')) if len(_zone10 := st.zones[(Z_supply1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p17, S[173])))]) >= 10 else first([_x34 for _x34 in _zone10 if (_x34.kind == 'knights')]))
                 _d5 = (Z_at1 + _s72.ordinal)
                 if type(_c19) is Card:
                     _from3 = st.zones[st.loc[_c19.id]]
@@ -6116,7 +6116,7 @@ def build(num_players, files):
                 if _i114 < _end29:  # game.yaml:635
                     _s82 = env['s'] = _v50[_i114]
                     st.at = o219  # game.yaml:639
-                    _c21 = first([_x36 for _x36 in st.zones[(Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[205])))] if (_x36.kind == 'cities')])
+                    _c21 = (first(_x36 for _x36 in _zone11 if (_x36.kind == 'cities')) if len(_zone11 := st.zones[(Z_supply1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p23, S[205])))]) >= 10 else first([_x36 for _x36 in _zone11 if (_x36.kind == 'cities')]))
                     _d7 = (Z_at1 + _s82.ordinal)
                     if type(_c21) is Card:
                         _from5 = st.zones[st.loc[_c21.id]]

@@ -378,7 +378,7 @@ def build(num_players, files):
         _S_q1 = _L_q1 if type(_L_q1) is int and 0 <= _L_q1 < num_players else None
         _O_d1 = _L_d1.ordinal if type(_L_d1) is Card and _L_d1.kind == 'districts' else None
         st.at = o42  # game.yaml:197
-        _c3 = first([_m2 for _m2 in st.zones[(Z_markers_on1 + (_O_d1 if _O_d1 is not None else ordinal(_L_d1, 'districts', S[6])))] if (_m2.owner == _L_q1)])
+        _c3 = (first(_m2 for _m2 in _zone1 if (_m2.owner == _L_q1)) if len(_zone1 := st.zones[(Z_markers_on1 + (_O_d1 if _O_d1 is not None else ordinal(_L_d1, 'districts', S[6])))]) >= 10 else first([_m2 for _m2 in _zone1 if (_m2.owner == _L_q1)]))
         _d1 = (Z_house1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[5])))
         if type(_c3) is Card:
             _t1 = _TD.get(st)
@@ -857,7 +857,7 @@ def build(num_players, files):
     def step_35(st, fr):  # game.yaml:188
         env = fr.env
         st.at = o36  # game.yaml:188
-        st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[39])))] if (_m7.owner == env['p'])]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[38]))), False)
+        st.move((first(_m7 for _m7 in _zone2 if (_m7.owner == env['p'])) if len(_zone2 := st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[39])))]) >= 10 else first([_m7 for _m7 in _zone2 if (_m7.owner == env['p'])])), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[38]))), False)
         st.frames.pop()
 
     def e37_player(st, env):  # game.yaml:185
@@ -890,7 +890,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:187
             _b2 = env['b'] = dec.values[i]
             st.at = o36  # game.yaml:188
-            st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[39])))] if (_m8.owner == env['p'])]), (Z_markers_on1 + (_b2.ordinal if _b2.kind == 'districts' else ordinal(_b2, 'districts', S[38]))), False)
+            st.move((first(_m8 for _m8 in _zone3 if (_m8.owner == env['p'])) if len(_zone3 := st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[39])))]) >= 10 else first([_m8 for _m8 in _zone3 if (_m8.owner == env['p'])])), (Z_markers_on1 + (_b2.ordinal if _b2.kind == 'districts' else ordinal(_b2, 'districts', S[38]))), False)
     def step_38(st, fr):  # game.yaml:191
         env = fr.env
         pc = fr.pc
@@ -2162,7 +2162,7 @@ def build(num_players, files):
                             _i9 = 0
                         _b4 = env['b'] = _v9[_i9]
                         st.at = o36  # game.yaml:188
-                        _c35 = first([_m29 for _m29 in st.zones[(Z_markers_on1 + _a4.ordinal)] if (_m29.owner == _L_p8)])
+                        _c35 = (first(_m29 for _m29 in _zone4 if (_m29.owner == _L_p8)) if len(_zone4 := st.zones[(Z_markers_on1 + _a4.ordinal)]) >= 10 else first([_m29 for _m29 in _zone4 if (_m29.owner == _L_p8)]))
                         _d26 = (Z_markers_on1 + _b4.ordinal)
                         if type(_c35) is Card:
                             _t5 = _TD.get(st)
@@ -2838,7 +2838,7 @@ def build(num_players, files):
                     _i21 = 0
                 _b6 = env['b'] = _v14[_i21]
                 st.at = o36  # game.yaml:188
-                _c59 = first([_m34 for _m34 in st.zones[(Z_markers_on1 + (_O_a1 if _O_a1 is not None else ordinal(_L_a2, 'districts', S[39])))] if (_m34.owner == _L_p14)])
+                _c59 = (first(_m34 for _m34 in _zone5 if (_m34.owner == _L_p14)) if len(_zone5 := st.zones[(Z_markers_on1 + (_O_a1 if _O_a1 is not None else ordinal(_L_a2, 'districts', S[39])))]) >= 10 else first([_m34 for _m34 in _zone5 if (_m34.owner == _L_p14)]))
                 _d43 = (Z_markers_on1 + _b6.ordinal)
                 if type(_c59) is Card:
                     _t18 = _TD.get(st)

@@ -754,19 +754,19 @@ def build(num_players, files):
             st.at = o161  # game.yaml:485
             if ((st.vars['due'] >= 2) and any(((_c11.kind == 'power_chips') and (_c11.props['value'] == 2)) for _c11 in st.zones[Z_power_supply1])):
                 st.at = o152  # game.yaml:486
-                st.move(first([_c12 for _c12 in st.zones[Z_power_supply1] if ((_c12.kind == 'power_chips') and (_c12.props['value'] == 2))]), (Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[24]))), False)
+                st.move((first(_c12 for _c12 in _zone1 if ((_c12.kind == 'power_chips') and (_c12.props['value'] == 2))) if len(_zone1 := st.zones[Z_power_supply1]) >= 10 else first([_c12 for _c12 in _zone1 if ((_c12.kind == 'power_chips') and (_c12.props['value'] == 2))])), (Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[24]))), False)
                 st.at = o153  # game.yaml:486
                 st.vars['due'] -= 2
             elif any(((_c13.kind == 'power_chips') and (_c13.props['value'] == 1)) for _c13 in st.zones[Z_power_supply1]):
                 st.at = o155  # game.yaml:489
-                st.move(first([_c14 for _c14 in st.zones[Z_power_supply1] if ((_c14.kind == 'power_chips') and (_c14.props['value'] == 1))]), (Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[25]))), False)
+                st.move((first(_c14 for _c14 in _zone2 if ((_c14.kind == 'power_chips') and (_c14.props['value'] == 1))) if len(_zone2 := st.zones[Z_power_supply1]) >= 10 else first([_c14 for _c14 in _zone2 if ((_c14.kind == 'power_chips') and (_c14.props['value'] == 1))])), (Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[25]))), False)
                 st.at = o156  # game.yaml:489
                 st.vars['due'] -= 1
             elif (any(((_c15.kind == 'power_chips') and (_c15.props['value'] == 2)) for _c15 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[26])))], 1)):
                 st.at = o158  # game.yaml:491
                 st.move(fn_power_chip(st, st.zones[(Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[27])))], 1), Z_power_supply1, False)
                 st.at = o159  # game.yaml:492
-                st.move(first([_c16 for _c16 in st.zones[Z_power_supply1] if ((_c16.kind == 'power_chips') and (_c16.props['value'] == 2))]), (Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[28]))), False)
+                st.move((first(_c16 for _c16 in _zone3 if ((_c16.kind == 'power_chips') and (_c16.props['value'] == 2))) if len(_zone3 := st.zones[Z_power_supply1]) >= 10 else first([_c16 for _c16 in _zone3 if ((_c16.kind == 'power_chips') and (_c16.props['value'] == 2))])), (Z_chips1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[28]))), False)
                 st.at = o160  # game.yaml:492
                 st.vars['due'] -= 1
             else:
@@ -804,7 +804,7 @@ def build(num_players, files):
                 st.vars['owed'] = _v2
             elif ((st.vars['owed'] == 1) and any(((_c17.kind == 'power_chips') and (_c17.props['value'] == 1)) for _c17 in st.zones[Z_power_supply1])):
                 st.at = o178  # game.yaml:514
-                st.move(first([_c18 for _c18 in st.zones[Z_power_supply1] if ((_c18.kind == 'power_chips') and (_c18.props['value'] == 1))]), (Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[34]))), False)
+                st.move((first(_c18 for _c18 in _zone4 if ((_c18.kind == 'power_chips') and (_c18.props['value'] == 1))) if len(_zone4 := st.zones[Z_power_supply1]) >= 10 else first([_c18 for _c18 in _zone4 if ((_c18.kind == 'power_chips') and (_c18.props['value'] == 1))])), (Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[34]))), False)
                 st.at = o179  # game.yaml:515
                 st.move(fn_power_chip(st, st.zones[(Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[35])))], 2), Z_power_supply1, False)
                 st.at = o180  # game.yaml:515
@@ -2478,19 +2478,19 @@ def build(num_players, files):
         st.at = o161  # game.yaml:485
         if ((st.vars['due'] >= 2) and any(((_c41.kind == 'power_chips') and (_c41.props['value'] == 2)) for _c41 in st.zones[Z_power_supply1])):
             st.at = o152  # game.yaml:486
-            st.move(first([_c42 for _c42 in st.zones[Z_power_supply1] if ((_c42.kind == 'power_chips') and (_c42.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
+            st.move((first(_c42 for _c42 in _zone5 if ((_c42.kind == 'power_chips') and (_c42.props['value'] == 2))) if len(_zone5 := st.zones[Z_power_supply1]) >= 10 else first([_c42 for _c42 in _zone5 if ((_c42.kind == 'power_chips') and (_c42.props['value'] == 2))])), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
             st.at = o153  # game.yaml:486
             st.vars['due'] -= 2
         elif any(((_c43.kind == 'power_chips') and (_c43.props['value'] == 1)) for _c43 in st.zones[Z_power_supply1]):
             st.at = o155  # game.yaml:489
-            st.move(first([_c44 for _c44 in st.zones[Z_power_supply1] if ((_c44.kind == 'power_chips') and (_c44.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
+            st.move((first(_c44 for _c44 in _zone6 if ((_c44.kind == 'power_chips') and (_c44.props['value'] == 1))) if len(_zone6 := st.zones[Z_power_supply1]) >= 10 else first([_c44 for _c44 in _zone6 if ((_c44.kind == 'power_chips') and (_c44.props['value'] == 1))])), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
             st.at = o156  # game.yaml:489
             st.vars['due'] -= 1
         elif (any(((_c45.kind == 'power_chips') and (_c45.props['value'] == 2)) for _c45 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26])))], 1)):
             st.at = o158  # game.yaml:491
             st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1), Z_power_supply1, False)
             st.at = o159  # game.yaml:492
-            st.move(first([_c46 for _c46 in st.zones[Z_power_supply1] if ((_c46.kind == 'power_chips') and (_c46.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
+            st.move((first(_c46 for _c46 in _zone7 if ((_c46.kind == 'power_chips') and (_c46.props['value'] == 2))) if len(_zone7 := st.zones[Z_power_supply1]) >= 10 else first([_c46 for _c46 in _zone7 if ((_c46.kind == 'power_chips') and (_c46.props['value'] == 2))])), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
             st.at = o160  # game.yaml:492
             st.vars['due'] -= 1
         else:
@@ -2513,7 +2513,7 @@ def build(num_players, files):
     def step_151(st, fr):  # game.yaml:486
         env = fr.env
         st.at = o152  # game.yaml:486
-        st.move(first([_c47 for _c47 in st.zones[Z_power_supply1] if ((_c47.kind == 'power_chips') and (_c47.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
+        st.move((first(_c47 for _c47 in _zone8 if ((_c47.kind == 'power_chips') and (_c47.props['value'] == 2))) if len(_zone8 := st.zones[Z_power_supply1]) >= 10 else first([_c47 for _c47 in _zone8 if ((_c47.kind == 'power_chips') and (_c47.props['value'] == 2))])), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
         st.at = o153  # game.yaml:486
         st.vars['due'] -= 2
         st.frames.pop()
@@ -2521,7 +2521,7 @@ def build(num_players, files):
     def step_154(st, fr):  # game.yaml:489
         env = fr.env
         st.at = o155  # game.yaml:489
-        st.move(first([_c48 for _c48 in st.zones[Z_power_supply1] if ((_c48.kind == 'power_chips') and (_c48.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
+        st.move((first(_c48 for _c48 in _zone9 if ((_c48.kind == 'power_chips') and (_c48.props['value'] == 1))) if len(_zone9 := st.zones[Z_power_supply1]) >= 10 else first([_c48 for _c48 in _zone9 if ((_c48.kind == 'power_chips') and (_c48.props['value'] == 1))])), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
         st.at = o156  # game.yaml:489
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2531,7 +2531,7 @@ def build(num_players, files):
         st.at = o158  # game.yaml:491
         st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1), Z_power_supply1, False)
         st.at = o159  # game.yaml:492
-        st.move(first([_c49 for _c49 in st.zones[Z_power_supply1] if ((_c49.kind == 'power_chips') and (_c49.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
+        st.move((first(_c49 for _c49 in _zone10 if ((_c49.kind == 'power_chips') and (_c49.props['value'] == 2))) if len(_zone10 := st.zones[Z_power_supply1]) >= 10 else first([_c49 for _c49 in _zone10 if ((_c49.kind == 'power_chips') and (_c49.props['value'] == 2))])), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
         st.at = o160  # game.yaml:492
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2588,7 +2588,7 @@ def build(num_players, files):
             st.vars['owed'] = _v5
         elif ((st.vars['owed'] == 1) and any(((_c51.kind == 'power_chips') and (_c51.props['value'] == 1)) for _c51 in st.zones[Z_power_supply1])):
             st.at = o178  # game.yaml:514
-            st.move(first([_c52 for _c52 in st.zones[Z_power_supply1] if ((_c52.kind == 'power_chips') and (_c52.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
+            st.move((first(_c52 for _c52 in _zone11 if ((_c52.kind == 'power_chips') and (_c52.props['value'] == 1))) if len(_zone11 := st.zones[Z_power_supply1]) >= 10 else first([_c52 for _c52 in _zone11 if ((_c52.kind == 'power_chips') and (_c52.props['value'] == 1))])), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
             st.at = o179  # game.yaml:515
             st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35])))], 2), Z_power_supply1, False)
             st.at = o180  # game.yaml:515
@@ -2631,7 +2631,7 @@ def build(num_players, files):
     def step_177(st, fr):  # game.yaml:514
         env = fr.env
         st.at = o178  # game.yaml:514
-        st.move(first([_c53 for _c53 in st.zones[Z_power_supply1] if ((_c53.kind == 'power_chips') and (_c53.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
+        st.move((first(_c53 for _c53 in _zone12 if ((_c53.kind == 'power_chips') and (_c53.props['value'] == 1))) if len(_zone12 := st.zones[Z_power_supply1]) >= 10 else first([_c53 for _c53 in _zone12 if ((_c53.kind == 'power_chips') and (_c53.props['value'] == 1))])), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
         st.at = o179  # game.yaml:515
         st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35])))], 2), Z_power_supply1, False)
         st.at = o180  # game.yaml:515
