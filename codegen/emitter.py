@@ -44,7 +44,7 @@ from .tally import KEPT, Tally, resume_wrappers, tallied_zones
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
 from .writer import Names, Writer, comment_path, literal, literal_text
 
-GENERATOR_VERSION = "8"
+GENERATOR_VERSION = "9"
 
 _ASSIGN_OPS = ("=", "+=", "-=")
 _SIMPLE = (ir.Let, ir.Assign, ir.Move, ir.Shuffle, ir.Log, ir.Eliminate)
