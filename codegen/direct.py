@@ -56,9 +56,11 @@ class DirectEmitter:
         try:
             with out.indent(), hoisted(em.ex, out, bound_names(b)) as body:  # locals read once
                 for k, s in enumerate(b.stmts):
-                    body.line(f"if pc <= {k}:")
-                    with body.indent():  # (the next section runs next: no pc is between)
-                        self.stmt(body, s, k + 1 < len(b.stmts))
+                    section = Writer(body.level + 1)  # (the next section runs next)
+                    self.stmt(section, s, k + 1 < len(b.stmts))
+                    if section.lines:  # (a log line, followed, is no code in a playout)
+                        body.line(f"if pc <= {k}:")
+                        body.extend(section)
         finally:
             em.direct_block = None
             em.playout_only = False

@@ -227,6 +227,8 @@ class ModuleEmitter:
         if not decl.is_track:
             w.line(f"{target} {s.op} {value}")
             if s.position and s.name == "turn_player" and not isinstance(s.value, ir.Const):
+                if self.playout_only:  # the log is off (codegen/direct.py): no turn line
+                    return
                 w.line("if st.record_log:")  # a turn begins (as the interpreter's _s_Assign)
                 with w.indent():
                     w.line(f"st.at = {self._op(s)}  {self._where(s.span)}")  # (codegen/at.py)
@@ -306,6 +308,8 @@ class ModuleEmitter:
         w.line(f"st.shuffle({self.ex.zone_index(s.zone, Scope())})")
 
     def _f_Log(self, w: Writer, s: ir.Log) -> None:
+        if self.playout_only:  # the log is off (codegen/direct.py): the line is never made
+            return
         w.line("if st.record_log:")
         with w.indent():
             w.line(f"st.at = {self._op(s)}  {self._where(s.span)}")  # (codegen/at.py)

@@ -407,17 +407,11 @@ def build(num_players, files):
                     raise too_long(S[14])
                 st.at = o12  # game.yaml:53
                 st.vars['round'] += 1
-                if st.record_log:
-                    st.at = o13  # game.yaml:53
-                    st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
                 st.vars['phase'] = 'Turns'
                 st.at = o29  # game.yaml:57
                 for _p7 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p7
                     st.vars['turn_player'] = _p7
-                    if st.record_log:
-                        st.at = o17  # game.yaml:57
-                        st.log_line(turn_line(st), -1)
                     st.at = o28  # game.yaml:60
                     if (len(st.zones[(Z_hand1 + _p7)]) > 0):
                         st.at = o24  # game.yaml:62
@@ -506,19 +500,12 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o12  # game.yaml:53
             st.vars['round'] += 1
-        if pc <= 1:
-            if st.record_log:
-                st.at = o13  # game.yaml:53
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
         if pc <= 2:
             st.vars['phase'] = 'Turns'
             st.at = o29  # game.yaml:57
             for _p11 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p11
                 st.vars['turn_player'] = _p11
-                if st.record_log:
-                    st.at = o17  # game.yaml:57
-                    st.log_line(turn_line(st), -1)
                 st.at = o28  # game.yaml:60
                 if (len(st.zones[(Z_hand1 + _p11)]) > 0):
                     st.at = o24  # game.yaml:62
@@ -611,9 +598,6 @@ def build(num_players, files):
             for _p15 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p15
                 st.vars['turn_player'] = _p15
-                if st.record_log:
-                    st.at = o17  # game.yaml:57
-                    st.log_line(turn_line(st), -1)
                 st.at = o28  # game.yaml:60
                 if (len(st.zones[(Z_hand1 + _p15)]) > 0):
                     st.at = o24  # game.yaml:62
@@ -705,9 +689,6 @@ def build(num_players, files):
         _S_p1 = _L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else None
         if pc <= 0:
             st.vars['turn_player'] = _L_p1
-            if st.record_log:
-                st.at = o17  # game.yaml:57
-                st.log_line(turn_line(st), -1)
         if pc <= 1:
             st.at = o28  # game.yaml:60
             if (len(st.zones[(Z_hand1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[4])))]) > 0):

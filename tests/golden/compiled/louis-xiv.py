@@ -5914,10 +5914,6 @@ def build(num_players, files):
                     except Exception as e:
                         traced(e, 'procedure first_once (' + str(S[274]) + ')')
                         raise
-        if pc <= 4:
-            if st.record_log:
-                st.at = o184  # game.yaml:582
-                st.log_line(fmt_card1(_L_t7) + ' (' + fmt_str1(fn_kind_of(st, S[66], _L_t7)) + '): most markers ' + fmt_list_player1(env['leaders']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
         if pc <= 5:
             st.at = o191  # game.yaml:583
             if (fn_kind_of(st, S[67], _L_t7) == 'markers'):
@@ -7940,13 +7936,7 @@ def build(num_players, files):
                     raise too_long(S[293])
                 st.at = o352  # game.yaml:318
                 st.vars['round'] += 1
-                if st.record_log:
-                    st.at = o353  # game.yaml:318
-                    st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins' + '; start player ' + fmt_player1(st.vars['start_player']), -1)
                 st.vars['phase'] = 'Resources'
-                if st.record_log:
-                    st.at = o356  # game.yaml:325
-                    st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
                 st.at = o357  # game.yaml:329
                 move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)  # tally: kept
                 st.at = o358  # game.yaml:330
@@ -7957,9 +7947,6 @@ def build(num_players, files):
                 st.loc[_c52.id] = Z_gold_shown1
                 st.at = o359  # game.yaml:331
                 st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
-                if st.record_log:
-                    st.at = o360  # game.yaml:332
-                    st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
                 st.at = o363  # game.yaml:333
                 for _p56 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p56
@@ -8009,9 +7996,6 @@ def build(num_players, files):
                 st.at = o375  # game.yaml:325
                 st.vars['phase'] = ''
                 st.vars['phase'] = 'Influence'
-                if st.record_log:
-                    st.at = o378  # game.yaml:342
-                    st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Influence', -1)
                 _args234 = {}
                 st.inline += 1
                 try:
@@ -8024,9 +8008,6 @@ def build(num_players, files):
                 st.at = o380  # game.yaml:342
                 st.vars['phase'] = ''
                 st.vars['phase'] = 'Evaluation'
-                if st.record_log:
-                    st.at = o383  # game.yaml:343
-                    st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Evaluation', -1)
                 _args235 = {}
                 try:
                     c_15(st, _args235, 0)
@@ -8046,9 +8027,6 @@ def build(num_players, files):
                 for _p60 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p60
                     st.vars['turn_player'] = _p60
-                    if st.record_log:
-                        st.at = o393  # game.yaml:344
-                        st.log_line(turn_line(st), -1)
                     _args236 = {'p': _p60}
                     try:
                         c_24(st, _args236, 0)
@@ -8084,15 +8062,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o352  # game.yaml:318
             st.vars['round'] += 1
-        if pc <= 1:
-            if st.record_log:
-                st.at = o353  # game.yaml:318
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins' + '; start player ' + fmt_player1(st.vars['start_player']), -1)
         if pc <= 2:
             st.vars['phase'] = 'Resources'
-            if st.record_log:
-                st.at = o356  # game.yaml:325
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
             st.at = o357  # game.yaml:329
             move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)  # tally: kept
             st.at = o358  # game.yaml:330
@@ -8103,9 +8074,6 @@ def build(num_players, files):
             st.loc[_c55.id] = Z_gold_shown1
             st.at = o359  # game.yaml:331
             st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
-            if st.record_log:
-                st.at = o360  # game.yaml:332
-                st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
             st.at = o363  # game.yaml:333
             for _p62 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p62
@@ -8156,9 +8124,6 @@ def build(num_players, files):
             st.vars['phase'] = ''
         if pc <= 3:
             st.vars['phase'] = 'Influence'
-            if st.record_log:
-                st.at = o378  # game.yaml:342
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Influence', -1)
             _args241 = {}
             st.inline += 1
             try:
@@ -8172,9 +8137,6 @@ def build(num_players, files):
             st.vars['phase'] = ''
         if pc <= 4:
             st.vars['phase'] = 'Evaluation'
-            if st.record_log:
-                st.at = o383  # game.yaml:343
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Evaluation', -1)
             _args242 = {}
             try:
                 c_15(st, _args242, 0)
@@ -8195,9 +8157,6 @@ def build(num_players, files):
             for _p66 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p66
                 st.vars['turn_player'] = _p66
-                if st.record_log:
-                    st.at = o393  # game.yaml:344
-                    st.log_line(turn_line(st), -1)
                 _args243 = {'p': _p66}
                 try:
                     c_24(st, _args243, 0)
@@ -8233,10 +8192,6 @@ def build(num_players, files):
     def c_354(st, env, pc):  # game.yaml:325
         if pc <= 0:
             st.vars['phase'] = 'Resources'
-        if pc <= 1:
-            if st.record_log:
-                st.at = o356  # game.yaml:325
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
         if pc <= 2:
             st.at = o357  # game.yaml:329
             move_cards(st, st.zones[Z_gold_shown1], Z_gold_box1, False)  # tally: kept
@@ -8250,10 +8205,6 @@ def build(num_players, files):
         if pc <= 4:
             st.at = o359  # game.yaml:331
             st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
-        if pc <= 5:
-            if st.record_log:
-                st.at = o360  # game.yaml:332
-                st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
         if pc <= 6:
             st.at = o363  # game.yaml:333
             for _p68 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -8333,10 +8284,6 @@ def build(num_players, files):
     def c_376(st, env, pc):  # game.yaml:342
         if pc <= 0:
             st.vars['phase'] = 'Influence'
-        if pc <= 1:
-            if st.record_log:
-                st.at = o378  # game.yaml:342
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Influence', -1)
         if pc <= 2:
             _args250 = {}
             st.inline += 1
@@ -8353,10 +8300,6 @@ def build(num_players, files):
     def c_381(st, env, pc):  # game.yaml:343
         if pc <= 0:
             st.vars['phase'] = 'Evaluation'
-        if pc <= 1:
-            if st.record_log:
-                st.at = o383  # game.yaml:343
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Evaluation', -1)
         if pc <= 2:
             _args251 = {}
             try:
@@ -8382,9 +8325,6 @@ def build(num_players, files):
             for _p72 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p72
                 st.vars['turn_player'] = _p72
-                if st.record_log:
-                    st.at = o393  # game.yaml:344
-                    st.log_line(turn_line(st), -1)
                 _args252 = {'p': _p72}
                 try:
                     c_24(st, _args252, 0)
@@ -8421,9 +8361,6 @@ def build(num_players, files):
         _L_p58 = env['p']
         if pc <= 0:
             st.vars['turn_player'] = _L_p58
-            if st.record_log:
-                st.at = o393  # game.yaml:344
-                st.log_line(turn_line(st), -1)
         if pc <= 1:
             _args255 = {'p': _L_p58}
             try:

@@ -5410,9 +5410,6 @@ def build(num_players, files):
                     raise
             else:
                 st.at = o75  # game.yaml:402
-                if st.record_log:
-                    st.at = o75  # game.yaml:402
-                    st.log_line(fmt_player1(_L_p15) + ' has no aristocrat for the throne; it stays empty', -1)
     def c_9(st, env, pc):  # game.yaml:417
         if pc <= 0:
             st.at = o93  # game.yaml:420
@@ -5429,9 +5426,6 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o100  # game.yaml:421
             if (len(st.zones[Z_throne1]) == 0):
-                if st.record_log:
-                    st.at = o95  # game.yaml:423
-                    st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' needs a new aristocrat on the throne', -1)
                 _args74 = {'p': st.vars['emperor']}
                 try:
                     c_7(st, _args74, 0)
@@ -5441,9 +5435,6 @@ def build(num_players, files):
                 st.at = o99  # game.yaml:425
                 if (len(st.zones[Z_throne1]) > 0):
                     st.at = o98  # game.yaml:425
-                    if st.record_log:
-                        st.at = o98  # game.yaml:425
-                        st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[115])]) + ', is the new Emperor tile', -1)
     def c_10(st, env, pc):  # game.yaml:428
         if pc <= 0:
             st.at = o109  # game.yaml:431
@@ -5493,9 +5484,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o120  # game.yaml:443
             if fn_can_place_new(st, S[73], _L_q2):
-                if st.record_log:
-                    st.at = o118  # game.yaml:443
-                    st.log_line('a son is born to ' + fmt_player1(_L_q2), -1)
                 _args77 = {'p': _L_q2, 'side': False}
                 try:
                     c_6(st, _args77, 0)
@@ -5504,9 +5492,6 @@ def build(num_players, files):
                     raise
             else:
                 st.at = o116  # game.yaml:444
-                if st.record_log:
-                    st.at = o116  # game.yaml:444
-                    st.log_line('a son is born to ' + fmt_player1(_L_q2) + ', but there is no Baron in his supply or no room for him', -1)
     def c_12(st, env, pc):  # game.yaml:446
         _L_q3 = env['q']
         _S_q1 = _L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else None
@@ -5583,9 +5568,6 @@ def build(num_players, files):
                         raise RuleError("'score' would fall to " + str(_v33) + ', below its minimum 0', S[131])
                     st.vars['score'][_i89] = _v33
                     st.at = o131  # game.yaml:469
-                    if st.record_log:
-                        st.at = o131  # game.yaml:469
-                        st.log_line(fmt_card1(_L_b1) + ' of ' + fmt_player1(_L_b1.owner) + ' marries; ' + fmt_player1(_L_q4) + ' takes 1 victory point', -1)
                 else:  # game.yaml:470
                     st.at = o133  # game.yaml:471
                     _i90 = (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[132]))
@@ -5596,9 +5578,6 @@ def build(num_players, files):
                         raise RuleError("'thalers' would fall to " + str(_v34) + ', below its minimum 0', S[133])
                     st.vars['thalers'][_i90] = _v34
                     st.at = o134  # game.yaml:471
-                    if st.record_log:
-                        st.at = o134  # game.yaml:471
-                        st.log_line('the daughter of ' + fmt_player1(_L_q4) + ' joins a convent; ' + fmt_player1(_L_q4) + ' takes 1 thaler', -1)
     def c_14(st, env, pc):  # game.yaml:474
         _L_p16 = env['p']
         _S_p9 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
@@ -5681,9 +5660,6 @@ def build(num_players, files):
                         if _v36 < 0:
                             raise RuleError("'thalers' would fall to " + str(_v36) + ', below its minimum 0', S[137])
                         st.vars['thalers'][_i93] = _v36
-                        if st.record_log:
-                            st.at = o140  # game.yaml:493
-                            st.log_line(fmt_player1(_L_p16) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p16, S[138])))][-1]), -1)
                         st.at = o141  # game.yaml:494
                         _args80 = {'p': _L_p16, 'a': _k12.key}
                         try:
@@ -5717,9 +5693,6 @@ def build(num_players, files):
                         if _v38 < 0:
                             raise RuleError("'thalers' would fall to " + str(_v38) + ', below its minimum 0', S[144])
                         st.vars['thalers'][_i96] = _v38
-                        if st.record_log:
-                            st.at = o147  # game.yaml:509
-                            st.log_line(fmt_player1(_L_p16) + ' uses ' + fmt_card1(_k14) + ' with the privilege of Trier', -1)
                         st.at = o148  # game.yaml:510
                         _args81 = {'p': _L_p16, 'a': _k14.key}
                         try:
@@ -5739,9 +5712,6 @@ def build(num_players, files):
                     st.zones[_d4].append(_c18)
                     st.loc[_c18.id] = _d4
                     st.at = o153  # game.yaml:517
-                    if st.record_log:
-                        st.at = o153  # game.yaml:517
-                        st.log_line(fmt_player1(_L_p16) + ' takes Gray eminence', -1)
                 elif _i91 < _end10:  # game.yaml:518
                     st.at = o155  # game.yaml:521
                     _i98 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[150]))
@@ -5797,9 +5767,6 @@ def build(num_players, files):
                     _i102 = seat(st, st.vars['turn_player'], S[160])
                     st.vars['passed'][_i102] = True
                     st.at = o168  # game.yaml:539
-                    if st.record_log:
-                        st.at = o168  # game.yaml:539
-                        st.log_line(fmt_player1(_L_p16) + ' passes', -1)
     def c_15(st, env, pc):  # game.yaml:541
         _L_p17 = env['p']
         _S_p10 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
@@ -5890,9 +5857,6 @@ def build(num_players, files):
                 _i106 = seat(st, st.vars['turn_player'], S[74])
                 st.vars['passed'][_i106] = True
                 st.at = o182  # game.yaml:573
-                if st.record_log:
-                    st.at = o182  # game.yaml:573
-                    st.log_line(fmt_player1(_L_p19) + ' is the rival; phase IV is over for him', -1)
             elif (_L_a3 == 'doctor'):
                 st.at = o184  # game.yaml:575
                 _args86 = {'p': _L_p19, 'optional': (len(st.players) == 2)}
@@ -6253,9 +6217,6 @@ def build(num_players, files):
                     raise RuleError("'score' would fall to " + str(_v54) + ', below its minimum 0', S[78])
                 st.vars['score'][_i120] = _v54
                 st.at = o246  # game.yaml:683
-                if st.record_log:
-                    st.at = o246  # game.yaml:683
-                    st.log_line(fmt_any1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
     def c_25(st, env, pc):  # game.yaml:687
         _L_q5 = env['q']
         _S_q3 = _L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else None
@@ -6318,10 +6279,6 @@ def build(num_players, files):
                 _z5.pop()
                 st.zones[Z_aside1].append(_c24)
                 st.loc[_c24.id] = Z_aside1
-        if pc <= 1:
-            if st.record_log:
-                st.at = o259  # game.yaml:714
-                st.log_line('change of power in ' + fmt_card1(_L_e4) + ', where ' + fmt_player1(_L_w2) + ' has ' + fmt_int1(fn_power(st, S[79], _L_w2, _L_e4)) + ' power points', -1)
         if pc <= 2:
             st.at = o268  # game.yaml:715
             if any(fn_suitable(st, S[81], _L_w2, _L_e4, _s87) for _s87 in st.zones[(Z_area1 + (_O_e3 if _O_e3 is not None else ordinal(_L_e4, 'electorates', S[80])))]):
@@ -6361,14 +6318,8 @@ def build(num_players, files):
                     raise RuleError("'score' would fall to " + str(_v57) + ', below its minimum 0', S[225])
                 st.vars['score'][_i123] = _v57
                 st.at = o267  # game.yaml:723
-                if st.record_log:
-                    st.at = o267  # game.yaml:723
-                    st.log_line(fmt_player1(_L_w2) + ' places the elector of ' + fmt_card1(_L_e4) + ' and takes 2 victory points', -1)
             else:
                 st.at = o261  # game.yaml:724
-                if st.record_log:
-                    st.at = o261  # game.yaml:724
-                    st.log_line(fmt_player1(_L_w2) + ' has no suitable aristocrat in ' + fmt_card1(_L_e4) + '; the elector space stays empty', -1)
         if pc <= 3:
             st.at = o271  # game.yaml:725
             if (len(st.zones[Z_aside1]) > 0):
@@ -6418,9 +6369,6 @@ def build(num_players, files):
                         traced(e, 'procedure settle (' + str(S[105]) + ')')
                         raise
             else:
-                if st.record_log:
-                    st.at = o274  # game.yaml:739
-                    st.log_line('no room in ' + fmt_card1(_L_e5) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
                 st.at = o275  # game.yaml:739
                 _args103 = {'x': env['x']}
                 try:
@@ -6512,29 +6460,22 @@ def build(num_players, files):
         if pc <= 5:
             st.at = o306  # game.yaml:778
             env['for_rival'] = sum([fn_votes(st, S[87], _q14) for _q14 in st.players if (st.vars['vote'][_q14] == st.vars['rival'])])
-        if pc <= 6:
-            if st.record_log:
-                st.at = o307  # game.yaml:779
-                st.log_line('votes revealed, ' + fmt_list_player1([_q15 for _q15 in st.players if (st.vars['vote'][_q15] == st.vars['emperor'])]) + ' for the Emperor ' + fmt_player1(st.vars['emperor']) + ' (' + fmt_int1(env['for_emperor']) + '), ' + fmt_list_player1([_q16 for _q16 in st.players if (st.vars['vote'][_q16] == st.vars['rival'])]) + ' for the rival ' + fmt_player1(st.vars['rival']) + ' (' + fmt_int1(env['for_rival']) + ')', -1)
         if pc <= 7:
             st.at = o308  # game.yaml:780
             env['victor'] = (st.vars['rival'] if (env['for_rival'] > env['for_emperor']) else st.vars['emperor'])
         if pc <= 8:
             st.at = o314  # game.yaml:781
-            for _q17 in list(st.players):
-                env['q'] = _q17
+            for _q15 in list(st.players):
+                env['q'] = _q15
                 st.at = o313  # game.yaml:783
-                if ((_q17 != env['victor']) and (st.vars['vote'][_q17] == env['victor'])):
+                if ((_q15 != env['victor']) and (st.vars['vote'][_q15] == env['victor'])):
                     st.at = o311  # game.yaml:784
-                    _i132 = _q17
+                    _i132 = _q15
                     _v61 = st.vars['score'][_i132] + 1
                     if _v61 < 0:
                         raise RuleError("'score' would fall to " + str(_v61) + ', below its minimum 0', S[88])
                     st.vars['score'][_i132] = _v61
                     st.at = o312  # game.yaml:784
-                    if st.record_log:
-                        st.at = o312  # game.yaml:784
-                        st.log_line(fmt_player1(_q17) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
         if pc <= 9:
             st.at = o319  # game.yaml:785
             if (env['victor'] == st.vars['rival']):
@@ -6546,9 +6487,6 @@ def build(num_players, files):
                     raise
             else:
                 st.at = o316  # game.yaml:785
-                if st.record_log:
-                    st.at = o316  # game.yaml:785
-                    st.log_line(fmt_player1(st.vars['emperor']) + ' remains Emperor', -1)
         if pc <= 10:
             st.vars['rival'] = None
         if pc <= 11:
@@ -6557,10 +6495,10 @@ def build(num_players, files):
             st.vars['excommunicated'] = None
         if pc <= 13:
             st.at = o325  # game.yaml:789
-            for _q18 in list(st.players):
-                env['q'] = _q18
+            for _q16 in list(st.players):
+                env['q'] = _q16
                 st.at = o324  # game.yaml:789
-                _i133 = _q18
+                _i133 = _q16
                 st.vars['vote'][_i133] = None
     def c_31(st, env, pc):  # game.yaml:791
         _L_w3 = env['w']
@@ -6571,10 +6509,6 @@ def build(num_players, files):
             move_cards(st, st.zones[Z_throne1], Z_aside1, False)
         if pc <= 2:
             st.vars['emperor'] = _L_w3
-        if pc <= 3:
-            if st.record_log:
-                st.at = o329  # game.yaml:798
-                st.log_line(fmt_player1(_L_w3) + ' is the new Emperor', -1)
         if pc <= 4:
             _args106 = {'p': _L_w3}
             try:
@@ -6623,9 +6557,6 @@ def build(num_players, files):
                         traced(e, 'procedure settle (' + str(S[105]) + ')')
                         raise
             else:
-                if st.record_log:
-                    st.at = o336  # game.yaml:814
-                    st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(_L_p26), -1)
                 st.at = o337  # game.yaml:814
                 _args109 = {'x': env['x']}
                 try:
@@ -6650,10 +6581,6 @@ def build(num_players, files):
             if _v64 < 0:
                 raise RuleError("'thalers' would fall to " + str(_v64) + ', below its minimum 0', S[96])
             st.vars['thalers'][_i136] = _v64
-        if pc <= 2:
-            if st.record_log:
-                st.at = o345  # game.yaml:822
-                st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' takes ' + fmt_int1(DL_rounds3[(st.vars['round'], )][1]) + ' victory points and ' + fmt_int1(DL_rounds4[(st.vars['round'], )][2]) + ' thalers', -1)
         if pc <= 3:
             st.at = o350  # game.yaml:823
             if (DL_rounds5[(st.vars['round'], )][3] == 'place'):
@@ -6754,9 +6681,6 @@ def build(num_players, files):
                             st.move(_c29, _d11, False)
             else:
                 st.at = o359  # game.yaml:859
-                if st.record_log:
-                    st.at = o359  # game.yaml:859
-                    st.log_line('no empire city can be placed or moved', -1)
     def c_76(st, env, pc):  # game.yaml:393
         _L_p27 = env['p']
         _S_p20 = _L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else None
@@ -6782,10 +6706,6 @@ def build(num_players, files):
                 st.zones[Z_throne1].append(_c30)
                 st.loc[_c30.id] = Z_throne1
     def c_94(st, env, pc):  # game.yaml:422
-        if pc <= 0:
-            if st.record_log:
-                st.at = o95  # game.yaml:423
-                st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' needs a new aristocrat on the throne', -1)
         if pc <= 1:
             _args113 = {'p': st.vars['emperor']}
             try:
@@ -6797,9 +6717,6 @@ def build(num_players, files):
             st.at = o99  # game.yaml:425
             if (len(st.zones[Z_throne1]) > 0):
                 st.at = o98  # game.yaml:425
-                if st.record_log:
-                    st.at = o98  # game.yaml:425
-                    st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[115])]) + ', is the new Emperor tile', -1)
     def c_101(st, env, pc):  # game.yaml:432
         _L_q6 = env['q']
         _S_q4 = _L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else None
@@ -6845,10 +6762,6 @@ def build(num_players, files):
                 raise
     def c_117(st, env, pc):  # game.yaml:443
         _L_q9 = env['q']
-        if pc <= 0:
-            if st.record_log:
-                st.at = o118  # game.yaml:443
-                st.log_line('a son is born to ' + fmt_player1(_L_q9), -1)
         if pc <= 1:
             _args118 = {'p': _L_q9, 'side': False}
             try:
@@ -6911,9 +6824,6 @@ def build(num_players, files):
                 if _v70 < 0:
                     raise RuleError("'thalers' would fall to " + str(_v70) + ', below its minimum 0', S[137])
                 st.vars['thalers'][_i142] = _v70
-                if st.record_log:
-                    st.at = o140  # game.yaml:493
-                    st.log_line(fmt_player1(_L_p28) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[138])))][-1]), -1)
                 st.at = o141  # game.yaml:494
                 _args121 = {'p': _L_p28, 'a': _k16.key}
                 try:
@@ -6943,10 +6853,6 @@ def build(num_players, files):
             if _v71 < 0:
                 raise RuleError("'thalers' would fall to " + str(_v71) + ', below its minimum 0', S[137])
             st.vars['thalers'][_i143] = _v71
-        if pc <= 2:
-            if st.record_log:
-                st.at = o140  # game.yaml:493
-                st.log_line(fmt_player1(_L_p29) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p29, S[138])))][-1]), -1)
         if pc <= 3:
             st.at = o141  # game.yaml:494
             _args122 = {'p': _L_p29, 'a': _L_k1.key}
@@ -6984,9 +6890,6 @@ def build(num_players, files):
                 if _v73 < 0:
                     raise RuleError("'thalers' would fall to " + str(_v73) + ', below its minimum 0', S[144])
                 st.vars['thalers'][_i146] = _v73
-                if st.record_log:
-                    st.at = o147  # game.yaml:509
-                    st.log_line(fmt_player1(_L_p30) + ' uses ' + fmt_card1(_k18) + ' with the privilege of Trier', -1)
                 st.at = o148  # game.yaml:510
                 _args123 = {'p': _L_p30, 'a': _k18.key}
                 try:
@@ -7011,10 +6914,6 @@ def build(num_players, files):
             if _v74 < 0:
                 raise RuleError("'thalers' would fall to " + str(_v74) + ', below its minimum 0', S[144])
             st.vars['thalers'][_i148] = _v74
-        if pc <= 2:
-            if st.record_log:
-                st.at = o147  # game.yaml:509
-                st.log_line(fmt_player1(_L_p31) + ' uses ' + fmt_card1(_L_k2) + ' with the privilege of Trier', -1)
         if pc <= 3:
             st.at = o148  # game.yaml:510
             _args124 = {'p': _L_p31, 'a': _L_k2.key}
@@ -7332,9 +7231,6 @@ def build(num_players, files):
             st.vars['score'][_i157] = _v81
         if pc <= 2:
             st.at = o267  # game.yaml:723
-            if st.record_log:
-                st.at = o267  # game.yaml:723
-                st.log_line(fmt_player1(_L_w5) + ' places the elector of ' + fmt_card1(_L_e9) + ' and takes 2 victory points', -1)
     def c_269(st, env, pc):  # game.yaml:725
         _L_e10 = env['e']
         if pc <= 0:
@@ -7705,10 +7601,6 @@ def build(num_players, files):
                     st.loc[_c45.id] = _d20
                 else:  # not a card: State.move raises the rules' error
                     st.move(_c45, _d20, False)
-        if pc <= 3:
-            if st.record_log:
-                st.at = o380  # game.yaml:282
-                st.log_line(fmt_player1(st.vars['emperor']) + ' is the Emperor', -1)
         if pc <= 4:
             st.at = o383  # game.yaml:283
             _v92 = [_s116 for _s116 in KF_spaces2 if ((len(st.zones[(Z_at1 + _s116.ordinal)]) == 0) and (not st.vars['closed'][_s116.props['electorate'].ordinal]))]  # game.yaml:286
@@ -7843,9 +7735,6 @@ def build(num_players, files):
                     raise too_long(S[325])
                 st.at = o402  # game.yaml:296
                 st.vars['round'] += 1
-                if st.record_log:
-                    st.at = o403  # game.yaml:296
-                    st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
                 st.at = o407  # game.yaml:300
                 for _e30 in list(K_electorates1):
                     env['e'] = _e30
@@ -7855,9 +7744,6 @@ def build(num_players, files):
                 st.at = o413  # game.yaml:303
                 if (st.vars['round'] > 1):
                     st.vars['phase'] = 'Income'
-                    if st.record_log:
-                        st.at = o410  # game.yaml:303
-                        st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
                     _args161 = {}
                     try:
                         proc_income_phase(st, _args161)
@@ -7869,9 +7755,6 @@ def build(num_players, files):
                 st.at = o419  # game.yaml:304
                 if (st.vars['round'] > 1):
                     st.vars['phase'] = 'Aging'
-                    if st.record_log:
-                        st.at = o416  # game.yaml:304
-                        st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Aging', -1)
                     _args162 = {}
                     try:
                         c_9(st, _args162, 0)
@@ -7883,9 +7766,6 @@ def build(num_players, files):
                 st.at = o425  # game.yaml:305
                 if (st.vars['round'] > 1):
                     st.vars['phase'] = 'Descendants'
-                    if st.record_log:
-                        st.at = o422  # game.yaml:305
-                        st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Descendants', -1)
                     _args163 = {}
                     try:
                         c_10(st, _args163, 0)
@@ -7915,9 +7795,6 @@ def build(num_players, files):
                         st.at = o436  # game.yaml:306
                         if (not st.vars['passed'][_p57]):
                             st.vars['turn_player'] = _p57
-                            if st.record_log:
-                                st.at = o434  # game.yaml:306
-                                st.log_line(turn_line(st), -1)
                             _args164 = {'p': _p57}
                             try:
                                 c_14(st, _args164, 0)
@@ -7928,9 +7805,6 @@ def build(num_players, files):
                 st.at = o440  # game.yaml:306
                 st.vars['phase'] = ''
                 st.vars['phase'] = 'New Electors'
-                if st.record_log:
-                    st.at = o443  # game.yaml:311
-                    st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
                 _args165 = {}
                 try:
                     c_24(st, _args165, 0)
@@ -7940,9 +7814,6 @@ def build(num_players, files):
                 st.at = o445  # game.yaml:311
                 st.vars['phase'] = ''
                 st.vars['phase'] = 'Elect Emperor'
-                if st.record_log:
-                    st.at = o448  # game.yaml:312
-                    st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
                 _args166 = {}
                 try:
                     c_29(st, _args166, 0)
@@ -7952,9 +7823,6 @@ def build(num_players, files):
                 st.at = o450  # game.yaml:312
                 st.vars['phase'] = ''
                 st.vars['phase'] = 'Emperor Action'
-                if st.record_log:
-                    st.at = o453  # game.yaml:313
-                    st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
                 _args167 = {}
                 try:
                     c_33(st, _args167, 0)
@@ -7967,10 +7835,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o402  # game.yaml:296
             st.vars['round'] += 1
-        if pc <= 1:
-            if st.record_log:
-                st.at = o403  # game.yaml:296
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
         if pc <= 2:
             st.at = o407  # game.yaml:300
             for _e31 in list(K_electorates1):
@@ -7982,9 +7846,6 @@ def build(num_players, files):
             st.at = o413  # game.yaml:303
             if (st.vars['round'] > 1):
                 st.vars['phase'] = 'Income'
-                if st.record_log:
-                    st.at = o410  # game.yaml:303
-                    st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
                 _args168 = {}
                 try:
                     proc_income_phase(st, _args168)
@@ -7997,9 +7858,6 @@ def build(num_players, files):
             st.at = o419  # game.yaml:304
             if (st.vars['round'] > 1):
                 st.vars['phase'] = 'Aging'
-                if st.record_log:
-                    st.at = o416  # game.yaml:304
-                    st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Aging', -1)
                 _args169 = {}
                 try:
                     c_9(st, _args169, 0)
@@ -8012,9 +7870,6 @@ def build(num_players, files):
             st.at = o425  # game.yaml:305
             if (st.vars['round'] > 1):
                 st.vars['phase'] = 'Descendants'
-                if st.record_log:
-                    st.at = o422  # game.yaml:305
-                    st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Descendants', -1)
                 _args170 = {}
                 try:
                     c_10(st, _args170, 0)
@@ -8045,9 +7900,6 @@ def build(num_players, files):
                     st.at = o436  # game.yaml:306
                     if (not st.vars['passed'][_p59]):
                         st.vars['turn_player'] = _p59
-                        if st.record_log:
-                            st.at = o434  # game.yaml:306
-                            st.log_line(turn_line(st), -1)
                         _args171 = {'p': _p59}
                         try:
                             c_14(st, _args171, 0)
@@ -8059,9 +7911,6 @@ def build(num_players, files):
             st.vars['phase'] = ''
         if pc <= 7:
             st.vars['phase'] = 'New Electors'
-            if st.record_log:
-                st.at = o443  # game.yaml:311
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
             _args172 = {}
             try:
                 c_24(st, _args172, 0)
@@ -8072,9 +7921,6 @@ def build(num_players, files):
             st.vars['phase'] = ''
         if pc <= 8:
             st.vars['phase'] = 'Elect Emperor'
-            if st.record_log:
-                st.at = o448  # game.yaml:312
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
             _args173 = {}
             try:
                 c_29(st, _args173, 0)
@@ -8085,9 +7931,6 @@ def build(num_players, files):
             st.vars['phase'] = ''
         if pc <= 9:
             st.vars['phase'] = 'Emperor Action'
-            if st.record_log:
-                st.at = o453  # game.yaml:313
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
             _args174 = {}
             try:
                 c_33(st, _args174, 0)
@@ -8099,10 +7942,6 @@ def build(num_players, files):
     def c_414(st, env, pc):  # game.yaml:304
         if pc <= 0:
             st.vars['phase'] = 'Aging'
-        if pc <= 1:
-            if st.record_log:
-                st.at = o416  # game.yaml:304
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Aging', -1)
         if pc <= 2:
             _args175 = {}
             try:
@@ -8116,10 +7955,6 @@ def build(num_players, files):
     def c_420(st, env, pc):  # game.yaml:305
         if pc <= 0:
             st.vars['phase'] = 'Descendants'
-        if pc <= 1:
-            if st.record_log:
-                st.at = o422  # game.yaml:305
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Descendants', -1)
         if pc <= 2:
             _args176 = {}
             try:
@@ -8155,9 +7990,6 @@ def build(num_players, files):
                     st.at = o436  # game.yaml:306
                     if (not st.vars['passed'][_p61]):
                         st.vars['turn_player'] = _p61
-                        if st.record_log:
-                            st.at = o434  # game.yaml:306
-                            st.log_line(turn_line(st), -1)
                         _args177 = {'p': _p61}
                         try:
                             c_14(st, _args177, 0)
@@ -8177,9 +8009,6 @@ def build(num_players, files):
                 st.at = o436  # game.yaml:306
                 if (not st.vars['passed'][_p62]):
                     st.vars['turn_player'] = _p62
-                    if st.record_log:
-                        st.at = o434  # game.yaml:306
-                        st.log_line(turn_line(st), -1)
                     _args178 = {'p': _p62}
                     try:
                         c_14(st, _args178, 0)
@@ -8193,9 +8022,6 @@ def build(num_players, files):
             st.at = o436  # game.yaml:306
             if (not st.vars['passed'][(_S_p31 if _S_p31 is not None else seat(st, _L_p50, S[267]))]):
                 st.vars['turn_player'] = _L_p50
-                if st.record_log:
-                    st.at = o434  # game.yaml:306
-                    st.log_line(turn_line(st), -1)
                 _args179 = {'p': _L_p50}
                 try:
                     c_14(st, _args179, 0)
@@ -8206,9 +8032,6 @@ def build(num_players, files):
         _L_p51 = env['p']
         if pc <= 0:
             st.vars['turn_player'] = _L_p51
-            if st.record_log:
-                st.at = o434  # game.yaml:306
-                st.log_line(turn_line(st), -1)
         if pc <= 1:
             _args180 = {'p': _L_p51}
             try:
@@ -8219,10 +8042,6 @@ def build(num_players, files):
     def c_441(st, env, pc):  # game.yaml:311
         if pc <= 0:
             st.vars['phase'] = 'New Electors'
-        if pc <= 1:
-            if st.record_log:
-                st.at = o443  # game.yaml:311
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
         if pc <= 2:
             _args181 = {}
             try:
@@ -8236,10 +8055,6 @@ def build(num_players, files):
     def c_446(st, env, pc):  # game.yaml:312
         if pc <= 0:
             st.vars['phase'] = 'Elect Emperor'
-        if pc <= 1:
-            if st.record_log:
-                st.at = o448  # game.yaml:312
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
         if pc <= 2:
             _args182 = {}
             try:
@@ -8253,10 +8068,6 @@ def build(num_players, files):
     def c_451(st, env, pc):  # game.yaml:313
         if pc <= 0:
             st.vars['phase'] = 'Emperor Action'
-        if pc <= 1:
-            if st.record_log:
-                st.at = o453  # game.yaml:313
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
         if pc <= 2:
             _args183 = {}
             try:

@@ -2363,16 +2363,12 @@ def build(num_players, files):
                     else:  # short of cards (a refill), or no count: State's
                         st.move_count(_n5, Z_minion_deck1, _d35, False, S[50])  # tally: kept
     def c_6(st, env, pc):  # game.yaml:234
-        _L_p10 = env['p']
         _L_q3 = env['q']
+        _L_p10 = env['p']
         _L_d3 = env['d']
         _S_q2 = _L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else None
         _S_p9 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
         _O_d3 = _L_d3.ordinal if type(_L_d3) is Card and _L_d3.kind == 'districts' else None
-        if pc <= 0:
-            if st.record_log:
-                st.at = o54  # game.yaml:239
-                st.log_line(fmt_player1(_L_p10) + ' attempts to usurp ' + fmt_player1(_L_q3) + ' in ' + fmt_card1(_L_d3), -1)
         if pc <= 1:
             st.at = o55  # game.yaml:240
             _d36 = (Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[14])))
@@ -2411,9 +2407,6 @@ def build(num_players, files):
                     except Exception as e:
                         traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                         raise
-                    if st.record_log:
-                        st.at = o63  # game.yaml:249
-                        st.log_line(fmt_player1(_L_p10) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[60])))])) + '); ' + fmt_player1(_L_q3) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[62])))])) + ')', -1)
                     _h1 = len(st.frames)
                     st.at = o64  # game.yaml:250
                     o64.exec(st, env)  # tally: kept
@@ -2423,9 +2416,6 @@ def build(num_players, files):
                     if (env['w'] != None):
                         st.at = o66  # game.yaml:254
                         env['loser'] = (_L_q3 if (env['w'] == _L_p10) else _L_p10)
-                        if st.record_log:
-                            st.at = o67  # game.yaml:255
-                            st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(_L_d3), -1)
                         st.at = o68  # game.yaml:256
                         _args30 = {'q': env['loser'], 'd': _L_d3}
                         try:
@@ -2533,18 +2523,11 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o84  # game.yaml:279
             env['fighters'] = [_q14 for _q14 in st.players if (len(st.zones[(Z_legion1 + _q14)]) > 0)]
-        if pc <= 2:
-            if st.record_log:
-                st.at = o85  # game.yaml:280
-                st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
         if pc <= 3:
             st.at = o88  # game.yaml:281
             for _q15 in list(env['fighters']):
                 env['q'] = _q15
                 st.at = o87  # game.yaml:281
-                if st.record_log:
-                    st.at = o87  # game.yaml:281
-                    st.log_line(fmt_player1(_q15) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_q15 if type(_q15) is int and 0 <= _q15 < num_players else seat(st, _q15, S[17])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_q15 if type(_q15) is int and 0 <= _q15 < num_players else seat(st, _q15, S[18])))])) + ')', -1)
         if pc <= 4:
             _h2 = len(st.frames)
             st.at = o89  # game.yaml:282
@@ -2573,9 +2556,6 @@ def build(num_players, files):
                     st.move(_c48, Z_spent_days1, False)
                     _TD.clear()  # (codegen/tally.py)
                 st.at = o97  # game.yaml:285
-                if st.record_log:
-                    st.at = o97  # game.yaml:285
-                    st.log_line('nobody wins the Struggle; ' + fmt_card1(_L_day1) + ' is set aside', -1)
             else:
                 st.at = o91  # game.yaml:287
                 _c49 = _L_day1
@@ -2615,9 +2595,6 @@ def build(num_players, files):
                     st.move_count(_n8, _src2, _d40, False, S[22])
                     _TD.clear()  # (codegen/tally.py)
                 st.at = o94  # game.yaml:290
-                if st.record_log:
-                    st.at = o94  # game.yaml:290
-                    st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(_L_day1.props['district']), -1)
         if pc <= 6:
             st.at = o101  # game.yaml:291
             for _q16 in list(env['fighters']):
@@ -3055,8 +3032,6 @@ def build(num_players, files):
         _L_p20 = env['p']
         _L_q8 = env['q']
         _L_d8 = env['d']
-        _S_p18 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
-        _S_q5 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
         _O_d7 = _L_d8.ordinal if type(_L_d8) is Card and _L_d8.kind == 'districts' else None
         if pc <= 0:
             _args40 = {'p': _L_p20}
@@ -3065,10 +3040,6 @@ def build(num_players, files):
             except Exception as e:
                 traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                 raise
-        if pc <= 1:
-            if st.record_log:
-                st.at = o63  # game.yaml:249
-                st.log_line(fmt_player1(_L_p20) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[60])))])) + '); ' + fmt_player1(_L_q8) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q8, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q8, S[62])))])) + ')', -1)
         if pc <= 2:
             _h3 = len(st.frames)
             st.at = o64  # game.yaml:250
@@ -3080,9 +3051,6 @@ def build(num_players, files):
             if (env['w'] != None):
                 st.at = o66  # game.yaml:254
                 env['loser'] = (_L_q8 if (env['w'] == _L_p20) else _L_p20)
-                if st.record_log:
-                    st.at = o67  # game.yaml:255
-                    st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(_L_d8), -1)
                 st.at = o68  # game.yaml:256
                 _args41 = {'q': env['loser'], 'd': _L_d8}
                 try:
@@ -3116,14 +3084,14 @@ def build(num_players, files):
                 move_cards(st, st.zones[(Z_legion1 + (_x24 if type(_x24) is int and 0 <= _x24 < num_players else seat(st, _x24, S[68])))], Z_discard1, False)  # tally: kept
     def c_76(st, env, pc):  # game.yaml:272
         _L_q9 = env['q']
-        _S_q6 = _L_q9 if type(_L_q9) is int and 0 <= _L_q9 < num_players else None
+        _S_q5 = _L_q9 if type(_L_q9) is int and 0 <= _L_q9 < num_players else None
         if pc <= 0:
             st.at = o82  # game.yaml:273
-            if (len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q9, S[72])))]) >= 2):
+            if (len(st.zones[(Z_hand1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q9, S[72])))]) >= 2):
                 st.at = o81  # game.yaml:276
                 # game.yaml:278: always offered
                 # game.yaml:278: always offered
-                if _S_q6 is None:
+                if _S_q5 is None:
                     raise RuleError(not_a_seat(_L_q9, num_players), S[107])
                 if _L_q9 in st.players:  # else out of the game: no option runs
                     _i25 = st.choose(2)
@@ -3139,12 +3107,12 @@ def build(num_players, files):
                         pass
     def c_77(st, env, pc):  # game.yaml:275
         _L_q10 = env['q']
-        _S_q7 = _L_q10 if type(_L_q10) is int and 0 <= _L_q10 < num_players else None
+        _S_q6 = _L_q10 if type(_L_q10) is int and 0 <= _L_q10 < num_players else None
         if pc <= 0:
             st.at = o81  # game.yaml:276
             # game.yaml:278: always offered
             # game.yaml:278: always offered
-            if _S_q7 is None:
+            if _S_q6 is None:
                 raise RuleError(not_a_seat(_L_q10, num_players), S[107])
             if _L_q10 in st.players:  # else out of the game: no option runs
                 _i26 = st.choose(2)
@@ -3169,12 +3137,12 @@ def build(num_players, files):
                 raise
     def c_102(st, env, pc):  # game.yaml:298
         _L_q12 = env['q']
-        _S_q8 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
+        _S_q7 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
         if pc <= 0:
             st.at = o107  # game.yaml:299
-            if (len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[75])))]) > 3):
+            if (len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[75])))]) > 3):
                 st.at = o106  # game.yaml:301
-                _lo8 = ((_r9 := len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[80])))])) - 3)
+                _lo8 = ((_r9 := len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[80])))])) - 3)
                 _hi6 = (_r9 - 3)
                 if _lo8 < 0 or _hi6 < _lo8:
                     raise RuleError(f'a pick of {_lo8} to {_hi6} items is impossible', S[108])
@@ -3183,7 +3151,7 @@ def build(num_players, files):
                     if len(_picked11) < _hi6:
                         _cands11 = []
                         _seen11 = set()
-                        for _y11 in reversed(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[79])))]):
+                        for _y11 in reversed(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[79])))]):
                             _t24 = _y11.type_id
                             if _t24 not in _seen11:
                                 _seen11.add(_t24)
@@ -3196,7 +3164,7 @@ def build(num_players, files):
                         if not _stop8:
                             raise RuleError(f'a pick needs {_lo8} items but only {len(_picked11)} could be picked', S[108])
                         break
-                    if _S_q8 is None:
+                    if _S_q7 is None:
                         raise RuleError(not_a_seat(_L_q12, num_players), S[108])
                     if _L_q12 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
@@ -3219,8 +3187,8 @@ def build(num_players, files):
                     st.loc[_c68.id] = Z_discard1
             else:
                 st.at = o104  # game.yaml:302
-                _n18 = (3 - len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[77])))]))
-                _d50 = (Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[76])))
+                _n18 = (3 - len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[77])))]))
+                _d50 = (Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[76])))
                 _pile13 = st.zones[Z_minion_deck1]
                 if type(_n18) is int and 0 <= _n18 <= len(_pile13):
                     for _ in range(_n18):
@@ -3231,10 +3199,10 @@ def build(num_players, files):
                     st.move_count(_n18, Z_minion_deck1, _d50, False, S[78])  # tally: kept
     def c_105(st, env, pc):  # game.yaml:300
         _L_q13 = env['q']
-        _S_q9 = _L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else None
+        _S_q8 = _L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else None
         if pc <= 0:
             st.at = o106  # game.yaml:301
-            _lo9 = ((_r10 := len(st.zones[(Z_hand1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[80])))])) - 3)
+            _lo9 = ((_r10 := len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[80])))])) - 3)
             _hi7 = (_r10 - 3)
             if _lo9 < 0 or _hi7 < _lo9:
                 raise RuleError(f'a pick of {_lo9} to {_hi7} items is impossible', S[108])
@@ -3243,7 +3211,7 @@ def build(num_players, files):
                 if len(_picked12) < _hi7:
                     _cands12 = []
                     _seen12 = set()
-                    for _y12 in reversed(st.zones[(Z_hand1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[79])))]):
+                    for _y12 in reversed(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[79])))]):
                         _t25 = _y12.type_id
                         if _t25 not in _seen12:
                             _seen12.add(_t25)
@@ -3256,7 +3224,7 @@ def build(num_players, files):
                     if not _stop9:
                         raise RuleError(f'a pick needs {_lo9} items but only {len(_picked12)} could be picked', S[108])
                     break
-                if _S_q9 is None:
+                if _S_q8 is None:
                     raise RuleError(not_a_seat(_L_q13, num_players), S[108])
                 if _L_q13 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
@@ -3289,22 +3257,13 @@ def build(num_players, files):
                     raise too_long(S[109])
                 st.at = o120  # game.yaml:105
                 st.vars['round'] += 1
-                if st.record_log:
-                    st.at = o121  # game.yaml:105
-                    st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
                 st.vars['phase'] = 'Day'
-                if st.record_log:
-                    st.at = o124  # game.yaml:109
-                    st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
                 st.at = o125  # game.yaml:112
                 _z6 = st.zones[Z_day_deck1]
                 _c73 = _z6[-1]
                 _z6.pop()
                 st.zones[Z_current_day1].append(_c73)
                 st.loc[_c73.id] = Z_current_day1
-                if st.record_log:
-                    st.at = o126  # game.yaml:113
-                    st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
                 st.at = o127  # game.yaml:109
                 st.vars['phase'] = ''
                 st.vars['phase'] = 'Player Turns'
@@ -3312,9 +3271,6 @@ def build(num_players, files):
                 for _p33 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if type(st.vars['supreme']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
                     env['p'] = _p33
                     st.vars['turn_player'] = _p33
-                    if st.record_log:
-                        st.at = o131  # game.yaml:114
-                        st.log_line(turn_line(st), -1)
                     _args45 = {'p': _p33}
                     try:
                         c_0(st, _args45, 0)
@@ -3325,9 +3281,6 @@ def build(num_players, files):
                 st.at = o135  # game.yaml:114
                 st.vars['phase'] = ''
                 st.vars['phase'] = 'Struggle'
-                if st.record_log:
-                    st.at = o138  # game.yaml:115
-                    st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
                 st.at = o139  # game.yaml:115
                 _args46 = {'day': st.zones[Z_current_day1][-1]}
                 try:
@@ -3340,9 +3293,6 @@ def build(num_players, files):
                 st.at = o146  # game.yaml:116
                 if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + _p34)]) == 0) for _p34 in st.players))):
                     st.vars['phase'] = 'Ending the Day'
-                    if st.record_log:
-                        st.at = o143  # game.yaml:116
-                        st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
                     _args47 = {}
                     try:
                         c_9(st, _args47, 0)
@@ -3355,24 +3305,14 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o120  # game.yaml:105
             st.vars['round'] += 1
-        if pc <= 1:
-            if st.record_log:
-                st.at = o121  # game.yaml:105
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
         if pc <= 2:
             st.vars['phase'] = 'Day'
-            if st.record_log:
-                st.at = o124  # game.yaml:109
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
             st.at = o125  # game.yaml:112
             _z7 = st.zones[Z_day_deck1]
             _c74 = _z7[-1]
             _z7.pop()
             st.zones[Z_current_day1].append(_c74)
             st.loc[_c74.id] = Z_current_day1
-            if st.record_log:
-                st.at = o126  # game.yaml:113
-                st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
             st.at = o127  # game.yaml:109
             st.vars['phase'] = ''
         if pc <= 3:
@@ -3381,9 +3321,6 @@ def build(num_players, files):
             for _p35 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if type(st.vars['supreme']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
                 env['p'] = _p35
                 st.vars['turn_player'] = _p35
-                if st.record_log:
-                    st.at = o131  # game.yaml:114
-                    st.log_line(turn_line(st), -1)
                 _args48 = {'p': _p35}
                 try:
                     c_0(st, _args48, 0)
@@ -3395,9 +3332,6 @@ def build(num_players, files):
             st.vars['phase'] = ''
         if pc <= 4:
             st.vars['phase'] = 'Struggle'
-            if st.record_log:
-                st.at = o138  # game.yaml:115
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
             st.at = o139  # game.yaml:115
             _args49 = {'day': st.zones[Z_current_day1][-1]}
             try:
@@ -3411,9 +3345,6 @@ def build(num_players, files):
             st.at = o146  # game.yaml:116
             if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + _p36)]) == 0) for _p36 in st.players))):
                 st.vars['phase'] = 'Ending the Day'
-                if st.record_log:
-                    st.at = o143  # game.yaml:116
-                    st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
                 _args50 = {}
                 try:
                     c_9(st, _args50, 0)
@@ -3430,9 +3361,6 @@ def build(num_players, files):
             for _p37 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if type(st.vars['supreme']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
                 env['p'] = _p37
                 st.vars['turn_player'] = _p37
-                if st.record_log:
-                    st.at = o131  # game.yaml:114
-                    st.log_line(turn_line(st), -1)
                 _args51 = {'p': _p37}
                 try:
                     c_0(st, _args51, 0)
@@ -3448,9 +3376,6 @@ def build(num_players, files):
         _L_p21 = env['p']
         if pc <= 0:
             st.vars['turn_player'] = _L_p21
-            if st.record_log:
-                st.at = o131  # game.yaml:114
-                st.log_line(turn_line(st), -1)
         if pc <= 1:
             _args52 = {'p': _L_p21}
             try:
@@ -3461,10 +3386,6 @@ def build(num_players, files):
     def c_136(st, env, pc):  # game.yaml:115
         if pc <= 0:
             st.vars['phase'] = 'Struggle'
-        if pc <= 1:
-            if st.record_log:
-                st.at = o138  # game.yaml:115
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
         if pc <= 2:
             st.at = o139  # game.yaml:115
             _args53 = {'day': st.zones[Z_current_day1][-1]}
@@ -3479,10 +3400,6 @@ def build(num_players, files):
     def c_141(st, env, pc):  # game.yaml:116
         if pc <= 0:
             st.vars['phase'] = 'Ending the Day'
-        if pc <= 1:
-            if st.record_log:
-                st.at = o143  # game.yaml:116
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
         if pc <= 2:
             _args54 = {}
             try:

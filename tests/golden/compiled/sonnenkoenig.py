@@ -3901,9 +3901,6 @@ def build(num_players, files):
                                 st.move(_c79, Z_discard1, False)
                     else:
                         st.at = o65  # game.yaml:334
-                        if st.record_log:
-                            st.at = o65  # game.yaml:334
-                            st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p16) + ' keeps ' + fmt_card1(_c77) + ' and Etiquette is spent', -1)
                 elif _i14 < _end4:  # game.yaml:335
                     _c80 = env['c'] = _v16[_i14 - _end3]
                     st.at = o73  # game.yaml:338
@@ -4017,9 +4014,6 @@ def build(num_players, files):
                     else:
                         _i18 = 0
                     _n9 = env['n'] = _v20[_i18]
-                    if st.record_log:
-                        st.at = o85  # game.yaml:370
-                        st.log_line(fmt_player1(_L_p18) + ' announces ' + fmt_int1(_n9), -1)
                     _passes5 = 0
                     while True:
                         st.at = o88  # game.yaml:371
@@ -4093,10 +4087,6 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o102  # game.yaml:393
             env['c'] = st.zones[Z_draw_pile1][-1]
-        if pc <= 2:
-            if st.record_log:
-                st.at = o103  # game.yaml:394
-                st.log_line(fmt_player1(_L_p20) + ' reveals ' + fmt_card1(env['c']), -1)
         if pc <= 3:
             _h2 = len(st.frames)
             st.at = o104  # game.yaml:395
@@ -4426,9 +4416,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o168  # game.yaml:499
             if (sum([_c93.props['value'] for _c93 in st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[8])))] if (_c93.kind == 'power_chips')]) < _L_n6):
-                if st.record_log:
-                    st.at = o166  # game.yaml:500
-                    st.log_line(fmt_player1(_L_q5) + ' must give ' + fmt_int1(_L_n6) + ' power but owns ' + fmt_int1(sum([_c94.props['value'] for _c94 in st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[8])))] if (_c94.kind == 'power_chips')])), -1)
                 _args78 = {'q': _L_q5}
                 try:
                     c_19(st, _args78, 0)
@@ -4450,7 +4437,7 @@ def build(num_players, files):
             move_cards(st, (st.zones[(Z_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[51])))] + st.zones[(Z_auction_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[52])))]), Z_discard1, False)
         if pc <= 1:
             st.at = o184  # game.yaml:523
-            move_cards(st, [_c95 for _c95 in st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[53])))] if (_c95.kind == 'gold_chips')], Z_gold_supply1, False)
+            move_cards(st, [_c94 for _c94 in st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[53])))] if (_c94.kind == 'gold_chips')], Z_gold_supply1, False)
         if pc <= 2:
             st.at = o185  # game.yaml:524
             move_cards(st, st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[54])))], Z_power_supply1, False)
@@ -4460,9 +4447,6 @@ def build(num_players, files):
         if pc <= 4:
             st.at = o190  # game.yaml:526
             if (len(st.players) <= 1):
-                if st.record_log:
-                    st.at = o188  # game.yaml:527
-                    st.log_line(fmt_player1(first(st.players)) + ' is the last player standing', -1)
                 st.at = o189  # game.yaml:527
                 st.end_game()  # raises GameEnded during a playout
     def c_20(st, env, pc):  # game.yaml:528
@@ -4483,19 +4467,15 @@ def build(num_players, files):
                 _moved11 = [_card3]
             else:  # none: cards_of raises the rules' error
                 _moved11 = cards_of(_card3)
-                for _c96 in _moved11:
-                    st.move(_c96, _dest13, False)
+                for _c95 in _moved11:
+                    st.move(_c95, _dest13, False)
             if _dest13 in TRIGGERS1:
                 fire(st, TRIGGERS1[_dest13], _moved11, S[56])
             if len(st.frames) > _h4:
                 run_to(st, _h4)
     def c_21(st, env, pc):  # game.yaml:537
-        _L_lot2 = env['lot']
         _L_r1 = env['r']
-        if pc <= 0:
-            if st.record_log:
-                st.at = o192  # game.yaml:541
-                st.log_line('the auction of ' + fmt_card1(_L_lot2) + ' begins with ' + fmt_player1(_L_r1), -1)
+        _L_lot2 = env['lot']
         if pc <= 1:
             st.at = o194  # game.yaml:542
             env['_auction1_order'] = clockwise_from(st, _L_r1)
@@ -4552,13 +4532,7 @@ def build(num_players, files):
                                 st.vars['_auction1_high'] = _amount4
                                 st.vars['_auction1_leader'] = _p26
                                 st.at = o207  # game.yaml:542
-                                if st.record_log:
-                                    st.at = o207  # game.yaml:542
-                                    st.log_line(fmt_player1(_p26) + ' bids ' + fmt_int1(_amount4), -1)
                             else:  # game.yaml:542
-                                if st.record_log:
-                                    st.at = o209  # game.yaml:542
-                                    st.log_line(fmt_player1(_p26) + ' passes', -1)
                                 st.at = o210  # game.yaml:542
                                 _i28 = (_p26 if type(_p26) is int and 0 <= _p26 < num_players else seat(st, _p26, S[104]))
                                 st.vars['_auction1_in'][_i28] = False
@@ -4568,21 +4542,18 @@ def build(num_players, files):
             env['price'] = st.vars['_auction1_high']
             st.at = o225  # game.yaml:542
             if (env['w'] == None):
-                if st.record_log:
-                    st.at = o223  # game.yaml:554
-                    st.log_line('nobody bids for ' + fmt_card1(_L_lot2), -1)
                 st.at = o224  # game.yaml:554
-                _c97 = _L_lot2
-                if type(_c97) is Card:
-                    _from12 = st.zones[st.loc[_c97.id]]
-                    if _from12[-1] is _c97:  # the top card: no search from the bottom
+                _c96 = _L_lot2
+                if type(_c96) is Card:
+                    _from12 = st.zones[st.loc[_c96.id]]
+                    if _from12[-1] is _c96:  # the top card: no search from the bottom
                         _from12.pop()
                     else:
-                        _from12.remove(_c97)
-                    st.zones[Z_discard1].append(_c97)
-                    st.loc[_c97.id] = Z_discard1
+                        _from12.remove(_c96)
+                    st.zones[Z_discard1].append(_c96)
+                    st.loc[_c96.id] = Z_discard1
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c97, Z_discard1, False)
+                    st.move(_c96, Z_discard1, False)
             else:
                 st.at = o219  # game.yaml:552
                 _args80 = {'w': env['w'], 'price': env['price'], 'lot': _L_lot2}
@@ -4596,22 +4567,19 @@ def build(num_players, files):
                     traced(e, 'procedure pay_bid (' + str(S[180]) + ')')
                     raise
                 st.inline -= 1
-                if st.record_log:
-                    st.at = o220  # game.yaml:553
-                    st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(_L_lot2) + ' for ' + fmt_int1(env['price']), -1)
                 st.at = o221  # game.yaml:553
-                _c98 = _L_lot2
+                _c97 = _L_lot2
                 _d11 = (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[108])))
-                if type(_c98) is Card:
-                    _from13 = st.zones[st.loc[_c98.id]]
-                    if _from13[-1] is _c98:  # the top card: no search from the bottom
+                if type(_c97) is Card:
+                    _from13 = st.zones[st.loc[_c97.id]]
+                    if _from13[-1] is _c97:  # the top card: no search from the bottom
                         _from13.pop()
                     else:
-                        _from13.remove(_c98)
-                    st.zones[_d11].append(_c98)
-                    st.loc[_c98.id] = _d11
+                        _from13.remove(_c97)
+                    st.zones[_d11].append(_c97)
+                    st.loc[_c97.id] = _d11
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c98, _d11, False)
+                    st.move(_c97, _d11, False)
     def c_22(st, env, pc):  # game.yaml:555
         _L_price1 = env['price']
         _L_w1 = env['w']
@@ -4630,7 +4598,7 @@ def build(num_players, files):
                     raise too_long(S[181])
                 st.at = o228  # game.yaml:563
                 _picked2 = []
-                _cands2 = [_c100 for _c100 in ((st.zones[(Z_chips1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[110])))] + st.zones[(Z_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[112])))]) if fn_payable(st, S[113], _c100, _L_w1) and _c100 not in _picked2]
+                _cands2 = [_c99 for _c99 in ((st.zones[(Z_chips1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[110])))] + st.zones[(Z_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[112])))]) if fn_payable(st, S[113], _c99, _L_w1) and _c99 not in _picked2]
                 if len(_cands2) > 1:  # identical cards are one choice: the top-most of each
                     _last1 = {_y2.type_id: _j1 for _j1, _y2 in enumerate(_cands2)}
                     if len(_last1) < len(_cands2):
@@ -4642,11 +4610,11 @@ def build(num_players, files):
                 if _L_w1 in st.players:
                     _n11 = len(_cands2)
                     if _n11 > 1:
-                        _c99 = _cands2[st.choose(_n11)]
+                        _c98 = _cands2[st.choose(_n11)]
                         st.move_number += 1
                     else:  # one candidate: it is picked
-                        _c99 = _cands2[0]
-                    _picked2.append(_c99)
+                        _c98 = _cands2[0]
+                    _picked2.append(_c98)
                 env['got'] = _picked2
                 st.at = o229  # game.yaml:565
                 st.vars['paid'] += fn_pay_value(st, first(env['got']), _L_lot3)
@@ -4669,10 +4637,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o232  # game.yaml:573
             env['holders'] = [_q33 for _kept2 in [{}] for _q33 in ((SEATS_clockwise_from1.get(_S_r1) if len(st.players) == num_players else None) or clockwise_from(st, _L_r2)) if (_q33 in (_kept2[None] if None in _kept2 else _kept2.setdefault(None, fn_colour_majority(st, S[57], C_violet1))))]
-        if pc <= 1:
-            if st.record_log:
-                st.at = o233  # game.yaml:574
-                st.log_line('Kardinal Mazarin - Intrigue is held by ' + fmt_list_player1(env['holders']), -1)
         if pc <= 2:
             st.at = o247  # game.yaml:575
             _live8 = live_mask(st)
@@ -4754,17 +4718,17 @@ def build(num_players, files):
                                     pass
         if pc <= 3:
             st.at = o248  # game.yaml:593
-            _c101 = _L_card1
-            if type(_c101) is Card:
-                _from14 = st.zones[st.loc[_c101.id]]
-                if _from14[-1] is _c101:  # the top card: no search from the bottom
+            _c100 = _L_card1
+            if type(_c100) is Card:
+                _from14 = st.zones[st.loc[_c100.id]]
+                if _from14[-1] is _c100:  # the top card: no search from the bottom
                     _from14.pop()
                 else:
-                    _from14.remove(_c101)
-                st.zones[Z_discard1].append(_c101)
-                st.loc[_c101.id] = Z_discard1
+                    _from14.remove(_c100)
+                st.zones[Z_discard1].append(_c100)
+                st.loc[_c100.id] = Z_discard1
             else:  # not a card: State.move raises the rules' error
-                st.move(_c101, Z_discard1, False)
+                st.move(_c100, Z_discard1, False)
     def c_24(st, env, pc):  # game.yaml:594
         _L_r3 = env['r']
         _L_card2 = env['card']
@@ -4775,10 +4739,6 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o250  # game.yaml:599
             env['debtors'] = [_q36 for _q36 in ((SEATS_clockwise_from1.get(_S_r2) if len(st.players) == num_players else None) or clockwise_from(st, _L_r3)) if ((env['most'] > 0) and (fn_visible_seals(st, S[59], _q36) < env['most']))]
-        if pc <= 2:
-            if st.record_log:
-                st.at = o251  # game.yaml:600
-                st.log_line('Spielschulden - the most visible seals are ' + fmt_int1(env['most']) + '; game debts for ' + fmt_list_player1(env['debtors']), -1)
         if pc <= 3:
             st.at = o254  # game.yaml:601
             _live9 = live_mask(st)
@@ -4799,17 +4759,17 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 4:
             st.at = o255  # game.yaml:602
-            _c102 = _L_card2
-            if type(_c102) is Card:
-                _from15 = st.zones[st.loc[_c102.id]]
-                if _from15[-1] is _c102:  # the top card: no search from the bottom
+            _c101 = _L_card2
+            if type(_c101) is Card:
+                _from15 = st.zones[st.loc[_c101.id]]
+                if _from15[-1] is _c101:  # the top card: no search from the bottom
                     _from15.pop()
                 else:
-                    _from15.remove(_c102)
-                st.zones[Z_discard1].append(_c102)
-                st.loc[_c102.id] = Z_discard1
+                    _from15.remove(_c101)
+                st.zones[Z_discard1].append(_c101)
+                st.loc[_c101.id] = Z_discard1
             else:  # not a card: State.move raises the rules' error
-                st.move(_c102, Z_discard1, False)
+                st.move(_c101, Z_discard1, False)
     def c_25(st, env, pc):  # game.yaml:603
         _L_q7 = env['q']
         _S_q5 = _L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else None
@@ -4817,11 +4777,11 @@ def build(num_players, files):
             st.at = o267  # game.yaml:608
             _actions7 = set()  # (the ids' order is never read)
             _v26 = []
-            for _c103 in (fn_top_cards(st, S[123], _L_q7) + st.zones[(Z_auction_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[124])))]):  # game.yaml:611
-                _a26 = A_301 + _c103.type_id
+            for _c102 in (fn_top_cards(st, S[123], _L_q7) + st.zones[(Z_auction_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[124])))]):  # game.yaml:611
+                _a26 = A_301 + _c102.type_id
                 if _a26 not in _actions7:  # an identical card: the same choice
                     _actions7.add(_a26)
-                    _v26.append(_c103)
+                    _v26.append(_c102)
             if ((_r13 := len(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[125])))])) >= 2):  # game.yaml:612
                 _f7 = 1
             else:
@@ -4844,19 +4804,19 @@ def build(num_players, files):
                 else:
                     _i33 = 0
                 if _i33 < _end22:  # game.yaml:611
-                    _c104 = env['c'] = _v26[_i33]
+                    _c103 = env['c'] = _v26[_i33]
                     st.at = o257  # game.yaml:611
-                    _c105 = _c104
-                    if type(_c105) is Card:
-                        _from16 = st.zones[st.loc[_c105.id]]
-                        if _from16[-1] is _c105:  # the top card: no search from the bottom
+                    _c104 = _c103
+                    if type(_c104) is Card:
+                        _from16 = st.zones[st.loc[_c104.id]]
+                        if _from16[-1] is _c104:  # the top card: no search from the bottom
                             _from16.pop()
                         else:
-                            _from16.remove(_c105)
-                        st.zones[Z_discard1].append(_c105)
-                        st.loc[_c105.id] = Z_discard1
+                            _from16.remove(_c104)
+                        st.zones[Z_discard1].append(_c104)
+                        st.loc[_c104.id] = Z_discard1
                     else:  # not a card: State.move raises the rules' error
-                        st.move(_c105, Z_discard1, False)
+                        st.move(_c104, Z_discard1, False)
                 elif _i33 < _end23:  # game.yaml:612
                     st.at = o259  # game.yaml:616
                     _lo2 = 2
@@ -4891,10 +4851,10 @@ def build(num_players, files):
                             st.move_number += 1
                             if _i34 == len(_cands3):
                                 break  # done
-                            _c106 = _cands3[_i34]
+                            _c105 = _cands3[_i34]
                         else:  # one card and no stopping yet: it is picked
-                            _c106 = _cands3[0]
-                        _picked3.append(_c106)
+                            _c105 = _cands3[0]
+                        _picked3.append(_c105)
                     env['gone'] = _picked3
                     st.at = o262  # game.yaml:617
                     for _x9 in list(env['gone']):
@@ -4926,22 +4886,14 @@ def build(num_players, files):
                             raise
                         st.inline -= 1
     def c_26(st, env, pc):  # game.yaml:621
-        _L_card3 = env['card']
         if pc <= 0:
             st.at = o268  # game.yaml:625
             st.vars['ludwig_reveals'] += 1
         if pc <= 1:
             st.at = o272  # game.yaml:626
             if ((st.vars['ludwig_reveals'] >= 2) or (len(st.players) <= 2)):
-                if st.record_log:
-                    st.at = o270  # game.yaml:627
-                    st.log_line(fmt_card1(_L_card3) + ' is revealed again and the game ends', -1)
                 st.at = o271  # game.yaml:627
                 st.end_game()  # raises GameEnded during a playout
-        if pc <= 2:
-            if st.record_log:
-                st.at = o273  # game.yaml:628
-                st.log_line(fmt_card1(_L_card3) + ' is revealed, everyone gains a gold chip; the piles are re-split', -1)
         if pc <= 3:
             st.at = o276  # game.yaml:629
             for _p33 in list(st.players):
@@ -5011,17 +4963,17 @@ def build(num_players, files):
                     _i35 = 0
                 _col6 = env['col'] = _v27[_i35]
                 st.at = o37  # game.yaml:278
-                _c109 = _col6
-                if type(_c109) is Card:
-                    _from17 = st.zones[st.loc[_c109.id]]
-                    if _from17[-1] is _c109:  # the top card: no search from the bottom
+                _c108 = _col6
+                if type(_c108) is Card:
+                    _from17 = st.zones[st.loc[_c108.id]]
+                    if _from17[-1] is _c108:  # the top card: no search from the bottom
                         _from17.pop()
                     else:
-                        _from17.remove(_c109)
-                    st.zones[Z_used_properties1].append(_c109)
-                    st.loc[_c109.id] = Z_used_properties1
+                        _from17.remove(_c108)
+                    st.zones[Z_used_properties1].append(_c108)
+                    st.loc[_c108.id] = Z_used_properties1
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c109, Z_used_properties1, False)
+                    st.move(_c108, Z_used_properties1, False)
                 _args90 = {'p': _L_p26, 'col': _col6}
                 try:
                     c_3(st, _args90, 0)
@@ -5033,17 +4985,17 @@ def build(num_players, files):
         _L_p27 = env['p']
         if pc <= 0:
             st.at = o37  # game.yaml:278
-            _c110 = _L_col2
-            if type(_c110) is Card:
-                _from18 = st.zones[st.loc[_c110.id]]
-                if _from18[-1] is _c110:  # the top card: no search from the bottom
+            _c109 = _L_col2
+            if type(_c109) is Card:
+                _from18 = st.zones[st.loc[_c109.id]]
+                if _from18[-1] is _c109:  # the top card: no search from the bottom
                     _from18.pop()
                 else:
-                    _from18.remove(_c110)
-                st.zones[Z_used_properties1].append(_c110)
-                st.loc[_c110.id] = Z_used_properties1
+                    _from18.remove(_c109)
+                st.zones[Z_used_properties1].append(_c109)
+                st.loc[_c109.id] = Z_used_properties1
             else:  # not a card: State.move raises the rules' error
-                st.move(_c110, Z_used_properties1, False)
+                st.move(_c109, Z_used_properties1, False)
         if pc <= 1:
             _args91 = {'p': _L_p27, 'col': _L_col2}
             try:
@@ -5154,35 +5106,32 @@ def build(num_players, files):
                         _i39 = 0
                     _d14 = env['d'] = _v29[_i39]
                     st.at = o68  # game.yaml:332
-                    _c111 = _d14
+                    _c110 = _d14
                     _d15 = (Z_area1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p31, S[74])))
-                    if type(_c111) is Card:
-                        _from19 = st.zones[st.loc[_c111.id]]
-                        if _from19[-1] is _c111:  # the top card: no search from the bottom
+                    if type(_c110) is Card:
+                        _from19 = st.zones[st.loc[_c110.id]]
+                        if _from19[-1] is _c110:  # the top card: no search from the bottom
                             _from19.pop()
                         else:
-                            _from19.remove(_c111)
-                        st.zones[_d15].append(_c111)
-                        st.loc[_c111.id] = _d15
+                            _from19.remove(_c110)
+                        st.zones[_d15].append(_c110)
+                        st.loc[_c110.id] = _d15
                     else:  # not a card: State.move raises the rules' error
-                        st.move(_c111, _d15, False)
+                        st.move(_c110, _d15, False)
                     st.at = o69  # game.yaml:332
-                    _c112 = _L_c2
-                    if type(_c112) is Card:
-                        _from20 = st.zones[st.loc[_c112.id]]
-                        if _from20[-1] is _c112:  # the top card: no search from the bottom
+                    _c111 = _L_c2
+                    if type(_c111) is Card:
+                        _from20 = st.zones[st.loc[_c111.id]]
+                        if _from20[-1] is _c111:  # the top card: no search from the bottom
                             _from20.pop()
                         else:
-                            _from20.remove(_c112)
-                        st.zones[Z_discard1].append(_c112)
-                        st.loc[_c112.id] = Z_discard1
+                            _from20.remove(_c111)
+                        st.zones[Z_discard1].append(_c111)
+                        st.loc[_c111.id] = Z_discard1
                     else:  # not a card: State.move raises the rules' error
-                        st.move(_c112, Z_discard1, False)
+                        st.move(_c111, Z_discard1, False)
             else:
                 st.at = o65  # game.yaml:334
-                if st.record_log:
-                    st.at = o65  # game.yaml:334
-                    st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p31) + ' keeps ' + fmt_card1(_L_c2) + ' and Etiquette is spent', -1)
     def c_66(st, env, pc):  # game.yaml:327
         _L_p32 = env['p']
         _L_c3 = env['c']
@@ -5211,46 +5160,46 @@ def build(num_players, files):
                     _i40 = 0
                 _d17 = env['d'] = _v30[_i40]
                 st.at = o68  # game.yaml:332
-                _c113 = _d17
+                _c112 = _d17
                 _d18 = (Z_area1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p32, S[74])))
-                if type(_c113) is Card:
-                    _from21 = st.zones[st.loc[_c113.id]]
-                    if _from21[-1] is _c113:  # the top card: no search from the bottom
+                if type(_c112) is Card:
+                    _from21 = st.zones[st.loc[_c112.id]]
+                    if _from21[-1] is _c112:  # the top card: no search from the bottom
                         _from21.pop()
                     else:
-                        _from21.remove(_c113)
-                    st.zones[_d18].append(_c113)
-                    st.loc[_c113.id] = _d18
+                        _from21.remove(_c112)
+                    st.zones[_d18].append(_c112)
+                    st.loc[_c112.id] = _d18
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c113, _d18, False)
+                    st.move(_c112, _d18, False)
                 st.at = o69  # game.yaml:332
-                _c114 = _L_c3
-                if type(_c114) is Card:
-                    _from22 = st.zones[st.loc[_c114.id]]
-                    if _from22[-1] is _c114:  # the top card: no search from the bottom
+                _c113 = _L_c3
+                if type(_c113) is Card:
+                    _from22 = st.zones[st.loc[_c113.id]]
+                    if _from22[-1] is _c113:  # the top card: no search from the bottom
                         _from22.pop()
                     else:
-                        _from22.remove(_c114)
-                    st.zones[Z_discard1].append(_c114)
-                    st.loc[_c114.id] = Z_discard1
+                        _from22.remove(_c113)
+                    st.zones[Z_discard1].append(_c113)
+                    st.loc[_c113.id] = Z_discard1
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c114, Z_discard1, False)
+                    st.move(_c113, Z_discard1, False)
     def c_72(st, env, pc):  # game.yaml:338
         _L_c4 = env['c']
         _L_p33 = env['p']
         if pc <= 0:
             st.at = o73  # game.yaml:338
-            _c115 = _L_c4
-            if type(_c115) is Card:
-                _from23 = st.zones[st.loc[_c115.id]]
-                if _from23[-1] is _c115:  # the top card: no search from the bottom
+            _c114 = _L_c4
+            if type(_c114) is Card:
+                _from23 = st.zones[st.loc[_c114.id]]
+                if _from23[-1] is _c114:  # the top card: no search from the bottom
                     _from23.pop()
                 else:
-                    _from23.remove(_c115)
-                st.zones[Z_discard1].append(_c115)
-                st.loc[_c115.id] = Z_discard1
+                    _from23.remove(_c114)
+                st.zones[Z_discard1].append(_c114)
+                st.loc[_c114.id] = Z_discard1
             else:  # not a card: State.move raises the rules' error
-                st.move(_c115, Z_discard1, False)
+                st.move(_c114, Z_discard1, False)
         if pc <= 1:
             _args96 = {'p': _L_p33}
             try:
@@ -5284,17 +5233,17 @@ def build(num_players, files):
                     _i41 = 0
                 _x12 = env['x'] = _v31[_i41]
                 st.at = o79  # game.yaml:354
-                _c116 = _x12
-                if type(_c116) is Card:
-                    _from24 = st.zones[st.loc[_c116.id]]
-                    if _from24[-1] is _c116:  # the top card: no search from the bottom
+                _c115 = _x12
+                if type(_c115) is Card:
+                    _from24 = st.zones[st.loc[_c115.id]]
+                    if _from24[-1] is _c115:  # the top card: no search from the bottom
                         _from24.pop()
                     else:
-                        _from24.remove(_c116)
-                    st.zones[Z_discard1].append(_c116)
-                    st.loc[_c116.id] = Z_discard1
+                        _from24.remove(_c115)
+                    st.zones[Z_discard1].append(_c115)
+                    st.loc[_c115.id] = Z_discard1
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c116, Z_discard1, False)
+                    st.move(_c115, Z_discard1, False)
     def c_83(st, env, pc):  # game.yaml:363
         _L_p35 = env['p']
         _S_p28 = _L_p35 if type(_L_p35) is int and 0 <= _L_p35 < num_players else None
@@ -5317,9 +5266,6 @@ def build(num_players, files):
                 else:
                     _i42 = 0
                 _n14 = env['n'] = _v32[_i42]
-                if st.record_log:
-                    st.at = o85  # game.yaml:370
-                    st.log_line(fmt_player1(_L_p35) + ' announces ' + fmt_int1(_n14), -1)
                 _passes8 = 0
                 while True:
                     st.at = o88  # game.yaml:371
@@ -5338,12 +5284,8 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
     def c_84(st, env, pc):  # game.yaml:369
-        _L_p36 = env['p']
         _L_n8 = env['n']
-        if pc <= 0:
-            if st.record_log:
-                st.at = o85  # game.yaml:370
-                st.log_line(fmt_player1(_L_p36) + ' announces ' + fmt_int1(_L_n8), -1)
+        _L_p36 = env['p']
         if pc <= 1:
             _passes9 = 0
             while True:
@@ -5462,8 +5404,8 @@ def build(num_players, files):
                 _moved12 = [_card4]
             else:  # none: cards_of raises the rules' error
                 _moved12 = cards_of(_card4)
-                for _c117 in _moved12:
-                    st.move(_c117, _dest15, False)
+                for _c116 in _moved12:
+                    st.move(_c116, _dest15, False)
             if _dest15 in TRIGGERS1:
                 fire(st, TRIGGERS1[_dest15], _moved12, S[85])
             if len(st.frames) > _h6:
@@ -5480,7 +5422,7 @@ def build(num_players, files):
             _picked4 = []
             while True:
                 if len(_picked4) < _hi3:
-                    _found2 = [_c119 for _c119 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c119.props['colour'] == _picked4[0].props['colour']))]
+                    _found2 = [_c118 for _c118 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c118.props['colour'] == _picked4[0].props['colour']))]
                     _cands4 = []
                     _seen3 = set()
                     for _y4 in reversed(_found2):
@@ -5506,18 +5448,18 @@ def build(num_players, files):
                     st.move_number += 1
                     if _i44 == len(_cands4):
                         break  # done
-                    _c118 = _cands4[_i44]
+                    _c117 = _cands4[_i44]
                 else:  # one card and no stopping yet: it is picked
-                    _c118 = _cands4[0]
-                _picked4.append(_c118)
+                    _c117 = _cands4[0]
+                _picked4.append(_c117)
                 _d19 = (Z_area1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p43, S[87])))
-                _from26 = st.zones[st.loc[_c118.id]]
-                if _from26[-1] is _c118:  # the top card: no search from the bottom
+                _from26 = st.zones[st.loc[_c117.id]]
+                if _from26[-1] is _c117:  # the top card: no search from the bottom
                     _from26.pop()
                 else:
-                    _from26.remove(_c118)
-                st.zones[_d19].append(_c118)
-                st.loc[_c118.id] = _d19
+                    _from26.remove(_c117)
+                st.zones[_d19].append(_c117)
+                st.loc[_c117.id] = _d19
         if pc <= 1:
             st.at = o112  # game.yaml:411
             move_cards(st, st.zones[Z_on_display1], Z_discard1, False)
@@ -5598,11 +5540,11 @@ def build(num_players, files):
             st.at = o135  # game.yaml:443
             _actions12 = set()  # (the ids' order is never read)
             _v33 = []
-            for _c120 in fn_top_cards(st, S[100], _L_p48):  # game.yaml:446
-                _a34 = A_181 + _c120.type_id
+            for _c119 in fn_top_cards(st, S[100], _L_p48):  # game.yaml:446
+                _a34 = A_181 + _c119.type_id
                 if _a34 not in _actions12:  # an identical card: the same choice
                     _actions12.add(_a34)
-                    _v33.append(_c120)
+                    _v33.append(_c119)
             _end31 = len(_v33)
             if not _end31:
                 raise RuleError('a choice has no legal option', S[175])
@@ -5614,7 +5556,7 @@ def build(num_players, files):
                     st.move_number += 1
                 else:
                     _i45 = 0
-                _c121 = env['c'] = _v33[_i45]
+                _c120 = env['c'] = _v33[_i45]
                 st.at = o134  # game.yaml:449
                 _actions13 = set()  # (the ids' order is never read)
                 _v34 = []
@@ -5636,31 +5578,31 @@ def build(num_players, files):
                         _i46 = 0
                     _x14 = env['x'] = _v34[_i46]
                     st.at = o132  # game.yaml:453
-                    _c122 = _x14
+                    _c121 = _x14
                     _d20 = (Z_area1 + (_S_p32 if _S_p32 is not None else seat(st, _L_p48, S[97])))
-                    if type(_c122) is Card:
-                        _from27 = st.zones[st.loc[_c122.id]]
-                        if _from27[-1] is _c122:  # the top card: no search from the bottom
+                    if type(_c121) is Card:
+                        _from27 = st.zones[st.loc[_c121.id]]
+                        if _from27[-1] is _c121:  # the top card: no search from the bottom
                             _from27.pop()
                         else:
-                            _from27.remove(_c122)
-                        st.zones[_d20].append(_c122)
-                        st.loc[_c122.id] = _d20
+                            _from27.remove(_c121)
+                        st.zones[_d20].append(_c121)
+                        st.loc[_c121.id] = _d20
                     else:  # not a card: State.move raises the rules' error
-                        st.move(_c122, _d20, False)
+                        st.move(_c121, _d20, False)
                     st.at = o133  # game.yaml:453
-                    _c123 = _c121
+                    _c122 = _c120
                     _d21 = (Z_area1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[98])))
-                    if type(_c123) is Card:
-                        _from28 = st.zones[st.loc[_c123.id]]
-                        if _from28[-1] is _c123:  # the top card: no search from the bottom
+                    if type(_c122) is Card:
+                        _from28 = st.zones[st.loc[_c122.id]]
+                        if _from28[-1] is _c122:  # the top card: no search from the bottom
                             _from28.pop()
                         else:
-                            _from28.remove(_c123)
-                        st.zones[_d21].append(_c123)
-                        st.loc[_c123.id] = _d21
+                            _from28.remove(_c122)
+                        st.zones[_d21].append(_c122)
+                        st.loc[_c122.id] = _d21
                     else:  # not a card: State.move raises the rules' error
-                        st.move(_c123, _d21, False)
+                        st.move(_c122, _d21, False)
     def c_130(st, env, pc):  # game.yaml:448
         _L_q13 = env['q']
         _L_p49 = env['p']
@@ -5689,31 +5631,31 @@ def build(num_players, files):
                     _i47 = 0
                 _x16 = env['x'] = _v35[_i47]
                 st.at = o132  # game.yaml:453
-                _c124 = _x16
+                _c123 = _x16
                 _d22 = (Z_area1 + (_S_p33 if _S_p33 is not None else seat(st, _L_p49, S[97])))
-                if type(_c124) is Card:
-                    _from29 = st.zones[st.loc[_c124.id]]
-                    if _from29[-1] is _c124:  # the top card: no search from the bottom
+                if type(_c123) is Card:
+                    _from29 = st.zones[st.loc[_c123.id]]
+                    if _from29[-1] is _c123:  # the top card: no search from the bottom
                         _from29.pop()
                     else:
-                        _from29.remove(_c124)
-                    st.zones[_d22].append(_c124)
-                    st.loc[_c124.id] = _d22
+                        _from29.remove(_c123)
+                    st.zones[_d22].append(_c123)
+                    st.loc[_c123.id] = _d22
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c124, _d22, False)
+                    st.move(_c123, _d22, False)
                 st.at = o133  # game.yaml:453
-                _c125 = _L_c6
+                _c124 = _L_c6
                 _d23 = (Z_area1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[98])))
-                if type(_c125) is Card:
-                    _from30 = st.zones[st.loc[_c125.id]]
-                    if _from30[-1] is _c125:  # the top card: no search from the bottom
+                if type(_c124) is Card:
+                    _from30 = st.zones[st.loc[_c124.id]]
+                    if _from30[-1] is _c124:  # the top card: no search from the bottom
                         _from30.pop()
                     else:
-                        _from30.remove(_c125)
-                    st.zones[_d23].append(_c125)
-                    st.loc[_c125.id] = _d23
+                        _from30.remove(_c124)
+                    st.zones[_d23].append(_c124)
+                    st.loc[_c124.id] = _d23
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c125, _d23, False)
+                    st.move(_c124, _d23, False)
     def c_137(st, env, pc):  # game.yaml:461
         _L_p50 = env['p']
         _S_p34 = _L_p50 if type(_L_p50) is int and 0 <= _L_p50 < num_players else None
@@ -5749,12 +5691,6 @@ def build(num_players, files):
                 raise
     def c_165(st, env, pc):  # game.yaml:500
         _L_q14 = env['q']
-        _L_n9 = env['n']
-        _S_q10 = _L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else None
-        if pc <= 0:
-            if st.record_log:
-                st.at = o166  # game.yaml:500
-                st.log_line(fmt_player1(_L_q14) + ' must give ' + fmt_int1(_L_n9) + ' power but owns ' + fmt_int1(sum([_c126.props['value'] for _c126 in st.zones[(Z_chips1 + (_S_q10 if _S_q10 is not None else seat(st, _L_q14, S[8])))] if (_c126.kind == 'power_chips')])), -1)
         if pc <= 1:
             _args114 = {'q': _L_q14}
             try:
@@ -5763,10 +5699,6 @@ def build(num_players, files):
                 traced(e, 'procedure eliminate_player (' + str(S[178]) + ')')
                 raise
     def c_187(st, env, pc):  # game.yaml:527
-        if pc <= 0:
-            if st.record_log:
-                st.at = o188  # game.yaml:527
-                st.log_line(fmt_player1(first(st.players)) + ' is the last player standing', -1)
         if pc <= 1:
             st.at = o189  # game.yaml:527
             st.end_game()  # raises GameEnded during a playout
@@ -5834,13 +5766,7 @@ def build(num_players, files):
                                 st.vars['_auction1_high'] = _amount6
                                 st.vars['_auction1_leader'] = _p48
                                 st.at = o207  # game.yaml:542
-                                if st.record_log:
-                                    st.at = o207  # game.yaml:542
-                                    st.log_line(fmt_player1(_p48) + ' bids ' + fmt_int1(_amount6), -1)
                             else:  # game.yaml:542
-                                if st.record_log:
-                                    st.at = o209  # game.yaml:542
-                                    st.log_line(fmt_player1(_p48) + ' passes', -1)
                                 st.at = o210  # game.yaml:542
                                 _i51 = (_p48 if type(_p48) is int and 0 <= _p48 < num_players else seat(st, _p48, S[104]))
                                 st.vars['_auction1_in'][_i51] = False
@@ -5853,21 +5779,18 @@ def build(num_players, files):
         if pc <= 8:
             st.at = o225  # game.yaml:542
             if (env['w'] == None):
-                if st.record_log:
-                    st.at = o223  # game.yaml:554
-                    st.log_line('nobody bids for ' + fmt_card1(_L_lot4), -1)
                 st.at = o224  # game.yaml:554
-                _c127 = _L_lot4
-                if type(_c127) is Card:
-                    _from31 = st.zones[st.loc[_c127.id]]
-                    if _from31[-1] is _c127:  # the top card: no search from the bottom
+                _c125 = _L_lot4
+                if type(_c125) is Card:
+                    _from31 = st.zones[st.loc[_c125.id]]
+                    if _from31[-1] is _c125:  # the top card: no search from the bottom
                         _from31.pop()
                     else:
-                        _from31.remove(_c127)
-                    st.zones[Z_discard1].append(_c127)
-                    st.loc[_c127.id] = Z_discard1
+                        _from31.remove(_c125)
+                    st.zones[Z_discard1].append(_c125)
+                    st.loc[_c125.id] = Z_discard1
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c127, Z_discard1, False)
+                    st.move(_c125, Z_discard1, False)
             else:
                 st.at = o219  # game.yaml:552
                 _args115 = {'w': env['w'], 'price': env['price'], 'lot': _L_lot4}
@@ -5881,22 +5804,19 @@ def build(num_players, files):
                     traced(e, 'procedure pay_bid (' + str(S[180]) + ')')
                     raise
                 st.inline -= 1
-                if st.record_log:
-                    st.at = o220  # game.yaml:553
-                    st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(_L_lot4) + ' for ' + fmt_int1(env['price']), -1)
                 st.at = o221  # game.yaml:553
-                _c128 = _L_lot4
+                _c126 = _L_lot4
                 _d24 = (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[108])))
-                if type(_c128) is Card:
-                    _from32 = st.zones[st.loc[_c128.id]]
-                    if _from32[-1] is _c128:  # the top card: no search from the bottom
+                if type(_c126) is Card:
+                    _from32 = st.zones[st.loc[_c126.id]]
+                    if _from32[-1] is _c126:  # the top card: no search from the bottom
                         _from32.pop()
                     else:
-                        _from32.remove(_c128)
-                    st.zones[_d24].append(_c128)
-                    st.loc[_c128.id] = _d24
+                        _from32.remove(_c126)
+                    st.zones[_d24].append(_c126)
+                    st.loc[_c126.id] = _d24
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c128, _d24, False)
+                    st.move(_c126, _d24, False)
     def c_201(st, env, pc):  # game.yaml:542
         _L__auction1_order1 = env['_auction1_order']
         _L_lot5 = env['lot']
@@ -5934,13 +5854,7 @@ def build(num_players, files):
                             st.vars['_auction1_high'] = _amount8
                             st.vars['_auction1_leader'] = _p50
                             st.at = o207  # game.yaml:542
-                            if st.record_log:
-                                st.at = o207  # game.yaml:542
-                                st.log_line(fmt_player1(_p50) + ' bids ' + fmt_int1(_amount8), -1)
                         else:  # game.yaml:542
-                            if st.record_log:
-                                st.at = o209  # game.yaml:542
-                                st.log_line(fmt_player1(_p50) + ' passes', -1)
                             st.at = o210  # game.yaml:542
                             _i53 = (_p50 if type(_p50) is int and 0 <= _p50 < num_players else seat(st, _p50, S[104]))
                             st.vars['_auction1_in'][_i53] = False
@@ -5977,13 +5891,7 @@ def build(num_players, files):
                         st.vars['_auction1_high'] = _amount10
                         st.vars['_auction1_leader'] = _L_p52
                         st.at = o207  # game.yaml:542
-                        if st.record_log:
-                            st.at = o207  # game.yaml:542
-                            st.log_line(fmt_player1(_L_p52) + ' bids ' + fmt_int1(_amount10), -1)
                     else:  # game.yaml:542
-                        if st.record_log:
-                            st.at = o209  # game.yaml:542
-                            st.log_line(fmt_player1(_L_p52) + ' passes', -1)
                         st.at = o210  # game.yaml:542
                         _i55 = (_S_p35 if _S_p35 is not None else seat(st, _L_p52, S[104]))
                         st.vars['_auction1_in'][_i55] = False
@@ -6018,13 +5926,7 @@ def build(num_players, files):
                     st.vars['_auction1_high'] = _amount12
                     st.vars['_auction1_leader'] = _L_p53
                     st.at = o207  # game.yaml:542
-                    if st.record_log:
-                        st.at = o207  # game.yaml:542
-                        st.log_line(fmt_player1(_L_p53) + ' bids ' + fmt_int1(_amount12), -1)
                 else:  # game.yaml:542
-                    if st.record_log:
-                        st.at = o209  # game.yaml:542
-                        st.log_line(fmt_player1(_L_p53) + ' passes', -1)
                     st.at = o210  # game.yaml:542
                     _i57 = (_S_p36 if _S_p36 is not None else seat(st, _L_p53, S[104]))
                     st.vars['_auction1_in'][_i57] = False
@@ -6047,24 +5949,20 @@ def build(num_players, files):
                 traced(e, 'procedure pay_bid (' + str(S[180]) + ')')
                 raise
             st.inline -= 1
-        if pc <= 1:
-            if st.record_log:
-                st.at = o220  # game.yaml:553
-                st.log_line(fmt_player1(_L_w2) + ' wins ' + fmt_card1(_L_lot8) + ' for ' + fmt_int1(_L_price2), -1)
         if pc <= 2:
             st.at = o221  # game.yaml:553
-            _c129 = _L_lot8
+            _c127 = _L_lot8
             _d25 = (Z_auction_area1 + (_S_w2 if _S_w2 is not None else seat(st, _L_w2, S[108])))
-            if type(_c129) is Card:
-                _from33 = st.zones[st.loc[_c129.id]]
-                if _from33[-1] is _c129:  # the top card: no search from the bottom
+            if type(_c127) is Card:
+                _from33 = st.zones[st.loc[_c127.id]]
+                if _from33[-1] is _c127:  # the top card: no search from the bottom
                     _from33.pop()
                 else:
-                    _from33.remove(_c129)
-                st.zones[_d25].append(_c129)
-                st.loc[_c129.id] = _d25
+                    _from33.remove(_c127)
+                st.zones[_d25].append(_c127)
+                st.loc[_c127.id] = _d25
             else:  # not a card: State.move raises the rules' error
-                st.move(_c129, _d25, False)
+                st.move(_c127, _d25, False)
     def c_227(st, env, pc):  # game.yaml:562
         _L_w3 = env['w']
         _L_lot9 = env['lot']
@@ -6072,7 +5970,7 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o228  # game.yaml:563
             _picked5 = []
-            _cands5 = [_c131 for _c131 in ((st.zones[(Z_chips1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[110])))] + st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[112])))]) if fn_payable(st, S[113], _c131, _L_w3) and _c131 not in _picked5]
+            _cands5 = [_c129 for _c129 in ((st.zones[(Z_chips1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[110])))] + st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[112])))]) if fn_payable(st, S[113], _c129, _L_w3) and _c129 not in _picked5]
             if len(_cands5) > 1:  # identical cards are one choice: the top-most of each
                 _last2 = {_y5.type_id: _j2 for _j2, _y5 in enumerate(_cands5)}
                 if len(_last2) < len(_cands5):
@@ -6084,11 +5982,11 @@ def build(num_players, files):
             if _L_w3 in st.players:
                 _n16 = len(_cands5)
                 if _n16 > 1:
-                    _c130 = _cands5[st.choose(_n16)]
+                    _c128 = _cands5[st.choose(_n16)]
                     st.move_number += 1
                 else:  # one candidate: it is picked
-                    _c130 = _cands5[0]
-                _picked5.append(_c130)
+                    _c128 = _cands5[0]
+                _picked5.append(_c128)
             env['got'] = _picked5
         if pc <= 1:
             st.at = o229  # game.yaml:565
@@ -6108,12 +6006,12 @@ def build(num_players, files):
             st.inline -= 1
     def c_234(st, env, pc):  # game.yaml:576
         _L_q15 = env['q']
-        _S_q11 = _L_q15 if type(_L_q15) is int and 0 <= _L_q15 < num_players else None
+        _S_q10 = _L_q15 if type(_L_q15) is int and 0 <= _L_q15 < num_players else None
         if pc <= 0:
             st.at = o246  # game.yaml:577
             # game.yaml:580: always offered
             # game.yaml:581: always offered
-            if _S_q11 is None:
+            if _S_q10 is None:
                 raise RuleError(not_a_seat(_L_q15, num_players), S[184])
             if _L_q15 in st.players:  # else out of the game: no option runs
                 _i59 = st.choose(2)
@@ -6152,7 +6050,7 @@ def build(num_players, files):
                         _end44 = _end43 + _f11
                         if not _end44:
                             raise RuleError('a choice has no legal option', S[185])
-                        if _S_q11 is None:
+                        if _S_q10 is None:
                             raise RuleError(not_a_seat(_L_q15, num_players), S[185])
                         if _L_q15 in st.players:  # else out of the game: no option runs
                             if _end44 > 1:
@@ -6196,7 +6094,7 @@ def build(num_players, files):
             st.inline -= 1
     def c_237(st, env, pc):  # game.yaml:583
         _L_q17 = env['q']
-        _S_q12 = _L_q17 if type(_L_q17) is int and 0 <= _L_q17 < num_players else None
+        _S_q11 = _L_q17 if type(_L_q17) is int and 0 <= _L_q17 < num_players else None
         if pc <= 0:
             st.at = o245  # game.yaml:584
             for _i62 in span_list(1, 2, S[117]):
@@ -6219,7 +6117,7 @@ def build(num_players, files):
                 _end47 = _end46 + _f14
                 if not _end47:
                     raise RuleError('a choice has no legal option', S[185])
-                if _S_q12 is None:
+                if _S_q11 is None:
                     raise RuleError(not_a_seat(_L_q17, num_players), S[185])
                 if _L_q17 in st.players:  # else out of the game: no option runs
                     if _end47 > 1:
@@ -6249,7 +6147,7 @@ def build(num_players, files):
                         pass
     def c_238(st, env, pc):  # game.yaml:585
         _L_q18 = env['q']
-        _S_q13 = _L_q18 if type(_L_q18) is int and 0 <= _L_q18 < num_players else None
+        _S_q12 = _L_q18 if type(_L_q18) is int and 0 <= _L_q18 < num_players else None
         if pc <= 0:
             st.at = o244  # game.yaml:586
             if ((_r18 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
@@ -6269,7 +6167,7 @@ def build(num_players, files):
             _end50 = _end49 + _f17
             if not _end50:
                 raise RuleError('a choice has no legal option', S[185])
-            if _S_q13 is None:
+            if _S_q12 is None:
                 raise RuleError(not_a_seat(_L_q18, num_players), S[185])
             if _L_q18 in st.players:  # else out of the game: no option runs
                 if _end50 > 1:
@@ -6313,7 +6211,7 @@ def build(num_players, files):
             st.inline -= 1
     def c_258(st, env, pc):  # game.yaml:615
         _L_q20 = env['q']
-        _S_q14 = _L_q20 if type(_L_q20) is int and 0 <= _L_q20 < num_players else None
+        _S_q13 = _L_q20 if type(_L_q20) is int and 0 <= _L_q20 < num_players else None
         if pc <= 0:
             st.at = o259  # game.yaml:616
             _lo4 = 2
@@ -6325,7 +6223,7 @@ def build(num_players, files):
                 if len(_picked6) < _hi4:
                     _cands6 = []
                     _seen4 = set()
-                    for _y6 in reversed(st.zones[(Z_chips1 + (_S_q14 if _S_q14 is not None else seat(st, _L_q20, S[119])))]):
+                    for _y6 in reversed(st.zones[(Z_chips1 + (_S_q13 if _S_q13 is not None else seat(st, _L_q20, S[119])))]):
                         _t4 = _y6.type_id
                         if _t4 not in _seen4 and _y6 not in _picked6:
                             _seen4.add(_t4)
@@ -6338,7 +6236,7 @@ def build(num_players, files):
                     if not _stop4:
                         raise RuleError(f'a pick needs {_lo4} items but only {len(_picked6)} could be picked', S[188])
                     break
-                if _S_q14 is None:
+                if _S_q13 is None:
                     raise RuleError(not_a_seat(_L_q20, num_players), S[188])
                 if _L_q20 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
@@ -6348,10 +6246,10 @@ def build(num_players, files):
                     st.move_number += 1
                     if _i65 == len(_cands6):
                         break  # done
-                    _c132 = _cands6[_i65]
+                    _c130 = _cands6[_i65]
                 else:  # one card and no stopping yet: it is picked
-                    _c132 = _cands6[0]
-                _picked6.append(_c132)
+                    _c130 = _cands6[0]
+                _picked6.append(_c130)
             env['gone'] = _picked6
         if pc <= 1:
             st.at = o262  # game.yaml:617
@@ -6384,10 +6282,10 @@ def build(num_players, files):
             st.inline -= 1
     def c_263(st, env, pc):  # game.yaml:620
         _L_q21 = env['q']
-        _S_q15 = _L_q21 if type(_L_q21) is int and 0 <= _L_q21 < num_players else None
+        _S_q14 = _L_q21 if type(_L_q21) is int and 0 <= _L_q21 < num_players else None
         if pc <= 0:
             st.at = o266  # game.yaml:620
-            for _x18 in list(st.zones[(Z_chips1 + (_S_q15 if _S_q15 is not None else seat(st, _L_q21, S[122])))]):
+            for _x18 in list(st.zones[(Z_chips1 + (_S_q14 if _S_q14 is not None else seat(st, _L_q21, S[122])))]):
                 env['x'] = _x18
                 _args129 = {'c': _x18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6415,11 +6313,6 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_269(st, env, pc):  # game.yaml:627
-        _L_card4 = env['card']
-        if pc <= 0:
-            if st.record_log:
-                st.at = o270  # game.yaml:627
-                st.log_line(fmt_card1(_L_card4) + ' is revealed again and the game ends', -1)
         if pc <= 1:
             st.at = o271  # game.yaml:627
             st.end_game()  # raises GameEnded during a playout
@@ -6438,9 +6331,9 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_282(st, env, pc):  # game.yaml:234
-        _L_card5 = env['card']
+        _L_card3 = env['card']
         if pc <= 0:
-            _args132 = {'r': st.vars['revealer'], 'card': _L_card5}
+            _args132 = {'r': st.vars['revealer'], 'card': _L_card3}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[131])
             st.inline += 1
@@ -6452,9 +6345,9 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_284(st, env, pc):  # game.yaml:237
-        _L_card6 = env['card']
+        _L_card4 = env['card']
         if pc <= 0:
-            _args133 = {'r': st.vars['revealer'], 'card': _L_card6}
+            _args133 = {'r': st.vars['revealer'], 'card': _L_card4}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[132])
             st.inline += 1
@@ -6466,9 +6359,9 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_286(st, env, pc):  # game.yaml:239
-        _L_card7 = env['card']
+        _L_card5 = env['card']
         if pc <= 0:
-            _args134 = {'card': _L_card7}
+            _args134 = {'card': _L_card5}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[133])
             st.inline += 1
@@ -6482,17 +6375,17 @@ def build(num_players, files):
     def c_288(st, env, pc):  # game.yaml:188
         if pc <= 0:
             st.at = o289  # game.yaml:191
-            _c134 = C_ludwig1
-            if type(_c134) is Card:
-                _from34 = st.zones[st.loc[_c134.id]]
-                if _from34[-1] is _c134:  # the top card: no search from the bottom
+            _c132 = C_ludwig1
+            if type(_c132) is Card:
+                _from34 = st.zones[st.loc[_c132.id]]
+                if _from34[-1] is _c132:  # the top card: no search from the bottom
                     _from34.pop()
                 else:
-                    _from34.remove(_c134)
-                st.zones[Z_set_aside1].append(_c134)
-                st.loc[_c134.id] = Z_set_aside1
+                    _from34.remove(_c132)
+                st.zones[Z_set_aside1].append(_c132)
+                st.loc[_c132.id] = Z_set_aside1
             else:  # not a card: State.move raises the rules' error
-                st.move(_c134, Z_set_aside1, False)
+                st.move(_c132, Z_set_aside1, False)
         if pc <= 1:
             st.at = o290  # game.yaml:192
             st.shuffle(Z_deck1)
@@ -6523,23 +6416,23 @@ def build(num_players, files):
                 env['p'] = _p60
                 st.at = o298  # game.yaml:197
                 _n18 = 3
-                _moved13 = take_where(st, Z_power_supply1, _n18, lambda _c135: (_c135.props['value'] == 1), S[134])
+                _moved13 = take_where(st, Z_power_supply1, _n18, lambda _c133: (_c133.props['value'] == 1), S[134])
                 _dest16 = (Z_chips1 + _p60)
-                for _c136 in _moved13:
-                    st.move(_c136, _dest16, False)
+                for _c134 in _moved13:
+                    st.move(_c134, _dest16, False)
                 st.at = o299  # game.yaml:198
                 _n19 = 3
-                _moved14 = take_where(st, Z_power_supply1, _n19, lambda _c137: (_c137.props['value'] == 2), S[135])
+                _moved14 = take_where(st, Z_power_supply1, _n19, lambda _c135: (_c135.props['value'] == 2), S[135])
                 _dest17 = (Z_chips1 + _p60)
-                for _c138 in _moved14:
-                    st.move(_c138, _dest17, False)
+                for _c136 in _moved14:
+                    st.move(_c136, _dest17, False)
                 st.at = o300  # game.yaml:199
                 _d26 = (Z_chips1 + _p60)
                 _pile1 = st.zones[Z_gold_supply1]
                 if len(_pile1) >= 1:
-                    _c139 = _pile1.pop()
-                    st.zones[_d26].append(_c139)
-                    st.loc[_c139.id] = _d26
+                    _c137 = _pile1.pop()
+                    st.zones[_d26].append(_c137)
+                    st.loc[_c137.id] = _d26
                 else:  # short of cards (a refill), or no count: State's
                     st.move_count(1, Z_gold_supply1, _d26, False, S[136])
         if pc <= 5:
@@ -6577,9 +6470,6 @@ def build(num_players, files):
                     raise too_long(S[194])
                 st.at = o306  # game.yaml:203
                 st.vars['round'] += 1
-                if st.record_log:
-                    st.at = o307  # game.yaml:203
-                    st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
                 st.vars['phase'] = 'Turns'
                 _passes12 = 0
                 while True:
@@ -6598,12 +6488,6 @@ def build(num_players, files):
                         st.at = o320  # game.yaml:207
                         if (not (len(st.players) <= 1)):
                             st.vars['turn_player'] = _p61
-                            if st.record_log:
-                                st.at = o313  # game.yaml:207
-                                st.log_line(turn_line(st), -1)
-                            if st.record_log:
-                                st.at = o314  # game.yaml:212
-                                st.log_line(fmt_player1(_p61) + ' begins a turn', -1)
                             st.vars['conspiracy_used'] = False
                             st.at = o316  # game.yaml:214
                             move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
@@ -6638,10 +6522,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o306  # game.yaml:203
             st.vars['round'] += 1
-        if pc <= 1:
-            if st.record_log:
-                st.at = o307  # game.yaml:203
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
         if pc <= 2:
             st.vars['phase'] = 'Turns'
             _passes13 = 0
@@ -6661,12 +6541,6 @@ def build(num_players, files):
                     st.at = o320  # game.yaml:207
                     if (not (len(st.players) <= 1)):
                         st.vars['turn_player'] = _p62
-                        if st.record_log:
-                            st.at = o313  # game.yaml:207
-                            st.log_line(turn_line(st), -1)
-                        if st.record_log:
-                            st.at = o314  # game.yaml:212
-                            st.log_line(fmt_player1(_p62) + ' begins a turn', -1)
                         st.vars['conspiracy_used'] = False
                         st.at = o316  # game.yaml:214
                         move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
@@ -6718,12 +6592,6 @@ def build(num_players, files):
                     st.at = o320  # game.yaml:207
                     if (not (len(st.players) <= 1)):
                         st.vars['turn_player'] = _p63
-                        if st.record_log:
-                            st.at = o313  # game.yaml:207
-                            st.log_line(turn_line(st), -1)
-                        if st.record_log:
-                            st.at = o314  # game.yaml:212
-                            st.log_line(fmt_player1(_p63) + ' begins a turn', -1)
                         st.vars['conspiracy_used'] = False
                         st.at = o316  # game.yaml:214
                         move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
@@ -6767,12 +6635,6 @@ def build(num_players, files):
                 st.at = o320  # game.yaml:207
                 if (not (len(st.players) <= 1)):
                     st.vars['turn_player'] = _p64
-                    if st.record_log:
-                        st.at = o313  # game.yaml:207
-                        st.log_line(turn_line(st), -1)
-                    if st.record_log:
-                        st.at = o314  # game.yaml:212
-                        st.log_line(fmt_player1(_p64) + ' begins a turn', -1)
                     st.vars['conspiracy_used'] = False
                     st.at = o316  # game.yaml:214
                     move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
@@ -6806,12 +6668,6 @@ def build(num_players, files):
             st.at = o320  # game.yaml:207
             if (not (len(st.players) <= 1)):
                 st.vars['turn_player'] = _L_p54
-                if st.record_log:
-                    st.at = o313  # game.yaml:207
-                    st.log_line(turn_line(st), -1)
-                if st.record_log:
-                    st.at = o314  # game.yaml:212
-                    st.log_line(fmt_player1(_L_p54) + ' begins a turn', -1)
                 st.vars['conspiracy_used'] = False
                 st.at = o316  # game.yaml:214
                 move_cards(st, st.zones[Z_used_properties1], Z_unused_properties1, False)
@@ -6843,13 +6699,6 @@ def build(num_players, files):
         _L_p55 = env['p']
         if pc <= 0:
             st.vars['turn_player'] = _L_p55
-            if st.record_log:
-                st.at = o313  # game.yaml:207
-                st.log_line(turn_line(st), -1)
-        if pc <= 1:
-            if st.record_log:
-                st.at = o314  # game.yaml:212
-                st.log_line(fmt_player1(_L_p55) + ' begins a turn', -1)
         if pc <= 2:
             st.vars['conspiracy_used'] = False
         if pc <= 3:
@@ -6884,7 +6733,7 @@ def build(num_players, files):
             st.inline -= 1
 
     def tie_0(st, env):  # game.yaml:227
-        return len([1 for _c140 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[199])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200])))]) if (_c140.props['colour'] == C_violet1)])
+        return len([1 for _c138 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[199])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200])))]) if (_c138.props['colour'] == C_violet1)])
     def trigger_1_when(st, env):  # game.yaml:234
         return (env['card'].key == 'mazarin')
     def trigger_2_when(st, env):  # game.yaml:237
