@@ -6,7 +6,9 @@ through to the next). The stepping code the API runs keeps them.
 
 Pinned here: no direct function of a shipped game or of the fixtures with log lines tests the
 log, while the stepping code does; and playouts, from a new game and resumed at every depth
-of a turn (a direct function entered at a ``pc`` past a left-out log line), are the API's games.
+of a turn (a direct function entered at a ``pc`` past a left-out log line: tests/fixtures/calls
+with a log line first in ``note``, before its decision and the call after it), are the API's
+games; a ``pc`` off by one after a left-out section fails there.
 tests/test_at.py pins the errors (a log line that fails only with the log on).
 """
 
@@ -62,8 +64,24 @@ def test_direct_code_writes_no_log_line(game: str) -> None:
     assert "if st.record_log:" in text  # the stepping code logs (the API's games)
 
 
-@pytest.mark.parametrize("game", ["harbour-guilds", str(FIXTURES / "calls" / "game.yaml")])
-def test_playouts_past_left_out_log_lines_are_the_api_games(game: str) -> None:
+def _log_before_a_decision(tmp_path: Path) -> str:
+    """tests/fixtures/calls with a log line first in ``note``, before its decision and the
+    call after it: a playout resumed after the decision enters the direct function at a
+    ``pc`` past the left-out section."""
+    text = (FIXTURES / "calls" / "game.yaml").read_text()
+    old = '      - choose: "Keep {c}?"'
+    assert old in text
+    path = tmp_path / "game.yaml"
+    path.write_text(text.replace(old, '      - log "noting {c}"\n' + old))
+    return str(path)
+
+
+@pytest.mark.parametrize("game", ["harbour-guilds", "calls", "log-first"])
+def test_playouts_past_left_out_log_lines_are_the_api_games(game: str, tmp_path: Path) -> None:
+    if game == "calls":
+        game = str(FIXTURES / "calls" / "game.yaml")
+    elif game == "log-first":
+        game = _log_before_a_decision(tmp_path)
     g = meeple.load(game, 3, backend="compiled")
     rng = random.Random(5)
     for seed in range(6):
