@@ -761,23 +761,15 @@ class State:
         if d is not None and below == len(frames):  # (at rest the top frame is own: clone)
             self._thaw()
             below = self.shared
-        last: object = None
-        env: dict[str, Any] = {}
-        for i in range(below):  # (clone's copy, inlined; a call's frames lie together)
-            f = frames[i]
-            if f.env is not last:
-                last = f.env
-                env = f.env.copy()  # (a frozen frame's locals hold no pile: _may_share)
-            g = _new_state(Frame)
-            g.op = f.op
-            g.env = env
-            g.pc = f.pc
-            data = f.data
-            g.data = data.copy() if type(data) is list else data
-            g.lo = f.lo
-            g.hi = f.hi
-            g.note = f.note
-            frames[i] = g
+        i = 0
+        while i < below:  # call by call (a call's frames lie together and share its locals)
+            env = frames[i].env
+            j = i + 1
+            while j < below and frames[j].env is env:
+                j += 1
+            # (a frozen frame's locals hold no pile: _may_share)
+            frames[i:j] = _copied_frames(frames[i:j], env.copy())
+            i = j
         self.shared = 0
 
     def own_all_piles(self) -> None:
