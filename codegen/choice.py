@@ -32,7 +32,7 @@ from meeple.runtime.layout import site_size
 
 from . import statics
 from .cse import branch, conjunction, iterable, region
-from .exprs import Scope, action_id, known_seat, split_invariant, write_seat_check
+from .exprs import Scope, action_id, split_invariant, write_decider
 from .numbers import consecutive, write_range
 from .writer import Writer, literal
 
@@ -231,12 +231,9 @@ def write_ask(em: Any, w: Writer, s: ir.Choose, n: str, span: str, uid: int) -> 
         w.line(f"if not {n}:")
         with w.indent():
             w.line(f"raise RuleError('a choice has no legal option', {span})")
-    player = em._e(s.player)  # (what e{uid}_player(st, env) gives, read here)
-    if player.isidentifier() and known_seat(em.ex, player):
-        p = player  # (a local: known a seat, or tested at entry)
-    else:
-        w.line(f"{p} = {player}")
-    write_seat_check(w, p, span, em.ex)
+    p = write_decider(
+        w, em.ex, em._e(s.player), p, span
+    )  # (what e{uid}_player(st, env) gives, read here)
     w.line(f"if {p} in st.players:  # else out of the game: no option runs")
     with w.indent():
         if fixed is not None and fixed > 1:

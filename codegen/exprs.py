@@ -483,6 +483,18 @@ def write_seat_check(w: Writer, p: str, span: str, ex: ExprEmitter | None = None
         w.line(f"raise RuleError(not_a_seat({p}, num_players), {span})")
 
 
+def write_decider(w: Writer, ex: ExprEmitter, player: str, p: str, span: str) -> str:
+    """The Python local holding the decider ``player`` (Python text) of a choice or pick:
+    ``player`` itself where it is a local known to be a seat or tested at entry, else ``p``,
+    assigned here; followed by write_seat_check's refusal of a value that is no seat."""
+    if player.isidentifier() and known_seat(ex, player):
+        p = player
+    else:
+        w.line(f"{p} = {player}")
+    write_seat_check(w, p, span, ex)
+    return p
+
+
 def function_name(name: str) -> str:
     """The Python name of a rules function in a generated module.
 

@@ -23,7 +23,7 @@ from meeple.dsl import ir
 from meeple.runtime.ops import PICK_UNBOUNDED
 
 from .cse import iterable, region
-from .exprs import Scope, known_seat, write_seat_check
+from .exprs import Scope, write_decider
 from .moves import kept, write_card_move
 from .writer import Writer, literal
 
@@ -100,12 +100,7 @@ def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
                     f"{{len({picked})}} could be picked', {span})"
                 )
             w.line("break")
-        player = em._e(s.player)
-        if player.isidentifier() and known_seat(em.ex, player):
-            p = player  # (a local: known a seat, or tested at entry; read again below)
-        else:
-            w.line(f"{p} = {player}")
-        write_seat_check(w, p, span, em.ex)
+        p = write_decider(w, em.ex, em._e(s.player), p, span)
         w.line(f"if {p} not in st.players:")
         with w.indent():
             w.line("break  # the picker is out of the game: the pick ends with what was picked")

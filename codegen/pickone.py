@@ -19,7 +19,7 @@ from typing import Any
 
 from meeple.dsl import ir
 
-from .exprs import Scope, known_seat, write_seat_check
+from .exprs import Scope, write_decider
 from .moves import write_card_move
 from .pick import picked_may_be_candidates, zone_name
 from .writer import Writer, literal
@@ -48,12 +48,7 @@ def write_pick_one(em: Any, w: Writer, s: ir.Pick, candidates: Any) -> None:
     w.line(f"if not {cands}:")
     with w.indent():
         w.line(f"raise RuleError('a pick needs 1 items but only 0 could be picked', {span})")
-    player = em._e(s.player)
-    if player.isidentifier() and known_seat(em.ex, player):
-        p = player  # (a local: known a seat, or tested at entry)
-    else:
-        w.line(f"{p} = {player}")
-    write_seat_check(w, p, span, em.ex)
+    p = write_decider(w, em.ex, em._e(s.player), p, span)
     # the picker out of the game: the pick ends with nothing picked
     w.line(f"if {p} in st.players:")
     with w.indent():
