@@ -17,7 +17,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from test_playout import FIXTURES, Recorder, replay
+from test_playout import FIXTURES, Recorder, playouts_are_api_games
 
 import meeple
 from meeple.api import load_checked
@@ -62,18 +62,7 @@ def _games(rules: Path) -> tuple[meeple.Game, meeple.Game]:
 def test_every_shape_plays_out_as_the_interpreter_plays_it() -> None:
     """40 playouts of the compiled fixture, each the interpreter's API game (and the compiled
     one) for the same choices; between them the games show every option and the pick."""
-    compiled, interpreter = _games(REUSE)
-    log: list[str] = []
-    for seed in range(40):
-        rec = Recorder(seed)
-        final = compiled.playout(seed, rec)
-        for game in (interpreter, compiled):
-            api = game.new_initial_state(seed, record_log=False)
-            replay(api, rec.taken)
-            assert final.to_json() == api.to_json()
-        logged = interpreter.new_initial_state(seed)
-        replay(logged, rec.taken)
-        log += [text for _, text in logged.log]
+    _, log = playouts_are_api_games(REUSE, 3, range(40))
     for shape in SHAPES:
         assert any(re.search(shape, line) for line in log), shape
 

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_playout import FIXTURES, Recorder, replay
+from test_playout import FIXTURES, Recorder, playouts_are_api_games
 
 import meeple
 from meeple.api import load_checked
@@ -41,18 +41,7 @@ def test_every_shape_plays_out_as_the_interpreter_plays_it() -> None:
     """60 playouts of the compiled fixture, each the interpreter's API game (and the compiled
     one) for the same choices, its scores counted by every shape; between them the games take
     every option."""
-    compiled, interpreter = _games(MEMO)
-    log: list[str] = []
-    for seed in range(60):
-        rec = Recorder(seed)
-        final = compiled.playout(seed, rec)
-        for game in (interpreter, compiled):
-            api = game.new_initial_state(seed, record_log=False)
-            replay(api, rec.taken)
-            assert final.to_json() == api.to_json()
-        logged = interpreter.new_initial_state(seed)
-        replay(logged, rec.taken)
-        log += [text for _, text in logged.log]
+    _, log = playouts_are_api_games(MEMO, 3, range(60))
     for shape in SHAPES:
         assert any(re.search(shape, line) for line in log), shape
 

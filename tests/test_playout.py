@@ -73,6 +73,31 @@ def replay(state: State, taken: list[tuple[int, int]]) -> None:
     assert state.is_terminal(), "the playout ended before the API game did"
 
 
+def playouts_are_api_games(
+    rules: Path, players: int, seeds: range
+) -> tuple[list[State], list[str]]:
+    """One compiled playout of ``rules`` per seed, each asserted to end in the state of the
+    interpreter's API game and of the compiled one for the same choices (to_json); returns the
+    playouts' final states and the log lines of the interpreter's games (for checking that
+    the games reach every shape a fixture has)."""
+    compiled = meeple.load(str(rules), players, backend="compiled")
+    interpreter = meeple.load(str(rules), players, backend="interpreter")
+    finals: list[State] = []
+    log: list[str] = []
+    for seed in seeds:
+        rec = Recorder(seed)
+        final = compiled.playout(seed, rec)
+        for game in (interpreter, compiled):
+            api = game.new_initial_state(seed, record_log=False)
+            replay(api, rec.taken)
+            assert final.to_json() == api.to_json()
+        logged = interpreter.new_initial_state(seed)
+        replay(logged, rec.taken)
+        log += [text for _, text in logged.log]
+        finals.append(final)
+    return finals, log
+
+
 def random_moves(state: State, rng: random.Random, k: int) -> None:
     """Up to ``k`` uniform random actions through the API (fewer if the game ends)."""
     for _ in range(k):

@@ -24,7 +24,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_playout import FIXTURES, Recorder, replay
+from test_playout import FIXTURES, Recorder, playouts_are_api_games
 
 import meeple
 from meeple.api import load_checked
@@ -57,20 +57,8 @@ def test_every_playout_is_the_interpreters_game(players: int) -> None:
     """40 playouts of the compiled fixture per player count, each the interpreter's API game
     (and the compiled one) for the same choices, state for state at the end; between them the
     games take each option, fill a row (a draw goes to the display) and eliminate seats."""
-    compiled, interpreter = _games(ROWS, players)
-    log: list[str] = []
-    full = 0
-    for seed in range(40):
-        rec = Recorder(seed)
-        final = compiled.playout(seed, rec)
-        for game in (interpreter, compiled):
-            api = game.new_initial_state(seed, record_log=False)
-            replay(api, rec.taken)
-            assert final.to_json() == api.to_json()
-        logged = interpreter.new_initial_state(seed)
-        replay(logged, rec.taken)
-        log += [text for _, text in logged.log]
-        full += bool(final.zones[final.prog.zone_base["display"]])
+    finals, log = playouts_are_api_games(ROWS, players, range(40))
+    full = sum(bool(f.zones[f.prog.zone_base["display"]]) for f in finals)
     for shape in SHAPES:
         assert any(re.search(shape, line) for line in log), shape
     assert full > 0, "no row was ever full: the second branch of the move was never taken"

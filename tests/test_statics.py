@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_playout import FIXTURES, Recorder, replay
+from test_playout import FIXTURES, Recorder, playouts_are_api_games
 
 import meeple
 from meeple.api import load_checked
@@ -45,18 +45,7 @@ def test_every_shape_plays_out_as_the_interpreter_plays_it() -> None:
     """40 playouts of the compiled fixture, each the interpreter's API game (and the compiled
     one) for the same choices, its scores counted by every shape of loop; between them the
     games take every option."""
-    compiled, interpreter = _games(STATICS)
-    log: list[str] = []
-    for seed in range(40):
-        rec = Recorder(seed)
-        final = compiled.playout(seed, rec)
-        for game in (interpreter, compiled):
-            api = game.new_initial_state(seed, record_log=False)
-            replay(api, rec.taken)
-            assert final.to_json() == api.to_json()
-        logged = interpreter.new_initial_state(seed)
-        replay(logged, rec.taken)
-        log += [text for _, text in logged.log]
+    _, log = playouts_are_api_games(STATICS, 3, range(40))
     for shape in SHAPES:
         assert any(re.search(shape, line) for line in log), shape
 
