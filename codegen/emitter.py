@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from meeple.dsl import ir
+from meeple.dsl import cardkinds, ir
 from meeple.dsl.checker import Checked, may_be_zone
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.limits import is_name
@@ -222,6 +222,9 @@ class ModuleEmitter:
             w.line(f"{i} = {self.ex.var_index(s.name, s.index, s.span, Scope())}")
             target += f"[{i}]"
         value = self._e(s.value)
+        if self.ex.type_of(s.value) == "any":  # checked when it runs (runtime.typed)
+            want = literal(cardkinds.plain(decl.type))
+            value = f"typed({value}, {literal(s.name)}, {want}, {self._span(s.span)})"
         if s.op not in _ASSIGN_OPS:
             raise MeepleError(f"the code generator has no assignment {s.op!r}", s.span)
         if not decl.is_track:

@@ -45,6 +45,9 @@ def unify(a: str, b: str) -> str:
         return a
     if plain(a) == plain(b):
         return plain(a)
+    for t, other in ((a, b), (b, a)):  # a player or a card may be none
+        if other == "none" and plain(t) in ("player", "card"):
+            return t
     return "any"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from meeple.dsl import ir
+from meeple.dsl import cardkinds, ir
 from meeple.dsl.checker import Checked, may_be_zone
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.numbering import Numbering, number, site_domain
@@ -13,7 +13,7 @@ from meeple.dsl.specs import kind_specs, leaf_functions, wrap_size, zone_specs
 from meeple.dsl.tracks import bounded
 from meeple.runtime import ops
 from meeple.runtime.datatable import DataTableRT
-from meeple.runtime.helpers import MISSING, PatternTable, restore_local
+from meeple.runtime.helpers import MISSING, PatternTable, restore_local, typed
 from meeple.runtime.layout import ProgramBase, VarSpec, site_size
 from meeple.runtime.position import turn_line
 from meeple.runtime.tracks import Spaces, reach
@@ -167,6 +167,8 @@ class Program(ProgramBase):
 
     def _s_Assign(self, s: ir.Assign) -> ops.Op:
         f, n, decl = self.ex.compile(s.value), s.name, self.game.variables[s.name]
+        if self.checked.types.get(id(s.value), "any") == "any":  # checked when it runs
+            f = _typed(f, n, cardkinds.plain(decl.type), s.span)
         if s.position and n == "turn_player" and not isinstance(s.value, ir.Const):
 
             def run_turn(st: Any, env: dict[str, Any]) -> None:  # a turn begins: set and log
@@ -362,3 +364,12 @@ def var_specs(checked: Checked) -> list[VarSpec]:
 def rule_of_space(s: ir.Space, block: Callable[[ir.Block], ops.BlockOp]) -> ops.TriggerRule:
     """A space's effect as a trigger's rule: its body, run with ``s.var`` naming the seat."""
     return ops.TriggerRule(None, s.var, None, block(s.body))  # type: ignore[arg-type]
+
+
+def _typed(f: Fn, name: str, want: str, span: Any) -> Fn:
+    """``f``, its value checked against variable ``name``'s type ``want`` (runtime.typed)."""
+
+    def run(st: Any, env: dict[str, Any]) -> Any:
+        return typed(f(st, env), name, want, span)
+
+    return run

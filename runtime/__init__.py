@@ -48,6 +48,7 @@ from .helpers import (
     span_list,
     too_deep,
     traced,
+    typed,
 )
 from .layout import KindSpec, ProgramBase, VarSpec, ZoneSpec, site_size
 from .majorities import majority_has, majority_holders, majority_top
@@ -141,6 +142,7 @@ __all__ = [
     "too_deep",
     "too_long",
     "traced",
+    "typed",
     "turn_line",
     "not_a_seat",
     "option_seat",

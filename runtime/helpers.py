@@ -49,6 +49,27 @@ def traced(e: BaseException, entry: str) -> None:
     calls.append(entry)
 
 
+_KINDS: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "int": ("a number", lambda v: isinstance(v, int)),
+    "bool": ("true or false", lambda v: isinstance(v, bool)),
+    "player": ("a player", lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool))),
+    "str": ("a text", lambda v: isinstance(v, str)),
+    "card": ("a card", lambda v: v is None or isinstance(v, Card)),
+}
+
+
+def typed(v: Any, name: str, want: str, span: Any) -> Any:
+    """``v``, given to variable ``name`` of declared type ``want`` ("int", "bool", "player",
+    "str" or "card"), where the checker could not fix the value's type (``first`` of a list of
+    mixed items): a RuleError when it is not of that type. A variable never holds a zone or a
+    list, which a save would not keep and a clone would share."""
+    words, ok = _KINDS[want]
+    if not ok(v):
+        what = "a zone or a list" if isinstance(v, list) else type(v).__name__
+        raise RuleError(f"'{name}' holds {words}; this value is {what}", span)
+    return v
+
+
 def ordinal(card: Card, kind: str | None, span: Any) -> int:
     """Index of a card among its kind, refusing a card of another kind (a zone per districts
     indexed by a minion would silently pick the wrong pile)."""

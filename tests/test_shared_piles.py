@@ -233,3 +233,27 @@ def test_shared_piles_change_in_neither(backend: str) -> None:
     played.playout(1)
     assert [list(z) for z, _ in shared] == [cards for _, cards in shared]
     assert any(z is c.zones[i] for i, z in enumerate(state.zones))  # some never changed
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_variable_never_holds_a_pile(tmp_path: Path, backend: str) -> None:
+    """A variable is given a value whose type the checker cannot fix (``first`` of a list of a
+    pile and a number): a number is kept; a pile, which a clone would share and a save would
+    not keep, is refused with the variable's name, on both back ends alike."""
+
+    def play(first: str) -> State:
+        text = edit(
+            BASE,
+            "variables:\n",
+            "variables:\n  held: {type: int, initial: 0, source: Turn}\n",
+            "          - label: draw a card\n            do:\n",
+            f"          - label: draw a card\n            do:\n              - held = {first}\n",
+        )
+        game = meeple.load(str(write(tmp_path, text)), 2, backend=backend)
+        state = game.new_initial_state(0)
+        state.apply_action(state.legal_actions()[0])  # draw a card
+        return state
+
+    assert play("first([7, hand[p]])").vars["held"] == 7
+    with pytest.raises(meeple.RuleError, match="'held' holds a number; this value is a zone"):
+        play("first([hand[p], 7])")

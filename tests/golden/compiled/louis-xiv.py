@@ -630,8 +630,8 @@ def build(num_players, files):
     """The program for ``num_players`` seats; ``files``: the paths of FILES."""
     P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 4)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
-    P.local_types = {'back': 'list:card', 'bonus': 'bool', 'c': 'card', 'cards': 'int', 'coins': 'int', 'gifted': 'list:player', 'i': 'int', 'joker': 'bool', 'jumps': 'int', 'k': 'int', 'leaders': 'list:player', 'left': 'int', 'm': 'card', 'n': 'int', 'optional': 'bool', 'placed': 'int', 's': 'str', 't': 'card', 'what': 'str', 'y': 'card'}
-    P.zone_locals = frozenset(['p', 'q', 'seconds'])
+    P.local_types = {'back': 'list:card', 'bonus': 'bool', 'c': 'card', 'cards': 'int', 'coins': 'int', 'gifted': 'list:player', 'i': 'int', 'joker': 'bool', 'jumps': 'int', 'k': 'int', 'leaders': 'list:player', 'left': 'int', 'm': 'card', 'n': 'int', 'optional': 'bool', 'p': 'player', 'placed': 'int', 's': 'str', 't': 'card', 'what': 'str', 'y': 'card'}
+    P.zone_locals = frozenset(['q', 'seconds'])
     P.frame_parents = {
         0: frozenset([54, 57, 67, 69, 254, 342, 361]),
         1: frozenset([26, 122, 215, 410]),

@@ -872,7 +872,6 @@ def build(num_players, files):
     KF_spaces3 = [_x for _x in K_spaces1 if ((_x.props['type'] == 'aristocrat') or (_x.props['type'] == 'beside'))]
     K_aristocrats1 = P.kind_cards['aristocrats']
     C_mainz1 = P.card_by_key('mainz')
-    fmt_any1 = formatter('any')
     Z_aside1 = P.zone_base['aside']
     fmt_list_player1 = formatter('list:player')
     D_rounds1 = DataTableRT.build(('rounds', (('round', 'int'), ('vp', 'int'), ('thalers', 'int'), ('city', 'str')), ('round',), ((1, 2, 0, 'place'), (2, 2, 0, 'place'), (3, 2, 1, 'move'), (4, 1, 2, 'none'), (5, 1, 2, 'none')), ()), P.card_by_key)
@@ -930,6 +929,7 @@ def build(num_players, files):
     A_361 = site[36].base
     A_371 = site[37].base
     A_381 = site[38].base
+    fmt_any1 = formatter('any')
     A_401 = site[40].base
     A_411 = site[41].base
     A_421 = site[42].base
@@ -1576,7 +1576,7 @@ def build(num_players, files):
                 st.at = o246  # game.yaml:683
                 if st.record_log:
                     st.at = o246  # game.yaml:683
-                    st.log_line(fmt_any1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
+                    st.log_line(fmt_player1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -3798,7 +3798,7 @@ def build(num_players, files):
         st.at = o246  # game.yaml:683
         if st.record_log:
             st.at = o246  # game.yaml:683
-            st.log_line(fmt_any1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
+            st.log_line(fmt_player1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
         st.frames.pop()
 
     def step_248(st, fr):  # game.yaml:695
