@@ -206,6 +206,7 @@ def test_piles_given_names_after_a_clone(tmp_path: Path, backend: str, text: str
         assert _clones_everywhere(game, seed) > 5
 
 
+@pytest.mark.deep  # (the quick loop clones the shipped games in tests/test_clone_sharing.py)
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("game_id", ["harbour-guilds", "shadow-of-the-emperor", "louis-xiv"])
 def test_shipped_games_cloned_at_every_decision(game_id: str, backend: str) -> None:

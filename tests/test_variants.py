@@ -39,16 +39,31 @@ def test_variant_plays_conserving_components_and_changes_a_rule(game: str, varia
     assert "(variant: " in g.name
 
 
-@pytest.mark.parametrize(("game", "variant"), [(g, None) for g in game_ids()] + VARIANTS)
-def test_random_games_conserve_components_at_every_player_count(
-    game: str, variant: str | None
-) -> None:
+GAMES_AND_VARIANTS = [(g, None) for g in game_ids()] + VARIANTS
+
+
+def _conserving_games(game: str, variant: str | None, seeds: range) -> None:
     g = api.load_checked(game, variant).game
     for players in range(g.players_min, g.players_max + 1):
         loaded = meeple.load(game, players, variant)
-        for seed in range(10):
+        for seed in seeds:
             r = api.play(loaded, seed=seed, record_log=False, check=True)
             assert r.state.is_terminal() and len(r.winners) >= 1
+
+
+@pytest.mark.parametrize(("game", "variant"), GAMES_AND_VARIANTS)
+def test_random_games_conserve_components_at_every_player_count(
+    game: str, variant: str | None
+) -> None:
+    _conserving_games(game, variant, range(3))
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize(("game", "variant"), GAMES_AND_VARIANTS)
+def test_more_random_games_conserve_components_at_every_player_count(
+    game: str, variant: str | None
+) -> None:
+    _conserving_games(game, variant, range(3, 20))
 
 
 def test_variant_is_deterministic_and_differs_from_the_game() -> None:
