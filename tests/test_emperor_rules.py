@@ -139,3 +139,13 @@ def test_a_variable_per_kind_refuses_a_component_of_another_kind() -> None:
     check_expression(game.checked, bad)  # a card: the kind is known only when it runs
     with pytest.raises(meeple.RuleError, match="not one of the aristocrats"):
         game.program.ex.compile(bad)(state, {})
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "compiled"])
+def test_the_elector_of_mainz_log_line_names_a_player(backend: str) -> None:
+    """``elector_of`` is a player or none: its log line names the player ("P4 takes ..."),
+    not the seat's number ("3 takes ...")."""
+    game = meeple.load(GAME_ID, 4, backend=backend)
+    lines = [t for _, t in meeple.api.play(game, seed=5).state.log if "Mainz" in t]
+    takes = [t for t in lines if "takes 1 victory point" in t]
+    assert takes and all(t.startswith("P") for t in takes), takes
