@@ -78,9 +78,11 @@ class TriggerCalls:
             return
         if not self._table:
             self._table = self.em.names.fresh("TCALLS")[1:]
-        w.line(f"if {dest} in {self._table}:")
+        t = self.em.names.fresh("t")  # (a call of a name: codegen/tally.py drops after it)
+        w.line(f"{t} = {self._table}.get({dest})")
+        w.line(f"if {t} is not None:")
         with w.indent():
-            w.line(f"{self._table}[{dest}](st, {moved}, {span})")
+            w.line(f"{t}(st, {moved}, {span})")
 
     def _function(self, zone: str) -> str:
         name = self._names.get(zone)

@@ -108,3 +108,21 @@ def test_a_trigger_called_past_the_frames_limit_is_refused_as_its_frame_would_be
             state.playout(lambda n, taken=choices: next(taken, 0))
         errors.append((str(e.value), e.value.trace))
     assert errors[0] == errors[1]
+
+
+def test_a_trigger_called_through_the_table_keeps_the_owner_counts(tmp_path: Path) -> None:
+    # tests/fixtures/tally sweeps a spot's pawns into the box (a trigger there moves one out in
+    # a body that cannot stop, keeping no owner count) here to a zone not known while
+    # generating: the function of the box's triggers drops the counts after each body it runs
+    # (codegen/tally.py), so the next read counts afresh and the games stay the API's
+    tally = Path(__file__).parent / "fixtures" / "tally" / "game.yaml"
+    text = tally.read_text().replace(
+        '"move at[s] to box"', '"move at[s] to (box if round > 0 else discard)"'
+    )
+    assert text.count("else discard") == 1
+    path = tmp_path / "game.yaml"
+    path.write_text(
+        text.replace("  box: {", "  discard: {visibility: public, source: Turn}\n  box: {")
+    )
+    assert "TCALLS" in _direct(path)
+    playouts_are_api_games(path, 3, range(40))

@@ -3664,8 +3664,9 @@ def build(num_players, files):
                 _dest10 = ((Z_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p12, S[64]))) if (st.zones[Z_deck1][-1].kind == 'property_cards') else Z_returned1)
                 _before2 = len(st.zones[_dest10])
                 st.move_count(1, Z_deck1, _dest10, False, S[63])
-                if _dest10 in TCALLS1:
-                    TCALLS1[_dest10](st, st.zones[_dest10][_before2:], S[63])
+                _t1 = TCALLS1.get(_dest10)
+                if _t1 is not None:
+                    _t1(st, st.zones[_dest10][_before2:], S[63])
     def c_2(st, env, pc):  # game.yaml:261
         _L_p13 = env['p']
         _S_p10 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
@@ -4121,8 +4122,9 @@ def build(num_players, files):
                     _moved10 = cards_of(_card2)
                     for _c84 in _moved10:
                         st.move(_c84, _dest12, False)
-                if _dest12 in TCALLS1:
-                    TCALLS1[_dest12](st, _moved10, S[85])
+                _t2 = TCALLS1.get(_dest12)
+                if _t2 is not None:
+                    _t2(st, _moved10, S[85])
             else:
                 _args67 = {'p': _L_p20, 'into_area': _L_into_area1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4153,9 +4155,9 @@ def build(num_players, files):
                         _cands1 = []
                         _seen1 = set()
                         for _y1 in reversed(_found1):
-                            _t1 = _y1.type_id
-                            if _t1 not in _seen1:
-                                _seen1.add(_t1)
+                            _t3 = _y1.type_id
+                            if _t3 not in _seen1:
+                                _seen1.add(_t3)
                                 _cands1.append(_y1)
                         _cands1.reverse()
                     else:
@@ -4458,8 +4460,9 @@ def build(num_players, files):
                 _moved11 = cards_of(_card3)
                 for _c95 in _moved11:
                     st.move(_c95, _dest13, False)
-            if _dest13 in TCALLS1:
-                TCALLS1[_dest13](st, _moved11, S[56])
+            _t4 = TCALLS1.get(_dest13)
+            if _t4 is not None:
+                _t4(st, _moved11, S[56])
     def c_21(st, env, pc):  # game.yaml:537
         _L_r1 = env['r']
         _L_lot2 = env['lot']
@@ -4816,9 +4819,9 @@ def build(num_players, files):
                             _cands3 = []
                             _seen2 = set()
                             for _y3 in reversed(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[119])))]):
-                                _t2 = _y3.type_id
-                                if _t2 not in _seen2 and _y3 not in _picked3:
-                                    _seen2.add(_t2)
+                                _t5 = _y3.type_id
+                                if _t5 not in _seen2 and _y3 not in _picked3:
+                                    _seen2.add(_t5)
                                     _cands3.append(_y3)
                             _cands3.reverse()
                         else:
@@ -4918,8 +4921,9 @@ def build(num_players, files):
             _dest14 = ((Z_area1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p25, S[64]))) if (st.zones[Z_deck1][-1].kind == 'property_cards') else Z_returned1)
             _before3 = len(st.zones[_dest14])
             st.move_count(1, Z_deck1, _dest14, False, S[63])
-            if _dest14 in TCALLS1:
-                TCALLS1[_dest14](st, st.zones[_dest14][_before3:], S[63])
+            _t6 = TCALLS1.get(_dest14)
+            if _t6 is not None:
+                _t6(st, st.zones[_dest14][_before3:], S[63])
     def c_35(st, env, pc):  # game.yaml:269
         _L_p26 = env['p']
         _S_p23 = _L_p26 if type(_L_p26) is int and 0 <= _L_p26 < num_players else None
@@ -5389,8 +5393,9 @@ def build(num_players, files):
                 _moved12 = cards_of(_card4)
                 for _c116 in _moved12:
                     st.move(_c116, _dest15, False)
-            if _dest15 in TCALLS1:
-                TCALLS1[_dest15](st, _moved12, S[85])
+            _t7 = TCALLS1.get(_dest15)
+            if _t7 is not None:
+                _t7(st, _moved12, S[85])
     def c_110(st, env, pc):  # game.yaml:407
         _L_p43 = env['p']
         _S_p31 = _L_p43 if type(_L_p43) is int and 0 <= _L_p43 < num_players else None
@@ -5407,9 +5412,9 @@ def build(num_players, files):
                     _cands4 = []
                     _seen3 = set()
                     for _y4 in reversed(_found2):
-                        _t3 = _y4.type_id
-                        if _t3 not in _seen3:
-                            _seen3.add(_t3)
+                        _t8 = _y4.type_id
+                        if _t8 not in _seen3:
+                            _seen3.add(_t8)
                             _cands4.append(_y4)
                     _cands4.reverse()
                 else:
@@ -6205,9 +6210,9 @@ def build(num_players, files):
                     _cands6 = []
                     _seen4 = set()
                     for _y6 in reversed(st.zones[(Z_chips1 + (_S_q13 if _S_q13 is not None else seat(st, _L_q20, S[119])))]):
-                        _t4 = _y6.type_id
-                        if _t4 not in _seen4 and _y6 not in _picked6:
-                            _seen4.add(_t4)
+                        _t9 = _y6.type_id
+                        if _t9 not in _seen4 and _y6 not in _picked6:
+                            _seen4.add(_t9)
                             _cands6.append(_y6)
                     _cands6.reverse()
                 else:
