@@ -7,9 +7,10 @@ a choice is ``i = st.choose(n)`` followed by the chosen option's statements, loo
 loops, a procedure is a Python call (depth checked and counted only where a recursive procedure
 may lie below it: codegen/calls.py), a pick is one loop (run_pick's, written out: pick.py).
 ``c_N(st, fr)`` runs the rest of a frame of block N (from its ``pc``); ``P.resume`` maps each
-block's uid to it. A statement without direct code here (a tie broken by a chooser, a move that
-sets off triggers, a track's spaces) starts as in the frame-stepping code and its frames are run
-at once (``run_to``), decisions inline. Rule text reaches this code only as the ModuleEmitter
+block's uid to it. A statement without direct code here (a tie broken by a chooser, a track's
+spaces, a move that sets off triggers that must keep their frames: codegen/triggers.py, where the
+others run as calls) starts as in the frame-stepping code and its frames are run at once
+(``run_to``), decisions inline. Rule text reaches this code only as the ModuleEmitter
 writes it: through ``repr()`` or as a validated name (``check_names``).
 """
 
@@ -24,6 +25,7 @@ from .choice import write_ask, write_choice
 from .hoist import bound_names, hoisted
 from .pick import write_pick
 from .tally import KEPT, drops
+from .triggers import TriggerCalls
 from .writer import Writer, literal
 
 
@@ -40,6 +42,7 @@ class DirectEmitter:
 
     def __init__(self, em: Any) -> None:
         self.em = em
+        self.triggers = TriggerCalls(em)  # a move's triggers run as calls (codegen/triggers.py)
 
     # ------------------------------------------------------------------ functions
     def block_function(self, w: Writer, b: ir.Block) -> None:
@@ -123,6 +126,18 @@ class DirectEmitter:
 
     def _d_While(self, w: Writer, s: ir.While) -> None:
         self.em._loop(w, s, s.test, True, self.body)
+
+    def _d_Move(self, w: Writer, s: ir.Move) -> None:
+        """A move that may set off triggers: they run as calls (codegen/triggers.py) where they
+        may, else their frames are pushed and run as the frame-stepping code does."""
+        if not self.triggers.handles(s):
+            self._started(w, s)
+            return
+        self.em.trigger_calls = self.triggers
+        try:
+            self.em._f_Move(w, s)
+        finally:
+            self.em.trigger_calls = None
 
     def _d_Pick(self, w: Writer, s: ir.Pick) -> None:
         if self.write_picks:

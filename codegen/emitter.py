@@ -80,6 +80,8 @@ class ModuleEmitter:
         self._flat: dict[int, bool] = {}
         # writing direct code (c_N), which only playouts run, the log off (codegen/moves.py)
         self.playout_only = False
+        # writing direct code of a move whose triggers run as calls (codegen/triggers.py)
+        self.trigger_calls: Any = None
         # the zones whose counts by owner direct code keeps in a table (codegen/tally.py)
         tallied = tallied_zones(self.game, self.layout)
         self.tally = Tally(tallied, self.layout) if tallied else None
@@ -278,7 +280,9 @@ class ModuleEmitter:
         w.line(f"for {c} in {moved}:")
         with w.indent():
             w.line(f"st.move({c}, {d}, {_flag(s.bottom)})")
-        if self._may_trigger(s):
+        if self._may_trigger(s) and self.trigger_calls is not None:  # (codegen/triggers.py)
+            self.trigger_calls.call(w, s, d, moved, span)
+        elif self._may_trigger(s):
             trig = self._const("triggers", "")
             w.line(f"if {d} in {trig}:")
             with w.indent():
@@ -295,11 +299,19 @@ class ModuleEmitter:
             w.line(f"{before} = len(st.zones[{d}])")
             src = self.ex.zone_index(s.src, Scope())
             w.line(f"st.move_count({self._e(s.count)}, {src}, {d}, {_flag(s.bottom)}, {span})")
+            if self.trigger_calls is not None:  # fire_arrivals' cards (codegen/triggers.py)
+                z = f"st.zones[{d}]"
+                got = f"{z}[:len({z}) - {before}][::-1]" if s.bottom else f"{z}[{before}:]"
+                self.trigger_calls.call(w, s, d, got, span)
+                return
             w.line(f"if {d} in {trig}:")
             with w.indent():
                 w.line(f"fire_arrivals(st, {trig}[{d}], {d}, {before}, {_flag(s.bottom)}, {span})")
             return
         moved = write_moved(self, w, s, d)  # codegen/moves.py
+        if self.trigger_calls is not None:  # (codegen/triggers.py)
+            self.trigger_calls.call(w, s, d, moved, span)
+            return
         w.line(f"if {d} in {trig}:")
         with w.indent():
             w.line(f"fire(st, {trig}[{d}], {moved}, {span})")
@@ -764,6 +776,7 @@ class ModuleEmitter:
             resume_wrappers(body, [(self._uid(b), self._where(b.span)) for b in blocks])
         for b in blocks:
             direct.block_function(body, b)
+        direct.triggers.functions(body)  # the triggers those call (codegen/triggers.py)
         body.line()
         for i, t in enumerate(g.tie_breakers):
             self._fn(body, f"tie_{i}", self._e(t.key), self._where(t.span))

@@ -9,7 +9,7 @@ VarSpec); the
 checked helpers its expressions call (seat, ordinal, divide, span_list, formatter, PatternTable,
 DataTableRT, majority_has, majority_holders, majority_top and the seat built-ins); the errors
 and limits (RuleError, SourceSpan, MAX_CALL_DEPTH, MAX_DEPTH, MAX_PASSES, too_deep, too_long,
-traced).
+nest_too_deep, traced).
 
 The interpreter (interpreter/: Program, ExprCompiler) runs the same State (runtime/state.py),
 frames and ops, so both back ends can be compared state by state and a game saved on one resumes
@@ -76,6 +76,7 @@ from .ops import (
     fire_arrivals,
     gone,
     live_mask,
+    nest_too_deep,
     take_where,
     too_long,
 )
@@ -120,6 +121,7 @@ __all__ = [
     "fire_arrivals",
     "gone",
     "live_mask",
+    "nest_too_deep",
     "move_cards",
     "ZoneSpec",
     "clockwise_from",

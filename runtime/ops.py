@@ -215,12 +215,18 @@ def push_bodies(st: State, hits: list[Frame], span: SourceSpan) -> None:
     """Push the frames of rule bodies set off at ``span`` (triggers, a track's spaces) so the
     first runs next; refused past MAX_DEPTH frames (a rule that sets itself off without end)."""
     if hits and len(st.frames) + len(hits) > MAX_DEPTH:
-        raise RuleError(
-            f"triggers and procedures nest more than {MAX_DEPTH} deep; "
-            "does a trigger set itself off without end?",
-            span,
-        )
+        raise nest_too_deep(span)
     st.frames.extend(reversed(hits))
+
+
+def nest_too_deep(span: SourceSpan) -> RuleError:
+    """The error for rule bodies set off past MAX_DEPTH frames (push_bodies; a generated
+    module's triggers run as calls make the same check: codegen/triggers.py)."""
+    return RuleError(
+        f"triggers and procedures nest more than {MAX_DEPTH} deep; "
+        "does a trigger set itself off without end?",
+        span,
+    )
 
 
 def fire_arrivals(

@@ -3660,15 +3660,13 @@ def build(num_players, files):
                 _passes3 += 1
                 if _passes3 > MAX_PASSES:
                     raise too_long(S[151])
-                _h1 = len(st.frames)
                 st.at = o28  # game.yaml:250
                 _dest10 = ((Z_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p12, S[64]))) if (st.zones[Z_deck1][-1].kind == 'property_cards') else Z_returned1)
                 _before2 = len(st.zones[_dest10])
                 st.move_count(1, Z_deck1, _dest10, False, S[63])
-                if _dest10 in TRIGGERS1:
-                    fire_arrivals(st, TRIGGERS1[_dest10], _dest10, _before2, False, S[63])
-                if len(st.frames) > _h1:
-                    run_to(st, _h1)
+                _t1 = TCALLS1.get(_dest10)
+                if _t1 is not None:
+                    _t1(st, st.zones[_dest10][_before2:], S[63])
     def c_2(st, env, pc):  # game.yaml:261
         _L_p13 = env['p']
         _S_p10 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
@@ -4088,7 +4086,6 @@ def build(num_players, files):
             st.at = o102  # game.yaml:393
             env['c'] = st.zones[Z_draw_pile1][-1]
         if pc <= 3:
-            _h2 = len(st.frames)
             st.at = o104  # game.yaml:395
             _dest11 = Z_revealed1
             _card1 = env['c']
@@ -4105,14 +4102,10 @@ def build(num_players, files):
                 _moved9 = cards_of(_card1)
                 for _c83 in _moved9:
                     st.move(_c83, _dest11, False)
-            if _dest11 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest11], _moved9, S[47])
-            if len(st.frames) > _h2:
-                run_to(st, _h2)
+            t_revealed1(st, _moved9, S[47])
         if pc <= 4:
             st.at = o109  # game.yaml:396
             if (env['c'].kind == 'property_cards'):
-                _h3 = len(st.frames)
                 st.at = o108  # game.yaml:397
                 _dest12 = ((Z_area1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p20, S[86]))) if _L_into_area1 else Z_on_display1)
                 _card2 = env['c']
@@ -4129,10 +4122,9 @@ def build(num_players, files):
                     _moved10 = cards_of(_card2)
                     for _c84 in _moved10:
                         st.move(_c84, _dest12, False)
-                if _dest12 in TRIGGERS1:
-                    fire(st, TRIGGERS1[_dest12], _moved10, S[85])
-                if len(st.frames) > _h3:
-                    run_to(st, _h3)
+                _t2 = TCALLS1.get(_dest12)
+                if _t2 is not None:
+                    _t2(st, _moved10, S[85])
             else:
                 _args67 = {'p': _L_p20, 'into_area': _L_into_area1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4163,9 +4155,9 @@ def build(num_players, files):
                         _cands1 = []
                         _seen1 = set()
                         for _y1 in reversed(_found1):
-                            _t1 = _y1.type_id
-                            if _t1 not in _seen1:
-                                _seen1.add(_t1)
+                            _t3 = _y1.type_id
+                            if _t3 not in _seen1:
+                                _seen1.add(_t3)
                                 _cands1.append(_y1)
                         _cands1.reverse()
                     else:
@@ -4452,7 +4444,6 @@ def build(num_players, files):
     def c_20(st, env, pc):  # game.yaml:528
         _L_c1 = env['c']
         if pc <= 0:
-            _h4 = len(st.frames)
             st.at = o191  # game.yaml:533
             _dest13 = (Z_gold_supply1 if (_L_c1.kind == 'gold_chips') else (Z_power_supply1 if (_L_c1.kind == 'power_chips') else Z_discard1))
             _card3 = _L_c1
@@ -4469,10 +4460,9 @@ def build(num_players, files):
                 _moved11 = cards_of(_card3)
                 for _c95 in _moved11:
                     st.move(_c95, _dest13, False)
-            if _dest13 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest13], _moved11, S[56])
-            if len(st.frames) > _h4:
-                run_to(st, _h4)
+            _t4 = TCALLS1.get(_dest13)
+            if _t4 is not None:
+                _t4(st, _moved11, S[56])
     def c_21(st, env, pc):  # game.yaml:537
         _L_r1 = env['r']
         _L_lot2 = env['lot']
@@ -4829,9 +4819,9 @@ def build(num_players, files):
                             _cands3 = []
                             _seen2 = set()
                             for _y3 in reversed(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[119])))]):
-                                _t2 = _y3.type_id
-                                if _t2 not in _seen2 and _y3 not in _picked3:
-                                    _seen2.add(_t2)
+                                _t5 = _y3.type_id
+                                if _t5 not in _seen2 and _y3 not in _picked3:
+                                    _seen2.add(_t5)
                                     _cands3.append(_y3)
                             _cands3.reverse()
                         else:
@@ -4927,15 +4917,13 @@ def build(num_players, files):
         _L_p25 = env['p']
         _S_p22 = _L_p25 if type(_L_p25) is int and 0 <= _L_p25 < num_players else None
         if pc <= 0:
-            _h5 = len(st.frames)
             st.at = o28  # game.yaml:250
             _dest14 = ((Z_area1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p25, S[64]))) if (st.zones[Z_deck1][-1].kind == 'property_cards') else Z_returned1)
             _before3 = len(st.zones[_dest14])
             st.move_count(1, Z_deck1, _dest14, False, S[63])
-            if _dest14 in TRIGGERS1:
-                fire_arrivals(st, TRIGGERS1[_dest14], _dest14, _before3, False, S[63])
-            if len(st.frames) > _h5:
-                run_to(st, _h5)
+            _t6 = TCALLS1.get(_dest14)
+            if _t6 is not None:
+                _t6(st, st.zones[_dest14][_before3:], S[63])
     def c_35(st, env, pc):  # game.yaml:269
         _L_p26 = env['p']
         _S_p23 = _L_p26 if type(_L_p26) is int and 0 <= _L_p26 < num_players else None
@@ -5389,7 +5377,6 @@ def build(num_players, files):
         _L_c5 = env['c']
         _S_p30 = _L_p42 if type(_L_p42) is int and 0 <= _L_p42 < num_players else None
         if pc <= 0:
-            _h6 = len(st.frames)
             st.at = o108  # game.yaml:397
             _dest15 = ((Z_area1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p42, S[86]))) if _L_into_area3 else Z_on_display1)
             _card4 = _L_c5
@@ -5406,10 +5393,9 @@ def build(num_players, files):
                 _moved12 = cards_of(_card4)
                 for _c116 in _moved12:
                     st.move(_c116, _dest15, False)
-            if _dest15 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest15], _moved12, S[85])
-            if len(st.frames) > _h6:
-                run_to(st, _h6)
+            _t7 = TCALLS1.get(_dest15)
+            if _t7 is not None:
+                _t7(st, _moved12, S[85])
     def c_110(st, env, pc):  # game.yaml:407
         _L_p43 = env['p']
         _S_p31 = _L_p43 if type(_L_p43) is int and 0 <= _L_p43 < num_players else None
@@ -5426,9 +5412,9 @@ def build(num_players, files):
                     _cands4 = []
                     _seen3 = set()
                     for _y4 in reversed(_found2):
-                        _t3 = _y4.type_id
-                        if _t3 not in _seen3:
-                            _seen3.add(_t3)
+                        _t8 = _y4.type_id
+                        if _t8 not in _seen3:
+                            _seen3.add(_t8)
                             _cands4.append(_y4)
                     _cands4.reverse()
                 else:
@@ -6224,9 +6210,9 @@ def build(num_players, files):
                     _cands6 = []
                     _seen4 = set()
                     for _y6 in reversed(st.zones[(Z_chips1 + (_S_q13 if _S_q13 is not None else seat(st, _L_q20, S[119])))]):
-                        _t4 = _y6.type_id
-                        if _t4 not in _seen4 and _y6 not in _picked6:
-                            _seen4.add(_t4)
+                        _t9 = _y6.type_id
+                        if _t9 not in _seen4 and _y6 not in _picked6:
+                            _seen4.add(_t9)
                             _cands6.append(_y6)
                     _cands6.reverse()
                 else:
@@ -6731,6 +6717,30 @@ def build(num_players, files):
                 traced(e, 'procedure phase3 (' + str(S[198]) + ')')
                 raise
             st.inline -= 1
+    def t_revealed1(st, _cards, _span):  # game.yaml:232
+        _hits = []
+        for _card in _cards:
+            _kind = _card.kind
+            if _kind == 'auction_cards':
+                env = {'lot': _card}
+                _hits.append((c_280, env))
+            if _kind == 'special_cards':
+                env = {'card': _card}
+                if (env['card'].key == 'mazarin'):
+                    _hits.append((c_282, env))
+                env = {'card': _card}
+                if (env['card'].key == 'spielschulden'):
+                    _hits.append((c_284, env))
+                env = {'card': _card}
+                if (env['card'].key == 'ludwig'):
+                    _hits.append((c_286, env))
+        if _hits:
+            if len(st.frames) + len(_hits) > MAX_DEPTH:  # (push_bodies' check)
+                raise nest_too_deep(_span)
+            for _body, env in _hits:
+                _body(st, env, 0)
+
+    TCALLS1 = {**dict.fromkeys(range(P.zone_base['revealed'], P.zone_base['revealed'] + P.zone_piles['revealed']), t_revealed1)}
 
     def tie_0(st, env):  # game.yaml:227
         return len([1 for _c138 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[199])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200])))]) if (_c138.props['colour'] == C_violet1)])
