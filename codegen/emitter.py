@@ -32,6 +32,7 @@ from meeple.runtime.datatable import DataTableRT
 
 from .at import put
 from .calls import ProcedureDepth, never_deep
+from .classcounts import classes_of
 from .cse import Reuse, branch, conjunction, iterable, region
 from .direct import DirectEmitter, resume_table
 from .exprs import ExprEmitter, Scope, action_id, function_name, split_invariant
@@ -86,6 +87,7 @@ class ModuleEmitter:
         tallied = tallied_zones(self.game, self.layout)
         self.tally = Tally(tallied, self.layout) if tallied else None
         self.tally_proc = False  # writing a procedure run as a function (codegen/tally.py)
+        self.ex.classes = classes_of(self.game, self.layout)  # (codegen/classcounts.py)
         self._flat_proc_named = {
             id(p.body): n
             for n, p in self.game.procedures.items()
@@ -118,9 +120,10 @@ class ModuleEmitter:
             "seats": "SEATS",
             "filter": "KF",
             "partition": "KP",
+            "counts": "KC",
         }[kind]
         # (a lookup: by its table's name; a kind's cards that pass a test: by the kind's)
-        hint = key.split("@")[0] if kind in ("lookup", "filter", "partition") else key
+        hint = key.split("@")[0] if kind in ("lookup", "filter", "partition", "counts") else key
         name = self.names.fresh(f"{prefix}_{hint}" if hint else prefix)[1:]
         self.consts[(kind, key)] = name
         if kind == "zone":
@@ -143,7 +146,7 @@ class ModuleEmitter:
             value = "P.triggers_at"
         elif kind == "seats":  # others() or clockwise_from() from each seat (codegen/facts)
             value = SEAT_TABLES[key]
-        elif kind in ("filter", "partition"):  # a kind's cards by static tests (statics)
+        elif kind in ("filter", "partition", "counts"):  # (statics; codegen/classcounts)
             value = key.split("@", 1)[1]
         else:
             t = self.game.tables[key]

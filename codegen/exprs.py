@@ -75,6 +75,7 @@ class ExprEmitter:
         # the owner counts direct code reads from a table (codegen/tally.Tally), while it
         # writes direct code; None elsewhere
         self.tally: Any = None
+        self.classes: Any = None  # counts by name, by class (codegen/classcounts.Classes)
         self.facts = Facts(prog.game)  # what is known of values by construction (codegen/facts)
         # while a module is written: values computed twice computed once (codegen/cse.Reuse)
         self.reuse: Any = None
@@ -357,6 +358,14 @@ class ExprEmitter:
         tops = write_tops(self, c, reducer, scope)  # a pile's top card of each row (tops)
         if tops is not None:
             return tops
+        if reducer == "count" and self.classes is not None:  # by name (codegen/classcounts)
+            classes, self.classes = self.classes, None
+            try:
+                text = classes.count(self, c, scope, lambda: self._gen(c, reducer, scope))
+            finally:
+                self.classes = classes
+            if text is not None:
+                return text
         if reducer == "count" and self.tally is not None:  # direct code (codegen/tally.py)
             tally, self.tally = self.tally, None
             try:

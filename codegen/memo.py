@@ -104,15 +104,23 @@ class Loops:
             return ""
         return _PLACE.format(loop.place)
 
-    def memoize(self, ex: Any, e: ir.Expr, scope: Any) -> str | None:
-        """The text of ``e`` kept per item (module docstring), or None where it is not."""
+    def memoize(
+        self, ex: Any, e: ir.Expr, scope: Any, value: Any = None, tag: str = "memo"
+    ) -> str | None:
+        """The text of ``e`` kept per item (module docstring), or None where it is not.
+        ``value``: None, or what writes another value of ``e`` (``tag``'s, as Reuse.emit_as:
+        a pile's class counts, codegen/classcounts.py), kept whatever it costs."""
         if not self.stack or not self.stack[0].host or ex.reuse is None:
             return None
         if all(loop.region for loop in self.stack):  # (no loop: read once, codegen/cse)
             return None
-        # (a count by owner read from a table costs less than a dict: codegen/tally.py)
-        cheap = ex.tally.read_only if ex.tally is not None else None
-        if not ex.reuse.candidate(e) or not costly(e, ex.prog.game, ex.inlinable, cheap):
+        # (a count by owner read from a table costs less than a dict: codegen/tally.py; a
+        # count by name keeps its pile's counts itself: codegen/classcounts.py)
+        tests = [t.read_only for t in (ex.tally, ex.classes) if t is not None]
+        cheap = (lambda x: any(t(x) for t in tests)) if tests else None
+        if value is None and (
+            not ex.reuse.candidate(e) or not costly(e, ex.prog.game, ex.inlinable, cheap)
+        ):
             return None
         if ex.reuse.known(e, scope):  # (computed before: read where it is, codegen/cse)
             return None
@@ -132,7 +140,7 @@ class Loops:
             item, again = "None", True  # (a value of no loop's item: one for the whole loop)
         host = self.stack[0]
         # (by what it computes of the item: two loops of a region over the same items share it)
-        key = _abstract(ex.reuse.key(e, scope), item)
+        key = (tag, _abstract(ex.reuse.key(e, scope), item))
         n = host.names.get(key)
         if n is None:
             n = host.names[key] = len(self.dicts)
@@ -153,12 +161,15 @@ class Loops:
             saved, self.floor, self.inside = (self.floor, self.inside), len(self.stack), True
             try:
                 with ex.reuse.branch():  # runs only for a new item: its values are its own
-                    inner = getattr(ex, "_" + type(e).__name__)(e, scope)
+                    if value is not None:
+                        inner = value()
+                    else:
+                        inner = getattr(ex, "_" + type(e).__name__)(e, scope)
             finally:
                 self.floor, self.inside = saved
             return _START.format(site) + inner + _END.format(site)
 
-        return str(ex.reuse.emit_as(e, scope, "memo", write))
+        return str(ex.reuse.emit_as(e, scope, tag, write))
 
     def resolve(self, text: str) -> str:
         """The module ``text`` with its marks written out (see the class docstring)."""

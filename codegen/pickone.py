@@ -20,7 +20,7 @@ from typing import Any
 from meeple.dsl import ir
 
 from .exprs import Scope, write_decider
-from .moves import write_card_move
+from .moves import kept, write_card_move
 from .pick import picked_may_be_candidates, zone_name
 from .writer import Writer, literal
 
@@ -64,6 +64,6 @@ def write_pick_one(em: Any, w: Writer, s: ir.Pick, candidates: Any) -> None:
             w.line(f"{picked}.append({c})")
         if s.dest is not None:  # a card from a zone (a zone holds cards only), else checked
             d, proven = em.ex.zone_index(s.dest, Scope()), zone_name(s.src, em.layout) is not None
-            write_card_move(w, c, d, False, fresh, proven)
+            write_card_move(w, c, d, False, fresh, proven, kept(em, s.src, s.dest))
     if s.into:
         w.line(f"env[{literal(s.into)}] = {picked}")

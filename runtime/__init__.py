@@ -37,6 +37,7 @@ from meeple.dsl.builtins import first_of as first
 from meeple.dsl.errors import RuleError, SourceSpan
 from meeple.dsl.limits import MAX_CALL_DEPTH
 
+from .classcounts import class_counts, class_slots
 from .datatable import DataTableRT
 from .helpers import (
     PatternTable,
@@ -113,6 +114,8 @@ __all__ = [
     "TriggerRule",
     "WinnerOp",
     "cards_of",
+    "class_counts",
+    "class_slots",
     "owner_counts",
     "owner_slots",
     "eliminate",

@@ -119,12 +119,13 @@ def _module() -> str:
 
 def test_the_guards_of_a_choice_compute_a_shared_count_once() -> None:
     """``wilds(p)`` (a count of the hand) is in the guards of eight options of the turn's
-    choice: the playouts' code counts it twice, behind ``round > 2 and`` (where it is not read
-    again) and in the first guard that always computes it, and counts ``wilds(q)`` per seat."""
+    choice: the playouts' code counts the hand (by class: codegen/classcounts.py) twice, behind
+    ``round > 2 and`` (where it is not read again) and in the first guard that always computes
+    it, and counts ``wilds(q)`` per seat."""
     text = _module()
     start = text.index("_actions1 = set()")
     collect = text[start : text.index("_end1 = 1", start)]
-    assert collect.count("props['wild']") == 3
+    assert collect.count("class_counts(") == 3
 
 
 def test_the_bounds_of_a_pick_compute_a_shared_count_once() -> None:

@@ -319,7 +319,9 @@ def build(num_players, files):
     Z_house1 = P.zone_base['house']
     T_legion_hierarchy1 = PatternTable('name', ((1, 1), (1, 1, 1), (2,), (2, 1), (1, 1, 1, 1), (2, 1, 1), (2, 2), (3,), (3, 1), (4,)), ('2 different minions', '3 different minions', '2 identical minions', '2 identical minions plus 1', '4 different minions', '2 identical minions plus 2', '2 identical plus 2 identical', '3 identical minions', '3 identical minions plus 1', '4 identical minions'))
     Z_legion1 = P.zone_base['legion']
+    KC_names1 = {'Darkened': 0, 'Ghoul': 1, 'Courtesan': 2, 'Alchemist': 3, 'Masqued': 4}
     Z_hand1 = P.zone_base['hand']
+    KC_slots1 = class_slots(P.cards, {'Darkened': 0, 'Ghoul': 1, 'Courtesan': 2, 'Alchemist': 3, 'Masqued': 4}, 5)
     Z_minion_deck1 = P.zone_base['minion_deck']
     fmt_player1 = formatter('player')
     fmt_card1 = formatter('card')
@@ -343,6 +345,7 @@ def build(num_players, files):
     fmt_int1 = formatter('int')
     A_141 = site[14].base
     A_111 = site[11].base
+    KC_names2 = {'Darkened': 0, 'Ghoul': 1, 'Courtesan': 2, 'Alchemist': 3, 'Masqued': 6}
     A_131 = site[13].base
     A_151 = site[15].base
     A_171 = site[17].base
@@ -363,7 +366,7 @@ def build(num_players, files):
         return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))])
 
     def fn_can_pay_pair(st, v_p, v_minion):  # game.yaml:90
-        return ((len([1 for _c1 in st.zones[(Z_hand1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[2])))] if (_c1.name == v_minion)]) + min((1, len([1 for _c2 in st.zones[(Z_hand1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[3])))] if _c2.props['wild']]),))) >= 2)
+        return (((len([1 for _c1 in st.zones[(Z_hand1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[2])))] if (_c1.name == v_minion)]) if (_r1 := class_counts(st.zones[(Z_hand1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[2])))], KC_slots1, 7))[5] else _r1[KC_names1.get(v_minion, 6)]) + min((1, (len([1 for _c2 in st.zones[(Z_hand1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[3])))] if _c2.props['wild']]) if _r1[5] else _r1[4]),))) >= 2)
 
     def fn_strongest_legion(st, at, v_fighters):  # game.yaml:308
         try:
@@ -920,25 +923,25 @@ def build(num_players, files):
     def e41_label1(st, env):  # game.yaml:161
         return 'Ghouls: every other player discards a card, you draw 1'
     def e41_when1(st, env):  # game.yaml:161
-        return ((len([1 for _c5 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c5.name == 'Ghoul')]) + min((1, len([1 for _c6 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c6.props['wild']]),))) >= 2)
+        return ((((_r2 := class_counts(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))], KC_slots1, 7))[1]) + min((1, (len([1 for _c5 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c5.props['wild']]) if _r2[5] else _r2[4]),))) >= 2)
     def e41_label2(st, env):  # game.yaml:170
         return 'Darkened: remove a marker from ' + fmt_card1(env['d'])
     def e41_items2(st, env):  # game.yaml:170
         return K_districts1
     def e41_when2(st, env):  # game.yaml:170
-        return (((len([1 for _c7 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c7.name == 'Darkened')]) + min((1, len([1 for _c8 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c8.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[43])))]) > 0))
+        return (((((_r3 := class_counts(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))], KC_slots1, 7))[0]) + min((1, (len([1 for _c6 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c6.props['wild']]) if _r3[5] else _r3[4]),))) >= 2) and (len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[43])))]) > 0))
     def e41_label3(st, env):  # game.yaml:180
         return 'Alchemists: move one of your markers away from ' + fmt_card1(env['a'])
     def e41_items3(st, env):  # game.yaml:180
         return K_districts1
     def e41_when3(st, env):  # game.yaml:180
-        return (((len([1 for _c9 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c9.name == 'Alchemist')]) + min((1, len([1 for _c10 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c10.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[0])))] if (_m9.owner == env['p'])]) > 0))
+        return (((((_r4 := class_counts(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))], KC_slots1, 7))[3]) + min((1, (len([1 for _c7 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c7.props['wild']]) if _r4[5] else _r4[4]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[0])))] if (_m9.owner == env['p'])]) > 0))
     def e41_label4(st, env):  # game.yaml:189
         return 'Courtesans: add a marker to ' + fmt_card1(env['d'])
     def e41_items4(st, env):  # game.yaml:189
         return K_districts1
     def e41_when4(st, env):  # game.yaml:189
-        return (((len([1 for _c11 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c11.name == 'Courtesan')]) + min((1, len([1 for _c12 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c12.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[44])))]) > 0))
+        return (((((_r5 := class_counts(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))], KC_slots1, 7))[2]) + min((1, (len([1 for _c8 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c8.props['wild']]) if _r5[5] else _r5[4]),))) >= 2) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[44])))]) > 0))
     def collect_41(st, env):  # game.yaml:157
         _L_p2 = env['p']
         _S_p2 = _L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else None
@@ -949,12 +952,12 @@ def build(num_players, files):
         actions.append(A_31)
         values.append(None)
         idx.append(0)
-        if ((len([1 for _c13 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c13.name == 'Ghoul')]) + (_r1 := min((1, len([1 for _c14 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[3])))] if _c14.props['wild']]),)))) >= 2):  # game.yaml:161
+        if ((((_r6 := class_counts(st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))], KC_slots1, 7))[1]) + (_r7 := min((1, (len([1 for _c9 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[3])))] if _c9.props['wild']]) if _r6[5] else _r6[4]),)))) >= 2):  # game.yaml:161
             actions.append(A_41)
             values.append(None)
             idx.append(1)
         _items2 = K_districts1  # game.yaml:170
-        if _items2 and ((len([1 for _c15 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c15.name == 'Darkened')]) + _r1) >= 2):
+        if _items2 and (((_r6[0]) + _r7) >= 2):
             for _d4 in _items2:
                 if not ((len(st.zones[(Z_markers_on1 + _d4.ordinal)]) > 0)):
                     continue
@@ -964,7 +967,7 @@ def build(num_players, files):
                     values.append(_d4)
                     idx.append(2)
         _items3 = K_districts1  # game.yaml:180
-        if _items3 and ((len([1 for _c16 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c16.name == 'Alchemist')]) + _r1) >= 2):
+        if _items3 and (((_r6[3]) + _r7) >= 2):
             for _a1 in _items3:
                 if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + _a1.ordinal)] if (_m10.owner == _L_p2)]) > 0)):
                     continue
@@ -974,7 +977,7 @@ def build(num_players, files):
                     values.append(_a1)
                     idx.append(3)
         _items4 = K_districts1  # game.yaml:189
-        if _items4 and ((len([1 for _c17 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c17.name == 'Courtesan')]) + _r1) >= 2) and (len(st.zones[(Z_house1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[44])))]) > 0):
+        if _items4 and (((_r6[2]) + _r7) >= 2) and (len(st.zones[(Z_house1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[44])))]) > 0):
             for _d5 in _items4:
                 a = A_101 + _d5.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -1030,7 +1033,7 @@ def build(num_players, files):
     def e44_where(st, env):  # game.yaml:214
         return ((env['c'].name == env['d'].props['minion']) or env['c'].props['wild'])
     def cands_44(st, env, picked):  # game.yaml:214
-        return [_c18 for _c18 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[47])))] if ((_c18.name == env['d'].props['minion']) or _c18.props['wild'])]
+        return [_c10 for _c10 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[47])))] if ((_c10.name == env['d'].props['minion']) or _c10.props['wild'])]
     def step_46(st, fr):  # game.yaml:222
         env = fr.env
         pc = fr.pc
@@ -1133,7 +1136,7 @@ def build(num_players, files):
     def e53_items0(st, env):  # game.yaml:206
         return K_districts1
     def e53_when0(st, env):  # game.yaml:206
-        return ((((_r2 := len([1 for _m18 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m18.owner == env['p'])])) >= 1) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[52])))]) > 0)) and (len([1 for _c19 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[53])))] if ((_c19.name == env['d'].props['minion']) or _c19.props['wild'])]) >= (_r2 + 1)))
+        return ((((_r8 := len([1 for _m18 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m18.owner == env['p'])])) >= 1) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[52])))]) > 0)) and (len([1 for _c11 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[53])))] if ((_c11.name == env['d'].props['minion']) or _c11.props['wild'])]) >= (_r8 + 1)))
     def e53_label1(st, env):  # game.yaml:217
         return 'Usurp ' + fmt_player1(env['q'])
     def e53_items1(st, env):  # game.yaml:217
@@ -1149,7 +1152,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _d11 in K_districts1:  # game.yaml:206
-            if not (((_r3 := len([1 for _m21 in st.zones[(Z_markers_on1 + _d11.ordinal)] if (_m21.owner == _L_p4)])) >= 1) and (len(st.zones[(Z_house1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[52])))]) > 0) and (len([1 for _c20 in st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[53])))] if ((_c20.name == _d11.props['minion']) or _c20.props['wild'])]) >= (_r3 + 1))):
+            if not (((_r9 := len([1 for _m21 in st.zones[(Z_markers_on1 + _d11.ordinal)] if (_m21.owner == _L_p4)])) >= 1) and (len(st.zones[(Z_house1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[52])))]) > 0) and ((len([1 for _c12 in st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[53])))] if ((_c12.name == _d11.props['minion']) or _c12.props['wild'])]) if (_r10 := class_counts(st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[53])))], KC_slots1, 7))[5] else _r10[4] + _r10[KC_names2.get(_d11.props['minion'], 6)]) >= (_r9 + 1))):
                 continue
             a = A_111 + _d11.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1890,9 +1893,9 @@ def build(num_players, files):
             _pile1 = st.zones[Z_minion_deck1]
             if len(_pile1) >= 2:
                 for _ in range(2):
-                    _c21 = _pile1.pop()
-                    st.zones[_d16].append(_c21)
-                    st.loc[_c21.id] = _d16
+                    _c13 = _pile1.pop()
+                    st.zones[_d16].append(_c13)
+                    st.loc[_c13.id] = _d16
             else:  # short of cards (a refill), or no count: State's
                 st.move_count(2, Z_minion_deck1, _d16, False, S[8])  # tally: kept
         if pc <= 1:
@@ -1921,9 +1924,9 @@ def build(num_players, files):
             _d17 = (Z_hand1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[12])))
             _pile2 = st.zones[Z_minion_deck1]
             if len(_pile2) >= 1:
-                _c22 = _pile2.pop()
-                st.zones[_d17].append(_c22)
-                st.loc[_c22.id] = _d17
+                _c14 = _pile2.pop()
+                st.zones[_d17].append(_c14)
+                st.loc[_c14.id] = _d17
             else:  # short of cards (a refill), or no count: State's
                 st.move_count(1, Z_minion_deck1, _d17, False, S[13])  # tally: kept
     def c_1(st, env, pc):  # game.yaml:129
@@ -1954,25 +1957,25 @@ def build(num_players, files):
                     _pile3 = st.zones[Z_minion_deck1]
                     if len(_pile3) >= 2:
                         for _ in range(2):
-                            _c23 = _pile3.pop()
-                            st.zones[_d19].append(_c23)
-                            st.loc[_c23.id] = _d19
+                            _c15 = _pile3.pop()
+                            st.zones[_d19].append(_c15)
+                            st.loc[_c15.id] = _d19
                     else:  # short of cards (a refill), or no count: State's
                         st.move_count(2, Z_minion_deck1, _d19, False, S[25])  # tally: kept
                 else:  # game.yaml:140
                     _d20 = env['d'] = _v4[_i4 - 1]
                     st.at = o18  # game.yaml:144
                     _z1 = st.zones[(Z_house1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[27])))]
-                    _c24 = _z1[-1]
+                    _c16 = _z1[-1]
                     _d21 = (Z_markers_on1 + _d20.ordinal)
                     _t2 = _TD.get(st)
                     if _t2 is not None:
                         _x6 = _t2[_d21]
                         if _x6 is not None:
-                            _x6[OSLOT[_c24.id]] += 1
+                            _x6[OSLOT[_c16.id]] += 1
                     _z1.pop()
-                    st.zones[_d21].append(_c24)
-                    st.loc[_c24.id] = _d21
+                    st.zones[_d21].append(_c16)
+                    st.loc[_c16.id] = _d21
     def c_2(st, env, pc):  # game.yaml:146
         _L_p7 = env['p']
         _L_minion1 = env['minion']
@@ -1986,7 +1989,7 @@ def build(num_players, files):
             _picked1 = []
             while True:
                 if len(_picked1) < _hi1:
-                    _found1 = [_c26 for _c26 in st.zones[(Z_hand1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p7, S[29])))] if ((_c26.name == _L_minion1) or (_c26.props['wild'] and (not any(_x7.props['wild'] for _x7 in _picked1))))]
+                    _found1 = [_c18 for _c18 in st.zones[(Z_hand1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p7, S[29])))] if ((_c18.name == _L_minion1) or (_c18.props['wild'] and (not any(_x7.props['wild'] for _x7 in _picked1))))]
                     _cands1 = []
                     _seen1 = set()
                     for _y1 in reversed(_found1):
@@ -2012,39 +2015,39 @@ def build(num_players, files):
                     st.move_number += 1
                     if _i5 == len(_cands1):
                         break  # done
-                    _c25 = _cands1[_i5]
+                    _c17 = _cands1[_i5]
                 else:  # one card and no stopping yet: it is picked
-                    _c25 = _cands1[0]
-                _picked1.append(_c25)
-                _from1 = st.zones[st.loc[_c25.id]]
-                if _from1[-1] is _c25:  # the top card: no search from the bottom
+                    _c17 = _cands1[0]
+                _picked1.append(_c17)
+                _from1 = st.zones[st.loc[_c17.id]]
+                if _from1[-1] is _c17:  # the top card: no search from the bottom
                     _from1.pop()
                 else:
-                    _from1.remove(_c25)
-                st.zones[Z_discard1].append(_c25)
-                st.loc[_c25.id] = Z_discard1
+                    _from1.remove(_c17)
+                st.zones[Z_discard1].append(_c17)
+                st.loc[_c17.id] = Z_discard1
     def c_3(st, env, pc):  # game.yaml:153
         _L_p8 = env['p']
         _S_p7 = _L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else None
         if pc <= 0:
             st.at = o41  # game.yaml:157
             # game.yaml:160: always offered
-            if ((len([1 for _c27 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c27.name == 'Ghoul')]) + (_r4 := min((1, len([1 for _c28 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[3])))] if _c28.props['wild']]),)))) >= 2):  # game.yaml:161
+            if ((((_r11 := class_counts(st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))], KC_slots1, 7))[1]) + (_r12 := min((1, (len([1 for _c19 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[3])))] if _c19.props['wild']]) if _r11[5] else _r11[4]),)))) >= 2):  # game.yaml:161
                 _f1 = 1
             else:
                 _f1 = 0
             _items7 = K_districts1  # game.yaml:170
-            if _items7 and ((len([1 for _c29 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c29.name == 'Darkened')]) + _r4) >= 2):
+            if _items7 and (((_r11[0]) + _r12) >= 2):
                 _v5 = [_d22 for _d22 in _items7 if ((len(st.zones[(Z_markers_on1 + _d22.ordinal)]) > 0))]
             else:
                 _v5 = []
             _items8 = K_districts1  # game.yaml:180
-            if _items8 and ((len([1 for _c30 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c30.name == 'Alchemist')]) + _r4) >= 2):
+            if _items8 and (((_r11[3]) + _r12) >= 2):
                 _v6 = [_a3 for _a3 in _items8 if (((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _a3.ordinal)] or tally_zone(st, (Z_markers_on1 + _a3.ordinal)))[_S_p7] if _S_p7 is not None else len([1 for _m28 in st.zones[(Z_markers_on1 + _a3.ordinal)] if (_m28.owner == _L_p8)])) > 0))]
             else:
                 _v6 = []
             _items9 = K_districts1  # game.yaml:189
-            if _items9 and ((len([1 for _c31 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c31.name == 'Courtesan')]) + _r4) >= 2) and (len(st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[44])))]) > 0):
+            if _items9 and (((_r11[2]) + _r12) >= 2) and (len(st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[44])))]) > 0):
                 _v7 = _items9
             else:
                 _v7 = []
@@ -2091,24 +2094,24 @@ def build(num_players, files):
                         if _p10 in st.players:
                             _n2 = len(_cands2)
                             if _n2 > 1:
-                                _c32 = _cands2[st.choose(_n2)]
+                                _c20 = _cands2[st.choose(_n2)]
                                 st.move_number += 1
                             else:  # one candidate: it is picked
-                                _c32 = _cands2[0]
-                            _from2 = st.zones[st.loc[_c32.id]]
-                            if _from2[-1] is _c32:  # the top card: no search from the bottom
+                                _c20 = _cands2[0]
+                            _from2 = st.zones[st.loc[_c20.id]]
+                            if _from2[-1] is _c20:  # the top card: no search from the bottom
                                 _from2.pop()
                             else:
-                                _from2.remove(_c32)
-                            st.zones[Z_discard1].append(_c32)
-                            st.loc[_c32.id] = Z_discard1
+                                _from2.remove(_c20)
+                            st.zones[Z_discard1].append(_c20)
+                            st.loc[_c20.id] = Z_discard1
                     st.at = o27  # game.yaml:169
                     _d24 = (Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[31])))
                     _pile4 = st.zones[Z_minion_deck1]
                     if len(_pile4) >= 1:
-                        _c34 = _pile4.pop()
-                        st.zones[_d24].append(_c34)
-                        st.loc[_c34.id] = _d24
+                        _c22 = _pile4.pop()
+                        st.zones[_d24].append(_c22)
+                        st.loc[_c22.id] = _d24
                     else:  # short of cards (a refill), or no count: State's
                         st.move_count(1, Z_minion_deck1, _d24, False, S[32])  # tally: kept
                 elif _i6 < _end3:  # game.yaml:170
@@ -2162,26 +2165,26 @@ def build(num_players, files):
                             _i9 = 0
                         _b4 = env['b'] = _v9[_i9]
                         st.at = o36  # game.yaml:188
-                        _c35 = (first(_m29 for _m29 in _zone4 if (_m29.owner == _L_p8)) if len(_zone4 := st.zones[(Z_markers_on1 + _a4.ordinal)]) >= 10 else first([_m29 for _m29 in _zone4 if (_m29.owner == _L_p8)]))
+                        _c23 = (first(_m29 for _m29 in _zone4 if (_m29.owner == _L_p8)) if len(_zone4 := st.zones[(Z_markers_on1 + _a4.ordinal)]) >= 10 else first([_m29 for _m29 in _zone4 if (_m29.owner == _L_p8)]))
                         _d26 = (Z_markers_on1 + _b4.ordinal)
-                        if type(_c35) is Card:
+                        if type(_c23) is Card:
                             _t5 = _TD.get(st)
                             if _t5 is not None:
-                                _x9 = _t5[st.loc[_c35.id]]
+                                _x9 = _t5[st.loc[_c23.id]]
                                 if _x9 is not None:
-                                    _x9[OSLOT[_c35.id]] -= 1
+                                    _x9[OSLOT[_c23.id]] -= 1
                                 _x10 = _t5[_d26]
                                 if _x10 is not None:
-                                    _x10[OSLOT[_c35.id]] += 1
-                            _from3 = st.zones[st.loc[_c35.id]]
-                            if _from3[-1] is _c35:  # the top card: no search from the bottom
+                                    _x10[OSLOT[_c23.id]] += 1
+                            _from3 = st.zones[st.loc[_c23.id]]
+                            if _from3[-1] is _c23:  # the top card: no search from the bottom
                                 _from3.pop()
                             else:
-                                _from3.remove(_c35)
-                            st.zones[_d26].append(_c35)
-                            st.loc[_c35.id] = _d26
+                                _from3.remove(_c23)
+                            st.zones[_d26].append(_c23)
+                            st.loc[_c23.id] = _d26
                         else:  # not a card: State.move raises the rules' error
-                            st.move(_c35, _d26, False)
+                            st.move(_c23, _d26, False)
                             _TD.clear()  # (codegen/tally.py)
                 else:  # game.yaml:189
                     _d27 = env['d'] = _v7[_i6 - _end4]
@@ -2193,22 +2196,23 @@ def build(num_players, files):
                         raise
                     st.at = o40  # game.yaml:191
                     _z2 = st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[42])))]
-                    _c36 = _z2[-1]
+                    _c24 = _z2[-1]
                     _d28 = (Z_markers_on1 + _d27.ordinal)
                     _t6 = _TD.get(st)
                     if _t6 is not None:
                         _x11 = _t6[_d28]
                         if _x11 is not None:
-                            _x11[OSLOT[_c36.id]] += 1
+                            _x11[OSLOT[_c24.id]] += 1
                     _z2.pop()
-                    st.zones[_d28].append(_c36)
-                    st.loc[_c36.id] = _d28
+                    st.zones[_d28].append(_c24)
+                    st.loc[_c24.id] = _d28
     def c_5(st, env, pc):  # game.yaml:199
         _L_p9 = env['p']
         _S_p8 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
         if pc <= 0:
             st.at = o53  # game.yaml:203
-            _v10 = [_d29 for _d29 in K_districts1 if (((_r5 := (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d29.ordinal)] or tally_zone(st, (Z_markers_on1 + _d29.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m30 in st.zones[(Z_markers_on1 + _d29.ordinal)] if (_m30.owner == _L_p9)]))) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]) > 0) and (len([1 for _c37 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))] if ((_c37.name == _d29.props['minion']) or _c37.props['wild'])]) >= (_r5 + 1)))]  # game.yaml:206
+            _kept1 = {}
+            _v10 = [_d29 for _d29 in K_districts1 if (((_r13 := (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d29.ordinal)] or tally_zone(st, (Z_markers_on1 + _d29.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m30 in st.zones[(Z_markers_on1 + _d29.ordinal)] if (_m30.owner == _L_p9)]))) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]) > 0) and ((len([1 for _c25 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))] if ((_c25.name == _d29.props['minion']) or _c25.props['wild'])]) if (_r14 := (_kept1[None] if None in _kept1 else _kept1.setdefault(None, class_counts(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))], KC_slots1, 7))))[5] else _r14[4] + _r14[KC_names2.get(_d29.props['minion'], 6)]) >= (_r13 + 1)))]  # game.yaml:206
             _items10 = ((SEATS_others1.get(_S_p8) if len(st.players) == num_players else None) or others(st, _L_p9))  # game.yaml:217
             if _items10 and (len(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[54])))]) >= 2):
                 _v11 = [_q11 for _q11 in _items10 if (any((((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d30.ordinal)] or tally_zone(st, (Z_markers_on1 + _d30.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m31 in st.zones[(Z_markers_on1 + _d30.ordinal)] if (_m31.owner == _L_p9)])) > 0) and (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d30.ordinal)] or tally_zone(st, (Z_markers_on1 + _d30.ordinal)))[_q11] > 0)) for _d30 in K_districts1))]
@@ -2231,14 +2235,14 @@ def build(num_players, files):
                 if _i10 < _end8:  # game.yaml:206
                     _d31 = env['d'] = _v10[_i10]
                     st.at = o44  # game.yaml:214
-                    _lo2 = ((_r6 := (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d31.ordinal)] or tally_zone(st, (Z_markers_on1 + _d31.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m32 in st.zones[(Z_markers_on1 + _d31.ordinal)] if (_m32.owner == _L_p9)]))) + 1)
-                    _hi2 = (_r6 + 1)
+                    _lo2 = ((_r15 := (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d31.ordinal)] or tally_zone(st, (Z_markers_on1 + _d31.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m32 in st.zones[(Z_markers_on1 + _d31.ordinal)] if (_m32.owner == _L_p9)]))) + 1)
+                    _hi2 = (_r15 + 1)
                     if _lo2 < 0 or _hi2 < _lo2:
                         raise RuleError(f'a pick of {_lo2} to {_hi2} items is impossible', S[100])
                     _picked3 = []
                     while True:
                         if len(_picked3) < _hi2:
-                            _found2 = [_c39 for _c39 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[47])))] if ((_c39.name == _d31.props['minion']) or _c39.props['wild'])]
+                            _found2 = [_c27 for _c27 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[47])))] if ((_c27.name == _d31.props['minion']) or _c27.props['wild'])]
                             _cands3 = []
                             _seen3 = set()
                             for _y3 in reversed(_found2):
@@ -2264,29 +2268,29 @@ def build(num_players, files):
                             st.move_number += 1
                             if _i11 == len(_cands3):
                                 break  # done
-                            _c38 = _cands3[_i11]
+                            _c26 = _cands3[_i11]
                         else:  # one card and no stopping yet: it is picked
-                            _c38 = _cands3[0]
-                        _picked3.append(_c38)
-                        _from4 = st.zones[st.loc[_c38.id]]
-                        if _from4[-1] is _c38:  # the top card: no search from the bottom
+                            _c26 = _cands3[0]
+                        _picked3.append(_c26)
+                        _from4 = st.zones[st.loc[_c26.id]]
+                        if _from4[-1] is _c26:  # the top card: no search from the bottom
                             _from4.pop()
                         else:
-                            _from4.remove(_c38)
-                        st.zones[Z_discard1].append(_c38)
-                        st.loc[_c38.id] = Z_discard1
+                            _from4.remove(_c26)
+                        st.zones[Z_discard1].append(_c26)
+                        st.loc[_c26.id] = Z_discard1
                     st.at = o45  # game.yaml:216
                     _z3 = st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[46])))]
-                    _c40 = _z3[-1]
+                    _c28 = _z3[-1]
                     _d32 = (Z_markers_on1 + _d31.ordinal)
                     _t8 = _TD.get(st)
                     if _t8 is not None:
                         _x12 = _t8[_d32]
                         if _x12 is not None:
-                            _x12[OSLOT[_c40.id]] += 1
+                            _x12[OSLOT[_c28.id]] += 1
                     _z3.pop()
-                    st.zones[_d32].append(_c40)
-                    st.loc[_c40.id] = _d32
+                    st.zones[_d32].append(_c28)
+                    st.loc[_c28.id] = _d32
                 elif _i10 < _end9:  # game.yaml:217
                     _q12 = env['q'] = _v11[_i10 - _end8]
                     st.at = o49  # game.yaml:223
@@ -2339,17 +2343,17 @@ def build(num_players, files):
                             st.move_number += 1
                             if _i13 == len(_cands4):
                                 break  # done
-                            _c41 = _cands4[_i13]
+                            _c29 = _cands4[_i13]
                         else:  # one card and no stopping yet: it is picked
-                            _c41 = _cands4[0]
-                        _picked4.append(_c41)
-                        _from5 = st.zones[st.loc[_c41.id]]
-                        if _from5[-1] is _c41:  # the top card: no search from the bottom
+                            _c29 = _cands4[0]
+                        _picked4.append(_c29)
+                        _from5 = st.zones[st.loc[_c29.id]]
+                        if _from5[-1] is _c29:  # the top card: no search from the bottom
                             _from5.pop()
                         else:
-                            _from5.remove(_c41)
-                        st.zones[Z_discard1].append(_c41)
-                        st.loc[_c41.id] = Z_discard1
+                            _from5.remove(_c29)
+                        st.zones[Z_discard1].append(_c29)
+                        st.loc[_c29.id] = Z_discard1
                     env['gone'] = _picked4
                     st.at = o52  # game.yaml:232
                     _n5 = (len(env['gone']) + 1)
@@ -2357,9 +2361,9 @@ def build(num_players, files):
                     _pile5 = st.zones[Z_minion_deck1]
                     if type(_n5) is int and 0 <= _n5 <= len(_pile5):
                         for _ in range(_n5):
-                            _c43 = _pile5.pop()
-                            st.zones[_d35].append(_c43)
-                            st.loc[_c43.id] = _d35
+                            _c31 = _pile5.pop()
+                            st.zones[_d35].append(_c31)
+                            st.loc[_c31.id] = _d35
                     else:  # short of cards (a refill), or no count: State's
                         st.move_count(_n5, Z_minion_deck1, _d35, False, S[50])  # tally: kept
     def c_6(st, env, pc):  # game.yaml:234
@@ -2374,9 +2378,9 @@ def build(num_players, files):
             _d36 = (Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[14])))
             _pile6 = st.zones[Z_minion_deck1]
             if len(_pile6) >= 1:
-                _c44 = _pile6.pop()
-                st.zones[_d36].append(_c44)
-                st.loc[_c44.id] = _d36
+                _c32 = _pile6.pop()
+                st.zones[_d36].append(_c32)
+                st.loc[_c32.id] = _d36
             else:  # short of cards (a refill), or no count: State's
                 st.move_count(1, Z_minion_deck1, _d36, False, S[15])  # tally: kept
         if pc <= 2:
@@ -2430,14 +2434,14 @@ def build(num_players, files):
                         _pile7 = st.zones[_src1]
                         if type(_n6) is int and 0 <= _n6 <= len(_pile7):
                             for _ in range(_n6):
-                                _c45 = _pile7.pop()
+                                _c33 = _pile7.pop()
                                 _t10 = _TD.get(st)
                                 if _t10 is not None:
                                     _x13 = _t10[_d37]
                                     if _x13 is not None:
-                                        _x13[OSLOT[_c45.id]] += 1
-                                st.zones[_d37].append(_c45)
-                                st.loc[_c45.id] = _d37
+                                        _x13[OSLOT[_c33.id]] += 1
+                                st.zones[_d37].append(_c33)
+                                st.loc[_c33.id] = _d37
                         else:  # short of cards (a refill), or no count: State's
                             st.move_count(_n6, _src1, _d37, False, S[67])
                             _TD.clear()  # (codegen/tally.py)
@@ -2483,18 +2487,18 @@ def build(num_players, files):
                     st.move_number += 1
                     if _i15 == len(_cands5):
                         break  # done
-                    _c46 = _cands5[_i15]
+                    _c34 = _cands5[_i15]
                 else:  # one card and no stopping yet: it is picked
-                    _c46 = _cands5[0]
-                _picked5.append(_c46)
+                    _c34 = _cands5[0]
+                _picked5.append(_c34)
                 _d38 = (Z_legion1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[71])))
-                _from6 = st.zones[st.loc[_c46.id]]
-                if _from6[-1] is _c46:  # the top card: no search from the bottom
+                _from6 = st.zones[st.loc[_c34.id]]
+                if _from6[-1] is _c34:  # the top card: no search from the bottom
                     _from6.pop()
                 else:
-                    _from6.remove(_c46)
-                st.zones[_d38].append(_c46)
-                st.loc[_c46.id] = _d38
+                    _from6.remove(_c34)
+                st.zones[_d38].append(_c34)
+                st.loc[_c34.id] = _d38
     def c_8(st, env, pc):  # game.yaml:266
         _L_day1 = env['day']
         if pc <= 0:
@@ -2538,43 +2542,43 @@ def build(num_players, files):
             st.at = o98  # game.yaml:283
             if (env['w'] == None):
                 st.at = o96  # game.yaml:285
-                _c48 = _L_day1
-                if type(_c48) is Card:
+                _c36 = _L_day1
+                if type(_c36) is Card:
                     _t12 = _TD.get(st)
                     if _t12 is not None:
-                        _x15 = _t12[st.loc[_c48.id]]
+                        _x15 = _t12[st.loc[_c36.id]]
                         if _x15 is not None:
-                            _x15[OSLOT[_c48.id]] -= 1
-                    _from7 = st.zones[st.loc[_c48.id]]
-                    if _from7[-1] is _c48:  # the top card: no search from the bottom
+                            _x15[OSLOT[_c36.id]] -= 1
+                    _from7 = st.zones[st.loc[_c36.id]]
+                    if _from7[-1] is _c36:  # the top card: no search from the bottom
                         _from7.pop()
                     else:
-                        _from7.remove(_c48)
-                    st.zones[Z_spent_days1].append(_c48)
-                    st.loc[_c48.id] = Z_spent_days1
+                        _from7.remove(_c36)
+                    st.zones[Z_spent_days1].append(_c36)
+                    st.loc[_c36.id] = Z_spent_days1
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c48, Z_spent_days1, False)
+                    st.move(_c36, Z_spent_days1, False)
                     _TD.clear()  # (codegen/tally.py)
                 st.at = o97  # game.yaml:285
             else:
                 st.at = o91  # game.yaml:287
-                _c49 = _L_day1
+                _c37 = _L_day1
                 _d39 = (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[19])))
-                if type(_c49) is Card:
+                if type(_c37) is Card:
                     _t13 = _TD.get(st)
                     if _t13 is not None:
-                        _x16 = _t13[st.loc[_c49.id]]
+                        _x16 = _t13[st.loc[_c37.id]]
                         if _x16 is not None:
-                            _x16[OSLOT[_c49.id]] -= 1
-                    _from8 = st.zones[st.loc[_c49.id]]
-                    if _from8[-1] is _c49:  # the top card: no search from the bottom
+                            _x16[OSLOT[_c37.id]] -= 1
+                    _from8 = st.zones[st.loc[_c37.id]]
+                    if _from8[-1] is _c37:  # the top card: no search from the bottom
                         _from8.pop()
                     else:
-                        _from8.remove(_c49)
-                    st.zones[_d39].append(_c49)
-                    st.loc[_c49.id] = _d39
+                        _from8.remove(_c37)
+                    st.zones[_d39].append(_c37)
+                    st.loc[_c37.id] = _d39
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c49, _d39, False)
+                    st.move(_c37, _d39, False)
                     _TD.clear()  # (codegen/tally.py)
                 st.at = o93  # game.yaml:288
                 _n8 = min((_L_day1.props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21])))]),))
@@ -2583,14 +2587,14 @@ def build(num_players, files):
                 _pile8 = st.zones[_src2]
                 if type(_n8) is int and 0 <= _n8 <= len(_pile8):
                     for _ in range(_n8):
-                        _c50 = _pile8.pop()
+                        _c38 = _pile8.pop()
                         _t14 = _TD.get(st)
                         if _t14 is not None:
                             _x17 = _t14[_d40]
                             if _x17 is not None:
-                                _x17[OSLOT[_c50.id]] += 1
-                        st.zones[_d40].append(_c50)
-                        st.loc[_c50.id] = _d40
+                                _x17[OSLOT[_c38.id]] += 1
+                        st.zones[_d40].append(_c38)
+                        st.loc[_c38.id] = _d40
                 else:  # short of cards (a refill), or no count: State's
                     st.move_count(_n8, _src2, _d40, False, S[22])
                     _TD.clear()  # (codegen/tally.py)
@@ -2609,8 +2613,8 @@ def build(num_players, files):
                 st.at = o107  # game.yaml:299
                 if (len(st.zones[(Z_hand1 + _q17)]) > 3):
                     st.at = o106  # game.yaml:301
-                    _lo5 = ((_r7 := len(st.zones[(Z_hand1 + _q17)])) - 3)
-                    _hi4 = (_r7 - 3)
+                    _lo5 = ((_r16 := len(st.zones[(Z_hand1 + _q17)])) - 3)
+                    _hi4 = (_r16 - 3)
                     if _lo5 < 0 or _hi4 < _lo5:
                         raise RuleError(f'a pick of {_lo5} to {_hi4} items is impossible', S[108])
                     _picked6 = []
@@ -2639,17 +2643,17 @@ def build(num_players, files):
                             st.move_number += 1
                             if _i17 == len(_cands6):
                                 break  # done
-                            _c51 = _cands6[_i17]
+                            _c39 = _cands6[_i17]
                         else:  # one card and no stopping yet: it is picked
-                            _c51 = _cands6[0]
-                        _picked6.append(_c51)
-                        _from9 = st.zones[st.loc[_c51.id]]
-                        if _from9[-1] is _c51:  # the top card: no search from the bottom
+                            _c39 = _cands6[0]
+                        _picked6.append(_c39)
+                        _from9 = st.zones[st.loc[_c39.id]]
+                        if _from9[-1] is _c39:  # the top card: no search from the bottom
                             _from9.pop()
                         else:
-                            _from9.remove(_c51)
-                        st.zones[Z_discard1].append(_c51)
-                        st.loc[_c51.id] = Z_discard1
+                            _from9.remove(_c39)
+                        st.zones[Z_discard1].append(_c39)
+                        st.loc[_c39.id] = Z_discard1
                 else:
                     st.at = o104  # game.yaml:302
                     _n10 = (3 - len(st.zones[(Z_hand1 + _q17)]))
@@ -2657,9 +2661,9 @@ def build(num_players, files):
                     _pile9 = st.zones[Z_minion_deck1]
                     if type(_n10) is int and 0 <= _n10 <= len(_pile9):
                         for _ in range(_n10):
-                            _c53 = _pile9.pop()
-                            st.zones[_d41].append(_c53)
-                            st.loc[_c53.id] = _d41
+                            _c41 = _pile9.pop()
+                            st.zones[_d41].append(_c41)
+                            st.loc[_c41.id] = _d41
                     else:  # short of cards (a refill), or no count: State's
                         st.move_count(_n10, Z_minion_deck1, _d41, False, S[78])  # tally: kept
         if pc <= 1:
@@ -2702,25 +2706,25 @@ def build(num_players, files):
                 if _p21 in st.players:
                     _n11 = len(_cands7)
                     if _n11 > 1:
-                        _c54 = _cands7[st.choose(_n11)]
+                        _c42 = _cands7[st.choose(_n11)]
                         st.move_number += 1
                     else:  # one candidate: it is picked
-                        _c54 = _cands7[0]
-                    _from10 = st.zones[st.loc[_c54.id]]
-                    if _from10[-1] is _c54:  # the top card: no search from the bottom
+                        _c42 = _cands7[0]
+                    _from10 = st.zones[st.loc[_c42.id]]
+                    if _from10[-1] is _c42:  # the top card: no search from the bottom
                         _from10.pop()
                     else:
-                        _from10.remove(_c54)
-                    st.zones[Z_discard1].append(_c54)
-                    st.loc[_c54.id] = Z_discard1
+                        _from10.remove(_c42)
+                    st.zones[Z_discard1].append(_c42)
+                    st.loc[_c42.id] = Z_discard1
         if pc <= 2:
             st.at = o27  # game.yaml:169
             _d42 = (Z_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p12, S[31])))
             _pile10 = st.zones[Z_minion_deck1]
             if len(_pile10) >= 1:
-                _c56 = _pile10.pop()
-                st.zones[_d42].append(_c56)
-                st.loc[_c56.id] = _d42
+                _c44 = _pile10.pop()
+                st.zones[_d42].append(_c44)
+                st.loc[_c44.id] = _d42
             else:  # short of cards (a refill), or no count: State's
                 st.move_count(1, Z_minion_deck1, _d42, False, S[32])  # tally: kept
     def c_24(st, env, pc):  # game.yaml:166
@@ -2743,17 +2747,17 @@ def build(num_players, files):
             if _L_q4 in st.players:
                 _n12 = len(_cands8)
                 if _n12 > 1:
-                    _c57 = _cands8[st.choose(_n12)]
+                    _c45 = _cands8[st.choose(_n12)]
                     st.move_number += 1
                 else:  # one candidate: it is picked
-                    _c57 = _cands8[0]
-                _from11 = st.zones[st.loc[_c57.id]]
-                if _from11[-1] is _c57:  # the top card: no search from the bottom
+                    _c45 = _cands8[0]
+                _from11 = st.zones[st.loc[_c45.id]]
+                if _from11[-1] is _c45:  # the top card: no search from the bottom
                     _from11.pop()
                 else:
-                    _from11.remove(_c57)
-                st.zones[Z_discard1].append(_c57)
-                st.loc[_c57.id] = Z_discard1
+                    _from11.remove(_c45)
+                st.zones[Z_discard1].append(_c45)
+                st.loc[_c45.id] = Z_discard1
     def c_28(st, env, pc):  # game.yaml:174
         _L_p13 = env['p']
         _L_d4 = env['d']
@@ -2815,26 +2819,26 @@ def build(num_players, files):
                     _i21 = 0
                 _b6 = env['b'] = _v14[_i21]
                 st.at = o36  # game.yaml:188
-                _c59 = (first(_m34 for _m34 in _zone5 if (_m34.owner == _L_p14)) if len(_zone5 := st.zones[(Z_markers_on1 + (_O_a1 if _O_a1 is not None else ordinal(_L_a2, 'districts', S[39])))]) >= 10 else first([_m34 for _m34 in _zone5 if (_m34.owner == _L_p14)]))
+                _c47 = (first(_m34 for _m34 in _zone5 if (_m34.owner == _L_p14)) if len(_zone5 := st.zones[(Z_markers_on1 + (_O_a1 if _O_a1 is not None else ordinal(_L_a2, 'districts', S[39])))]) >= 10 else first([_m34 for _m34 in _zone5 if (_m34.owner == _L_p14)]))
                 _d43 = (Z_markers_on1 + _b6.ordinal)
-                if type(_c59) is Card:
+                if type(_c47) is Card:
                     _t18 = _TD.get(st)
                     if _t18 is not None:
-                        _x19 = _t18[st.loc[_c59.id]]
+                        _x19 = _t18[st.loc[_c47.id]]
                         if _x19 is not None:
-                            _x19[OSLOT[_c59.id]] -= 1
+                            _x19[OSLOT[_c47.id]] -= 1
                         _x20 = _t18[_d43]
                         if _x20 is not None:
-                            _x20[OSLOT[_c59.id]] += 1
-                    _from12 = st.zones[st.loc[_c59.id]]
-                    if _from12[-1] is _c59:  # the top card: no search from the bottom
+                            _x20[OSLOT[_c47.id]] += 1
+                    _from12 = st.zones[st.loc[_c47.id]]
+                    if _from12[-1] is _c47:  # the top card: no search from the bottom
                         _from12.pop()
                     else:
-                        _from12.remove(_c59)
-                    st.zones[_d43].append(_c59)
-                    st.loc[_c59.id] = _d43
+                        _from12.remove(_c47)
+                    st.zones[_d43].append(_c47)
+                    st.loc[_c47.id] = _d43
                 else:  # not a card: State.move raises the rules' error
-                    st.move(_c59, _d43, False)
+                    st.move(_c47, _d43, False)
                     _TD.clear()  # (codegen/tally.py)
     def c_38(st, env, pc):  # game.yaml:191
         _L_p15 = env['p']
@@ -2851,16 +2855,16 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o40  # game.yaml:191
             _z4 = st.zones[(Z_house1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p15, S[42])))]
-            _c60 = _z4[-1]
+            _c48 = _z4[-1]
             _d44 = (Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[41])))
             _t19 = _TD.get(st)
             if _t19 is not None:
                 _x21 = _t19[_d44]
                 if _x21 is not None:
-                    _x21[OSLOT[_c60.id]] += 1
+                    _x21[OSLOT[_c48.id]] += 1
             _z4.pop()
-            st.zones[_d44].append(_c60)
-            st.loc[_c60.id] = _d44
+            st.zones[_d44].append(_c48)
+            st.loc[_c48.id] = _d44
     def c_43(st, env, pc):  # game.yaml:213
         _L_p16 = env['p']
         _L_d6 = env['d']
@@ -2868,14 +2872,14 @@ def build(num_players, files):
         _O_d6 = _L_d6.ordinal if type(_L_d6) is Card and _L_d6.kind == 'districts' else None
         if pc <= 0:
             st.at = o44  # game.yaml:214
-            _lo6 = ((_r8 := (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))] or tally_zone(st, (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))))[_S_p15] if _S_p15 is not None else len([1 for _m35 in st.zones[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))] if (_m35.owner == _L_p16)]))) + 1)
-            _hi5 = (_r8 + 1)
+            _lo6 = ((_r17 := (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))] or tally_zone(st, (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))))[_S_p15] if _S_p15 is not None else len([1 for _m35 in st.zones[(Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[0])))] if (_m35.owner == _L_p16)]))) + 1)
+            _hi5 = (_r17 + 1)
             if _lo6 < 0 or _hi5 < _lo6:
                 raise RuleError(f'a pick of {_lo6} to {_hi5} items is impossible', S[100])
             _picked9 = []
             while True:
                 if len(_picked9) < _hi5:
-                    _found3 = [_c62 for _c62 in st.zones[(Z_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[47])))] if ((_c62.name == _L_d6.props['minion']) or _c62.props['wild'])]
+                    _found3 = [_c50 for _c50 in st.zones[(Z_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[47])))] if ((_c50.name == _L_d6.props['minion']) or _c50.props['wild'])]
                     _cands9 = []
                     _seen9 = set()
                     for _y9 in reversed(_found3):
@@ -2901,30 +2905,30 @@ def build(num_players, files):
                     st.move_number += 1
                     if _i22 == len(_cands9):
                         break  # done
-                    _c61 = _cands9[_i22]
+                    _c49 = _cands9[_i22]
                 else:  # one card and no stopping yet: it is picked
-                    _c61 = _cands9[0]
-                _picked9.append(_c61)
-                _from13 = st.zones[st.loc[_c61.id]]
-                if _from13[-1] is _c61:  # the top card: no search from the bottom
+                    _c49 = _cands9[0]
+                _picked9.append(_c49)
+                _from13 = st.zones[st.loc[_c49.id]]
+                if _from13[-1] is _c49:  # the top card: no search from the bottom
                     _from13.pop()
                 else:
-                    _from13.remove(_c61)
-                st.zones[Z_discard1].append(_c61)
-                st.loc[_c61.id] = Z_discard1
+                    _from13.remove(_c49)
+                st.zones[Z_discard1].append(_c49)
+                st.loc[_c49.id] = Z_discard1
         if pc <= 1:
             st.at = o45  # game.yaml:216
             _z5 = st.zones[(Z_house1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[46])))]
-            _c63 = _z5[-1]
+            _c51 = _z5[-1]
             _d45 = (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[45])))
             _t21 = _TD.get(st)
             if _t21 is not None:
                 _x22 = _t21[_d45]
                 if _x22 is not None:
-                    _x22[OSLOT[_c63.id]] += 1
+                    _x22[OSLOT[_c51.id]] += 1
             _z5.pop()
-            st.zones[_d45].append(_c63)
-            st.loc[_c63.id] = _d45
+            st.zones[_d45].append(_c51)
+            st.loc[_c51.id] = _d45
     def c_46(st, env, pc):  # game.yaml:222
         _L_p17 = env['p']
         _L_q5 = env['q']
@@ -2995,17 +2999,17 @@ def build(num_players, files):
                     st.move_number += 1
                     if _i24 == len(_cands10):
                         break  # done
-                    _c64 = _cands10[_i24]
+                    _c52 = _cands10[_i24]
                 else:  # one card and no stopping yet: it is picked
-                    _c64 = _cands10[0]
-                _picked10.append(_c64)
-                _from14 = st.zones[st.loc[_c64.id]]
-                if _from14[-1] is _c64:  # the top card: no search from the bottom
+                    _c52 = _cands10[0]
+                _picked10.append(_c52)
+                _from14 = st.zones[st.loc[_c52.id]]
+                if _from14[-1] is _c52:  # the top card: no search from the bottom
                     _from14.pop()
                 else:
-                    _from14.remove(_c64)
-                st.zones[Z_discard1].append(_c64)
-                st.loc[_c64.id] = Z_discard1
+                    _from14.remove(_c52)
+                st.zones[Z_discard1].append(_c52)
+                st.loc[_c52.id] = Z_discard1
             env['gone'] = _picked10
         if pc <= 1:
             st.at = o52  # game.yaml:232
@@ -3014,9 +3018,9 @@ def build(num_players, files):
             _pile11 = st.zones[Z_minion_deck1]
             if type(_n15) is int and 0 <= _n15 <= len(_pile11):
                 for _ in range(_n15):
-                    _c66 = _pile11.pop()
-                    st.zones[_d48].append(_c66)
-                    st.loc[_c66.id] = _d48
+                    _c54 = _pile11.pop()
+                    st.zones[_d48].append(_c54)
+                    st.loc[_c54.id] = _d48
             else:  # short of cards (a refill), or no count: State's
                 st.move_count(_n15, Z_minion_deck1, _d48, False, S[50])  # tally: kept
     def c_56(st, env, pc):  # game.yaml:241
@@ -3065,14 +3069,14 @@ def build(num_players, files):
                 _pile12 = st.zones[_src3]
                 if type(_n16) is int and 0 <= _n16 <= len(_pile12):
                     for _ in range(_n16):
-                        _c67 = _pile12.pop()
+                        _c55 = _pile12.pop()
                         _t23 = _TD.get(st)
                         if _t23 is not None:
                             _x23 = _t23[_d49]
                             if _x23 is not None:
-                                _x23[OSLOT[_c67.id]] += 1
-                        st.zones[_d49].append(_c67)
-                        st.loc[_c67.id] = _d49
+                                _x23[OSLOT[_c55.id]] += 1
+                        st.zones[_d49].append(_c55)
+                        st.loc[_c55.id] = _d49
                 else:  # short of cards (a refill), or no count: State's
                     st.move_count(_n16, _src3, _d49, False, S[67])
                     _TD.clear()  # (codegen/tally.py)
@@ -3142,8 +3146,8 @@ def build(num_players, files):
             st.at = o107  # game.yaml:299
             if (len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[75])))]) > 3):
                 st.at = o106  # game.yaml:301
-                _lo8 = ((_r9 := len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[80])))])) - 3)
-                _hi6 = (_r9 - 3)
+                _lo8 = ((_r18 := len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[80])))])) - 3)
+                _hi6 = (_r18 - 3)
                 if _lo8 < 0 or _hi6 < _lo8:
                     raise RuleError(f'a pick of {_lo8} to {_hi6} items is impossible', S[108])
                 _picked11 = []
@@ -3174,17 +3178,17 @@ def build(num_players, files):
                         st.move_number += 1
                         if _i27 == len(_cands11):
                             break  # done
-                        _c68 = _cands11[_i27]
+                        _c56 = _cands11[_i27]
                     else:  # one card and no stopping yet: it is picked
-                        _c68 = _cands11[0]
-                    _picked11.append(_c68)
-                    _from15 = st.zones[st.loc[_c68.id]]
-                    if _from15[-1] is _c68:  # the top card: no search from the bottom
+                        _c56 = _cands11[0]
+                    _picked11.append(_c56)
+                    _from15 = st.zones[st.loc[_c56.id]]
+                    if _from15[-1] is _c56:  # the top card: no search from the bottom
                         _from15.pop()
                     else:
-                        _from15.remove(_c68)
-                    st.zones[Z_discard1].append(_c68)
-                    st.loc[_c68.id] = Z_discard1
+                        _from15.remove(_c56)
+                    st.zones[Z_discard1].append(_c56)
+                    st.loc[_c56.id] = Z_discard1
             else:
                 st.at = o104  # game.yaml:302
                 _n18 = (3 - len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[77])))]))
@@ -3192,9 +3196,9 @@ def build(num_players, files):
                 _pile13 = st.zones[Z_minion_deck1]
                 if type(_n18) is int and 0 <= _n18 <= len(_pile13):
                     for _ in range(_n18):
-                        _c70 = _pile13.pop()
-                        st.zones[_d50].append(_c70)
-                        st.loc[_c70.id] = _d50
+                        _c58 = _pile13.pop()
+                        st.zones[_d50].append(_c58)
+                        st.loc[_c58.id] = _d50
                 else:  # short of cards (a refill), or no count: State's
                     st.move_count(_n18, Z_minion_deck1, _d50, False, S[78])  # tally: kept
     def c_105(st, env, pc):  # game.yaml:300
@@ -3202,8 +3206,8 @@ def build(num_players, files):
         _S_q8 = _L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else None
         if pc <= 0:
             st.at = o106  # game.yaml:301
-            _lo9 = ((_r10 := len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[80])))])) - 3)
-            _hi7 = (_r10 - 3)
+            _lo9 = ((_r19 := len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[80])))])) - 3)
+            _hi7 = (_r19 - 3)
             if _lo9 < 0 or _hi7 < _lo9:
                 raise RuleError(f'a pick of {_lo9} to {_hi7} items is impossible', S[108])
             _picked12 = []
@@ -3234,17 +3238,17 @@ def build(num_players, files):
                     st.move_number += 1
                     if _i28 == len(_cands12):
                         break  # done
-                    _c71 = _cands12[_i28]
+                    _c59 = _cands12[_i28]
                 else:  # one card and no stopping yet: it is picked
-                    _c71 = _cands12[0]
-                _picked12.append(_c71)
-                _from16 = st.zones[st.loc[_c71.id]]
-                if _from16[-1] is _c71:  # the top card: no search from the bottom
+                    _c59 = _cands12[0]
+                _picked12.append(_c59)
+                _from16 = st.zones[st.loc[_c59.id]]
+                if _from16[-1] is _c59:  # the top card: no search from the bottom
                     _from16.pop()
                 else:
-                    _from16.remove(_c71)
-                st.zones[Z_discard1].append(_c71)
-                st.loc[_c71.id] = Z_discard1
+                    _from16.remove(_c59)
+                st.zones[Z_discard1].append(_c59)
+                st.loc[_c59.id] = Z_discard1
     def c_118(st, env, pc):  # game.yaml:105
         if pc <= 0:
             _passes1 = 0
@@ -3260,10 +3264,10 @@ def build(num_players, files):
                 st.vars['phase'] = 'Day'
                 st.at = o125  # game.yaml:112
                 _z6 = st.zones[Z_day_deck1]
-                _c73 = _z6[-1]
+                _c61 = _z6[-1]
                 _z6.pop()
-                st.zones[Z_current_day1].append(_c73)
-                st.loc[_c73.id] = Z_current_day1
+                st.zones[Z_current_day1].append(_c61)
+                st.loc[_c61.id] = Z_current_day1
                 st.at = o127  # game.yaml:109
                 st.vars['phase'] = ''
                 st.vars['phase'] = 'Player Turns'
@@ -3309,10 +3313,10 @@ def build(num_players, files):
             st.vars['phase'] = 'Day'
             st.at = o125  # game.yaml:112
             _z7 = st.zones[Z_day_deck1]
-            _c74 = _z7[-1]
+            _c62 = _z7[-1]
             _z7.pop()
-            st.zones[Z_current_day1].append(_c74)
-            st.loc[_c74.id] = Z_current_day1
+            st.zones[Z_current_day1].append(_c62)
+            st.loc[_c62.id] = Z_current_day1
             st.at = o127  # game.yaml:109
             st.vars['phase'] = ''
         if pc <= 3:

@@ -588,6 +588,7 @@ def build(num_players, files):
     site = P.sites(SITES)
     Z_area1 = P.zone_base['area']
     Z_auction_area1 = P.zone_base['auction_area']
+    KC_slots1 = class_slots(P.cards, {'Green': 0, 'Green (seal)': 1, 'Red': 2, 'Red (seal)': 3, 'Yellow': 4, 'Yellow (seal)': 5, 'Blue': 6, 'Blue (seal)': 7, 'Violet': 8, 'Violet (seal)': 9, 'Einfluss': 10, 'Orden': 11, 'Verschwörung': 12, 'Diplomatie': 13, 'Autorität': 14, 'Herrschaft': 15, 'Pension': 16}, 17)
     Z_chips1 = P.zone_base['chips']
     SEATS_others1 = {p: tuple(range(p + 1, num_players)) + tuple(range(p)) for p in range(num_players)}
     Z_lower_half1 = P.zone_base['lower_half']
@@ -666,7 +667,7 @@ def build(num_players, files):
 
     def fn_visible_seals(st, at, v_p):  # game.yaml:160
         try:
-            return (len([1 for _c2 in fn_top_cards(st, S[5], v_p) if _c2.props['seal']]) + len([1 for _a2 in st.zones[(Z_auction_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[6])))] if _a2.props['seal']]))
+            return (len([1 for _c2 in fn_top_cards(st, S[5], v_p) if _c2.props['seal']]) + (len([1 for _a2 in st.zones[(Z_auction_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[6])))] if _a2.props['seal']]) if (_r1 := class_counts(st.zones[(Z_auction_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[6])))], KC_slots1, 19))[17] else _r1[1] + _r1[3] + _r1[5] + _r1[7] + _r1[9] + _r1[10] + _r1[11] + _r1[12] + _r1[13] + _r1[14] + _r1[15] + _r1[16]))
         except Exception as e:
             traced(e, 'function visible_seals (' + str(S[7]) + ')')
             raise
@@ -1745,13 +1746,13 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c27 in (_r1 := fn_top_cards(st, S[76], _L_p6)):  # game.yaml:321
+        for _c27 in (_r2 := fn_top_cards(st, S[76], _L_p6)):  # game.yaml:321
             a = A_21 + _c27.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c27)
                 idx.append(0)
-        _items1 = _r1  # game.yaml:335
+        _items1 = _r2  # game.yaml:335
         if _items1 and any((len(st.zones[(Z_area1 + _q9)]) > 0) for _q9 in ((SEATS_others1.get(_S_p5) if len(st.players) == num_players else None) or others(st, _L_p6))):
             for _c28 in _items1:
                 a = A_41 + _c28.type_id
@@ -2247,7 +2248,7 @@ def build(num_players, files):
         actions.append(A_121)
         values.append(None)
         idx.append(0)
-        _items2 = (_r2 := ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8)))  # game.yaml:422
+        _items2 = (_r3 := ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8)))  # game.yaml:422
         if _items2 and (len([1 for _c37 in st.zones[(Z_chips1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[9])))] if (_c37.kind == 'gold_chips')]) >= 1):
             for _q14 in _items2:
                 a = A_131 + (_q14 if type(_q14) is int and 0 <= _q14 < num_players else option_seat(_q14, num_players))
@@ -2255,15 +2256,15 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_q14)
                     idx.append(1)
-        if (((_r3 := len([1 for _c38 in st.zones[(Z_chips1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[9])))] if (_c38.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q15)]) > 0) for _q15 in ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8))))):  # game.yaml:424
+        if (((_r4 := len([1 for _c38 in st.zones[(Z_chips1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[9])))] if (_c38.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q15)]) > 0) for _q15 in ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8))))):  # game.yaml:424
             actions.append(A_141)
             values.append(None)
             idx.append(2)
-        if ((_r3 >= 2) and any((len(st.zones[(Z_area1 + _q16)]) > 0) for _q16 in _r2)):  # game.yaml:426
+        if ((_r4 >= 2) and any((len(st.zones[(Z_area1 + _q16)]) > 0) for _q16 in _r3)):  # game.yaml:426
             actions.append(A_151)
             values.append(None)
             idx.append(3)
-        if (_r3 >= 2):  # game.yaml:429
+        if (_r4 >= 2):  # game.yaml:429
             actions.append(A_161)
             values.append(None)
             idx.append(4)
@@ -3031,15 +3032,15 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if ((_r4 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
+        if ((_r5 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
             actions.append(A_271)
             values.append(None)
             idx.append(0)
-        if ((_r5 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
+        if ((_r6 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
             actions.append(A_281)
             values.append(None)
             idx.append(1)
-        if ((_r4 == 0) and (_r5 == 0)):  # game.yaml:591
+        if ((_r5 == 0) and (_r6 == 0)):  # game.yaml:591
             actions.append(A_291)
             values.append(None)
             idx.append(2)
@@ -3244,17 +3245,17 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c55 in ((_r6 := fn_top_cards(st, S[123], _L_q4)) + (_r7 := st.zones[(Z_auction_area1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[124])))])):  # game.yaml:611
+        for _c55 in ((_r7 := fn_top_cards(st, S[123], _L_q4)) + (_r8 := st.zones[(Z_auction_area1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[124])))])):  # game.yaml:611
             a = A_301 + _c55.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c55)
                 idx.append(0)
-        if ((_r8 := len(st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[125])))])) >= 2):  # game.yaml:612
+        if ((_r9 := len(st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[125])))])) >= 2):  # game.yaml:612
             actions.append(A_311)
             values.append(None)
             idx.append(1)
-        if ((len((_r6 + _r7)) == 0) and (_r8 < 2)):  # game.yaml:618
+        if ((len((_r7 + _r8)) == 0) and (_r9 < 2)):  # game.yaml:618
             actions.append(A_331)
             values.append(None)
             idx.append(2)
@@ -4204,20 +4205,20 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o128  # game.yaml:418
             # game.yaml:421: always offered
-            _items4 = (_r9 := ((SEATS_others1.get(_S_p19) if len(st.players) == num_players else None) or others(st, _L_p22)))  # game.yaml:422
+            _items4 = (_r10 := ((SEATS_others1.get(_S_p19) if len(st.players) == num_players else None) or others(st, _L_p22)))  # game.yaml:422
             if _items4 and (len([1 for _c87 in st.zones[(Z_chips1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[9])))] if (_c87.kind == 'gold_chips')]) >= 1):
                 _v21 = _items4
             else:
                 _v21 = []
-            if (((_r10 := len([1 for _c88 in st.zones[(Z_chips1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[9])))] if (_c88.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q27)]) > 0) for _q27 in ((SEATS_others1.get(_S_p19) if len(st.players) == num_players else None) or others(st, _L_p22))))):  # game.yaml:424
+            if (((_r11 := len([1 for _c88 in st.zones[(Z_chips1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[9])))] if (_c88.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q27)]) > 0) for _q27 in ((SEATS_others1.get(_S_p19) if len(st.players) == num_players else None) or others(st, _L_p22))))):  # game.yaml:424
                 _f1 = 1
             else:
                 _f1 = 0
-            if ((_r10 >= 2) and any((len(st.zones[(Z_area1 + _q28)]) > 0) for _q28 in _r9)):  # game.yaml:426
+            if ((_r11 >= 2) and any((len(st.zones[(Z_area1 + _q28)]) > 0) for _q28 in _r10)):  # game.yaml:426
                 _f2 = 1
             else:
                 _f2 = 0
-            if (_r10 >= 2):  # game.yaml:429
+            if (_r11 >= 2):  # game.yaml:429
                 _f3 = 1
             else:
                 _f3 = 0
@@ -4660,15 +4661,15 @@ def build(num_players, files):
                         for _i31 in span_list(1, 2, S[117]):
                             env['i'] = _i31
                             st.at = o244  # game.yaml:586
-                            if ((_r11 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
+                            if ((_r12 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
                                 _f4 = 1
                             else:
                                 _f4 = 0
-                            if ((_r12 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
+                            if ((_r13 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
                                 _f5 = 1
                             else:
                                 _f5 = 0
-                            if ((_r11 == 0) and (_r12 == 0)):  # game.yaml:591
+                            if ((_r12 == 0) and (_r13 == 0)):  # game.yaml:591
                                 _f6 = 1
                             else:
                                 _f6 = 0
@@ -4772,11 +4773,11 @@ def build(num_players, files):
                 if _a26 not in _actions7:  # an identical card: the same choice
                     _actions7.add(_a26)
                     _v26.append(_c102)
-            if ((_r13 := len(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[125])))])) >= 2):  # game.yaml:612
+            if ((_r14 := len(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[125])))])) >= 2):  # game.yaml:612
                 _f7 = 1
             else:
                 _f7 = 0
-            if ((len((fn_top_cards(st, S[127], _L_q7) + st.zones[(Z_auction_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[128])))])) == 0) and (_r13 < 2)):  # game.yaml:618
+            if ((len((fn_top_cards(st, S[127], _L_q7) + st.zones[(Z_auction_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[128])))])) == 0) and (_r14 < 2)):  # game.yaml:618
                 _f8 = 1
             else:
                 _f8 = 0
@@ -6019,15 +6020,15 @@ def build(num_players, files):
                     for _i60 in span_list(1, 2, S[117]):
                         env['i'] = _i60
                         st.at = o244  # game.yaml:586
-                        if ((_r14 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
+                        if ((_r15 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
                             _f9 = 1
                         else:
                             _f9 = 0
-                        if ((_r15 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
+                        if ((_r16 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
                             _f10 = 1
                         else:
                             _f10 = 0
-                        if ((_r14 == 0) and (_r15 == 0)):  # game.yaml:591
+                        if ((_r15 == 0) and (_r16 == 0)):  # game.yaml:591
                             _f11 = 1
                         else:
                             _f11 = 0
@@ -6086,15 +6087,15 @@ def build(num_players, files):
             for _i62 in span_list(1, 2, S[117]):
                 env['i'] = _i62
                 st.at = o244  # game.yaml:586
-                if ((_r16 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
+                if ((_r17 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
                     _f12 = 1
                 else:
                     _f12 = 0
-                if ((_r17 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
+                if ((_r18 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
                     _f13 = 1
                 else:
                     _f13 = 0
-                if ((_r16 == 0) and (_r17 == 0)):  # game.yaml:591
+                if ((_r17 == 0) and (_r18 == 0)):  # game.yaml:591
                     _f14 = 1
                 else:
                     _f14 = 0
@@ -6136,15 +6137,15 @@ def build(num_players, files):
         _S_q12 = _L_q18 if type(_L_q18) is int and 0 <= _L_q18 < num_players else None
         if pc <= 0:
             st.at = o244  # game.yaml:586
-            if ((_r18 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
+            if ((_r19 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
                 _f15 = 1
             else:
                 _f15 = 0
-            if ((_r19 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
+            if ((_r20 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
                 _f16 = 1
             else:
                 _f16 = 0
-            if ((_r18 == 0) and (_r19 == 0)):  # game.yaml:591
+            if ((_r19 == 0) and (_r20 == 0)):  # game.yaml:591
                 _f17 = 1
             else:
                 _f17 = 0
