@@ -4598,11 +4598,18 @@ def build(num_players, files):
                     raise too_long(S[181])
                 st.at = o228  # game.yaml:563
                 _picked2 = []
-                _cands2 = [_c99 for _c99 in ((st.zones[(Z_chips1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[110])))] + st.zones[(Z_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[112])))]) if fn_payable(st, S[113], _c99, _L_w1) and _c99 not in _picked2]
-                if len(_cands2) > 1:  # identical cards are one choice: the top-most of each
-                    _last1 = {_y2.type_id: _j1 for _j1, _y2 in enumerate(_cands2)}
-                    if len(_last1) < len(_cands2):
-                        _cands2 = [_cands2[_j1] for _j1 in sorted(_last1.values())]
+                try:
+                    _found2 = [_c99 for _c99 in ((st.zones[(Z_chips1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[110])))] + st.zones[(Z_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[112])))]) if ((_c99.kind != 'property_cards') or is_top_by(_c99, st.zones[(Z_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[1])))], 'colour'))]
+                except Exception:  # the exact code again: its error, with the rules' trace
+                    _found2 = [_c99 for _c99 in ((st.zones[(Z_chips1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[110])))] + st.zones[(Z_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[112])))]) if fn_payable(st, S[113], _c99, _L_w1)]
+                _cands2 = []
+                _seen2 = set()
+                for _y2 in reversed(_found2):
+                    _t2 = _y2.type_id
+                    if _t2 not in _seen2:
+                        _seen2.add(_t2)
+                        _cands2.append(_y2)
+                _cands2.reverse()
                 if not _cands2:
                     raise RuleError('a pick needs 1 items but only 0 could be picked', S[182])
                 if _S_w1 is None:
@@ -4827,11 +4834,11 @@ def build(num_players, files):
                     while True:
                         if len(_picked3) < _hi2:
                             _cands3 = []
-                            _seen2 = set()
+                            _seen3 = set()
                             for _y3 in reversed(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[119])))]):
-                                _t2 = _y3.type_id
-                                if _t2 not in _seen2 and _y3 not in _picked3:
-                                    _seen2.add(_t2)
+                                _t3 = _y3.type_id
+                                if _t3 not in _seen3 and _y3 not in _picked3:
+                                    _seen3.add(_t3)
                                     _cands3.append(_y3)
                             _cands3.reverse()
                         else:
@@ -5422,13 +5429,13 @@ def build(num_players, files):
             _picked4 = []
             while True:
                 if len(_picked4) < _hi3:
-                    _found2 = [_c118 for _c118 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c118.props['colour'] == _picked4[0].props['colour']))]
+                    _found3 = [_c118 for _c118 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c118.props['colour'] == _picked4[0].props['colour']))]
                     _cands4 = []
-                    _seen3 = set()
-                    for _y4 in reversed(_found2):
-                        _t3 = _y4.type_id
-                        if _t3 not in _seen3:
-                            _seen3.add(_t3)
+                    _seen4 = set()
+                    for _y4 in reversed(_found3):
+                        _t4 = _y4.type_id
+                        if _t4 not in _seen4:
+                            _seen4.add(_t4)
                             _cands4.append(_y4)
                     _cands4.reverse()
                 else:
@@ -5970,11 +5977,18 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o228  # game.yaml:563
             _picked5 = []
-            _cands5 = [_c129 for _c129 in ((st.zones[(Z_chips1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[110])))] + st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[112])))]) if fn_payable(st, S[113], _c129, _L_w3) and _c129 not in _picked5]
-            if len(_cands5) > 1:  # identical cards are one choice: the top-most of each
-                _last2 = {_y5.type_id: _j2 for _j2, _y5 in enumerate(_cands5)}
-                if len(_last2) < len(_cands5):
-                    _cands5 = [_cands5[_j2] for _j2 in sorted(_last2.values())]
+            try:
+                _found4 = [_c129 for _c129 in ((st.zones[(Z_chips1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[110])))] + st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[112])))]) if ((_c129.kind != 'property_cards') or is_top_by(_c129, st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[1])))], 'colour'))]
+            except Exception:  # the exact code again: its error, with the rules' trace
+                _found4 = [_c129 for _c129 in ((st.zones[(Z_chips1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[110])))] + st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[112])))]) if fn_payable(st, S[113], _c129, _L_w3)]
+            _cands5 = []
+            _seen5 = set()
+            for _y5 in reversed(_found4):
+                _t5 = _y5.type_id
+                if _t5 not in _seen5:
+                    _seen5.add(_t5)
+                    _cands5.append(_y5)
+            _cands5.reverse()
             if not _cands5:
                 raise RuleError('a pick needs 1 items but only 0 could be picked', S[182])
             if _S_w3 is None:
@@ -6222,11 +6236,11 @@ def build(num_players, files):
             while True:
                 if len(_picked6) < _hi4:
                     _cands6 = []
-                    _seen4 = set()
+                    _seen6 = set()
                     for _y6 in reversed(st.zones[(Z_chips1 + (_S_q13 if _S_q13 is not None else seat(st, _L_q20, S[119])))]):
-                        _t4 = _y6.type_id
-                        if _t4 not in _seen4 and _y6 not in _picked6:
-                            _seen4.add(_t4)
+                        _t6 = _y6.type_id
+                        if _t6 not in _seen6 and _y6 not in _picked6:
+                            _seen6.add(_t6)
                             _cands6.append(_y6)
                     _cands6.reverse()
                 else:
