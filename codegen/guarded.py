@@ -27,7 +27,9 @@ written without this module. That is exact because:
   same place with the same trace, or gives the value;
 - the ``try`` costs nothing while nothing raises (Python 3.11's exception tables).
 
-The statement is guarded only where the two texts differ (a call was inlined).
+A condition that calls no ``guardable`` function is written once, unguarded. The inline text is
+written in a region of its own (codegen/cse.py): it runs first, so it may not read a value the
+exact text computes.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from typing import Any
 
 from meeple.dsl import ir
 
+from .cse import region
 from .writer import Writer
 
 
@@ -92,7 +95,8 @@ def conds(ex: Any, where: ir.Expr, scope: Any) -> tuple[str, str]:
     exact = ex.emit(where, scope)
     if not _called(where, ex.prog.game) & ex.guardable:
         return exact, exact
-    with inlined(ex):
+    # its own region (codegen/cse): it runs before the exact text, which it must not read
+    with inlined(ex), region(ex):
         fast = ex.emit(where, scope)
     return fast, exact
 
