@@ -27,6 +27,7 @@ from . import statics
 from .cse import branch, conjunction
 from .facts import SEAT, SEAT_TABLES, Facts, card_of, seat_list_items
 from .firstcard import early_first, stops_early
+from .guarded import guardable
 from .layout import GenLayout
 from .majority_counts import count_by_property
 from .memo import Loops
@@ -70,6 +71,9 @@ class ExprEmitter:
         self.prog, self.types = prog, prog.checked.types
         self.const, self.span, self.fresh = const, span, fresh
         self.inlinable = _inlinable(prog.game)
+        # functions inlined too in a statement guarded by its exact code (codegen/guarded)
+        self.guardable = guardable(prog.game, self.inlinable, expr_depth, INLINE_MAX_DEPTH)
+        self.guarded = False
         # while a function is written whose locals are read once at its entry (codegen/hoist)
         self.hoist: Any = None
         # the owner counts direct code reads from a table (codegen/tally.Tally), while it
@@ -303,7 +307,8 @@ class ExprEmitter:
     def _Call(self, e: ir.Call, scope: Scope) -> str:
         if e.func in self.prog.game.functions:
             f = self.prog.game.functions[e.func]
-            if e.func in self.inlinable and all(isinstance(a, (ir.Name, ir.Const)) for a in e.args):
+            inline = e.func in self.inlinable or (self.guarded and e.func in self.guardable)
+            if inline and all(isinstance(a, (ir.Name, ir.Const)) for a in e.args):
                 # a small function called with plain names: its body, with the names put in
                 inner = Scope(
                     {p: self.emit(a, scope) for p, a in zip(f.params, e.args, strict=True)}

@@ -5,8 +5,10 @@ candidates, picker, destination: one Python call each, per item). Here the same 
 out for one pick statement, each expression inline, and with what the generator can prove left
 out: a pick from a zone whose picked cards all move to a zone of another name never meets a
 picked card among its candidates again (each card is in one place), so run_pick's filter of the
-cards already picked is not written; a zone holds only cards, so its identical cards are merged
-in one pass from the top down (run_pick's merge, by positions, is kept for any other list).
+cards already picked is not written (nor for a pick of one: nothing is picked yet); a zone holds
+only cards, so the identical cards of a zone, or of zones joined by ``+``, are merged in one pass
+from the top down (run_pick's merge, by positions, is kept for any other list). A condition that
+calls a rules function calling leaf functions only has it inline, guarded (codegen/guarded.py).
 Everything else is run_pick's, step by step: the same expressions evaluated in the same order
 (a value the bounds both compute is computed once: codegen/cse.py), the same errors with the
 same messages and spans, the same ``st.choose`` calls and ``st.move_number`` updates (``st.at``
@@ -22,6 +24,7 @@ from typing import Any
 from meeple.dsl import ir
 from meeple.runtime.ops import PICK_UNBOUNDED
 
+from . import guarded
 from .cse import iterable, region
 from .exprs import Scope, write_decider
 from .moves import kept, write_card_move
@@ -124,35 +127,41 @@ def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
         w.line(f"env[{literal(s.into)}] = {picked}")
 
 
-def _candidates(em: Any, w: Writer, s: ir.Pick, picked: str, cands: str) -> None:
+def _candidates(em: Any, w: Writer, s: ir.Pick, picked: str, cands: str, one: bool = False) -> None:
     """``cands`` = the items of the source that meet the condition (evaluated on every item, in
-    order, as PickOp.candidates does), less those already picked, identical cards one choice:
-    the top-most of each (run_pick's candidates, in the same order)."""
+    order, as PickOp.candidates does), less those already picked (``one``: none is, the pick
+    takes one item), identical cards one choice: the top-most of each (run_pick's candidates,
+    in the same order)."""
     fresh = em.names.fresh
     x = fresh(s.var)
     with iterable(em.ex):  # (it may be a comprehension's)
         src = em._e(s.src)
     em.ex.facts.note(x, em.ex.facts.items_of(src))  # (its condition asks only of items)
-    conds = []
+    conds, fast = [], []  # the condition, and its fast text (codegen/guarded)
     if s.where is not None:
-        conds.append(em.ex.emit(s.where, Scope({s.var: x, "picked": picked})))
-    drop = picked_may_be_candidates(s, em.layout)
-    if zone_name(s.src, em.layout) is not None:
-        # a zone holds cards only: its cards are merged from the top down, in one pass
+        f, e = guarded.conds(em.ex, s.where, Scope({s.var: x, "picked": picked}))
+        conds.append(e)
+        fast.append(f)
+    # a pick of one computes its candidates once, with nothing picked yet (codegen/pickone)
+    drop = picked_may_be_candidates(s, em.layout) and not one
+
+    def found(terms: list[str]) -> str:
+        if drop:
+            terms = [*terms, f"{x} not in {picked}"]
+        return f"[{x} for {x} in {src} if {' and '.join(terms)}]"
+
+    if zone_cards(s.src, em.layout):
+        # zones hold cards only: their cards are merged from the top down, in one pass
         if not conds:
             _merge(w, src, cands, fresh, picked if drop else None)
             return
-        found = fresh("found")
-        if drop:
-            conds.append(f"{x} not in {picked}")
-        w.line(f"{found} = [{x} for {x} in {src} if {' and '.join(conds)}]")
-        _merge(w, found, cands, fresh, None)
+        kept = fresh("found")
+        guarded.write_guarded(w, kept, found(fast), found(conds))
+        _merge(w, kept, cands, fresh, None)
         return
     # any list: run_pick's own steps (an item may be no card at all: merged only with another)
-    if drop:
-        conds.append(f"{x} not in {picked}")
-    if conds:
-        w.line(f"{cands} = [{x} for {x} in {src} if {' and '.join(conds)}]")
+    if conds or drop:
+        guarded.write_guarded(w, cands, found(fast), found(conds))
     else:
         w.line(f"{cands} = list({src})")
     last, j, y = fresh("last"), fresh("j"), fresh("y")
@@ -162,6 +171,14 @@ def _candidates(em: Any, w: Writer, s: ir.Pick, picked: str, cands: str) -> None
         w.line(f"if len({last}) < len({cands}):")
         with w.indent():
             w.line(f"{cands} = [{cands}[{j}] for {j} in sorted({last}.values())]")
+
+
+def zone_cards(e: ir.Expr, layout: Any) -> bool:
+    """Are the items of ``e`` the cards of zones: a zone (zone_name) or zones joined by
+    ``+``?"""
+    if isinstance(e, ir.BinOp) and e.op == "+":
+        return zone_cards(e.left, layout) and zone_cards(e.right, layout)
+    return zone_name(e, layout) is not None
 
 
 def _merge(w: Writer, items: str, cands: str, fresh: Any, picked: str | None) -> None:

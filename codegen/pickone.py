@@ -37,14 +37,14 @@ def picks_one(s: ir.Pick) -> bool:
 
 def write_pick_one(em: Any, w: Writer, s: ir.Pick, candidates: Any) -> None:
     """The pick ``s`` (picks_one) in direct code, one pass of run_pick's loop. ``candidates``
-    is pick.py's writer of the candidates (``(em, w, s, picked, cands)``, with ``picked`` empty
-    here)."""
+    is pick.py's writer of the candidates (``(em, w, s, picked, cands, one)``, with ``picked``
+    empty here)."""
     fresh = em.names.fresh
     span = em._span(s.span)
     picked, cands, p, n, i, c = (fresh(x) for x in ("picked", "cands", "p", "n", "i", "c"))
     if s.into or s.where is not None or picked_may_be_candidates(s, em.layout):
         w.line(f"{picked} = []")  # (read by the condition or the merge: empty, as at first)
-    candidates(em, w, s, picked, cands)
+    candidates(em, w, s, picked, cands, one=True)  # (nothing is picked yet)
     w.line(f"if not {cands}:")
     with w.indent():
         w.line(f"raise RuleError('a pick needs 1 items but only 0 could be picked', {span})")

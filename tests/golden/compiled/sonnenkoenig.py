@@ -4589,11 +4589,18 @@ def build(num_players, files):
                     raise too_long(S[181])
                 st.at = o228  # game.yaml:563
                 _picked2 = []
-                _cands2 = [_c99 for _c99 in ((st.zones[(Z_chips1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[110])))] + st.zones[(Z_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[112])))]) if fn_payable(st, S[113], _c99, _L_w1) and _c99 not in _picked2]
-                if len(_cands2) > 1:  # identical cards are one choice: the top-most of each
-                    _last1 = {_y2.type_id: _j1 for _j1, _y2 in enumerate(_cands2)}
-                    if len(_last1) < len(_cands2):
-                        _cands2 = [_cands2[_j1] for _j1 in sorted(_last1.values())]
+                try:
+                    _found2 = [_c99 for _c99 in ((st.zones[(Z_chips1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[110])))] + st.zones[(Z_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[112])))]) if ((_c99.kind != 'property_cards') or is_top_by(_c99, st.zones[(Z_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[1])))], 'colour'))]
+                except Exception:  # the exact code again: its error, with the rules' trace
+                    _found2 = [_c99 for _c99 in ((st.zones[(Z_chips1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[110])))] + st.zones[(Z_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[112])))]) if fn_payable(st, S[113], _c99, _L_w1)]
+                _cands2 = []
+                _seen2 = set()
+                for _y2 in reversed(_found2):
+                    _t5 = _y2.type_id
+                    if _t5 not in _seen2:
+                        _seen2.add(_t5)
+                        _cands2.append(_y2)
+                _cands2.reverse()
                 if not _cands2:
                     raise RuleError('a pick needs 1 items but only 0 could be picked', S[182])
                 if _S_w1 is None:
@@ -4818,11 +4825,11 @@ def build(num_players, files):
                     while True:
                         if len(_picked3) < _hi2:
                             _cands3 = []
-                            _seen2 = set()
+                            _seen3 = set()
                             for _y3 in reversed(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[119])))]):
-                                _t5 = _y3.type_id
-                                if _t5 not in _seen2 and _y3 not in _picked3:
-                                    _seen2.add(_t5)
+                                _t6 = _y3.type_id
+                                if _t6 not in _seen3 and _y3 not in _picked3:
+                                    _seen3.add(_t6)
                                     _cands3.append(_y3)
                             _cands3.reverse()
                         else:
@@ -4922,9 +4929,9 @@ def build(num_players, files):
             _dest14 = ((Z_area1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p25, S[64]))) if (st.zones[Z_deck1][-1].kind == 'property_cards') else Z_returned1)
             _before3 = len(st.zones[_dest14])
             st.move_count(1, Z_deck1, _dest14, False, S[63])
-            _t6 = TCALLS1.get(_dest14)
-            if _t6 is not None:
-                _t6(st, st.zones[_dest14][_before3:], S[63])
+            _t7 = TCALLS1.get(_dest14)
+            if _t7 is not None:
+                _t7(st, st.zones[_dest14][_before3:], S[63])
     def c_35(st, env, pc):  # game.yaml:269
         _L_p26 = env['p']
         _S_p23 = _L_p26 if type(_L_p26) is int and 0 <= _L_p26 < num_players else None
@@ -5394,9 +5401,9 @@ def build(num_players, files):
                 _moved12 = cards_of(_card4)
                 for _c116 in _moved12:
                     st.move(_c116, _dest15, False)
-            _t7 = TCALLS1.get(_dest15)
-            if _t7 is not None:
-                _t7(st, _moved12, S[85])
+            _t8 = TCALLS1.get(_dest15)
+            if _t8 is not None:
+                _t8(st, _moved12, S[85])
     def c_110(st, env, pc):  # game.yaml:407
         _L_p43 = env['p']
         _S_p31 = _L_p43 if type(_L_p43) is int and 0 <= _L_p43 < num_players else None
@@ -5409,13 +5416,13 @@ def build(num_players, files):
             _picked4 = []
             while True:
                 if len(_picked4) < _hi3:
-                    _found2 = [_c118 for _c118 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c118.props['colour'] == _picked4[0].props['colour']))]
+                    _found3 = [_c118 for _c118 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c118.props['colour'] == _picked4[0].props['colour']))]
                     _cands4 = []
-                    _seen3 = set()
-                    for _y4 in reversed(_found2):
-                        _t8 = _y4.type_id
-                        if _t8 not in _seen3:
-                            _seen3.add(_t8)
+                    _seen4 = set()
+                    for _y4 in reversed(_found3):
+                        _t9 = _y4.type_id
+                        if _t9 not in _seen4:
+                            _seen4.add(_t9)
                             _cands4.append(_y4)
                     _cands4.reverse()
                 else:
@@ -5957,11 +5964,18 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o228  # game.yaml:563
             _picked5 = []
-            _cands5 = [_c129 for _c129 in ((st.zones[(Z_chips1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[110])))] + st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[112])))]) if fn_payable(st, S[113], _c129, _L_w3) and _c129 not in _picked5]
-            if len(_cands5) > 1:  # identical cards are one choice: the top-most of each
-                _last2 = {_y5.type_id: _j2 for _j2, _y5 in enumerate(_cands5)}
-                if len(_last2) < len(_cands5):
-                    _cands5 = [_cands5[_j2] for _j2 in sorted(_last2.values())]
+            try:
+                _found4 = [_c129 for _c129 in ((st.zones[(Z_chips1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[110])))] + st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[112])))]) if ((_c129.kind != 'property_cards') or is_top_by(_c129, st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[1])))], 'colour'))]
+            except Exception:  # the exact code again: its error, with the rules' trace
+                _found4 = [_c129 for _c129 in ((st.zones[(Z_chips1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[110])))] + st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[112])))]) if fn_payable(st, S[113], _c129, _L_w3)]
+            _cands5 = []
+            _seen5 = set()
+            for _y5 in reversed(_found4):
+                _t10 = _y5.type_id
+                if _t10 not in _seen5:
+                    _seen5.add(_t10)
+                    _cands5.append(_y5)
+            _cands5.reverse()
             if not _cands5:
                 raise RuleError('a pick needs 1 items but only 0 could be picked', S[182])
             if _S_w3 is None:
@@ -6209,11 +6223,11 @@ def build(num_players, files):
             while True:
                 if len(_picked6) < _hi4:
                     _cands6 = []
-                    _seen4 = set()
+                    _seen6 = set()
                     for _y6 in reversed(st.zones[(Z_chips1 + (_S_q13 if _S_q13 is not None else seat(st, _L_q20, S[119])))]):
-                        _t9 = _y6.type_id
-                        if _t9 not in _seen4 and _y6 not in _picked6:
-                            _seen4.add(_t9)
+                        _t11 = _y6.type_id
+                        if _t11 not in _seen6 and _y6 not in _picked6:
+                            _seen6.add(_t11)
                             _cands6.append(_y6)
                     _cands6.reverse()
                 else:
