@@ -989,7 +989,7 @@ def build(num_players, files):
             raise
 
     def fn_coat_majority(st, v_a):  # game.yaml:257
-        return majority_top(st, (_r3 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', [len([1 for _c1 in st.zones[(Z_coats_held1 + _p3)] if (_c1.props['arms'] == v_a)]) for _p3 in _r3])
+        return majority_top_count(st, ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', st.zones, Z_coats_held1, 'arms', v_a)
 
     def proc_earn(st, env):  # game.yaml:358
         _L_n1 = env['n']
@@ -1983,11 +1983,11 @@ def build(num_players, files):
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        if ((_r4 := len(st.zones[(Z_general1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p9, S[87])))])) > 0):  # game.yaml:410
+        if ((_r3 := len(st.zones[(Z_general1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p9, S[87])))])) > 0):  # game.yaml:410
             actions.append(A_11)
             values.append(None)
             idx.append(1)
-        if (_r4 > 1):  # game.yaml:412
+        if (_r3 > 1):  # game.yaml:412
             actions.append(A_21)
             values.append(None)
             idx.append(2)
@@ -2480,7 +2480,7 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c5 in (_r5 := st.zones[(Z_influence_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[117])))]):  # game.yaml:480
+        for _c5 in (_r4 := st.zones[(Z_influence_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[117])))]):  # game.yaml:480
             a = A_91 + _c5.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2490,7 +2490,7 @@ def build(num_players, files):
             actions.append(A_101)
             values.append(None)
             idx.append(1)
-        _items1 = _r5  # game.yaml:487
+        _items1 = _r4  # game.yaml:487
         if _items1 and (st.vars['swap_left'][(_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[121]))] > 0):
             for _c6 in _items1:
                 a = A_111 + _c6.type_id
@@ -2676,7 +2676,7 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if ((_r6 := len(st.zones[(Z_personal1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[131])))])) > 0):  # game.yaml:501
+        if ((_r5 := len(st.zones[(Z_personal1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[131])))])) > 0):  # game.yaml:501
             actions.append(A_121)
             values.append(None)
             idx.append(0)
@@ -2684,11 +2684,11 @@ def build(num_players, files):
         actions.append(A_131)
         values.append(None)
         idx.append(1)
-        if (((_r7 := st.vars['four_left'][(_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[132]))]) > 0) and (_r6 > 0)):  # game.yaml:508
+        if (((_r6 := st.vars['four_left'][(_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[132]))]) > 0) and (_r5 > 0)):  # game.yaml:508
             actions.append(A_141)
             values.append(None)
             idx.append(2)
-        if (_r7 > 0):  # game.yaml:513
+        if (_r6 > 0):  # game.yaml:513
             actions.append(A_151)
             values.append(None)
             idx.append(3)
@@ -3427,7 +3427,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o235  # game.yaml:642
-            env['seconds'] = st.own((fn_second_influence(st, S[173], env['t']) if ((_r8 := len(env['leaders'])) == 1) else ([_q4 for _q4 in env['leaders'] if (_q4 != st.vars['leader'])] if (_r8 == 2) else [])))
+            env['seconds'] = st.own((fn_second_influence(st, S[173], env['t']) if ((_r7 := len(env['leaders'])) == 1) else ([_q4 for _q4 in env['leaders'] if (_q4 != st.vars['leader'])] if (_r7 == 2) else [])))
             fr.pc = 2
             st.at = o236  # game.yaml:644
             _args61 = {'p': st.vars['leader'], 't': env['t']}
@@ -4748,7 +4748,7 @@ def build(num_players, files):
         for _a3 in span_list(1, 6, S[240]):
             env['a'] = _a3
             st.at = o429  # game.yaml:797
-            for _q6 in list(majority_top(st, (_r9 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', [len([1 for _c9 in st.zones[(Z_coats_held1 + _p11)] if (_c9.props['arms'] == _a3)]) for _p11 in _r9])):
+            for _q6 in list(majority_top_count(st, ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', st.zones, Z_coats_held1, 'arms', _a3)):
                 env['q'] = _q6
                 _args99 = {'p': _q6, 'bonus': True}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4874,7 +4874,7 @@ def build(num_players, files):
     def step_426(st, fr):  # game.yaml:797
         env = fr.env
         st.at = o429  # game.yaml:797
-        for _q7 in list(majority_top(st, (_r10 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', [len([1 for _c10 in st.zones[(Z_coats_held1 + _p13)] if (_c10.props['arms'] == env['a'])]) for _p13 in _r10])):
+        for _q7 in list(majority_top(st, (_r8 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', [len([1 for _c10 in st.zones[(Z_coats_held1 + _p13)] if (_c10.props['arms'] == env['a'])]) for _p13 in _r8])):
             env['q'] = _q7
             _args105 = {'p': _q7, 'bonus': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4906,7 +4906,7 @@ def build(num_players, files):
         st.frames.pop()
 
     def e429_items(st, env):  # game.yaml:797
-        return majority_top(st, (_r11 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', [len([1 for _c11 in st.zones[(Z_coats_held1 + _p14)] if (_c11.props['arms'] == env['a'])]) for _p14 in _r11])
+        return majority_top(st, (_r9 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', [len([1 for _c11 in st.zones[(Z_coats_held1 + _p14)] if (_c11.props['arms'] == env['a'])]) for _p14 in _r9])
     def e430_items(st, env):  # game.yaml:795
         return span_list(1, 6, S[240])
     def step_431(st, fr):  # game.yaml:799
@@ -5255,11 +5255,11 @@ def build(num_players, files):
             if (_L_m3.props['ability'] == 'gold_or_markers'):
                 st.at = o74  # game.yaml:406
                 # game.yaml:409: always offered
-                if ((_r12 := len(st.zones[(Z_general1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[87])))])) > 0):  # game.yaml:410
+                if ((_r10 := len(st.zones[(Z_general1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[87])))])) > 0):  # game.yaml:410
                     _f1 = 1
                 else:
                     _f1 = 0
-                if (_r12 > 1):  # game.yaml:412
+                if (_r10 > 1):  # game.yaml:412
                     _f2 = 1
                 else:
                     _f2 = 0
@@ -5605,16 +5605,16 @@ def build(num_players, files):
             env['joker'] = (_L_c1.kind == 'joker_cards')
         if pc <= 1:
             st.at = o145  # game.yaml:498
-            if ((_r13 := len(st.zones[(Z_personal1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[131])))])) > 0):  # game.yaml:501
+            if ((_r11 := len(st.zones[(Z_personal1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[131])))])) > 0):  # game.yaml:501
                 _f5 = 1
             else:
                 _f5 = 0
             # game.yaml:507: always offered
-            if (((_r14 := st.vars['four_left'][(_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[132]))]) > 0) and (_r13 > 0)):  # game.yaml:508
+            if (((_r12 := st.vars['four_left'][(_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[132]))]) > 0) and (_r11 > 0)):  # game.yaml:508
                 _f6 = 1
             else:
                 _f6 = 0
-            if (_r14 > 0):  # game.yaml:513
+            if (_r12 > 0):  # game.yaml:513
                 _f7 = 1
             else:
                 _f7 = 0
@@ -6079,7 +6079,7 @@ def build(num_players, files):
             st.at = o245  # game.yaml:637
             if (st.vars['leader'] != None):
                 st.at = o235  # game.yaml:642
-                env['seconds'] = (fn_second_influence(st, S[173], _L_t11) if ((_r15 := len(_L_leaders1)) == 1) else ([_q15 for _q15 in _L_leaders1 if (_q15 != st.vars['leader'])] if (_r15 == 2) else []))
+                env['seconds'] = (fn_second_influence(st, S[173], _L_t11) if ((_r13 := len(_L_leaders1)) == 1) else ([_q15 for _q15 in _L_leaders1 if (_q15 != st.vars['leader'])] if (_r13 == 2) else []))
                 _args142 = {'p': st.vars['leader'], 't': _L_t11}
                 try:
                     c_23(st, _args142, 0)
@@ -6679,11 +6679,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o74  # game.yaml:406
             # game.yaml:409: always offered
-            if ((_r16 := len(st.zones[(Z_general1 + (_S_p28 if _S_p28 is not None else seat(st, _L_p29, S[87])))])) > 0):  # game.yaml:410
+            if ((_r14 := len(st.zones[(Z_general1 + (_S_p28 if _S_p28 is not None else seat(st, _L_p29, S[87])))])) > 0):  # game.yaml:410
                 _f11 = 1
             else:
                 _f11 = 0
-            if (_r16 > 1):  # game.yaml:412
+            if (_r14 > 1):  # game.yaml:412
                 _f12 = 1
             else:
                 _f12 = 0
@@ -7548,7 +7548,7 @@ def build(num_players, files):
         _L_t34 = env['t']
         if pc <= 0:
             st.at = o235  # game.yaml:642
-            env['seconds'] = (fn_second_influence(st, S[173], _L_t34) if ((_r17 := len(_L_leaders6)) == 1) else ([_q23 for _q23 in _L_leaders6 if (_q23 != st.vars['leader'])] if (_r17 == 2) else []))
+            env['seconds'] = (fn_second_influence(st, S[173], _L_t34) if ((_r15 := len(_L_leaders6)) == 1) else ([_q23 for _q23 in _L_leaders6 if (_q23 != st.vars['leader'])] if (_r15 == 2) else []))
         if pc <= 1:
             _args212 = {'p': st.vars['leader'], 't': _L_t34}
             try:

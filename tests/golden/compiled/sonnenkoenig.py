@@ -705,7 +705,7 @@ def build(num_players, files):
 
     def fn_colour_majority(st, at, v_col):  # game.yaml:148
         try:
-            return majority_top(st, st.players, 1, '2-3:nobody,4-6:all', [len([1 for _c8 in st.zones[(Z_area1 + _p1)] if (_c8.props['colour'] == v_col)]) for _p1 in st.players])
+            return majority_top_count(st, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', v_col)
         except Exception as e:
             traced(e, 'function colour_majority (' + str(S[16]) + ')')
             raise
