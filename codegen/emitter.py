@@ -42,6 +42,7 @@ from .loopseats import gone_test, needs_mask
 from .moves import write_move, write_moved
 from .tally import KEPT, Tally, resume_wrappers, tallied_zones
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
+from .untilall import write_until_all
 from .writer import Names, Writer, comment_path, literal, literal_text
 
 GENERATOR_VERSION = "9"
@@ -438,10 +439,12 @@ class ModuleEmitter:
             w.line(f"st.at = {self._op(s)}  {self._where(s.span)}")  # the condition's rule
             if before:
                 w.line(f"if not {self._e(cond)}:")
-            else:
+                with w.indent():
+                    w.line("break")
+            elif not write_until_all(self, w, cond, n):  # (a generator less: untilall)
                 w.line(f"if {n} > 0 and {self._e(cond)}:")
-            with w.indent():
-                w.line("break")
+                with w.indent():
+                    w.line("break")
             w.line(f"{n} += 1")
             w.line(f"if {n} > MAX_PASSES:")
             with w.indent():

@@ -400,8 +400,12 @@ def build(num_players, files):
             _passes1 = 0
             while True:
                 st.at = o32  # game.yaml:53
-                if _passes1 > 0 and all((len(st.zones[(Z_hand1 + _p6)]) == 0) for _p6 in st.players):
-                    break
+                if _passes1 > 0:
+                    for _p6 in st.players:
+                        if not (len(st.zones[(Z_hand1 + _p6)]) == 0):
+                            break
+                    else:
+                        break
                 _passes1 += 1
                 if _passes1 > MAX_PASSES:
                     raise too_long(S[14])
