@@ -42,6 +42,7 @@ from .loopseats import gone_test, needs_mask
 from .moves import write_move, write_moved
 from .tally import KEPT, Tally, resume_wrappers, tallied_zones
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
+from .unread import binds_env
 from .untilall import write_until_all
 from .writer import Names, Writer, comment_path, literal, literal_text
 
@@ -419,9 +420,12 @@ class ModuleEmitter:
                 w.line(f"if {skip}:")
                 with w.indent():
                     w.line("continue")
-            w.line(f"env[{literal(s.var)}] = {x}")
+            code = Writer(w.level)
             with self.ex.facts.binding(s.var, x):  # the body reads x (codegen/facts)
-                (body or self.body_flat)(w, s.body)
+                (body or self.body_flat)(code, s.body)
+            if binds_env(self.playout_only, s.var, code.lines):  # (else no one reads it: unread)
+                w.line(f"env[{literal(s.var)}] = {x}")
+            w.extend(code)
 
     def _loop(
         self,

@@ -414,7 +414,6 @@ def build(num_players, files):
                 st.vars['phase'] = 'Turns'
                 st.at = o29  # game.yaml:57
                 for _p7 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                    env['p'] = _p7
                     st.vars['turn_player'] = _p7
                     st.at = o28  # game.yaml:60
                     if (len(st.zones[(Z_hand1 + _p7)]) > 0):
@@ -508,7 +507,6 @@ def build(num_players, files):
             st.vars['phase'] = 'Turns'
             st.at = o29  # game.yaml:57
             for _p11 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p11
                 st.vars['turn_player'] = _p11
                 st.at = o28  # game.yaml:60
                 if (len(st.zones[(Z_hand1 + _p11)]) > 0):
@@ -600,7 +598,6 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o29  # game.yaml:57
             for _p15 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p15
                 st.vars['turn_player'] = _p15
                 st.at = o28  # game.yaml:60
                 if (len(st.zones[(Z_hand1 + _p15)]) > 0):
