@@ -43,6 +43,8 @@ from .loopseats import gone_test, needs_mask
 from .moves import write_move, write_moved
 from .tally import KEPT, Tally, resume_wrappers, tallied_zones
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
+from .unread import binds_env
+from .untilall import write_until_all
 from .writer import Names, Writer, comment_path, literal, literal_text
 
 GENERATOR_VERSION = "9"
@@ -436,9 +438,12 @@ class ModuleEmitter:
                 w.line(f"if {skip}:")
                 with w.indent():
                     w.line("continue")
-            w.line(f"env[{literal(s.var)}] = {x}")
+            code = Writer(w.level)
             with self.ex.facts.binding(s.var, x):  # the body reads x (codegen/facts)
-                (body or self.body_flat)(w, s.body)
+                (body or self.body_flat)(code, s.body)
+            if binds_env(self.playout_only, s.var, code.lines):  # (else no one reads it: unread)
+                w.line(f"env[{literal(s.var)}] = {x}")
+            w.extend(code)
 
     def _loop(
         self,
@@ -456,10 +461,12 @@ class ModuleEmitter:
             w.line(f"st.at = {self._op(s)}  {self._where(s.span)}")  # the condition's rule
             if before:
                 w.line(f"if not {self._e(cond)}:")
-            else:
+                with w.indent():
+                    w.line("break")
+            elif not write_until_all(self, w, cond, n):  # (a generator less: untilall)
                 w.line(f"if {n} > 0 and {self._e(cond)}:")
-            with w.indent():
-                w.line("break")
+                with w.indent():
+                    w.line("break")
             w.line(f"{n} += 1")
             w.line(f"if {n} > MAX_PASSES:")
             with w.indent():

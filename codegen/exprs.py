@@ -29,7 +29,7 @@ from .facts import SEAT, SEAT_TABLES, Facts, card_of, seat_list_items
 from .firstcard import early_first, stops_early
 from .guarded import guardable
 from .layout import GenLayout
-from .majority_counts import count_by_property
+from .majority_counts import count_by_property, top_by_property
 from .memo import Loops
 from .tops import write_is_top, write_tops
 from .writer import Writer, literal
@@ -321,7 +321,14 @@ class ExprEmitter:
         if len(e.args) == 1 and isinstance(e.args[0], ir.Comprehension) and e.func in EMIT_REDUCERS:
             return self._gen(e.args[0], e.func, scope)
         if e.func == HOLDERS:  # a lowered majority (dsl/majorities.py); it runs over among
-            args = [self.items(e.args[0], scope), *(self.emit(a, scope) for a in e.args[1:])]
+            args = [self.items(e.args[0], scope), *(self.emit(a, scope) for a in e.args[1:4])]
+            if len(e.args) == 5 and args[3] == "1" and self.facts.items_of(args[0]) == SEAT:
+                with branch(self):  # (its values its own: it may be replaced by the call)
+                    args.append(self.emit(e.args[4], scope))
+                fast = top_by_property(args[0], args[1], args[2], args[4])  # no comprehensions
+                if fast is not None:
+                    return fast
+            args += [self.emit(a, scope) for a in e.args[len(args) :]]
             if len(args) == 5 and args[3] == "1":  # one count, first place (majority_top)
                 return f"majority_top(st, {', '.join(args[:3])}, {args[4]})"
             return f"majority_holders(st, {', '.join(args)})"

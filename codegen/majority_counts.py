@@ -41,3 +41,33 @@ def count_by_property(
         f"majority_has_count(st, {who}, {among}, {at_least}, {ties}, st.zones, "
         f"{m['base']}, {m['prop']}, {m['value']})"
     )
+
+
+#: the counts of ``majority_top`` up to their iterable: a comprehension per candidate seat
+_COUNTS = re.compile(rf"\[(?P<count>len\(\[1 for .*\]\)) for (?P<x>{_IDENT})")
+#: a value computed once (codegen/cse) where it is first evaluated: its number
+_MARKED = re.compile("\x00([0-9]+)\x01.*\x02\\1\x03", re.S)
+
+
+def top_by_property(among: str, at_least: str, ties: str, counts: str) -> str | None:
+    """The call of ``majority_top_count`` (runtime/majority_counts.py) for the holders of a
+    majority of one count and first place, ``majority_top(st, among, at_least, ties, counts)``,
+    whose ``counts`` are ``[COUNT for x in among]`` with COUNT a count of a seat's pile by one
+    property (as for ``count_by_property``) and ``among`` proven seats (the caller's part).
+    The counts run over ``among`` as written, or over the value of ``among`` where codegen/cse
+    computes it once (what else reads it still does). None where they do not have that form.
+    The caller writes ``counts`` as a branch of its own (codegen/cse), so nothing outside it
+    reads what it computes: the marks of its first evaluations are dropped with it."""
+    counts = _FIRST.sub("", counts)
+    first = _MARKED.fullmatch(among)
+    tail = f" in {among if first is None else chr(4) + first[1] + chr(5)}]"  # (cse: `_rN`)
+    if not counts.endswith(tail) or "\x04" in counts[: -len(tail)]:
+        return None
+    m = _COUNTS.fullmatch(counts[: -len(tail)])
+    c = _COUNT.fullmatch(m["count"]) if m is not None else None
+    if m is None or c is None or c["x"] != m["x"] or c["value"] in (c["c"], m["x"], "st", "env"):
+        return None
+    return (
+        f"majority_top_count(st, {among}, {at_least}, {ties}, st.zones, {c['base']}, "
+        f"{c['prop']}, {c['value']})"
+    )

@@ -53,7 +53,7 @@ from .helpers import (
 )
 from .layout import KindSpec, ProgramBase, VarSpec, ZoneSpec, site_size
 from .majorities import majority_has, majority_holders, majority_top
-from .majority_counts import majority_has_count
+from .majority_counts import majority_has_count, majority_top_count
 from .moves import move_cards
 from .ops import (
     DONE,
@@ -156,6 +156,7 @@ __all__ = [
     "majority_holders",
     "majority_has",
     "majority_has_count",
+    "majority_top_count",
     "tops_by",
     "is_top_by",
     "majority_top",

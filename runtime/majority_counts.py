@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .majorities import _mode
+from .majorities import _mode, majority_top
 
 
 def majority_has_count(
@@ -52,3 +52,29 @@ def majority_has_count(
                 return False
             tied = tied or k == mine
     return not tied or _mode(ties, len(st.players)) != "nobody"
+
+
+def majority_top_count(
+    st: Any,
+    among: Any,
+    at_least: int,
+    ties: str,
+    zones: list[list[Any]],
+    base: int,
+    prop: str,
+    value: Any,
+) -> list[Any]:
+    """``majority_top(st, among, at_least, ties, counts)`` where ``counts`` is, for each seat
+    ``x`` of ``among`` in order, the number of cards ``c`` of ``zones[base + x]`` with
+    ``c.props[prop] == value`` (``among``: seats; Harbour Guilds' and Louis XIV's holders of a
+    majority by property). The counts are the generated comprehension's, counted in loops here
+    (a comprehension is a Python call per seat): the same cards read in the same order, the
+    same holders and the same errors (a ``KeyError`` for a card without ``prop``)."""
+    counts = []
+    for x in among:
+        k = 0
+        for c in zones[base + x]:
+            if c.props[prop] == value:
+                k += 1
+        counts.append(k)
+    return majority_top(st, among, at_least, ties, counts)

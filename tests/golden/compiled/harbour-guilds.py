@@ -108,12 +108,12 @@ def build(num_players, files):
     SEATS_clockwise_from1 = {p: tuple(range(p, num_players)) + tuple(range(p)) for p in range(num_players)}
 
     def fn_guild_majority(st, v_g):  # game.yaml:87
-        return majority_top(st, st.players, 1, '2-4:nobody', [len([1 for _c1 in st.zones[(Z_stall1 + _p1)] if (_c1.props['guild'] == v_g)]) for _p1 in st.players])
+        return majority_top_count(st, st.players, 1, '2-4:nobody', st.zones, Z_stall1, 'guild', v_g)
 
     def proc_majority(st, env):  # game.yaml:94
         _L_g1 = env['g']
         st.at = o4  # game.yaml:98
-        for _w1 in list(majority_top(st, st.players, 1, '2-4:nobody', [len([1 for _c2 in st.zones[(Z_stall1 + _p2)] if (_c2.props['guild'] == _L_g1)]) for _p2 in st.players])):
+        for _w1 in list(majority_top_count(st, st.players, 1, '2-4:nobody', st.zones, Z_stall1, 'guild', _L_g1)):
             env['w'] = _w1
             st.at = o2  # game.yaml:100
             _i1 = (_w1 if type(_w1) is int and 0 <= _w1 < num_players else seat(st, _w1, S[0]))
@@ -400,8 +400,12 @@ def build(num_players, files):
             _passes1 = 0
             while True:
                 st.at = o32  # game.yaml:53
-                if _passes1 > 0 and all((len(st.zones[(Z_hand1 + _p6)]) == 0) for _p6 in st.players):
-                    break
+                if _passes1 > 0:
+                    for _p6 in st.players:
+                        if not (len(st.zones[(Z_hand1 + _p6)]) == 0):
+                            break
+                    else:
+                        break
                 _passes1 += 1
                 if _passes1 > MAX_PASSES:
                     raise too_long(S[14])
@@ -410,7 +414,6 @@ def build(num_players, files):
                 st.vars['phase'] = 'Turns'
                 st.at = o29  # game.yaml:57
                 for _p7 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                    env['p'] = _p7
                     st.vars['turn_player'] = _p7
                     st.at = o28  # game.yaml:60
                     if (len(st.zones[(Z_hand1 + _p7)]) > 0):
@@ -504,7 +507,6 @@ def build(num_players, files):
             st.vars['phase'] = 'Turns'
             st.at = o29  # game.yaml:57
             for _p11 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p11
                 st.vars['turn_player'] = _p11
                 st.at = o28  # game.yaml:60
                 if (len(st.zones[(Z_hand1 + _p11)]) > 0):
@@ -596,7 +598,6 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o29  # game.yaml:57
             for _p15 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p15
                 st.vars['turn_player'] = _p15
                 st.at = o28  # game.yaml:60
                 if (len(st.zones[(Z_hand1 + _p15)]) > 0):

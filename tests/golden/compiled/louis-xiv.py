@@ -989,7 +989,7 @@ def build(num_players, files):
             raise
 
     def fn_coat_majority(st, v_a):  # game.yaml:257
-        return majority_top(st, (_r3 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', [len([1 for _c1 in st.zones[(Z_coats_held1 + _p3)] if (_c1.props['arms'] == v_a)]) for _p3 in _r3])
+        return majority_top_count(st, ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', st.zones, Z_coats_held1, 'arms', v_a)
 
     def proc_earn(st, env):  # game.yaml:358
         _L_n1 = env['n']
@@ -1983,11 +1983,11 @@ def build(num_players, files):
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        if ((_r4 := len(st.zones[(Z_general1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p9, S[87])))])) > 0):  # game.yaml:410
+        if ((_r3 := len(st.zones[(Z_general1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p9, S[87])))])) > 0):  # game.yaml:410
             actions.append(A_11)
             values.append(None)
             idx.append(1)
-        if (_r4 > 1):  # game.yaml:412
+        if (_r3 > 1):  # game.yaml:412
             actions.append(A_21)
             values.append(None)
             idx.append(2)
@@ -2480,7 +2480,7 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c5 in (_r5 := st.zones[(Z_influence_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[117])))]):  # game.yaml:480
+        for _c5 in (_r4 := st.zones[(Z_influence_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[117])))]):  # game.yaml:480
             a = A_91 + _c5.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2490,7 +2490,7 @@ def build(num_players, files):
             actions.append(A_101)
             values.append(None)
             idx.append(1)
-        _items1 = _r5  # game.yaml:487
+        _items1 = _r4  # game.yaml:487
         if _items1 and (st.vars['swap_left'][(_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[121]))] > 0):
             for _c6 in _items1:
                 a = A_111 + _c6.type_id
@@ -2676,7 +2676,7 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if ((_r6 := len(st.zones[(Z_personal1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[131])))])) > 0):  # game.yaml:501
+        if ((_r5 := len(st.zones[(Z_personal1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[131])))])) > 0):  # game.yaml:501
             actions.append(A_121)
             values.append(None)
             idx.append(0)
@@ -2684,11 +2684,11 @@ def build(num_players, files):
         actions.append(A_131)
         values.append(None)
         idx.append(1)
-        if (((_r7 := st.vars['four_left'][(_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[132]))]) > 0) and (_r6 > 0)):  # game.yaml:508
+        if (((_r6 := st.vars['four_left'][(_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[132]))]) > 0) and (_r5 > 0)):  # game.yaml:508
             actions.append(A_141)
             values.append(None)
             idx.append(2)
-        if (_r7 > 0):  # game.yaml:513
+        if (_r6 > 0):  # game.yaml:513
             actions.append(A_151)
             values.append(None)
             idx.append(3)
@@ -3427,7 +3427,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o235  # game.yaml:642
-            env['seconds'] = st.own((fn_second_influence(st, S[173], env['t']) if ((_r8 := len(env['leaders'])) == 1) else ([_q4 for _q4 in env['leaders'] if (_q4 != st.vars['leader'])] if (_r8 == 2) else [])))
+            env['seconds'] = st.own((fn_second_influence(st, S[173], env['t']) if ((_r7 := len(env['leaders'])) == 1) else ([_q4 for _q4 in env['leaders'] if (_q4 != st.vars['leader'])] if (_r7 == 2) else [])))
             fr.pc = 2
             st.at = o236  # game.yaml:644
             _args61 = {'p': st.vars['leader'], 't': env['t']}
@@ -4748,7 +4748,7 @@ def build(num_players, files):
         for _a3 in span_list(1, 6, S[240]):
             env['a'] = _a3
             st.at = o429  # game.yaml:797
-            for _q6 in list(majority_top(st, (_r9 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', [len([1 for _c9 in st.zones[(Z_coats_held1 + _p11)] if (_c9.props['arms'] == _a3)]) for _p11 in _r9])):
+            for _q6 in list(majority_top_count(st, ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', st.zones, Z_coats_held1, 'arms', _a3)):
                 env['q'] = _q6
                 _args99 = {'p': _q6, 'bonus': True}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4874,7 +4874,7 @@ def build(num_players, files):
     def step_426(st, fr):  # game.yaml:797
         env = fr.env
         st.at = o429  # game.yaml:797
-        for _q7 in list(majority_top(st, (_r10 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', [len([1 for _c10 in st.zones[(Z_coats_held1 + _p13)] if (_c10.props['arms'] == env['a'])]) for _p13 in _r10])):
+        for _q7 in list(majority_top(st, (_r8 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', [len([1 for _c10 in st.zones[(Z_coats_held1 + _p13)] if (_c10.props['arms'] == env['a'])]) for _p13 in _r8])):
             env['q'] = _q7
             _args105 = {'p': _q7, 'bonus': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4906,7 +4906,7 @@ def build(num_players, files):
         st.frames.pop()
 
     def e429_items(st, env):  # game.yaml:797
-        return majority_top(st, (_r11 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', [len([1 for _c11 in st.zones[(Z_coats_held1 + _p14)] if (_c11.props['arms'] == env['a'])]) for _p14 in _r11])
+        return majority_top(st, (_r9 := ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))), 1, '2-4:all', [len([1 for _c11 in st.zones[(Z_coats_held1 + _p14)] if (_c11.props['arms'] == env['a'])]) for _p14 in _r9])
     def e430_items(st, env):  # game.yaml:795
         return span_list(1, 6, S[240])
     def step_431(st, fr):  # game.yaml:799
@@ -5255,11 +5255,11 @@ def build(num_players, files):
             if (_L_m3.props['ability'] == 'gold_or_markers'):
                 st.at = o74  # game.yaml:406
                 # game.yaml:409: always offered
-                if ((_r12 := len(st.zones[(Z_general1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[87])))])) > 0):  # game.yaml:410
+                if ((_r10 := len(st.zones[(Z_general1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[87])))])) > 0):  # game.yaml:410
                     _f1 = 1
                 else:
                     _f1 = 0
-                if (_r12 > 1):  # game.yaml:412
+                if (_r10 > 1):  # game.yaml:412
                     _f2 = 1
                 else:
                     _f2 = 0
@@ -5339,7 +5339,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o90  # game.yaml:427
             for _p17 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p17
                 st.at = o84  # game.yaml:429
                 _i31 = _p17
                 _v21 = len([1 for _m21 in st.zones[(Z_missions_done1 + _p17)] if (_m21.props['ability'] == 'pass2')])
@@ -5360,7 +5359,6 @@ def build(num_players, files):
                 st.vars['four_left'][_i33] = _v23
                 st.at = o89  # game.yaml:432
                 for _m24 in [_x23 for _x23 in st.zones[(Z_missions_done1 + _p17)] if (_x23.props['ability'] in ['tile_marker', 'louis_marker'])]:
-                    env['m'] = _m24
                     st.at = o88  # game.yaml:433
                     _args116 = {'p': _p17, 't': (fn_tile_number(st, _m24.props['tile']) if (_m24.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _m24, 'n': 1}
                     try:
@@ -5379,7 +5377,6 @@ def build(num_players, files):
                     raise too_long(S[258])
                 st.at = o94  # game.yaml:437
                 for _p18 in [_q9 for _q9 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len(st.zones[(Z_influence_hand1 + _q9)]) > 1)]:
-                    env['p'] = _p18
                     _args117 = {'p': _p18}
                     st.inline += 1
                     try:
@@ -5392,10 +5389,8 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o100  # game.yaml:441
             for _p19 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p19
                 st.at = o99  # game.yaml:443
                 for _m25 in [_x24 for _x24 in st.zones[(Z_missions_done1 + _p19)] if (_x24.props['ability'] == 'final_marker')]:
-                    env['m'] = _m25
                     _args118 = {'p': _p19, 'x': _m25, 'optional': True}
                     try:
                         c_10(st, _args118, 0)
@@ -5405,7 +5400,6 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o103  # game.yaml:445
             for _p20 in list(st.players):
-                env['p'] = _p20
                 st.at = o102  # game.yaml:446
                 move_cards(st, st.zones[(Z_influence_hand1 + _p20)], Z_influence_deck1, False)  # tally: kept
         if pc <= 4:
@@ -5605,16 +5599,16 @@ def build(num_players, files):
             env['joker'] = (_L_c1.kind == 'joker_cards')
         if pc <= 1:
             st.at = o145  # game.yaml:498
-            if ((_r13 := len(st.zones[(Z_personal1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[131])))])) > 0):  # game.yaml:501
+            if ((_r11 := len(st.zones[(Z_personal1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[131])))])) > 0):  # game.yaml:501
                 _f5 = 1
             else:
                 _f5 = 0
             # game.yaml:507: always offered
-            if (((_r14 := st.vars['four_left'][(_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[132]))]) > 0) and (_r13 > 0)):  # game.yaml:508
+            if (((_r12 := st.vars['four_left'][(_S_p20 if _S_p20 is not None else seat(st, _L_p20, S[132]))]) > 0) and (_r11 > 0)):  # game.yaml:508
                 _f6 = 1
             else:
                 _f6 = 0
-            if (_r14 > 0):  # game.yaml:513
+            if (_r12 > 0):  # game.yaml:513
                 _f7 = 1
             else:
                 _f7 = 0
@@ -5810,7 +5804,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o161  # game.yaml:551
             for _p28 in list(st.players):
-                env['p'] = _p28
                 st.at = o160  # game.yaml:552
                 _i45 = _p28
                 _v34 = len([1 for _m26 in st.zones[(Z_missions_done1 + _p28)] if (_m26.props['ability'] == 'first_once')])
@@ -5820,7 +5813,6 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o165  # game.yaml:553
             for _t20 in list(K_courtiers1):
-                env['t'] = _t20
                 _args130 = {'t': _t20}
                 try:
                     c_16(st, _args130, 0)
@@ -5842,10 +5834,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o175  # game.yaml:561
             for _q10 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['q'] = _q10
                 st.at = o174  # game.yaml:563
                 for _c23 in [_x28 for _x28 in st.zones[(Z_intrigue_hand1 + _q10)] if ((_x28.props['courtier'] == _L_t6) and (len(st.zones[(Z_personal1 + _q10)]) > 0))]:
-                    env['c'] = _c23
                     st.at = o173  # game.yaml:565
                     # game.yaml:569: always offered
                     # game.yaml:572: always offered
@@ -5907,7 +5897,6 @@ def build(num_players, files):
             if ((len(env['leaders']) > 1) and (fn_kind_of(st, S[65], _L_t7) != 'markers')):
                 st.at = o182  # game.yaml:581
                 for _q11 in list(env['leaders']):
-                    env['q'] = _q11
                     _args132 = {'q': _q11, 't': _L_t7}
                     try:
                         c_18(st, _args132, 0)
@@ -5941,7 +5930,6 @@ def build(num_players, files):
         if pc <= 6:
             st.at = o194  # game.yaml:587
             for _q12 in list(st.players):
-                env['q'] = _q12
                 st.at = o193  # game.yaml:588
                 move_cards(st, [_m27 for _m27 in st.zones[(Z_markers_on1 + (_O_t5 if _O_t5 is not None else ordinal(_L_t7, 'courtiers', S[68])))] if (_m27.owner == _q12)], (Z_personal1 + _q12), False)
                 _TD.clear()  # (codegen/tally.py)
@@ -6032,7 +6020,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o221  # game.yaml:618
             for _q13 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['q'] = _q13
                 st.at = o220  # game.yaml:620
                 if (((_q13 not in _L_gifted1) and (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_t6 if _O_t6 is not None else ordinal(_L_t9, 'courtiers', S[0])))] or tally_zone(st, (Z_markers_on1 + (_O_t6 if _O_t6 is not None else ordinal(_L_t9, 'courtiers', S[0])))))[_q13] > 0)) and (st.vars['gold'][_q13] >= fn_bribe_price(st, S[162], _q13, _L_t9))):
                     st.at = o219  # game.yaml:622
@@ -6063,7 +6050,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o225  # game.yaml:630
             for _q14 in [_x33 for _kept2 in [{}] for _x33 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t10, 'courtiers', S[0])))] or tally_zone(st, (Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t10, 'courtiers', S[0])))))[_x33] >= (_kept2[None] if None in _kept2 else _kept2.setdefault(None, fn_need(st, S[168], _L_t10))))]:
-                env['q'] = _q14
                 _args141 = {'p': _q14, 't': _L_t10}
                 try:
                     c_23(st, _args141, 0)
@@ -6079,7 +6065,7 @@ def build(num_players, files):
             st.at = o245  # game.yaml:637
             if (st.vars['leader'] != None):
                 st.at = o235  # game.yaml:642
-                env['seconds'] = (fn_second_influence(st, S[173], _L_t11) if ((_r15 := len(_L_leaders1)) == 1) else ([_q15 for _q15 in _L_leaders1 if (_q15 != st.vars['leader'])] if (_r15 == 2) else []))
+                env['seconds'] = (fn_second_influence(st, S[173], _L_t11) if ((_r13 := len(_L_leaders1)) == 1) else ([_q15 for _q15 in _L_leaders1 if (_q15 != st.vars['leader'])] if (_r13 == 2) else []))
                 _args142 = {'p': st.vars['leader'], 't': _L_t11}
                 try:
                     c_23(st, _args142, 0)
@@ -6101,7 +6087,6 @@ def build(num_players, files):
                     raise
                 st.at = o241  # game.yaml:647
                 for _q16 in list(env['seconds']):
-                    env['q'] = _q16
                     _args145 = {'p': _q16, 't': _L_t11}
                     try:
                         c_23(st, _args145, 0)
@@ -6120,7 +6105,6 @@ def build(num_players, files):
             else:
                 st.at = o230  # game.yaml:653
                 for _q18 in list(_L_leaders1):
-                    env['q'] = _q18
                     _args147 = {'p': _q18, 't': _L_t11}
                     try:
                         c_23(st, _args147, 0)
@@ -6356,7 +6340,6 @@ def build(num_players, files):
                     _TD.clear()  # (codegen/tally.py)
                     st.at = o291  # game.yaml:706
                     for _y8 in list(env['back']):
-                        env['y'] = _y8
                         _args162 = {'p': _L_p24, 'bonus': False}
                         try:
                             proc_take_coat(st, _args162)
@@ -6369,7 +6352,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o301  # game.yaml:712
             for _q19 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['q'] = _q19
                 st.at = o300  # game.yaml:714
                 if ((_q19 != _L_p25) and fn_can_exchange(st, S[195], _q19)):
                     st.at = o299  # game.yaml:716
@@ -6640,7 +6622,6 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o329  # game.yaml:772
             for _c37 in list(env['back']):
-                env['c'] = _c37
                 st.at = o328  # game.yaml:775
                 _c38 = _c37
                 _d15 = (Z_light_deck1 if (_c37.kind == 'light_missions') else (Z_blue_deck1 if (_c37.kind == 'blue_missions') else Z_dark_deck1))
@@ -6666,7 +6647,6 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o332  # game.yaml:777
             for _c39 in list(env['back']):
-                env['c'] = _c39
                 _args166 = {'p': _L_p28}
                 try:
                     c_28(st, _args166, 0)
@@ -6679,11 +6659,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o74  # game.yaml:406
             # game.yaml:409: always offered
-            if ((_r16 := len(st.zones[(Z_general1 + (_S_p28 if _S_p28 is not None else seat(st, _L_p29, S[87])))])) > 0):  # game.yaml:410
+            if ((_r14 := len(st.zones[(Z_general1 + (_S_p28 if _S_p28 is not None else seat(st, _L_p29, S[87])))])) > 0):  # game.yaml:410
                 _f11 = 1
             else:
                 _f11 = 0
-            if (_r16 > 1):  # game.yaml:412
+            if (_r14 > 1):  # game.yaml:412
                 _f12 = 1
             else:
                 _f12 = 0
@@ -6787,7 +6767,6 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o89  # game.yaml:432
             for _m33 in [_x49 for _x49 in st.zones[(Z_missions_done1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p31, S[101])))] if (_x49.props['ability'] in ['tile_marker', 'louis_marker'])]:
-                env['m'] = _m33
                 st.at = o88  # game.yaml:433
                 _args171 = {'p': _L_p31, 't': (fn_tile_number(st, _m33.props['tile']) if (_m33.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _m33, 'n': 1}
                 try:
@@ -6810,7 +6789,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o94  # game.yaml:437
             for _p41 in [_q20 for _q20 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len(st.zones[(Z_influence_hand1 + _q20)]) > 1)]:
-                env['p'] = _p41
                 _args173 = {'p': _p41}
                 st.inline += 1
                 try:
@@ -6838,7 +6816,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o99  # game.yaml:443
             for _m34 in [_x50 for _x50 in st.zones[(Z_missions_done1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p34, S[104])))] if (_x50.props['ability'] == 'final_marker')]:
-                env['m'] = _m34
                 _args175 = {'p': _L_p34, 'x': _m34, 'optional': True}
                 try:
                     c_10(st, _args175, 0)
@@ -7187,7 +7164,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o174  # game.yaml:563
             for _c44 in [_x53 for _x53 in st.zones[(Z_intrigue_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[148])))] if ((_x53.props['courtier'] == _L_t18) and (len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[149])))]) > 0))]:
-                env['c'] = _c44
                 st.at = o173  # game.yaml:565
                 # game.yaml:569: always offered
                 # game.yaml:572: always offered
@@ -7295,7 +7271,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o182  # game.yaml:581
             for _q21 in list(_L_leaders2):
-                env['q'] = _q21
                 _args191 = {'q': _q21, 't': _L_t20}
                 try:
                     c_18(st, _args191, 0)
@@ -7492,7 +7467,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o230  # game.yaml:653
             for _q22 in list(_L_leaders4):
-                env['q'] = _q22
                 _args206 = {'p': _q22, 't': _L_t31}
                 try:
                     c_23(st, _args206, 0)
@@ -7548,7 +7522,7 @@ def build(num_players, files):
         _L_t34 = env['t']
         if pc <= 0:
             st.at = o235  # game.yaml:642
-            env['seconds'] = (fn_second_influence(st, S[173], _L_t34) if ((_r17 := len(_L_leaders6)) == 1) else ([_q23 for _q23 in _L_leaders6 if (_q23 != st.vars['leader'])] if (_r17 == 2) else []))
+            env['seconds'] = (fn_second_influence(st, S[173], _L_t34) if ((_r15 := len(_L_leaders6)) == 1) else ([_q23 for _q23 in _L_leaders6 if (_q23 != st.vars['leader'])] if (_r15 == 2) else []))
         if pc <= 1:
             _args212 = {'p': st.vars['leader'], 't': _L_t34}
             try:
@@ -7574,7 +7548,6 @@ def build(num_players, files):
         if pc <= 4:
             st.at = o241  # game.yaml:647
             for _q24 in list(env['seconds']):
-                env['q'] = _q24
                 _args215 = {'p': _q24, 't': _L_t34}
                 try:
                     c_23(st, _args215, 0)
@@ -7756,7 +7729,6 @@ def build(num_players, files):
                 _TD.clear()  # (codegen/tally.py)
                 st.at = o291  # game.yaml:706
                 for _y11 in list(env['back']):
-                    env['y'] = _y11
                     _args227 = {'p': _L_p51, 'bonus': False}
                     try:
                         proc_take_coat(st, _args227)
@@ -7949,7 +7921,6 @@ def build(num_players, files):
                 st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
                 st.at = o363  # game.yaml:333
                 for _p56 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                    env['p'] = _p56
                     st.at = o362  # game.yaml:334
                     _args232 = {'p': _p56, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                     try:
@@ -7970,10 +7941,8 @@ def build(num_players, files):
                         st.move_count(1, Z_intrigue_deck1, _d24, False, S[222])  # tally: kept
                 st.at = o371  # game.yaml:338
                 for _p57 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                    env['p'] = _p57
                     st.at = o370  # game.yaml:339
                     for _m38 in list(st.zones[(Z_missions_done1 + _p57)]):
-                        env['m'] = _m38
                         _args233 = {'p': _p57, 'm': _m38}
                         try:
                             c_7(st, _args233, 0)
@@ -7982,7 +7951,6 @@ def build(num_players, files):
                             raise
                 st.at = o374  # game.yaml:340
                 for _p58 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                    env['p'] = _p58
                     st.at = o373  # game.yaml:341
                     _d25 = (Z_influence_hand1 + _p58)
                     _pile21 = st.zones[Z_influence_deck1]
@@ -8019,13 +7987,11 @@ def build(num_players, files):
                 st.vars['phase'] = 'Missions'
                 st.at = o391  # game.yaml:346
                 for _p59 in list(st.players):
-                    env['p'] = _p59
                     st.at = o390  # game.yaml:346
                     _i78 = _p59
                     st.vars['exchanges_used'][_i78] = 0
                 st.at = o395  # game.yaml:344
                 for _p60 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                    env['p'] = _p60
                     st.vars['turn_player'] = _p60
                     _args236 = {'p': _p60}
                     try:
@@ -8042,10 +8008,8 @@ def build(num_players, files):
                     raise
                 st.at = o405  # game.yaml:351
                 for _p61 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                    env['p'] = _p61
                     st.at = o404  # game.yaml:353
                     for _m39 in [_x66 for _x66 in st.zones[(Z_missions_done1 + _p61)] if (_x66.props['ability'] == 'card_exchange')]:
-                        env['m'] = _m39
                         st.at = o403  # game.yaml:354
                         if (len(st.zones[(Z_mission_hand1 + _p61)]) > 0):
                             _args238 = {'p': _p61, 'm': _m39}
@@ -8076,7 +8040,6 @@ def build(num_players, files):
             st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
             st.at = o363  # game.yaml:333
             for _p62 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p62
                 st.at = o362  # game.yaml:334
                 _args239 = {'p': _p62, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                 try:
@@ -8097,10 +8060,8 @@ def build(num_players, files):
                     st.move_count(1, Z_intrigue_deck1, _d26, False, S[222])  # tally: kept
             st.at = o371  # game.yaml:338
             for _p63 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p63
                 st.at = o370  # game.yaml:339
                 for _m40 in list(st.zones[(Z_missions_done1 + _p63)]):
-                    env['m'] = _m40
                     _args240 = {'p': _p63, 'm': _m40}
                     try:
                         c_7(st, _args240, 0)
@@ -8109,7 +8070,6 @@ def build(num_players, files):
                         raise
             st.at = o374  # game.yaml:340
             for _p64 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p64
                 st.at = o373  # game.yaml:341
                 _d27 = (Z_influence_hand1 + _p64)
                 _pile23 = st.zones[Z_influence_deck1]
@@ -8149,13 +8109,11 @@ def build(num_players, files):
             st.vars['phase'] = 'Missions'
             st.at = o391  # game.yaml:346
             for _p65 in list(st.players):
-                env['p'] = _p65
                 st.at = o390  # game.yaml:346
                 _i79 = _p65
                 st.vars['exchanges_used'][_i79] = 0
             st.at = o395  # game.yaml:344
             for _p66 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p66
                 st.vars['turn_player'] = _p66
                 _args243 = {'p': _p66}
                 try:
@@ -8172,10 +8130,8 @@ def build(num_players, files):
                 raise
             st.at = o405  # game.yaml:351
             for _p67 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p67
                 st.at = o404  # game.yaml:353
                 for _m41 in [_x67 for _x67 in st.zones[(Z_missions_done1 + _p67)] if (_x67.props['ability'] == 'card_exchange')]:
-                    env['m'] = _m41
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p67)]) > 0):
                         _args245 = {'p': _p67, 'm': _m41}
@@ -8208,7 +8164,6 @@ def build(num_players, files):
         if pc <= 6:
             st.at = o363  # game.yaml:333
             for _p68 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p68
                 st.at = o362  # game.yaml:334
                 _args246 = {'p': _p68, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                 try:
@@ -8231,10 +8186,8 @@ def build(num_players, files):
         if pc <= 8:
             st.at = o371  # game.yaml:338
             for _p69 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p69
                 st.at = o370  # game.yaml:339
                 for _m42 in list(st.zones[(Z_missions_done1 + _p69)]):
-                    env['m'] = _m42
                     _args247 = {'p': _p69, 'm': _m42}
                     try:
                         c_7(st, _args247, 0)
@@ -8244,7 +8197,6 @@ def build(num_players, files):
         if pc <= 9:
             st.at = o374  # game.yaml:340
             for _p70 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p70
                 st.at = o373  # game.yaml:341
                 _d29 = (Z_influence_hand1 + _p70)
                 _pile25 = st.zones[Z_influence_deck1]
@@ -8264,7 +8216,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o370  # game.yaml:339
             for _m43 in list(st.zones[(Z_missions_done1 + (_S_p40 if _S_p40 is not None else seat(st, _L_p56, S[225])))]):
-                env['m'] = _m43
                 _args248 = {'p': _L_p56, 'm': _m43}
                 try:
                     c_7(st, _args248, 0)
@@ -8316,14 +8267,12 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o391  # game.yaml:346
             for _p71 in list(st.players):
-                env['p'] = _p71
                 st.at = o390  # game.yaml:346
                 _i80 = _p71
                 st.vars['exchanges_used'][_i80] = 0
         if pc <= 2:
             st.at = o395  # game.yaml:344
             for _p72 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p72
                 st.vars['turn_player'] = _p72
                 _args252 = {'p': _p72}
                 try:
@@ -8342,10 +8291,8 @@ def build(num_players, files):
                 raise
             st.at = o405  # game.yaml:351
             for _p73 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p73
                 st.at = o404  # game.yaml:353
                 for _m44 in [_x68 for _x68 in st.zones[(Z_missions_done1 + _p73)] if (_x68.props['ability'] == 'card_exchange')]:
-                    env['m'] = _m44
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p73)]) > 0):
                         _args254 = {'p': _p73, 'm': _m44}
@@ -8379,10 +8326,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o405  # game.yaml:351
             for _p74 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p74
                 st.at = o404  # game.yaml:353
                 for _m45 in [_x69 for _x69 in st.zones[(Z_missions_done1 + _p74)] if (_x69.props['ability'] == 'card_exchange')]:
-                    env['m'] = _m45
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + _p74)]) > 0):
                         _args257 = {'p': _p74, 'm': _m45}
@@ -8397,7 +8342,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o404  # game.yaml:353
             for _m46 in [_x70 for _x70 in st.zones[(Z_missions_done1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[234])))] if (_x70.props['ability'] == 'card_exchange')]:
-                env['m'] = _m46
                 st.at = o403  # game.yaml:354
                 if (len(st.zones[(Z_mission_hand1 + (_S_p41 if _S_p41 is not None else seat(st, _L_p59, S[232])))]) > 0):
                     _args258 = {'p': _L_p59, 'm': _m46}

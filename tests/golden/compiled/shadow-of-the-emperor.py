@@ -5414,7 +5414,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o93  # game.yaml:420
             for _x30 in list(K_aristocrats1):
-                env['x'] = _x30
                 st.at = o92  # game.yaml:420
                 if (_x30 not in st.zones[(Z_supply1 + seat(st, _x30.owner, S[70]))]):
                     _args73 = {'x': _x30}
@@ -5439,7 +5438,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o109  # game.yaml:431
             for _q8 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
-                env['q'] = _q8
                 st.at = o102  # game.yaml:433
                 env['pink'] = len([1 for _c13 in st.zones[(Z_play_area1 + _q8)] if (_c13.props['stack'].props['colour'] == 'pink')])
                 st.at = o103  # game.yaml:434
@@ -5462,10 +5460,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o114  # game.yaml:436
             for _q9 in list(st.players):
-                env['q'] = _q9
                 st.at = o113  # game.yaml:436
                 for _c15 in list(st.zones[(Z_play_area1 + _q9)]):
-                    env['c'] = _c15
                     st.at = o112  # game.yaml:436
                     _c16 = _c15
                     _d2 = (Z_pile1 + _c15.props['stack'].ordinal)
@@ -6186,7 +6182,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o238  # game.yaml:677
             for _q10 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
-                env['q'] = _q10
                 st.at = o237  # game.yaml:678
                 if (any((_c23.props['stack'].key == 'gray') for _c23 in st.zones[(Z_play_area1 + _q10)]) and any((_x39.kind == 'aristocrats') for _x39 in st.zones[(Z_supply1 + _q10)])):
                     _args97 = {'q': _q10}
@@ -6198,7 +6193,6 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o243  # game.yaml:679
             for _e15 in list(K_electorates1):
-                env['e'] = _e15
                 st.at = o242  # game.yaml:679
                 if (not st.vars['closed'][_e15.ordinal]):
                     _args98 = {'e': _e15}
@@ -6390,7 +6384,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o295  # game.yaml:750
             for _q11 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
-                env['q'] = _q11
                 st.at = o289  # game.yaml:752
                 if any((_c26.props['stack'].key == 'church') for _c26 in st.zones[(Z_play_area1 + _q11)]):
                     st.at = o288  # game.yaml:754
@@ -6435,7 +6428,6 @@ def build(num_players, files):
             st.at = o304  # game.yaml:770
             st.secret += 1
             for _q12 in [_x40 for _x40 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])) if ((_x40 != st.vars['emperor']) and (_x40 != st.vars['rival']))]:
-                env['q'] = _q12
                 st.at = o303  # game.yaml:772
                 # game.yaml:775: always offered
                 # game.yaml:776: always offered
@@ -6466,7 +6458,6 @@ def build(num_players, files):
         if pc <= 8:
             st.at = o314  # game.yaml:781
             for _q15 in list(st.players):
-                env['q'] = _q15
                 st.at = o313  # game.yaml:783
                 if ((_q15 != env['victor']) and (st.vars['vote'][_q15] == env['victor'])):
                     st.at = o311  # game.yaml:784
@@ -6496,7 +6487,6 @@ def build(num_players, files):
         if pc <= 13:
             st.at = o325  # game.yaml:789
             for _q16 in list(st.players):
-                env['q'] = _q16
                 st.at = o324  # game.yaml:789
                 _i133 = _q16
                 st.vars['vote'][_i133] = None
@@ -7568,7 +7558,6 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o376  # game.yaml:275
             for _c43 in list(K_actions1):
-                env['c'] = _c43
                 st.at = o375  # game.yaml:277
                 if (_c43.props['players'] <= len(st.players)):
                     st.at = o374  # game.yaml:278
@@ -7587,7 +7576,6 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o379  # game.yaml:281
             for _s115 in list(K_spaces1):
-                env['s'] = _s115
                 st.at = o378  # game.yaml:281
                 _c45 = _s115
                 _d20 = (Z_area1 + _s115.props['electorate'].ordinal)
@@ -7635,7 +7623,6 @@ def build(num_players, files):
         if pc <= 6:
             st.at = o387  # game.yaml:289
             for _p51 in ((SEATS_others1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or others(st, st.vars['emperor'])):
-                env['p'] = _p51
                 _args154 = {'p': _p51, 'a': 45, 'side': False, 'kind': 'elector'}
                 try:
                     c_2(st, _args154, 0)
@@ -7645,10 +7632,8 @@ def build(num_players, files):
         if pc <= 7:
             st.at = o392  # game.yaml:291
             for _a5 in [35, 25, 15]:
-                env['a'] = _a5
                 st.at = o391  # game.yaml:292
                 for _p52 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
-                    env['p'] = _p52
                     st.at = o390  # game.yaml:292
                     _args155 = {'p': _p52, 'a': _a5, 'side': (_a5 != 25), 'kind': 'aristocrat'}
                     try:
@@ -7659,7 +7644,6 @@ def build(num_players, files):
         if pc <= 8:
             st.at = o395  # game.yaml:293
             for _p53 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
-                env['p'] = _p53
                 _args156 = {'p': _p53}
                 try:
                     c_15(st, _args156, 0)
@@ -7669,7 +7653,6 @@ def build(num_players, files):
         if pc <= 9:
             st.at = o399  # game.yaml:294
             for _p54 in list(st.players):
-                env['p'] = _p54
                 st.at = o397  # game.yaml:294
                 _i172 = _p54
                 _v93 = 7
@@ -7695,7 +7678,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o391  # game.yaml:292
             for _p55 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
-                env['p'] = _p55
                 st.at = o390  # game.yaml:292
                 _args158 = {'p': _p55, 'a': _L_a4, 'side': (_L_a4 != 25), 'kind': 'aristocrat'}
                 try:
@@ -7737,7 +7719,6 @@ def build(num_players, files):
                 st.vars['round'] += 1
                 st.at = o407  # game.yaml:300
                 for _e30 in list(K_electorates1):
-                    env['e'] = _e30
                     st.at = o406  # game.yaml:300
                     _i174 = _e30.ordinal
                     st.vars['privilege_used'][_i174] = False
@@ -7777,7 +7758,6 @@ def build(num_players, files):
                 st.vars['phase'] = 'Actions'
                 st.at = o430  # game.yaml:306
                 for _p56 in list(st.players):
-                    env['p'] = _p56
                     st.at = o429  # game.yaml:306
                     _i175 = _p56
                     st.vars['passed'][_i175] = False
@@ -7791,7 +7771,6 @@ def build(num_players, files):
                         raise too_long(S[267])
                     st.at = o437  # game.yaml:306
                     for _p57 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
-                        env['p'] = _p57
                         st.at = o436  # game.yaml:306
                         if (not st.vars['passed'][_p57]):
                             st.vars['turn_player'] = _p57
@@ -7838,7 +7817,6 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o407  # game.yaml:300
             for _e31 in list(K_electorates1):
-                env['e'] = _e31
                 st.at = o406  # game.yaml:300
                 _i176 = _e31.ordinal
                 st.vars['privilege_used'][_i176] = False
@@ -7882,7 +7860,6 @@ def build(num_players, files):
             st.vars['phase'] = 'Actions'
             st.at = o430  # game.yaml:306
             for _p58 in list(st.players):
-                env['p'] = _p58
                 st.at = o429  # game.yaml:306
                 _i177 = _p58
                 st.vars['passed'][_i177] = False
@@ -7896,7 +7873,6 @@ def build(num_players, files):
                     raise too_long(S[267])
                 st.at = o437  # game.yaml:306
                 for _p59 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
-                    env['p'] = _p59
                     st.at = o436  # game.yaml:306
                     if (not st.vars['passed'][_p59]):
                         st.vars['turn_player'] = _p59
@@ -7971,7 +7947,6 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o430  # game.yaml:306
             for _p60 in list(st.players):
-                env['p'] = _p60
                 st.at = o429  # game.yaml:306
                 _i178 = _p60
                 st.vars['passed'][_i178] = False
@@ -7986,7 +7961,6 @@ def build(num_players, files):
                     raise too_long(S[267])
                 st.at = o437  # game.yaml:306
                 for _p61 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
-                    env['p'] = _p61
                     st.at = o436  # game.yaml:306
                     if (not st.vars['passed'][_p61]):
                         st.vars['turn_player'] = _p61
@@ -8005,7 +7979,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o437  # game.yaml:306
             for _p62 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
-                env['p'] = _p62
                 st.at = o436  # game.yaml:306
                 if (not st.vars['passed'][_p62]):
                     st.vars['turn_player'] = _p62

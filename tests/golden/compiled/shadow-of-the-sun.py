@@ -2076,7 +2076,6 @@ def build(num_players, files):
                         raise
                     st.at = o26  # game.yaml:165
                     for _q8 in [_x8 for _x8 in ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8)) if (len(st.zones[(Z_hand1 + _x8)]) > 0)]:
-                        env['q'] = _q8
                         st.at = o25  # game.yaml:167
                         _cands2 = []
                         _seen2 = set()
@@ -2447,7 +2446,6 @@ def build(num_players, files):
                             _TD.clear()  # (codegen/tally.py)
                     st.at = o73  # game.yaml:258
                     for _x14 in [_L_p10, _L_q3]:
-                        env['x'] = _x14
                         st.at = o72  # game.yaml:258
                         move_cards(st, st.zones[(Z_legion1 + (_x14 if type(_x14) is int and 0 <= _x14 < num_players else seat(st, _x14, S[68])))], Z_discard1, False)  # tally: kept
     def c_7(st, env, pc):  # game.yaml:260
@@ -2505,7 +2503,6 @@ def build(num_players, files):
             st.at = o83  # game.yaml:270
             st.secret += 1
             for _q13 in clockwise_from(st, seat_after(st, st.vars['supreme'], 1)):
-                env['q'] = _q13
                 st.at = o82  # game.yaml:273
                 if (len(st.zones[(Z_hand1 + _q13)]) >= 2):
                     st.at = o81  # game.yaml:276
@@ -2530,7 +2527,6 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o88  # game.yaml:281
             for _q15 in list(env['fighters']):
-                env['q'] = _q15
                 st.at = o87  # game.yaml:281
         if pc <= 4:
             _h2 = len(st.frames)
@@ -2602,14 +2598,12 @@ def build(num_players, files):
         if pc <= 6:
             st.at = o101  # game.yaml:291
             for _q16 in list(env['fighters']):
-                env['q'] = _q16
                 st.at = o100  # game.yaml:291
                 move_cards(st, st.zones[(Z_legion1 + (_q16 if type(_q16) is int and 0 <= _q16 < num_players else seat(st, _q16, S[23])))], Z_discard1, False)  # tally: kept
     def c_9(st, env, pc):  # game.yaml:293
         if pc <= 0:
             st.at = o108  # game.yaml:297
             for _q17 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if type(st.vars['supreme']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
-                env['q'] = _q17
                 st.at = o107  # game.yaml:299
                 if (len(st.zones[(Z_hand1 + _q17)]) > 3):
                     st.at = o106  # game.yaml:301
@@ -2688,7 +2682,6 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o26  # game.yaml:165
             for _q18 in [_x18 for _x18 in ((SEATS_others1.get(_S_p11) if len(st.players) == num_players else None) or others(st, _L_p12)) if (len(st.zones[(Z_hand1 + _x18)]) > 0)]:
-                env['q'] = _q18
                 st.at = o25  # game.yaml:167
                 _cands7 = []
                 _seen7 = set()
@@ -3083,7 +3076,6 @@ def build(num_players, files):
         if pc <= 4:
             st.at = o73  # game.yaml:258
             for _x24 in [_L_p20, _L_q8]:
-                env['x'] = _x24
                 st.at = o72  # game.yaml:258
                 move_cards(st, st.zones[(Z_legion1 + (_x24 if type(_x24) is int and 0 <= _x24 < num_players else seat(st, _x24, S[68])))], Z_discard1, False)  # tally: kept
     def c_76(st, env, pc):  # game.yaml:272
@@ -3273,7 +3265,6 @@ def build(num_players, files):
                 st.vars['phase'] = 'Player Turns'
                 st.at = o133  # game.yaml:114
                 for _p33 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if type(st.vars['supreme']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
-                    env['p'] = _p33
                     st.vars['turn_player'] = _p33
                     _args45 = {'p': _p33}
                     try:
@@ -3323,7 +3314,6 @@ def build(num_players, files):
             st.vars['phase'] = 'Player Turns'
             st.at = o133  # game.yaml:114
             for _p35 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if type(st.vars['supreme']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
-                env['p'] = _p35
                 st.vars['turn_player'] = _p35
                 _args48 = {'p': _p35}
                 try:
@@ -3363,7 +3353,6 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o133  # game.yaml:114
             for _p37 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if type(st.vars['supreme']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
-                env['p'] = _p37
                 st.vars['turn_player'] = _p37
                 _args51 = {'p': _p37}
                 try:

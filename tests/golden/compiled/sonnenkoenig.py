@@ -706,7 +706,7 @@ def build(num_players, files):
 
     def fn_colour_majority(st, at, v_col):  # game.yaml:148
         try:
-            return majority_top(st, st.players, 1, '2-3:nobody,4-6:all', [len([1 for _c8 in st.zones[(Z_area1 + _p1)] if (_c8.props['colour'] == v_col)]) for _p1 in st.players])
+            return majority_top_count(st, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', v_col)
         except Exception as e:
             traced(e, 'function colour_majority (' + str(S[16]) + ')')
             raise
@@ -3772,7 +3772,6 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o55  # game.yaml:300
             for _k1 in span_list(1, (3 if env['dominion'] else 2), S[70]):
-                env['k'] = _k1
                 st.at = o54  # game.yaml:302
                 _v14 = ((SEATS_others1.get(_S_p12) if len(st.players) == num_players else None) or others(st, _L_p15))  # game.yaml:304
                 _end2 = len(_v14)
@@ -3796,7 +3795,6 @@ def build(num_players, files):
             for _q22 in ((SEATS_others1.get(_S_p12) if len(st.players) == num_players else None) or others(st, _L_p15)):
                 if (_live5 >> _q22) & 1 and _q22 not in st.players:
                     continue
-                env['q'] = _q22
                 st.at = o57  # game.yaml:307
                 env['n'] = st.vars['demand'][_q22]
                 st.at = o58  # game.yaml:308
@@ -4476,7 +4474,6 @@ def build(num_players, files):
             for _p25 in list(st.players):
                 if _p25 not in st.players:
                     continue
-                env['p'] = _p25
                 st.at = o198  # game.yaml:542
                 _i26 = _p25
                 st.vars['_auction1_in'][_i26] = (_p25 in env['_auction1_order'])
@@ -4495,7 +4492,6 @@ def build(num_players, files):
                 for _p26 in list(env['_auction1_order']):
                     if gone(st, _live7, _p26):
                         continue
-                    env['p'] = _p26
                     st.at = o213  # game.yaml:542
                     if ((st.vars['_auction1_in'][(_p26 if type(_p26) is int and 0 <= _p26 < num_players else seat(st, _p26, S[104]))] and (_p26 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                         st.at = o212  # game.yaml:542
@@ -4641,7 +4637,6 @@ def build(num_players, files):
             for _q34 in list(env['holders']):
                 if gone(st, _live8, _q34):
                     continue
-                env['q'] = _q34
                 st.at = o246  # game.yaml:577
                 # game.yaml:580: always offered
                 # game.yaml:581: always offered
@@ -4666,7 +4661,6 @@ def build(num_players, files):
                     else:  # game.yaml:581
                         st.at = o245  # game.yaml:584
                         for _i31 in span_list(1, 2, S[117]):
-                            env['i'] = _i31
                             st.at = o244  # game.yaml:586
                             if ((_r12 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
                                 _f4 = 1
@@ -4743,7 +4737,6 @@ def build(num_players, files):
             for _q37 in list(env['debtors']):
                 if gone(st, _live9, _q37):
                     continue
-                env['q'] = _q37
                 _args85 = {'q': _q37}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[118])
@@ -4856,7 +4849,6 @@ def build(num_players, files):
                     env['gone'] = _picked3
                     st.at = o262  # game.yaml:617
                     for _x9 in list(env['gone']):
-                        env['x'] = _x9
                         _args86 = {'c': _x9}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[120])
@@ -4871,7 +4863,6 @@ def build(num_players, files):
                 else:  # game.yaml:618
                     st.at = o266  # game.yaml:620
                     for _x10 in list(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[122])))]):
-                        env['x'] = _x10
                         _args87 = {'c': _x10}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[121])
@@ -4897,7 +4888,6 @@ def build(num_players, files):
             for _p33 in list(st.players):
                 if _p33 not in st.players:
                     continue
-                env['p'] = _p33
                 _args88 = {'p': _p33, 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[60])
@@ -5711,7 +5701,6 @@ def build(num_players, files):
             for _p47 in list(st.players):
                 if _p47 not in st.players:
                     continue
-                env['p'] = _p47
                 st.at = o198  # game.yaml:542
                 _i49 = _p47
                 st.vars['_auction1_in'][_i49] = (_p47 in env['_auction1_order'])
@@ -5732,7 +5721,6 @@ def build(num_players, files):
                 for _p48 in list(env['_auction1_order']):
                     if gone(st, _live12, _p48):
                         continue
-                    env['p'] = _p48
                     st.at = o213  # game.yaml:542
                     if ((st.vars['_auction1_in'][(_p48 if type(_p48) is int and 0 <= _p48 < num_players else seat(st, _p48, S[104]))] and (_p48 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                         st.at = o212  # game.yaml:542
@@ -5820,7 +5808,6 @@ def build(num_players, files):
             for _p50 in list(_L__auction1_order1):
                 if gone(st, _live13, _p50):
                     continue
-                env['p'] = _p50
                 st.at = o213  # game.yaml:542
                 if ((st.vars['_auction1_in'][(_p50 if type(_p50) is int and 0 <= _p50 < num_players else seat(st, _p50, S[104]))] and (_p50 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                     st.at = o212  # game.yaml:542
@@ -6032,7 +6019,6 @@ def build(num_players, files):
                 else:  # game.yaml:581
                     st.at = o245  # game.yaml:584
                     for _i60 in span_list(1, 2, S[117]):
-                        env['i'] = _i60
                         st.at = o244  # game.yaml:586
                         if ((_r15 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
                             _f9 = 1
@@ -6099,7 +6085,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o245  # game.yaml:584
             for _i62 in span_list(1, 2, S[117]):
-                env['i'] = _i62
                 st.at = o244  # game.yaml:586
                 if ((_r17 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
                     _f12 = 1
@@ -6255,7 +6240,6 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o262  # game.yaml:617
             for _x17 in list(env['gone']):
-                env['x'] = _x17
                 _args127 = {'c': _x17}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[120])
@@ -6287,7 +6271,6 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o266  # game.yaml:620
             for _x18 in list(st.zones[(Z_chips1 + (_S_q14 if _S_q14 is not None else seat(st, _L_q21, S[122])))]):
-                env['x'] = _x18
                 _args129 = {'c': _x18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[121])
@@ -6393,7 +6376,6 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o293  # game.yaml:193
             for _i66 in span_list(1, len(st.players), S[140]):
-                env['i'] = _i66
                 st.at = o292  # game.yaml:193
                 _args135 = {'p': (_i66 - 1), 'n': DL_hand_sizes1[(len(st.players), _i66, )][2]}
                 st.inline += 1
@@ -6414,7 +6396,6 @@ def build(num_players, files):
             for _p60 in list(st.players):
                 if _p60 not in st.players:
                     continue
-                env['p'] = _p60
                 st.at = o298  # game.yaml:197
                 _n18 = 3
                 _moved13 = take_where(st, Z_power_supply1, _n18, lambda _c133: (_c133.props['value'] == 1), S[134])
@@ -6485,7 +6466,6 @@ def build(num_players, files):
                     for _p61 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                         if (_live15 >> _p61) & 1 and _p61 not in st.players:
                             continue
-                        env['p'] = _p61
                         st.at = o320  # game.yaml:207
                         if (not (len(st.players) <= 1)):
                             st.vars['turn_player'] = _p61
@@ -6538,7 +6518,6 @@ def build(num_players, files):
                 for _p62 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     if (_live16 >> _p62) & 1 and _p62 not in st.players:
                         continue
-                    env['p'] = _p62
                     st.at = o320  # game.yaml:207
                     if (not (len(st.players) <= 1)):
                         st.vars['turn_player'] = _p62
@@ -6589,7 +6568,6 @@ def build(num_players, files):
                 for _p63 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     if (_live17 >> _p63) & 1 and _p63 not in st.players:
                         continue
-                    env['p'] = _p63
                     st.at = o320  # game.yaml:207
                     if (not (len(st.players) <= 1)):
                         st.vars['turn_player'] = _p63
@@ -6632,7 +6610,6 @@ def build(num_players, files):
             for _p64 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 if (_live18 >> _p64) & 1 and _p64 not in st.players:
                     continue
-                env['p'] = _p64
                 st.at = o320  # game.yaml:207
                 if (not (len(st.players) <= 1)):
                     st.vars['turn_player'] = _p64
