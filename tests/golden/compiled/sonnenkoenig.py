@@ -4824,17 +4824,20 @@ def build(num_players, files):
                     if _lo2 < 0 or _hi2 < _lo2:
                         raise RuleError(f'a pick of {_lo2} to {_hi2} items is impossible', S[188])
                     _picked3 = []
+                    if 0 < _hi2:
+                        _rf1 = st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[119])))][::-1]
+                        _rt1 = []
+                        _cands3 = []
+                        for _y3 in _rf1:  # from the top down: the first card of each type
+                            _t2 = _y3.type_id
+                            if _t2 not in _rt1:
+                                _cands3.append(_y3)
+                            _rt1.append(_t2)
+                        _cands3.reverse()
+                    else:
+                        _cands3 = []
                     while True:
-                        if len(_picked3) < _hi2:
-                            _cands3 = []
-                            _seen2 = set()
-                            for _y3 in reversed(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[119])))]):
-                                _t2 = _y3.type_id
-                                if _t2 not in _seen2 and _y3 not in _picked3:
-                                    _seen2.add(_t2)
-                                    _cands3.append(_y3)
-                            _cands3.reverse()
-                        else:
+                        if len(_picked3) >= _hi2:
                             _cands3 = []
                         _stop2 = len(_picked3) >= _lo2
                         if not _cands3:
@@ -4853,8 +4856,21 @@ def build(num_players, files):
                                 break  # done
                             _c105 = _cands3[_i34]
                         else:  # one card and no stopping yet: it is picked
+                            _i34 = 0
                             _c105 = _cands3[0]
                         _picked3.append(_c105)
+                        if len(_picked3) < _hi2:
+                            del _cands3[_i34]
+                            _t3 = _c105.type_id
+                            _k2 = _rt1.index(_t3)  # (c: the first of its type from the top)
+                            del _rt1[_k2]
+                            del _rf1[_k2]
+                            if _t3 in _rt1:  # the next card of its type is a candidate now
+                                _k2 = _rt1.index(_t3, _k2)
+                                _j2 = _i34
+                                while _j2 and _rf1.index(_cands3[_j2 - 1]) < _k2:
+                                    _j2 -= 1
+                                _cands3.insert(_j2, _rf1[_k2])
                     env['gone'] = _picked3
                     st.at = o262  # game.yaml:617
                     for _x9 in list(env['gone']):
@@ -5424,11 +5440,11 @@ def build(num_players, files):
                 if len(_picked4) < _hi3:
                     _found2 = [_c118 for _c118 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c118.props['colour'] == _picked4[0].props['colour']))]
                     _cands4 = []
-                    _seen3 = set()
+                    _seen2 = set()
                     for _y4 in reversed(_found2):
-                        _t3 = _y4.type_id
-                        if _t3 not in _seen3:
-                            _seen3.add(_t3)
+                        _t4 = _y4.type_id
+                        if _t4 not in _seen2:
+                            _seen2.add(_t4)
                             _cands4.append(_y4)
                     _cands4.reverse()
                 else:
@@ -5972,9 +5988,9 @@ def build(num_players, files):
             _picked5 = []
             _cands5 = [_c129 for _c129 in ((st.zones[(Z_chips1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[110])))] + st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[112])))]) if fn_payable(st, S[113], _c129, _L_w3) and _c129 not in _picked5]
             if len(_cands5) > 1:  # identical cards are one choice: the top-most of each
-                _last2 = {_y5.type_id: _j2 for _j2, _y5 in enumerate(_cands5)}
+                _last2 = {_y5.type_id: _j3 for _j3, _y5 in enumerate(_cands5)}
                 if len(_last2) < len(_cands5):
-                    _cands5 = [_cands5[_j2] for _j2 in sorted(_last2.values())]
+                    _cands5 = [_cands5[_j3] for _j3 in sorted(_last2.values())]
             if not _cands5:
                 raise RuleError('a pick needs 1 items but only 0 could be picked', S[182])
             if _S_w3 is None:
@@ -6219,17 +6235,20 @@ def build(num_players, files):
             if _lo4 < 0 or _hi4 < _lo4:
                 raise RuleError(f'a pick of {_lo4} to {_hi4} items is impossible', S[188])
             _picked6 = []
+            if 0 < _hi4:
+                _rf2 = st.zones[(Z_chips1 + (_S_q13 if _S_q13 is not None else seat(st, _L_q20, S[119])))][::-1]
+                _rt2 = []
+                _cands6 = []
+                for _y6 in _rf2:  # from the top down: the first card of each type
+                    _t5 = _y6.type_id
+                    if _t5 not in _rt2:
+                        _cands6.append(_y6)
+                    _rt2.append(_t5)
+                _cands6.reverse()
+            else:
+                _cands6 = []
             while True:
-                if len(_picked6) < _hi4:
-                    _cands6 = []
-                    _seen4 = set()
-                    for _y6 in reversed(st.zones[(Z_chips1 + (_S_q13 if _S_q13 is not None else seat(st, _L_q20, S[119])))]):
-                        _t4 = _y6.type_id
-                        if _t4 not in _seen4 and _y6 not in _picked6:
-                            _seen4.add(_t4)
-                            _cands6.append(_y6)
-                    _cands6.reverse()
-                else:
+                if len(_picked6) >= _hi4:
                     _cands6 = []
                 _stop4 = len(_picked6) >= _lo4
                 if not _cands6:
@@ -6248,8 +6267,21 @@ def build(num_players, files):
                         break  # done
                     _c130 = _cands6[_i65]
                 else:  # one card and no stopping yet: it is picked
+                    _i65 = 0
                     _c130 = _cands6[0]
                 _picked6.append(_c130)
+                if len(_picked6) < _hi4:
+                    del _cands6[_i65]
+                    _t6 = _c130.type_id
+                    _k3 = _rt2.index(_t6)  # (c: the first of its type from the top)
+                    del _rt2[_k3]
+                    del _rf2[_k3]
+                    if _t6 in _rt2:  # the next card of its type is a candidate now
+                        _k3 = _rt2.index(_t6, _k3)
+                        _j4 = _i65
+                        while _j4 and _rf2.index(_cands6[_j4 - 1]) < _k3:
+                            _j4 -= 1
+                        _cands6.insert(_j4, _rf2[_k3])
             env['gone'] = _picked6
         if pc <= 1:
             st.at = o262  # game.yaml:617
