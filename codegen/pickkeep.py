@@ -6,11 +6,12 @@ condition, less those already picked, identical cards one choice (the top-most o
 source's order). pick.py's loop does the same at every pass. Here they are built before the loop
 and, after each card picked, changed by what that pick changed, when:
 
-- the source is a zone: the pick's own moves are the only change to it while the pick runs (a
-  pick sets off no trigger and runs no other statement; the chooser only returns a number), and
-  each takes the picked card out of it or puts it back on its top (a destination of the same
-  zone), or there is no move at all (no destination): the cards not yet picked stay in the
-  source in the same order, and the picked ones are no candidates (run_pick leaves them out);
+- the source is a zone, its index (if any) a name or fixed as the condition below: the pick's
+  own moves are the only change to it while the pick runs (a pick sets off no trigger and runs
+  no other statement; the chooser only returns a number), and each takes the picked card out of
+  it or puts it back on its top (a destination of the same zone), or there is no move at all
+  (no destination): the cards not yet picked stay in the source in the same order, and the
+  picked ones are no candidates (run_pick leaves them out);
 - the condition, if any, is *fixed* (``fixed``): it reads only the item, constants, kinds and
   locals that hold no zone (``Checked.zone_locals``), through card fields and properties
   (never changed: runtime/values.Card), operators, conditionals and list literals; no zone, no
@@ -71,7 +72,18 @@ def keeps(s: ir.Pick, layout: Any) -> bool:
     """Are the candidates of the pick ``s`` built once and kept (module docstring)?"""
     if zone_name(s.src, layout) is None:
         return False
+    if isinstance(s.src, ir.Index) and not _fixed_index(s.src.index, s.var, layout):
+        return False  # which zone it is may change as cards move
     return s.where is None or fixed(s.where, s.var, layout)
+
+
+def _fixed_index(e: ir.Expr, var: str, layout: Any) -> bool:
+    """Is the index of the source zone the same at every pass? A fixed value is; so is any name
+    but a zone's: no statement changes it while the pick runs, and a value that is no seat or
+    component (a zone held in a local) fails the index's check at the first pass."""
+    if isinstance(e, ir.Name) and e.id not in layout.zone_base and e.id != "picked":
+        return True
+    return fixed(e, var, layout)
 
 
 class Kept:
