@@ -61,6 +61,7 @@ def picked_may_be_candidates(s: ir.Pick, layout: Any) -> bool:
 def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
     """run_pick(st, env, oN) for the pick ``s``, written out (see the module docstring); ``em``
     is the ModuleEmitter, whose helpers write every expression, name and span."""
+    from .pickkeep import Kept, keeps  # noqa: PLC0415  (it imports this module)
     from .pickone import picks_one, write_pick_one  # noqa: PLC0415  (it imports this module)
 
     if picks_one(s):  # one pass of the loop, straight-line (codegen/pickone.py)
@@ -82,9 +83,25 @@ def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
     with w.indent():
         w.line(f"raise RuleError(f'a pick of {{{lo}}} to {{{hi}}} items is impossible', {span})")
     w.line(f"{picked} = []")
+    kept_cands = Kept(em, s, cands) if keeps(s, em.layout) else None
+    if kept_cands is not None:  # built once, as the first pass would (codegen/pickkeep.py)
+        if s.max is not None:
+            w.line(f"if 0 < {hi}:")
+            with w.indent():
+                kept_cands.build(w)
+            w.line("else:")
+            with w.indent():
+                w.line(f"{cands} = []")
+        else:
+            kept_cands.build(w)
     w.line("while True:")
     with w.indent():
-        if s.max is not None:  # (without a max, fewer than PICK_UNBOUNDED are always picked)
+        if kept_cands is not None:
+            if s.max is not None:
+                w.line(f"if len({picked}) >= {hi}:")
+                with w.indent():
+                    w.line(f"{cands} = []")
+        elif s.max is not None:  # (without a max, fewer than PICK_UNBOUNDED are always picked)
             w.line(f"if len({picked}) < {hi}:")
             with w.indent():
                 _candidates(em, w, s, picked, cands)
@@ -118,11 +135,20 @@ def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
             w.line(f"{c} = {cands}[{i}]")
         w.line("else:  # one card and no stopping yet: it is picked")
         with w.indent():
+            if kept_cands is not None:
+                w.line(f"{i} = 0")
             w.line(f"{c} = {cands}[0]")
         w.line(f"{picked}.append({c})")
         if s.dest is not None:  # a card from a zone (a zone holds cards only), else checked
             d, proven = em.ex.zone_index(s.dest, Scope()), zone_name(s.src, em.layout) is not None
             write_card_move(w, c, d, False, fresh, proven, kept(em, s.src, s.dest))
+        if kept_cands is not None:
+            if s.max is not None:  # (none are wanted after the last)
+                w.line(f"if len({picked}) < {hi}:")
+                with w.indent():
+                    kept_cands.update(w, c, i)
+            else:
+                kept_cands.update(w, c, i)
     if s.into:
         w.line(f"env[{literal(s.into)}] = {picked}")
 

@@ -6580,17 +6580,20 @@ def build(num_players, files):
             if _lo1 < 0 or _hi1 < _lo1:
                 raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[292])
             _picked1 = []
+            if 0 < _hi1:
+                _rf1 = st.zones[(Z_mission_hand1 + (_S_p27 if _S_p27 is not None else seat(st, _L_p28, S[208])))][::-1]
+                _rt1 = []
+                _cands1 = []
+                for _y9 in _rf1:  # from the top down: the first card of each type
+                    _t28 = _y9.type_id
+                    if _t28 not in _rt1:
+                        _cands1.append(_y9)
+                    _rt1.append(_t28)
+                _cands1.reverse()
+            else:
+                _cands1 = []
             while True:
-                if len(_picked1) < _hi1:
-                    _cands1 = []
-                    _seen1 = set()
-                    for _y9 in reversed(st.zones[(Z_mission_hand1 + (_S_p27 if _S_p27 is not None else seat(st, _L_p28, S[208])))]):
-                        _t28 = _y9.type_id
-                        if _t28 not in _seen1:
-                            _seen1.add(_t28)
-                            _cands1.append(_y9)
-                    _cands1.reverse()
-                else:
+                if len(_picked1) >= _hi1:
                     _cands1 = []
                 _stop1 = len(_picked1) >= _lo1
                 if not _cands1:
@@ -6609,6 +6612,7 @@ def build(num_players, files):
                         break  # done
                     _c35 = _cands1[_i56]
                 else:  # one card and no stopping yet: it is picked
+                    _i56 = 0
                     _c35 = _cands1[0]
                 _picked1.append(_c35)
                 _from8 = st.zones[st.loc[_c35.id]]
@@ -6618,6 +6622,18 @@ def build(num_players, files):
                     _from8.remove(_c35)
                 st.zones[Z_mission_swap1].append(_c35)
                 st.loc[_c35.id] = Z_mission_swap1
+                if len(_picked1) < _hi1:
+                    del _cands1[_i56]
+                    _t29 = _c35.type_id
+                    _k5 = _rt1.index(_t29)  # (c: the first of its type from the top)
+                    del _rt1[_k5]
+                    del _rf1[_k5]
+                    if _t29 in _rt1:  # the next card of its type is a candidate now
+                        _k5 = _rt1.index(_t29, _k5)
+                        _j1 = _i56
+                        while _j1 and _rf1.index(_cands1[_j1 - 1]) < _k5:
+                            _j1 -= 1
+                        _cands1.insert(_j1, _rf1[_k5])
             env['back'] = _picked1
         if pc <= 1:
             st.at = o329  # game.yaml:772
@@ -6626,12 +6642,12 @@ def build(num_players, files):
                 _c38 = _c37
                 _d15 = (Z_light_deck1 if (_c37.kind == 'light_missions') else (Z_blue_deck1 if (_c37.kind == 'blue_missions') else Z_dark_deck1))
                 if type(_c38) is Card:
-                    _t29 = _TD.get(st)
-                    if _t29 is not None:
-                        _x47 = _t29[st.loc[_c38.id]]
+                    _t30 = _TD.get(st)
+                    if _t30 is not None:
+                        _x47 = _t30[st.loc[_c38.id]]
                         if _x47 is not None:
                             _x47[OSLOT[_c38.id]] -= 1
-                        _x48 = _t29[_d15]
+                        _x48 = _t30[_d15]
                         if _x48 is not None:
                             _x48[OSLOT[_c38.id]] += 1
                     _from9 = st.zones[st.loc[_c38.id]]
@@ -6880,8 +6896,8 @@ def build(num_players, files):
                 else:
                     _i63 = 0
                 if _i63 < _end29:  # game.yaml:471
-                    _t31 = env['t'] = _v45[_i63]
-                    _args178 = {'p': _L_p37, 't': _t31, 'n': 1}
+                    _t32 = env['t'] = _v45[_i63]
+                    _args178 = {'p': _L_p37, 't': _t32, 'n': 1}
                     try:
                         proc_from_general(st, _args178)
                         _TD.clear()  # (codegen/tally.py)
@@ -6897,9 +6913,9 @@ def build(num_players, files):
             st.at = o120  # game.yaml:482
             _c42 = _L_c2
             if type(_c42) is Card:
-                _t32 = _TD.get(st)
-                if _t32 is not None:
-                    _x51 = _t32[st.loc[_c42.id]]
+                _t33 = _TD.get(st)
+                if _t33 is not None:
+                    _x51 = _t33[st.loc[_c42.id]]
                     if _x51 is not None:
                         _x51[OSLOT[_c42.id]] -= 1
                 _from10 = st.zones[st.loc[_c42.id]]
@@ -7026,9 +7042,9 @@ def build(num_players, files):
             if type(_L_k1) is int and 0 <= _L_k1 <= len(_pile14):
                 for _ in range(_L_k1):
                     _c43 = _pile14.pop()
-                    _t33 = _TD.get(st)
-                    if _t33 is not None:
-                        _x52 = _t33[_d18]
+                    _t34 = _TD.get(st)
+                    if _t34 is not None:
+                        _x52 = _t34[_d18]
                         if _x52 is not None:
                             _x52[OSLOT[_c43.id]] += 1
                     st.zones[_d18].append(_c43)
@@ -7176,9 +7192,9 @@ def build(num_players, files):
                         st.at = o170  # game.yaml:570
                         _c45 = _c44
                         if type(_c45) is Card:
-                            _t34 = _TD.get(st)
-                            if _t34 is not None:
-                                _x54 = _t34[st.loc[_c45.id]]
+                            _t35 = _TD.get(st)
+                            if _t35 is not None:
+                                _x54 = _t35[st.loc[_c45.id]]
                                 if _x54 is not None:
                                     _x54[OSLOT[_c45.id]] -= 1
                             _from11 = st.zones[st.loc[_c45.id]]
@@ -7199,9 +7215,9 @@ def build(num_players, files):
                         if type(_n3) is int and 0 <= _n3 <= len(_pile15):
                             for _ in range(_n3):
                                 _c46 = _pile15.pop()
-                                _t35 = _TD.get(st)
-                                if _t35 is not None:
-                                    _x55 = _t35[_d19]
+                                _t36 = _TD.get(st)
+                                if _t36 is not None:
+                                    _x55 = _t36[_d19]
                                     if _x55 is not None:
                                         _x55[OSLOT[_c46.id]] += 1
                                 st.zones[_d19].append(_c46)
@@ -7230,9 +7246,9 @@ def build(num_players, files):
                     st.at = o170  # game.yaml:570
                     _c47 = _L_c5
                     if type(_c47) is Card:
-                        _t36 = _TD.get(st)
-                        if _t36 is not None:
-                            _x56 = _t36[st.loc[_c47.id]]
+                        _t37 = _TD.get(st)
+                        if _t37 is not None:
+                            _x56 = _t37[st.loc[_c47.id]]
                             if _x56 is not None:
                                 _x56[OSLOT[_c47.id]] -= 1
                         _from12 = st.zones[st.loc[_c47.id]]
@@ -7253,9 +7269,9 @@ def build(num_players, files):
                     if type(_n4) is int and 0 <= _n4 <= len(_pile16):
                         for _ in range(_n4):
                             _c48 = _pile16.pop()
-                            _t37 = _TD.get(st)
-                            if _t37 is not None:
-                                _x57 = _t37[_d20]
+                            _t38 = _TD.get(st)
+                            if _t38 is not None:
+                                _x57 = _t38[_d20]
                                 if _x57 is not None:
                                     _x57[OSLOT[_c48.id]] += 1
                             st.zones[_d20].append(_c48)
@@ -7608,7 +7624,7 @@ def build(num_players, files):
         _L_t38 = env['t']
         if pc <= 0:
             st.at = o258  # game.yaml:664
-            _args221 = {'p': _L_p48, 't': first([_t38 for _t38 in KF_courtiers1]), 'x': _L_t38, 'n': 2}
+            _args221 = {'p': _L_p48, 't': first([_t39 for _t39 in KF_courtiers1]), 'x': _L_t38, 'n': 2}
             try:
                 c_9(st, _args221, 0)
             except Exception as e:

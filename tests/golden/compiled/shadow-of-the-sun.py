@@ -2239,18 +2239,21 @@ def build(num_players, files):
                     if _lo2 < 0 or _hi2 < _lo2:
                         raise RuleError(f'a pick of {_lo2} to {_hi2} items is impossible', S[100])
                     _picked3 = []
+                    if 0 < _hi2:
+                        _rf1 = [_c27 for _c27 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[47])))] if ((_c27.name == _d31.props['minion']) or _c27.props['wild'])]
+                        _rf1.reverse()
+                        _rt1 = []
+                        _cands3 = []
+                        for _y3 in _rf1:  # from the top down: the first card of each type
+                            _t7 = _y3.type_id
+                            if _t7 not in _rt1:
+                                _cands3.append(_y3)
+                            _rt1.append(_t7)
+                        _cands3.reverse()
+                    else:
+                        _cands3 = []
                     while True:
-                        if len(_picked3) < _hi2:
-                            _found2 = [_c27 for _c27 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[47])))] if ((_c27.name == _d31.props['minion']) or _c27.props['wild'])]
-                            _cands3 = []
-                            _seen3 = set()
-                            for _y3 in reversed(_found2):
-                                _t7 = _y3.type_id
-                                if _t7 not in _seen3:
-                                    _seen3.add(_t7)
-                                    _cands3.append(_y3)
-                            _cands3.reverse()
-                        else:
+                        if len(_picked3) >= _hi2:
                             _cands3 = []
                         _stop2 = len(_picked3) >= _lo2
                         if not _cands3:
@@ -2269,6 +2272,7 @@ def build(num_players, files):
                                 break  # done
                             _c26 = _cands3[_i11]
                         else:  # one card and no stopping yet: it is picked
+                            _i11 = 0
                             _c26 = _cands3[0]
                         _picked3.append(_c26)
                         _from4 = st.zones[st.loc[_c26.id]]
@@ -2278,13 +2282,25 @@ def build(num_players, files):
                             _from4.remove(_c26)
                         st.zones[Z_discard1].append(_c26)
                         st.loc[_c26.id] = Z_discard1
+                        if len(_picked3) < _hi2:
+                            del _cands3[_i11]
+                            _t8 = _c26.type_id
+                            _k1 = _rt1.index(_t8)  # (c: the first of its type from the top)
+                            del _rt1[_k1]
+                            del _rf1[_k1]
+                            if _t8 in _rt1:  # the next card of its type is a candidate now
+                                _k1 = _rt1.index(_t8, _k1)
+                                _j1 = _i11
+                                while _j1 and _rf1.index(_cands3[_j1 - 1]) < _k1:
+                                    _j1 -= 1
+                                _cands3.insert(_j1, _rf1[_k1])
                     st.at = o45  # game.yaml:216
                     _z3 = st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[46])))]
                     _c28 = _z3[-1]
                     _d32 = (Z_markers_on1 + _d31.ordinal)
-                    _t8 = _TD.get(st)
-                    if _t8 is not None:
-                        _x12 = _t8[_d32]
+                    _t9 = _TD.get(st)
+                    if _t9 is not None:
+                        _x12 = _t9[_d32]
                         if _x12 is not None:
                             _x12[OSLOT[_c28.id]] += 1
                     _z3.pop()
@@ -2318,15 +2334,16 @@ def build(num_players, files):
                     if _lo3 < 0 or 1073741824 < _lo3:
                         raise RuleError(f'a pick of {_lo3} to {1073741824} items is impossible', S[103])
                     _picked4 = []
+                    _rf2 = st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[51])))][::-1]
+                    _rt2 = []
+                    _cands4 = []
+                    for _y4 in _rf2:  # from the top down: the first card of each type
+                        _t10 = _y4.type_id
+                        if _t10 not in _rt2:
+                            _cands4.append(_y4)
+                        _rt2.append(_t10)
+                    _cands4.reverse()
                     while True:
-                        _cands4 = []
-                        _seen4 = set()
-                        for _y4 in reversed(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[51])))]):
-                            _t9 = _y4.type_id
-                            if _t9 not in _seen4:
-                                _seen4.add(_t9)
-                                _cands4.append(_y4)
-                        _cands4.reverse()
                         _stop3 = len(_picked4) >= _lo3
                         if not _cands4:
                             if not _stop3:
@@ -2344,6 +2361,7 @@ def build(num_players, files):
                                 break  # done
                             _c29 = _cands4[_i13]
                         else:  # one card and no stopping yet: it is picked
+                            _i13 = 0
                             _c29 = _cands4[0]
                         _picked4.append(_c29)
                         _from5 = st.zones[st.loc[_c29.id]]
@@ -2353,6 +2371,17 @@ def build(num_players, files):
                             _from5.remove(_c29)
                         st.zones[Z_discard1].append(_c29)
                         st.loc[_c29.id] = Z_discard1
+                        del _cands4[_i13]
+                        _t11 = _c29.type_id
+                        _k2 = _rt2.index(_t11)  # (c: the first of its type from the top)
+                        del _rt2[_k2]
+                        del _rf2[_k2]
+                        if _t11 in _rt2:  # the next card of its type is a candidate now
+                            _k2 = _rt2.index(_t11, _k2)
+                            _j2 = _i13
+                            while _j2 and _rf2.index(_cands4[_j2 - 1]) < _k2:
+                                _j2 -= 1
+                            _cands4.insert(_j2, _rf2[_k2])
                     env['gone'] = _picked4
                     st.at = o52  # game.yaml:232
                     _n5 = (len(env['gone']) + 1)
@@ -2434,9 +2463,9 @@ def build(num_players, files):
                         if type(_n6) is int and 0 <= _n6 <= len(_pile7):
                             for _ in range(_n6):
                                 _c33 = _pile7.pop()
-                                _t10 = _TD.get(st)
-                                if _t10 is not None:
-                                    _x13 = _t10[_d37]
+                                _t12 = _TD.get(st)
+                                if _t12 is not None:
+                                    _x13 = _t12[_d37]
                                     if _x13 is not None:
                                         _x13[OSLOT[_c33.id]] += 1
                                 st.zones[_d37].append(_c33)
@@ -2458,17 +2487,20 @@ def build(num_players, files):
             if _lo4 < 0 or _hi3 < _lo4:
                 raise RuleError(f'a pick of {_lo4} to {_hi3} items is impossible', S[106])
             _picked5 = []
+            if 0 < _hi3:
+                _rf3 = st.zones[(Z_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[70])))][::-1]
+                _rt3 = []
+                _cands5 = []
+                for _y5 in _rf3:  # from the top down: the first card of each type
+                    _t13 = _y5.type_id
+                    if _t13 not in _rt3:
+                        _cands5.append(_y5)
+                    _rt3.append(_t13)
+                _cands5.reverse()
+            else:
+                _cands5 = []
             while True:
-                if len(_picked5) < _hi3:
-                    _cands5 = []
-                    _seen5 = set()
-                    for _y5 in reversed(st.zones[(Z_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[70])))]):
-                        _t11 = _y5.type_id
-                        if _t11 not in _seen5:
-                            _seen5.add(_t11)
-                            _cands5.append(_y5)
-                    _cands5.reverse()
-                else:
+                if len(_picked5) >= _hi3:
                     _cands5 = []
                 _stop4 = len(_picked5) >= _lo4
                 if not _cands5:
@@ -2487,6 +2519,7 @@ def build(num_players, files):
                         break  # done
                     _c34 = _cands5[_i15]
                 else:  # one card and no stopping yet: it is picked
+                    _i15 = 0
                     _c34 = _cands5[0]
                 _picked5.append(_c34)
                 _d38 = (Z_legion1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[71])))
@@ -2497,6 +2530,18 @@ def build(num_players, files):
                     _from6.remove(_c34)
                 st.zones[_d38].append(_c34)
                 st.loc[_c34.id] = _d38
+                if len(_picked5) < _hi3:
+                    del _cands5[_i15]
+                    _t14 = _c34.type_id
+                    _k3 = _rt3.index(_t14)  # (c: the first of its type from the top)
+                    del _rt3[_k3]
+                    del _rf3[_k3]
+                    if _t14 in _rt3:  # the next card of its type is a candidate now
+                        _k3 = _rt3.index(_t14, _k3)
+                        _j3 = _i15
+                        while _j3 and _rf3.index(_cands5[_j3 - 1]) < _k3:
+                            _j3 -= 1
+                        _cands5.insert(_j3, _rf3[_k3])
     def c_8(st, env, pc):  # game.yaml:266
         _L_day1 = env['day']
         if pc <= 0:
@@ -2540,9 +2585,9 @@ def build(num_players, files):
                 st.at = o96  # game.yaml:285
                 _c36 = _L_day1
                 if type(_c36) is Card:
-                    _t12 = _TD.get(st)
-                    if _t12 is not None:
-                        _x15 = _t12[st.loc[_c36.id]]
+                    _t15 = _TD.get(st)
+                    if _t15 is not None:
+                        _x15 = _t15[st.loc[_c36.id]]
                         if _x15 is not None:
                             _x15[OSLOT[_c36.id]] -= 1
                     _from7 = st.zones[st.loc[_c36.id]]
@@ -2561,9 +2606,9 @@ def build(num_players, files):
                 _c37 = _L_day1
                 _d39 = (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[19])))
                 if type(_c37) is Card:
-                    _t13 = _TD.get(st)
-                    if _t13 is not None:
-                        _x16 = _t13[st.loc[_c37.id]]
+                    _t16 = _TD.get(st)
+                    if _t16 is not None:
+                        _x16 = _t16[st.loc[_c37.id]]
                         if _x16 is not None:
                             _x16[OSLOT[_c37.id]] -= 1
                     _from8 = st.zones[st.loc[_c37.id]]
@@ -2584,9 +2629,9 @@ def build(num_players, files):
                 if type(_n8) is int and 0 <= _n8 <= len(_pile8):
                     for _ in range(_n8):
                         _c38 = _pile8.pop()
-                        _t14 = _TD.get(st)
-                        if _t14 is not None:
-                            _x17 = _t14[_d40]
+                        _t17 = _TD.get(st)
+                        if _t17 is not None:
+                            _x17 = _t17[_d40]
                             if _x17 is not None:
                                 _x17[OSLOT[_c38.id]] += 1
                         st.zones[_d40].append(_c38)
@@ -2612,17 +2657,20 @@ def build(num_players, files):
                     if _lo5 < 0 or _hi4 < _lo5:
                         raise RuleError(f'a pick of {_lo5} to {_hi4} items is impossible', S[108])
                     _picked6 = []
+                    if 0 < _hi4:
+                        _rf4 = st.zones[(Z_hand1 + _q17)][::-1]
+                        _rt4 = []
+                        _cands6 = []
+                        for _y6 in _rf4:  # from the top down: the first card of each type
+                            _t18 = _y6.type_id
+                            if _t18 not in _rt4:
+                                _cands6.append(_y6)
+                            _rt4.append(_t18)
+                        _cands6.reverse()
+                    else:
+                        _cands6 = []
                     while True:
-                        if len(_picked6) < _hi4:
-                            _cands6 = []
-                            _seen6 = set()
-                            for _y6 in reversed(st.zones[(Z_hand1 + _q17)]):
-                                _t15 = _y6.type_id
-                                if _t15 not in _seen6:
-                                    _seen6.add(_t15)
-                                    _cands6.append(_y6)
-                            _cands6.reverse()
-                        else:
+                        if len(_picked6) >= _hi4:
                             _cands6 = []
                         _stop5 = len(_picked6) >= _lo5
                         if not _cands6:
@@ -2639,6 +2687,7 @@ def build(num_players, files):
                                 break  # done
                             _c39 = _cands6[_i17]
                         else:  # one card and no stopping yet: it is picked
+                            _i17 = 0
                             _c39 = _cands6[0]
                         _picked6.append(_c39)
                         _from9 = st.zones[st.loc[_c39.id]]
@@ -2648,6 +2697,18 @@ def build(num_players, files):
                             _from9.remove(_c39)
                         st.zones[Z_discard1].append(_c39)
                         st.loc[_c39.id] = Z_discard1
+                        if len(_picked6) < _hi4:
+                            del _cands6[_i17]
+                            _t19 = _c39.type_id
+                            _k4 = _rt4.index(_t19)  # (c: the first of its type from the top)
+                            del _rt4[_k4]
+                            del _rf4[_k4]
+                            if _t19 in _rt4:  # the next card of its type is a candidate now
+                                _k4 = _rt4.index(_t19, _k4)
+                                _j4 = _i17
+                                while _j4 and _rf4.index(_cands6[_j4 - 1]) < _k4:
+                                    _j4 -= 1
+                                _cands6.insert(_j4, _rf4[_k4])
                 else:
                     st.at = o104  # game.yaml:302
                     _n10 = (3 - len(st.zones[(Z_hand1 + _q17)]))
@@ -2684,11 +2745,11 @@ def build(num_players, files):
             for _q18 in [_x18 for _x18 in ((SEATS_others1.get(_S_p11) if len(st.players) == num_players else None) or others(st, _L_p12)) if (len(st.zones[(Z_hand1 + _x18)]) > 0)]:
                 st.at = o25  # game.yaml:167
                 _cands7 = []
-                _seen7 = set()
+                _seen3 = set()
                 for _y7 in reversed(st.zones[(Z_hand1 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else seat(st, _q18, S[33])))]):
-                    _t16 = _y7.type_id
-                    if _t16 not in _seen7:
-                        _seen7.add(_t16)
+                    _t20 = _y7.type_id
+                    if _t20 not in _seen3:
+                        _seen3.add(_t20)
                         _cands7.append(_y7)
                 _cands7.reverse()
                 if not _cands7:
@@ -2726,11 +2787,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o25  # game.yaml:167
             _cands8 = []
-            _seen8 = set()
+            _seen4 = set()
             for _y8 in reversed(st.zones[(Z_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q4, S[33])))]):
-                _t17 = _y8.type_id
-                if _t17 not in _seen8:
-                    _seen8.add(_t17)
+                _t21 = _y8.type_id
+                if _t21 not in _seen4:
+                    _seen4.add(_t21)
                     _cands8.append(_y8)
             _cands8.reverse()
             if not _cands8:
@@ -2815,12 +2876,12 @@ def build(num_players, files):
                 _c47 = (first(_m34 for _m34 in _zone5 if (_m34.owner == _L_p14)) if len(_zone5 := st.zones[(Z_markers_on1 + (_O_a1 if _O_a1 is not None else ordinal(_L_a2, 'districts', S[39])))]) >= 10 else first([_m34 for _m34 in _zone5 if (_m34.owner == _L_p14)]))
                 _d43 = (Z_markers_on1 + _b6.ordinal)
                 if type(_c47) is Card:
-                    _t18 = _TD.get(st)
-                    if _t18 is not None:
-                        _x19 = _t18[st.loc[_c47.id]]
+                    _t22 = _TD.get(st)
+                    if _t22 is not None:
+                        _x19 = _t22[st.loc[_c47.id]]
                         if _x19 is not None:
                             _x19[OSLOT[_c47.id]] -= 1
-                        _x20 = _t18[_d43]
+                        _x20 = _t22[_d43]
                         if _x20 is not None:
                             _x20[OSLOT[_c47.id]] += 1
                     _from12 = st.zones[st.loc[_c47.id]]
@@ -2850,9 +2911,9 @@ def build(num_players, files):
             _z4 = st.zones[(Z_house1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p15, S[42])))]
             _c48 = _z4[-1]
             _d44 = (Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[41])))
-            _t19 = _TD.get(st)
-            if _t19 is not None:
-                _x21 = _t19[_d44]
+            _t23 = _TD.get(st)
+            if _t23 is not None:
+                _x21 = _t23[_d44]
                 if _x21 is not None:
                     _x21[OSLOT[_c48.id]] += 1
             _z4.pop()
@@ -2870,18 +2931,21 @@ def build(num_players, files):
             if _lo6 < 0 or _hi5 < _lo6:
                 raise RuleError(f'a pick of {_lo6} to {_hi5} items is impossible', S[100])
             _picked9 = []
+            if 0 < _hi5:
+                _rf5 = [_c50 for _c50 in st.zones[(Z_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[47])))] if ((_c50.name == _L_d6.props['minion']) or _c50.props['wild'])]
+                _rf5.reverse()
+                _rt5 = []
+                _cands9 = []
+                for _y9 in _rf5:  # from the top down: the first card of each type
+                    _t24 = _y9.type_id
+                    if _t24 not in _rt5:
+                        _cands9.append(_y9)
+                    _rt5.append(_t24)
+                _cands9.reverse()
+            else:
+                _cands9 = []
             while True:
-                if len(_picked9) < _hi5:
-                    _found3 = [_c50 for _c50 in st.zones[(Z_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[47])))] if ((_c50.name == _L_d6.props['minion']) or _c50.props['wild'])]
-                    _cands9 = []
-                    _seen9 = set()
-                    for _y9 in reversed(_found3):
-                        _t20 = _y9.type_id
-                        if _t20 not in _seen9:
-                            _seen9.add(_t20)
-                            _cands9.append(_y9)
-                    _cands9.reverse()
-                else:
+                if len(_picked9) >= _hi5:
                     _cands9 = []
                 _stop6 = len(_picked9) >= _lo6
                 if not _cands9:
@@ -2900,6 +2964,7 @@ def build(num_players, files):
                         break  # done
                     _c49 = _cands9[_i22]
                 else:  # one card and no stopping yet: it is picked
+                    _i22 = 0
                     _c49 = _cands9[0]
                 _picked9.append(_c49)
                 _from13 = st.zones[st.loc[_c49.id]]
@@ -2909,14 +2974,26 @@ def build(num_players, files):
                     _from13.remove(_c49)
                 st.zones[Z_discard1].append(_c49)
                 st.loc[_c49.id] = Z_discard1
+                if len(_picked9) < _hi5:
+                    del _cands9[_i22]
+                    _t25 = _c49.type_id
+                    _k5 = _rt5.index(_t25)  # (c: the first of its type from the top)
+                    del _rt5[_k5]
+                    del _rf5[_k5]
+                    if _t25 in _rt5:  # the next card of its type is a candidate now
+                        _k5 = _rt5.index(_t25, _k5)
+                        _j5 = _i22
+                        while _j5 and _rf5.index(_cands9[_j5 - 1]) < _k5:
+                            _j5 -= 1
+                        _cands9.insert(_j5, _rf5[_k5])
         if pc <= 1:
             st.at = o45  # game.yaml:216
             _z5 = st.zones[(Z_house1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[46])))]
             _c51 = _z5[-1]
             _d45 = (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[45])))
-            _t21 = _TD.get(st)
-            if _t21 is not None:
-                _x22 = _t21[_d45]
+            _t26 = _TD.get(st)
+            if _t26 is not None:
+                _x22 = _t26[_d45]
                 if _x22 is not None:
                     _x22[OSLOT[_c51.id]] += 1
             _z5.pop()
@@ -2968,15 +3045,16 @@ def build(num_players, files):
             if _lo7 < 0 or 1073741824 < _lo7:
                 raise RuleError(f'a pick of {_lo7} to {1073741824} items is impossible', S[103])
             _picked10 = []
+            _rf6 = st.zones[(Z_hand1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p19, S[51])))][::-1]
+            _rt6 = []
+            _cands10 = []
+            for _y10 in _rf6:  # from the top down: the first card of each type
+                _t27 = _y10.type_id
+                if _t27 not in _rt6:
+                    _cands10.append(_y10)
+                _rt6.append(_t27)
+            _cands10.reverse()
             while True:
-                _cands10 = []
-                _seen10 = set()
-                for _y10 in reversed(st.zones[(Z_hand1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p19, S[51])))]):
-                    _t22 = _y10.type_id
-                    if _t22 not in _seen10:
-                        _seen10.add(_t22)
-                        _cands10.append(_y10)
-                _cands10.reverse()
                 _stop7 = len(_picked10) >= _lo7
                 if not _cands10:
                     if not _stop7:
@@ -2994,6 +3072,7 @@ def build(num_players, files):
                         break  # done
                     _c52 = _cands10[_i24]
                 else:  # one card and no stopping yet: it is picked
+                    _i24 = 0
                     _c52 = _cands10[0]
                 _picked10.append(_c52)
                 _from14 = st.zones[st.loc[_c52.id]]
@@ -3003,6 +3082,17 @@ def build(num_players, files):
                     _from14.remove(_c52)
                 st.zones[Z_discard1].append(_c52)
                 st.loc[_c52.id] = Z_discard1
+                del _cands10[_i24]
+                _t28 = _c52.type_id
+                _k6 = _rt6.index(_t28)  # (c: the first of its type from the top)
+                del _rt6[_k6]
+                del _rf6[_k6]
+                if _t28 in _rt6:  # the next card of its type is a candidate now
+                    _k6 = _rt6.index(_t28, _k6)
+                    _j6 = _i24
+                    while _j6 and _rf6.index(_cands10[_j6 - 1]) < _k6:
+                        _j6 -= 1
+                    _cands10.insert(_j6, _rf6[_k6])
             env['gone'] = _picked10
         if pc <= 1:
             st.at = o52  # game.yaml:232
@@ -3063,9 +3153,9 @@ def build(num_players, files):
                 if type(_n16) is int and 0 <= _n16 <= len(_pile12):
                     for _ in range(_n16):
                         _c55 = _pile12.pop()
-                        _t23 = _TD.get(st)
-                        if _t23 is not None:
-                            _x23 = _t23[_d49]
+                        _t29 = _TD.get(st)
+                        if _t29 is not None:
+                            _x23 = _t29[_d49]
                             if _x23 is not None:
                                 _x23[OSLOT[_c55.id]] += 1
                         st.zones[_d49].append(_c55)
@@ -3143,17 +3233,20 @@ def build(num_players, files):
                 if _lo8 < 0 or _hi6 < _lo8:
                     raise RuleError(f'a pick of {_lo8} to {_hi6} items is impossible', S[108])
                 _picked11 = []
+                if 0 < _hi6:
+                    _rf7 = st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[79])))][::-1]
+                    _rt7 = []
+                    _cands11 = []
+                    for _y11 in _rf7:  # from the top down: the first card of each type
+                        _t30 = _y11.type_id
+                        if _t30 not in _rt7:
+                            _cands11.append(_y11)
+                        _rt7.append(_t30)
+                    _cands11.reverse()
+                else:
+                    _cands11 = []
                 while True:
-                    if len(_picked11) < _hi6:
-                        _cands11 = []
-                        _seen11 = set()
-                        for _y11 in reversed(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[79])))]):
-                            _t24 = _y11.type_id
-                            if _t24 not in _seen11:
-                                _seen11.add(_t24)
-                                _cands11.append(_y11)
-                        _cands11.reverse()
-                    else:
+                    if len(_picked11) >= _hi6:
                         _cands11 = []
                     _stop8 = len(_picked11) >= _lo8
                     if not _cands11:
@@ -3172,6 +3265,7 @@ def build(num_players, files):
                             break  # done
                         _c56 = _cands11[_i27]
                     else:  # one card and no stopping yet: it is picked
+                        _i27 = 0
                         _c56 = _cands11[0]
                     _picked11.append(_c56)
                     _from15 = st.zones[st.loc[_c56.id]]
@@ -3181,6 +3275,18 @@ def build(num_players, files):
                         _from15.remove(_c56)
                     st.zones[Z_discard1].append(_c56)
                     st.loc[_c56.id] = Z_discard1
+                    if len(_picked11) < _hi6:
+                        del _cands11[_i27]
+                        _t31 = _c56.type_id
+                        _k7 = _rt7.index(_t31)  # (c: the first of its type from the top)
+                        del _rt7[_k7]
+                        del _rf7[_k7]
+                        if _t31 in _rt7:  # the next card of its type is a candidate now
+                            _k7 = _rt7.index(_t31, _k7)
+                            _j7 = _i27
+                            while _j7 and _rf7.index(_cands11[_j7 - 1]) < _k7:
+                                _j7 -= 1
+                            _cands11.insert(_j7, _rf7[_k7])
             else:
                 st.at = o104  # game.yaml:302
                 _n18 = (3 - len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[77])))]))
@@ -3203,17 +3309,20 @@ def build(num_players, files):
             if _lo9 < 0 or _hi7 < _lo9:
                 raise RuleError(f'a pick of {_lo9} to {_hi7} items is impossible', S[108])
             _picked12 = []
+            if 0 < _hi7:
+                _rf8 = st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[79])))][::-1]
+                _rt8 = []
+                _cands12 = []
+                for _y12 in _rf8:  # from the top down: the first card of each type
+                    _t32 = _y12.type_id
+                    if _t32 not in _rt8:
+                        _cands12.append(_y12)
+                    _rt8.append(_t32)
+                _cands12.reverse()
+            else:
+                _cands12 = []
             while True:
-                if len(_picked12) < _hi7:
-                    _cands12 = []
-                    _seen12 = set()
-                    for _y12 in reversed(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[79])))]):
-                        _t25 = _y12.type_id
-                        if _t25 not in _seen12:
-                            _seen12.add(_t25)
-                            _cands12.append(_y12)
-                    _cands12.reverse()
-                else:
+                if len(_picked12) >= _hi7:
                     _cands12 = []
                 _stop9 = len(_picked12) >= _lo9
                 if not _cands12:
@@ -3232,6 +3341,7 @@ def build(num_players, files):
                         break  # done
                     _c59 = _cands12[_i28]
                 else:  # one card and no stopping yet: it is picked
+                    _i28 = 0
                     _c59 = _cands12[0]
                 _picked12.append(_c59)
                 _from16 = st.zones[st.loc[_c59.id]]
@@ -3241,6 +3351,18 @@ def build(num_players, files):
                     _from16.remove(_c59)
                 st.zones[Z_discard1].append(_c59)
                 st.loc[_c59.id] = Z_discard1
+                if len(_picked12) < _hi7:
+                    del _cands12[_i28]
+                    _t33 = _c59.type_id
+                    _k8 = _rt8.index(_t33)  # (c: the first of its type from the top)
+                    del _rt8[_k8]
+                    del _rf8[_k8]
+                    if _t33 in _rt8:  # the next card of its type is a candidate now
+                        _k8 = _rt8.index(_t33, _k8)
+                        _j8 = _i28
+                        while _j8 and _rf8.index(_cands12[_j8 - 1]) < _k8:
+                            _j8 -= 1
+                        _cands12.insert(_j8, _rf8[_k8])
     def c_118(st, env, pc):  # game.yaml:105
         if pc <= 0:
             _passes1 = 0

@@ -4815,17 +4815,20 @@ def build(num_players, files):
                     if _lo2 < 0 or _hi2 < _lo2:
                         raise RuleError(f'a pick of {_lo2} to {_hi2} items is impossible', S[188])
                     _picked3 = []
+                    if 0 < _hi2:
+                        _rf1 = st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[119])))][::-1]
+                        _rt1 = []
+                        _cands3 = []
+                        for _y3 in _rf1:  # from the top down: the first card of each type
+                            _t6 = _y3.type_id
+                            if _t6 not in _rt1:
+                                _cands3.append(_y3)
+                            _rt1.append(_t6)
+                        _cands3.reverse()
+                    else:
+                        _cands3 = []
                     while True:
-                        if len(_picked3) < _hi2:
-                            _cands3 = []
-                            _seen3 = set()
-                            for _y3 in reversed(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[119])))]):
-                                _t6 = _y3.type_id
-                                if _t6 not in _seen3 and _y3 not in _picked3:
-                                    _seen3.add(_t6)
-                                    _cands3.append(_y3)
-                            _cands3.reverse()
-                        else:
+                        if len(_picked3) >= _hi2:
                             _cands3 = []
                         _stop2 = len(_picked3) >= _lo2
                         if not _cands3:
@@ -4844,8 +4847,21 @@ def build(num_players, files):
                                 break  # done
                             _c105 = _cands3[_i34]
                         else:  # one card and no stopping yet: it is picked
+                            _i34 = 0
                             _c105 = _cands3[0]
                         _picked3.append(_c105)
+                        if len(_picked3) < _hi2:
+                            del _cands3[_i34]
+                            _t7 = _c105.type_id
+                            _k2 = _rt1.index(_t7)  # (c: the first of its type from the top)
+                            del _rt1[_k2]
+                            del _rf1[_k2]
+                            if _t7 in _rt1:  # the next card of its type is a candidate now
+                                _k2 = _rt1.index(_t7, _k2)
+                                _j1 = _i34
+                                while _j1 and _rf1.index(_cands3[_j1 - 1]) < _k2:
+                                    _j1 -= 1
+                                _cands3.insert(_j1, _rf1[_k2])
                     env['gone'] = _picked3
                     st.at = o262  # game.yaml:617
                     for _x9 in list(env['gone']):
@@ -4919,9 +4935,9 @@ def build(num_players, files):
             _dest14 = ((Z_area1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p25, S[64]))) if (st.zones[Z_deck1][-1].kind == 'property_cards') else Z_returned1)
             _before3 = len(st.zones[_dest14])
             st.move_count(1, Z_deck1, _dest14, False, S[63])
-            _t7 = TCALLS1.get(_dest14)
-            if _t7 is not None:
-                _t7(st, st.zones[_dest14][_before3:], S[63])
+            _t8 = TCALLS1.get(_dest14)
+            if _t8 is not None:
+                _t8(st, st.zones[_dest14][_before3:], S[63])
     def c_35(st, env, pc):  # game.yaml:269
         _L_p26 = env['p']
         _S_p23 = _L_p26 if type(_L_p26) is int and 0 <= _L_p26 < num_players else None
@@ -5391,9 +5407,9 @@ def build(num_players, files):
                 _moved12 = cards_of(_card4)
                 for _c116 in _moved12:
                     st.move(_c116, _dest15, False)
-            _t8 = TCALLS1.get(_dest15)
-            if _t8 is not None:
-                _t8(st, _moved12, S[85])
+            _t9 = TCALLS1.get(_dest15)
+            if _t9 is not None:
+                _t9(st, _moved12, S[85])
     def c_110(st, env, pc):  # game.yaml:407
         _L_p43 = env['p']
         _S_p31 = _L_p43 if type(_L_p43) is int and 0 <= _L_p43 < num_players else None
@@ -5408,11 +5424,11 @@ def build(num_players, files):
                 if len(_picked4) < _hi3:
                     _found3 = [_c118 for _c118 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c118.props['colour'] == _picked4[0].props['colour']))]
                     _cands4 = []
-                    _seen4 = set()
+                    _seen3 = set()
                     for _y4 in reversed(_found3):
-                        _t9 = _y4.type_id
-                        if _t9 not in _seen4:
-                            _seen4.add(_t9)
+                        _t10 = _y4.type_id
+                        if _t10 not in _seen3:
+                            _seen3.add(_t10)
                             _cands4.append(_y4)
                     _cands4.reverse()
                 else:
@@ -5956,11 +5972,11 @@ def build(num_players, files):
             except Exception:  # the exact code again: its error, with the rules' trace
                 _found4 = [_c129 for _c129 in ((st.zones[(Z_chips1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[110])))] + st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[112])))]) if fn_payable(st, S[113], _c129, _L_w3)]
             _cands5 = []
-            _seen5 = set()
+            _seen4 = set()
             for _y5 in reversed(_found4):
-                _t10 = _y5.type_id
-                if _t10 not in _seen5:
-                    _seen5.add(_t10)
+                _t11 = _y5.type_id
+                if _t11 not in _seen4:
+                    _seen4.add(_t11)
                     _cands5.append(_y5)
             _cands5.reverse()
             if not _cands5:
@@ -6205,17 +6221,20 @@ def build(num_players, files):
             if _lo4 < 0 or _hi4 < _lo4:
                 raise RuleError(f'a pick of {_lo4} to {_hi4} items is impossible', S[188])
             _picked6 = []
+            if 0 < _hi4:
+                _rf2 = st.zones[(Z_chips1 + (_S_q13 if _S_q13 is not None else seat(st, _L_q20, S[119])))][::-1]
+                _rt2 = []
+                _cands6 = []
+                for _y6 in _rf2:  # from the top down: the first card of each type
+                    _t12 = _y6.type_id
+                    if _t12 not in _rt2:
+                        _cands6.append(_y6)
+                    _rt2.append(_t12)
+                _cands6.reverse()
+            else:
+                _cands6 = []
             while True:
-                if len(_picked6) < _hi4:
-                    _cands6 = []
-                    _seen6 = set()
-                    for _y6 in reversed(st.zones[(Z_chips1 + (_S_q13 if _S_q13 is not None else seat(st, _L_q20, S[119])))]):
-                        _t11 = _y6.type_id
-                        if _t11 not in _seen6 and _y6 not in _picked6:
-                            _seen6.add(_t11)
-                            _cands6.append(_y6)
-                    _cands6.reverse()
-                else:
+                if len(_picked6) >= _hi4:
                     _cands6 = []
                 _stop4 = len(_picked6) >= _lo4
                 if not _cands6:
@@ -6234,8 +6253,21 @@ def build(num_players, files):
                         break  # done
                     _c130 = _cands6[_i65]
                 else:  # one card and no stopping yet: it is picked
+                    _i65 = 0
                     _c130 = _cands6[0]
                 _picked6.append(_c130)
+                if len(_picked6) < _hi4:
+                    del _cands6[_i65]
+                    _t13 = _c130.type_id
+                    _k3 = _rt2.index(_t13)  # (c: the first of its type from the top)
+                    del _rt2[_k3]
+                    del _rf2[_k3]
+                    if _t13 in _rt2:  # the next card of its type is a candidate now
+                        _k3 = _rt2.index(_t13, _k3)
+                        _j2 = _i65
+                        while _j2 and _rf2.index(_cands6[_j2 - 1]) < _k3:
+                            _j2 -= 1
+                        _cands6.insert(_j2, _rf2[_k3])
             env['gone'] = _picked6
         if pc <= 1:
             st.at = o262  # game.yaml:617
