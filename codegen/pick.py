@@ -63,6 +63,7 @@ def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
     is the ModuleEmitter, whose helpers write every expression, name and span."""
     from .pickkeep import Kept, keeps  # noqa: PLC0415  (it imports this module)
     from .pickone import picks_one, write_pick_one  # noqa: PLC0415  (it imports this module)
+    from .pickshrink import Shrink, shrinks  # noqa: PLC0415  (it imports this module)
 
     if picks_one(s):  # one pass of the loop, straight-line (codegen/pickone.py)
         write_pick_one(em, w, s, _candidates)
@@ -94,6 +95,14 @@ def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
                 w.line(f"{cands} = []")
         else:
             kept_cands.build(w)
+    shrink = Shrink(em, s, picked) if kept_cands is None and shrinks(s, em.layout) else None
+    if shrink is not None:  # tested once, as the first pass would (codegen/pickshrink.py)
+        if s.max is not None:
+            w.line(f"if 0 < {hi}:")
+            with w.indent():
+                shrink.build(w)
+        else:
+            shrink.build(w)
     w.line("while True:")
     with w.indent():
         if kept_cands is not None:
@@ -101,6 +110,19 @@ def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
                 w.line(f"if len({picked}) >= {hi}:")
                 with w.indent():
                     w.line(f"{cands} = []")
+        elif shrink is not None:
+            met = fresh("met")
+            if s.max is not None:
+                w.line(f"if len({picked}) < {hi}:")
+                with w.indent():
+                    shrink.passes(w, met)
+                    _merge(w, met, cands, fresh, None)
+                w.line("else:")
+                with w.indent():
+                    w.line(f"{cands} = []")
+            else:
+                shrink.passes(w, met)
+                _merge(w, met, cands, fresh, None)
         elif s.max is not None:  # (without a max, fewer than PICK_UNBOUNDED are always picked)
             w.line(f"if len({picked}) < {hi}:")
             with w.indent():
@@ -149,6 +171,13 @@ def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
                     kept_cands.update(w, c, i)
             else:
                 kept_cands.update(w, c, i)
+        if shrink is not None:
+            if s.max is not None:  # (none are wanted after the last)
+                w.line(f"if len({picked}) < {hi}:")
+                with w.indent():
+                    shrink.drop(w, c)
+            else:
+                shrink.drop(w, c)
     if s.into:
         w.line(f"env[{literal(s.into)}] = {picked}")
 

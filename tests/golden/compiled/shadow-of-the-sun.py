@@ -1987,12 +1987,25 @@ def build(num_players, files):
             if _lo1 < 0 or _hi1 < _lo1:
                 raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[93])
             _picked1 = []
+            if 0 < _hi1:
+                _found1 = []
+                _ff1 = []
+                for _c18 in st.zones[(Z_hand1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p7, S[29])))]:  # in the source's order, as run_pick tests them
+                    if (_c18.name == _L_minion1):
+                        _found1.append(_c18)
+                        _ff1.append(True)
+                    elif _c18.props['wild']:  # (nothing picked yet: the any is false)
+                        _found1.append(_c18)
+                        _ff1.append(False)
             while True:
                 if len(_picked1) < _hi1:
-                    _found1 = [_c18 for _c18 in st.zones[(Z_hand1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p7, S[29])))] if ((_c18.name == _L_minion1) or (_c18.props['wild'] and (not any(_x7.props['wild'] for _x7 in _picked1))))]
+                    if _picked1 and False in _ff1 and any(_x7.props['wild'] for _x7 in _picked1):
+                        _met1 = [_sy1 for _sy1, _sfl1 in zip(_found1, _ff1) if _sfl1]
+                    else:
+                        _met1 = _found1
                     _cands1 = []
                     _seen1 = set()
-                    for _y1 in reversed(_found1):
+                    for _y1 in reversed(_met1):
                         _t3 = _y1.type_id
                         if _t3 not in _seen1:
                             _seen1.add(_t3)
@@ -2026,6 +2039,10 @@ def build(num_players, files):
                     _from1.remove(_c17)
                 st.zones[Z_discard1].append(_c17)
                 st.loc[_c17.id] = Z_discard1
+                if len(_picked1) < _hi1:
+                    _sk1 = _found1.index(_c17)
+                    del _found1[_sk1]
+                    del _ff1[_sk1]
     def c_3(st, env, pc):  # game.yaml:153
         _L_p8 = env['p']
         _S_p7 = _L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else None
