@@ -23,14 +23,13 @@ from __future__ import annotations
 import copy
 import json
 import random
-import signal
 from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hostile.guard import time_limit
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -43,25 +42,6 @@ from meeple.runtime.state import State
 MINIMAL = str(Path(__file__).parent / "fixtures" / "minimal")
 GAMES = [*game_ids(), MINIMAL]
 MAX_MOVES = 3000  # a hang guard for playing on; every shipped game ends far sooner
-TIMEOUT = 5.0
-
-
-class Hang(BaseException):
-    """An example ran past TIMEOUT."""
-
-
-@contextmanager
-def time_limit(seconds: float = TIMEOUT) -> Iterator[None]:
-    def alarm(signum: int, frame: object) -> None:
-        raise Hang(f"more than {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 @cache
