@@ -30,7 +30,7 @@ from typing import Any
 from meeple.dsl import ir
 from meeple.runtime.layout import site_size
 
-from . import statics
+from . import anyloop, statics, tablelocal
 from .cse import branch, conjunction, iterable, region
 from .exprs import Scope, action_id, split_invariant, write_decider
 from .numbers import consecutive, write_range
@@ -92,6 +92,8 @@ def write_choice(d: Any, w: Writer, s: ir.Choose) -> None:
     mark = em.ex.loops.made(loop, line=True)
     if mark:
         w.line(mark)
+    if em.tally is not None:  # the owner counts' table read once (codegen/tablelocal)
+        tablelocal.hoist(w, body, fresh)
     w.extend(body)
     write_dispatch(d, w, s, counts, values, span, uid)
 
@@ -171,13 +173,20 @@ def _write_items(
             source = moved[0]
         em.ex.facts.note(x, known)
         em.ex.facts.note_items(v, known)
+        # ``any(...)`` as an inner loop (codegen/anyloop), where only the condition is per item
+        looped = moved is None and not acts and not numbers and anyloop.applies(em, varying)
         # (once per item; a value of an inner loop kept across this one: codegen/memo)
         with branch(em.ex), em.ex.loops.loop(x, host=True):
-            if moved is not None:
+            if looped:
+                inner = anyloop.parts(em, varying[0], scope)
+                cond = ""
+            elif moved is not None:
                 cond = statics.write_rest(em.ex, moved[1], conjunction)
             else:
                 cond = conjunction(em.ex, varying, scope)
-    if consecutive(em, o, domain, acts, cond):  # a range of numbers: only its ends checked
+    if looped:
+        anyloop.write(w, v, x, source, loc, inner)
+    elif consecutive(em, o, domain, acts, cond):  # a range of numbers: only its ends checked
         check = action_id(domain, base, index, x)
         write_range(w, v, x, source, loc, check, site_size(domain, 0, 0))
     elif not acts and not numbers:  # nothing per item but the condition

@@ -1934,10 +1934,11 @@ def build(num_players, files):
         _S_p5 = _L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else None
         if pc <= 0:
             st.at = o19  # game.yaml:135
+            _tb1 = (_TD.get(st) or tally_of(st))  # (codegen/tablelocal.py)
             # game.yaml:138: always offered
             _items6 = K_districts1  # game.yaml:140
             if _items6 and (len(st.zones[(Z_house1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[28])))]) > 0):
-                _v4 = [_d18 for _d18 in _items6 if (((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d18.ordinal)] or tally_zone(st, (Z_markers_on1 + _d18.ordinal)))[_S_p5] if _S_p5 is not None else len([1 for _m27 in st.zones[(Z_markers_on1 + _d18.ordinal)] if (_m27.owner == _L_p6)])) == 0))]
+                _v4 = [_d18 for _d18 in _items6 if ((((_tb1[(Z_markers_on1 + _d18.ordinal)] or tally_zone(st, (Z_markers_on1 + _d18.ordinal)))[_S_p5] if _S_p5 is not None else len([1 for _m27 in st.zones[(Z_markers_on1 + _d18.ordinal)] if (_m27.owner == _L_p6)])) == 0))]
             else:
                 _v4 = []
             _end1 = 1 + len(_v4)
@@ -2048,6 +2049,7 @@ def build(num_players, files):
         _S_p7 = _L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else None
         if pc <= 0:
             st.at = o41  # game.yaml:157
+            _tb2 = (_TD.get(st) or tally_of(st))  # (codegen/tablelocal.py)
             # game.yaml:160: always offered
             if ((((_r11 := class_counts(st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))], KC_slots1, 7))[1]) + (_r12 := min((1, (len([1 for _c19 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[3])))] if _c19.props['wild']]) if _r11[5] else _r11[4]),)))) >= 2):  # game.yaml:161
                 _f1 = 1
@@ -2060,7 +2062,7 @@ def build(num_players, files):
                 _v5 = []
             _items8 = K_districts1  # game.yaml:180
             if _items8 and (((_r11[3]) + _r12) >= 2):
-                _v6 = [_a3 for _a3 in _items8 if (((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _a3.ordinal)] or tally_zone(st, (Z_markers_on1 + _a3.ordinal)))[_S_p7] if _S_p7 is not None else len([1 for _m28 in st.zones[(Z_markers_on1 + _a3.ordinal)] if (_m28.owner == _L_p8)])) > 0))]
+                _v6 = [_a3 for _a3 in _items8 if ((((_tb2[(Z_markers_on1 + _a3.ordinal)] or tally_zone(st, (Z_markers_on1 + _a3.ordinal)))[_S_p7] if _S_p7 is not None else len([1 for _m28 in st.zones[(Z_markers_on1 + _a3.ordinal)] if (_m28.owner == _L_p8)])) > 0))]
             else:
                 _v6 = []
             _items9 = K_districts1  # game.yaml:189
@@ -2139,7 +2141,8 @@ def build(num_players, files):
                         traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                         raise
                     st.at = o32  # game.yaml:176
-                    _v8 = [_q9 for _q9 in st.players if ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d25.ordinal)] or tally_zone(st, (Z_markers_on1 + _d25.ordinal)))[_q9] > 0))]  # game.yaml:178
+                    _tb3 = (_TD.get(st) or tally_of(st))  # (codegen/tablelocal.py)
+                    _v8 = [_q9 for _q9 in st.players if (((_tb3[(Z_markers_on1 + _d25.ordinal)] or tally_zone(st, (Z_markers_on1 + _d25.ordinal)))[_q9] > 0))]  # game.yaml:178
                     _end6 = len(_v8)
                     if not _end6:
                         raise RuleError('a choice has no legal option', S[97])
@@ -2228,10 +2231,16 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o53  # game.yaml:203
             _kept1 = {}
-            _v10 = [_d29 for _d29 in K_districts1 if (((_r13 := (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d29.ordinal)] or tally_zone(st, (Z_markers_on1 + _d29.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m30 in st.zones[(Z_markers_on1 + _d29.ordinal)] if (_m30.owner == _L_p9)]))) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]) > 0) and ((len([1 for _c25 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))] if ((_c25.name == _d29.props['minion']) or _c25.props['wild'])]) if (_r14 := (_kept1[None] if None in _kept1 else _kept1.setdefault(None, class_counts(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))], KC_slots1, 7))))[5] else _r14[4] + _r14[KC_names2.get(_d29.props['minion'], 6)]) >= (_r13 + 1)))]  # game.yaml:206
+            _tb4 = (_TD.get(st) or tally_of(st))  # (codegen/tablelocal.py)
+            _v10 = [_d29 for _d29 in K_districts1 if (((_r13 := ((_tb4[(Z_markers_on1 + _d29.ordinal)] or tally_zone(st, (Z_markers_on1 + _d29.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m30 in st.zones[(Z_markers_on1 + _d29.ordinal)] if (_m30.owner == _L_p9)]))) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]) > 0) and ((len([1 for _c25 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))] if ((_c25.name == _d29.props['minion']) or _c25.props['wild'])]) if (_r14 := (_kept1[None] if None in _kept1 else _kept1.setdefault(None, class_counts(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))], KC_slots1, 7))))[5] else _r14[4] + _r14[KC_names2.get(_d29.props['minion'], 6)]) >= (_r13 + 1)))]  # game.yaml:206
             _items10 = ((SEATS_others1.get(_S_p8) if len(st.players) == num_players else None) or others(st, _L_p9))  # game.yaml:217
             if _items10 and (len(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[54])))]) >= 2):
-                _v11 = [_q11 for _q11 in _items10 if (any((((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d30.ordinal)] or tally_zone(st, (Z_markers_on1 + _d30.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m31 in st.zones[(Z_markers_on1 + _d30.ordinal)] if (_m31.owner == _L_p9)])) > 0) and (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d30.ordinal)] or tally_zone(st, (Z_markers_on1 + _d30.ordinal)))[_q11] > 0)) for _d30 in K_districts1))]
+                _v11 = []
+                for _q11 in _items10:
+                    for _d30 in K_districts1:
+                        if (((((_tb4[(Z_markers_on1 + _d30.ordinal)] or tally_zone(st, (Z_markers_on1 + _d30.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m31 in st.zones[(Z_markers_on1 + _d30.ordinal)] if (_m31.owner == _L_p9)])) > 0) and ((_tb4[(Z_markers_on1 + _d30.ordinal)] or tally_zone(st, (Z_markers_on1 + _d30.ordinal)))[_q11] > 0))):
+                            _v11.append(_q11)
+                            break
             else:
                 _v11 = []
             # game.yaml:227: always offered
@@ -2326,7 +2335,8 @@ def build(num_players, files):
                 elif _i10 < _end9:  # game.yaml:217
                     _q12 = env['q'] = _v11[_i10 - _end8]
                     st.at = o49  # game.yaml:223
-                    _v12 = [_d33 for _d33 in K_districts1 if (((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d33.ordinal)] or tally_zone(st, (Z_markers_on1 + _d33.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m33 in st.zones[(Z_markers_on1 + _d33.ordinal)] if (_m33.owner == _L_p9)])) > 0) and (((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d33.ordinal)] or tally_zone(st, (Z_markers_on1 + _d33.ordinal)))[_q12] > 0))]  # game.yaml:225
+                    _tb5 = (_TD.get(st) or tally_of(st))  # (codegen/tablelocal.py)
+                    _v12 = [_d33 for _d33 in K_districts1 if ((((_tb5[(Z_markers_on1 + _d33.ordinal)] or tally_zone(st, (Z_markers_on1 + _d33.ordinal)))[_S_p8] if _S_p8 is not None else len([1 for _m33 in st.zones[(Z_markers_on1 + _d33.ordinal)] if (_m33.owner == _L_p9)])) > 0) and ((_tb5[(Z_markers_on1 + _d33.ordinal)] or tally_zone(st, (Z_markers_on1 + _d33.ordinal)))[_q12] > 0))]  # game.yaml:225
                     _end11 = len(_v12)
                     if not _end11:
                         raise RuleError('a choice has no legal option', S[101])
@@ -2843,7 +2853,8 @@ def build(num_players, files):
                 raise
         if pc <= 1:
             st.at = o32  # game.yaml:176
-            _v13 = [_q19 for _q19 in st.players if ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[0])))] or tally_zone(st, (Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[0])))))[_q19] > 0))]  # game.yaml:178
+            _tb6 = (_TD.get(st) or tally_of(st))  # (codegen/tablelocal.py)
+            _v13 = [_q19 for _q19 in st.players if (((_tb6[(Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[0])))] or tally_zone(st, (Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[0])))))[_q19] > 0))]  # game.yaml:178
             _end12 = len(_v13)
             if not _end12:
                 raise RuleError('a choice has no legal option', S[97])
@@ -3023,7 +3034,8 @@ def build(num_players, files):
         _S_q4 = _L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else None
         if pc <= 0:
             st.at = o49  # game.yaml:223
-            _v15 = [_d46 for _d46 in K_districts1 if (((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d46.ordinal)] or tally_zone(st, (Z_markers_on1 + _d46.ordinal)))[_S_p16] if _S_p16 is not None else len([1 for _m36 in st.zones[(Z_markers_on1 + _d46.ordinal)] if (_m36.owner == _L_p17)])) > 0) and ((((_TD.get(st) or tally_of(st))[(Z_markers_on1 + _d46.ordinal)] or tally_zone(st, (Z_markers_on1 + _d46.ordinal)))[_S_q4] if _S_q4 is not None else len([1 for _m37 in st.zones[(Z_markers_on1 + _d46.ordinal)] if (_m37.owner == _L_q5)])) > 0))]  # game.yaml:225
+            _tb7 = (_TD.get(st) or tally_of(st))  # (codegen/tablelocal.py)
+            _v15 = [_d46 for _d46 in K_districts1 if ((((_tb7[(Z_markers_on1 + _d46.ordinal)] or tally_zone(st, (Z_markers_on1 + _d46.ordinal)))[_S_p16] if _S_p16 is not None else len([1 for _m36 in st.zones[(Z_markers_on1 + _d46.ordinal)] if (_m36.owner == _L_p17)])) > 0) and (((_tb7[(Z_markers_on1 + _d46.ordinal)] or tally_zone(st, (Z_markers_on1 + _d46.ordinal)))[_S_q4] if _S_q4 is not None else len([1 for _m37 in st.zones[(Z_markers_on1 + _d46.ordinal)] if (_m37.owner == _L_q5)])) > 0))]  # game.yaml:225
             _end14 = len(_v15)
             if not _end14:
                 raise RuleError('a choice has no legal option', S[101])
