@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from test_pick_keep import _picks
 from test_playout import (
     BACKENDS,
     FIXTURES,
@@ -22,7 +23,6 @@ import meeple
 from meeple.api import load_checked
 from meeple.codegen.layout import GenLayout
 from meeple.codegen.pickshrink import shrinks
-from meeple.dsl import ir
 from meeple.dsl.errors import RuleError
 
 PICKSHRINK = FIXTURES / "pickshrink" / "game.yaml"
@@ -46,17 +46,6 @@ SHAPES = (
     r"Discard up to two -> \w+, \w+",
     r"Give a pair to the next player -> \w+, \w+",
 )
-
-
-def _picks(block: ir.Block) -> list[ir.Pick]:
-    out: list[ir.Pick] = []
-    for s in block.stmts:
-        if isinstance(s, ir.Pick):
-            out.append(s)
-        if isinstance(s, ir.Choose):
-            for o in s.options:
-                out += _picks(o.body)
-    return out
 
 
 def test_the_picks_that_keep_their_tested_cards() -> None:
