@@ -35,7 +35,6 @@ from __future__ import annotations
 import ast
 import copy
 import re
-from dataclasses import fields, is_dataclass
 from typing import Any
 
 from meeple.dsl import ir
@@ -44,6 +43,7 @@ from meeple.runtime.values import CARD_FIELDS
 from .cse import NESTED_VALUES, branch
 from .facts import card_of
 from .statics import HASHABLE
+from .tally import counted_comprehensions, reads_name
 from .writer import literal
 
 #: the tag of a zone's class counts among codegen/cse's values and codegen/memo's
@@ -60,17 +60,6 @@ def _var_attr(e: ir.Expr, var: str) -> str | None:
     if isinstance(e, ir.Attr) and isinstance(e.obj, ir.Name) and e.obj.id == var:
         return e.name
     return None
-
-
-def _reads(e: Any, var: str) -> bool:
-    """Does the expression ``e`` read the name ``var`` anywhere (conservatively)?"""
-    if isinstance(e, ir.Name):
-        return e.id == var
-    if is_dataclass(e):
-        return any(_reads(getattr(e, f.name), var) for f in fields(e) if f.name != "span")
-    if isinstance(e, tuple):
-        return any(_reads(x, var) for x in e)
-    return False
 
 
 def form(c: ir.Comprehension) -> tuple[ir.Expr | None, str | None] | None:
@@ -91,7 +80,7 @@ def form(c: ir.Comprehension) -> tuple[ir.Expr | None, str | None] | None:
         if not (isinstance(p, ir.BinOp) and p.op == "==") or name is not None:
             return None
         for mine, other in ((p.left, p.right), (p.right, p.left)):
-            if _var_attr(mine, var) == "name" and not _reads(other, var):
+            if _var_attr(mine, var) == "name" and not reads_name(other, var):
                 name = other
                 break
         else:
@@ -232,25 +221,10 @@ def classes_of(game: ir.Game, layout: Any) -> Classes | None:
     function's body too: it is written inline where it is called); None when it has none."""
     props: set[str] = set()
     found = False
-
-    def walk(x: Any) -> None:
-        nonlocal found
-        if isinstance(x, ir.Call) and x.func == "count" and x.func not in game.functions:
-            c = x.args[0] if x.args else None
-            f = form(c) if isinstance(c, ir.Comprehension) else None
-            if f is not None:
-                found = True
-                if f[1] is not None:
-                    props.add(f[1])
-        if is_dataclass(x) and not isinstance(x, type):
-            for fl in fields(x):
-                walk(getattr(x, fl.name))
-        elif isinstance(x, (tuple, list)):
-            for y in x:
-                walk(y)
-        elif isinstance(x, dict):
-            for y in x.values():
-                walk(y)
-
-    walk(game)
+    for c in counted_comprehensions(game):
+        f = form(c)
+        if f is not None:
+            found = True
+            if f[1] is not None:
+                props.add(f[1])
     return Classes(game, props, layout) if found else None

@@ -41,6 +41,7 @@ checks it against the interpreter and breaks each part.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import fields, is_dataclass
 from typing import Any
 
@@ -95,20 +96,20 @@ def owner_of(c: ir.Comprehension) -> ir.Expr | None:
             and mine.name == "owner"
             and isinstance(mine.obj, ir.Name)
             and mine.obj.id == c.var
-            and not _names(other, c.var)
+            and not reads_name(other, c.var)
         ):
             return other
     return None
 
 
-def _names(e: Any, name: str) -> bool:
+def reads_name(e: Any, name: str) -> bool:
     """Does the expression ``e`` read the name ``name`` anywhere (conservatively)?"""
     if isinstance(e, ir.Name):
         return e.id == name
     if is_dataclass(e):
-        return any(_names(getattr(e, f.name), name) for f in fields(e) if f.name != "span")
+        return any(reads_name(getattr(e, f.name), name) for f in fields(e) if f.name != "span")
     if isinstance(e, tuple):
-        return any(_names(x, name) for x in e)
+        return any(reads_name(x, name) for x in e)
     return False
 
 
@@ -127,29 +128,32 @@ ENABLED = True
 def tallied_zones(game: ir.Game, layout: Any) -> frozenset[str]:
     """The names of the zones some count by owner reads (anywhere in the rules: a function's
     body is written inline where it is called); none when ENABLED is off."""
-    found: set[str] = set()
     if not ENABLED:
         return frozenset()
+    found: set[str] = set()
+    for c in counted_comprehensions(game):
+        if owner_of(c) is not None:
+            z = zone_of(c.iter, layout)
+            if z is not None:
+                found.add(z)
+    return frozenset(found)
 
-    def walk(x: Any) -> None:
+
+def counted_comprehensions(game: ir.Game) -> Iterator[ir.Comprehension]:
+    """Every comprehension that the built-in ``count(...)`` counts, anywhere in ``game``."""
+    stack: list[Any] = [game]
+    while stack:
+        x = stack.pop()
         if isinstance(x, ir.Call) and x.func == "count" and x.func not in game.functions:
             c = x.args[0] if x.args else None
-            if isinstance(c, ir.Comprehension) and owner_of(c) is not None:
-                z = zone_of(c.iter, layout)
-                if z is not None:
-                    found.add(z)
+            if isinstance(c, ir.Comprehension):
+                yield c
         if is_dataclass(x) and not isinstance(x, type):
-            for f in fields(x):
-                walk(getattr(x, f.name))
+            stack.extend(getattr(x, f.name) for f in fields(x))
         elif isinstance(x, (tuple, list)):
-            for y in x:
-                walk(y)
+            stack.extend(x)
         elif isinstance(x, dict):
-            for y in x.values():
-                walk(y)
-
-    walk(game)
-    return frozenset(found)
+            stack.extend(x.values())
 
 
 class Tally:
