@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -390,6 +391,8 @@ def render_markdown(
     add("")
     for title in ("Components", "Zones", "Variables and tables", "Setup", "Flow of play"):
         add(f"- [{title}](#{anchor('section', title)})")
+    if game.triggers:
+        add(f"- [Triggers](#{anchor('section', 'Triggers')})")
     add(f"- [Procedures](#{anchor('section', 'Procedures')})")
     for p in _procedure_order(game):
         add(f"  - [{p.name}](#{anchor('procedure', p.name)})")
@@ -482,6 +485,19 @@ def render_markdown(
     play = w.block(game.play) if game.structure is None else structure_prose(w, game)
     md += [*_cited(w, game.play), *play, ""]
 
+    if game.triggers:
+        _section(md, "Triggers")
+        add("Rules that run whenever a move puts a component into a zone, at any point of play.")
+        add("")
+        for trig in game.triggers.values():
+            add(f'<a id="{anchor("trigger", trig.name)}"></a>')
+            add("")
+            add(f"### {trig.name}")
+            add("")
+            add(f"{trigger_sentence(trig, w.c)}:")
+            add("")
+            md += [*_cited(w, trig.body, trig.span), *w.block(trig.body), ""]
+
     _section(md, "Procedures")
     for p in _procedure_order(game):
         params = f" ({', '.join(_code(x) for x in cardkinds.parameters(p))})" if p.params else ""
@@ -534,6 +550,17 @@ def render_markdown(
     return "\n".join(md).rstrip() + "\n"
 
 
+def trigger_sentence(t: ir.Trigger, c: Callable[[ir.Expr], str]) -> str:
+    """When trigger ``t`` fires, in words: "Whenever a move puts a component of `kind` into
+    `zone` (called `card` below), if ..."; ``c`` writes an expression as inline code."""
+    kind = f" of {_code(t.kind)}" if t.kind else ""
+    when = f", if {c(t.when)}" if t.when is not None else ""
+    return (
+        f"Whenever a move puts a component{kind} into {_code(t.zone)} (called {_code(t.var)} "
+        f"below){when}"
+    )
+
+
 def _section(md: list[str], title: str) -> None:
     md += [f'<a id="{anchor("section", title)}"></a>', "", f"## {title}", ""]
 
@@ -556,7 +583,7 @@ def _procedure_order(game: ir.Game) -> list[ir.Procedure]:
                 order.append(n.name)
                 visit(game.procedures[n.name].body)
 
-    for b in (game.setup, game.play, game.scoring):
+    for b in (game.setup, game.play, game.scoring, *(t.body for t in game.triggers.values())):
         visit(b)
     order += [n for n in game.procedures if n not in order]
     return [game.procedures[n] for n in order]

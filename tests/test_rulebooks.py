@@ -43,6 +43,11 @@ def test_rulebook_has_every_part(game: str) -> None:
             assert f"| {it.count} | {it.name} |" in md
     for p in g.procedures.values():
         assert f'<a id="procedure-{p.name.replace("_", "-")}"></a>' in md
+    for t in g.triggers.values():  # a trigger is a rule too: its heading, when it fires, its body
+        assert f"### {t.name}\n" in md, f"trigger {t.name} is not in the rulebook"
+        section = md.split(f"### {t.name}\n", 1)[1].split("\n### ", 1)[0]
+        assert f"into `{t.zone}`" in section and f"{t.span.line}`." in section
+        assert "- " in section, f"trigger {t.name} is rendered without its body"
     assert "```mermaid\nflowchart TD" in md and '<pre class="mermaid">' in html
     log = interpretation_log(rules_root().parent / "docs" / "games" / f"{game}.md")
     for key, entry in log.items():
