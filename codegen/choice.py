@@ -30,7 +30,7 @@ from typing import Any
 from meeple.dsl import ir
 from meeple.runtime.layout import site_size
 
-from . import anyloop, statics, tablelocal
+from . import anyloop, loopkeep, statics, tablelocal
 from .cse import branch, conjunction, iterable, region
 from .exprs import Scope, action_id, split_invariant, write_decider
 from .numbers import consecutive, write_range
@@ -85,11 +85,12 @@ def write_choice(d: Any, w: Writer, s: ir.Choose) -> None:
     counts: list[str] = []  # per option: how many it offers (Python text)
     values: list[str] = []  # per option with a name: the list of its values
     body = Writer(w.level)
+    carried = loopkeep.resume(em, s)  # (a while's region, its dicts made: codegen/loopkeep)
     with region(em.ex):  # no statement runs: a value two conditions compute is computed once
         # (and a value of an item, kept by codegen/memo, once for the options' loops)
-        with em.ex.loops.loop("", host=True, region=True) as loop:
+        with em.ex.loops.loop("", host=True, region=True, frame=carried) as loop:
             _collect(em, body, opts, acts, last, tested, counts, values)
-    mark = em.ex.loops.made(loop, line=True)
+    mark = em.ex.loops.made(loop, line=True) if carried is None else ""
     if mark:
         w.line(mark)
     if em.tally is not None:  # the owner counts' table read once (codegen/tablelocal)

@@ -231,7 +231,9 @@ class Reuse:
                     tail = self.tails.get(id(terms[len(texts) - 1]))
                     self.frames.append(dict(tail[1]) if tail and tail[0] == "and" else {})
                 self.tails.pop(id(t), None)
-                texts.append(self._child(t, sc))
+                # (a term's value of a loop's item, kept by codegen/memo as ``emit`` keeps it)
+                kept = self.ex.loops.memoize(self.ex, t, sc) if self.ex.loops.stack else None
+                texts.append(kept if kept is not None else self._child(t, sc))
         finally:
             del self.frames[depth:]
         return texts

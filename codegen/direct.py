@@ -20,6 +20,7 @@ from typing import Any
 
 from meeple.dsl import ir
 
+from . import loopkeep
 from .at import put
 from .choice import write_ask, write_choice
 from .hoist import bound_names, hoisted
@@ -125,7 +126,8 @@ class DirectEmitter:
         self.em._loop(w, s, s.until, False, self.body)
 
     def _d_While(self, w: Writer, s: ir.While) -> None:
-        self.em._loop(w, s, s.test, True, self.body)
+        with loopkeep.carry(self.em, s) as c:  # (values kept for a choice: codegen/loopkeep)
+            self.em._loop(w, s, s.test, True, self.body, c.condition if c else None)
 
     def _d_Move(self, w: Writer, s: ir.Move) -> None:
         """A move that may set off triggers: they run as calls (codegen/triggers.py) where they

@@ -452,15 +452,21 @@ class ModuleEmitter:
         cond: ir.Expr,
         before: bool,
         body: Callable[[Writer, ir.Block], None] | None = None,
+        condition: Callable[[ir.Expr], tuple[str, str]] | None = None,
     ) -> None:
-        """repeat/while as a Python loop (at most MAX_PASSES passes); ``body`` as in _f_For."""
+        """repeat/while as a Python loop (at most MAX_PASSES passes); ``body`` as in _f_For;
+        ``condition``: a while's condition written another way, a line before it and its text
+        (codegen/loopkeep.py)."""
         n = self.names.fresh("passes")
         w.line(f"{n} = 0")
         w.line("while True:")
         with w.indent():
             w.line(f"st.at = {self._op(s)}  {self._where(s.span)}")  # the condition's rule
             if before:
-                w.line(f"if not {self._e(cond)}:")
+                mark, test = condition(cond) if condition else ("", self._e(cond))
+                if mark:
+                    w.line(mark)
+                w.line(f"if not {test}:")
                 with w.indent():
                     w.line("break")
             elif not write_until_all(self, w, cond, n):  # (a generator less: untilall)

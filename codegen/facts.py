@@ -43,6 +43,14 @@ SEAT_VALUES = frozenset({"left_of", "right_of"})
 SEAT_LISTS = frozenset({"others", "clockwise_from"})
 
 
+#: the fact of a card of any kind: an item of a zone (State keeps only Card objects in zones:
+#: State.move refuses anything else), equal only to itself (codegen/memo keeps values by it)
+CARD = "card"
+
+#: the text of one zone read, ``st.zones[Z_x1]`` or ``st.zones[(Z_x1 + p)]``: a list of cards
+_ZONE_READ = re.compile(r"st\.zones\[[\w ()+]*\]")
+
+
 def card_of(kind: str) -> str:
     """The fact of a card of ``kind`` (a kind's name as ``P.kind_cards`` keys it)."""
     return "card:" + kind
@@ -69,7 +77,10 @@ class Facts:
 
     def items_of(self, text: str) -> str | None:
         """The fact of every item of the list ``text``, or None."""
-        return self.items.get(text)
+        fact = self.items.get(text)
+        if fact is None and _ZONE_READ.fullmatch(text):
+            return CARD
+        return fact
 
     def note(self, text: str, fact: str | None) -> None:
         """``text`` (a fresh local, or a text whose value always has it) has ``fact``."""

@@ -23,8 +23,9 @@ That is exact when:
   began (a loop of statements around it is not on the stack: its value is the same for the whole
   evaluation) or is read from the state, which no expression changes; two places share a dict
   where they compute the same of their items (codegen/cse's key, the item's local left out);
-- the item is a key that stands for one value: a seat (an int) or a card of a kind (a card is
-  equal only to itself), as codegen/facts.py knows the loop's items to be;
+- the item is a key that stands for one value: a seat (an int) or a card (of a kind, or any
+  card of a zone: a card is equal only to itself), as codegen/facts.py knows the loop's items
+  to be;
 - nothing the value's code computes is read after it (it runs only when the item is new): it is
   written as a branch of codegen/cse.py's regions, and its tail is not its call's.
 
@@ -45,7 +46,7 @@ from meeple.dsl import ir
 from meeple.dsl.builtins import BUILTINS
 from meeple.dsl.majorities import HOLDERS
 
-from .facts import SEAT
+from .facts import CARD, SEAT
 
 
 @dataclass
@@ -85,11 +86,13 @@ class Loops:
         self.places: list[list[int]] = []  # per loop that makes dicts: the dicts
 
     @contextmanager
-    def loop(self, py: str, host: bool, region: bool = False) -> Iterator[Loop]:
+    def loop(
+        self, py: str, host: bool, region: bool = False, frame: Loop | None = None
+    ) -> Iterator[Loop]:
         """While the code run once per item of a loop (its item the Python local ``py``) is
         written, or a ``region``'s code. The outermost one's ``made()`` is where its dicts are
-        made."""
-        frame = Loop(py, host, region)
+        made. ``frame``: a region opened before, entered again (codegen/loopkeep.py)."""
+        frame = frame or Loop(py, host, region)
         self.stack.append(frame)
         try:
             yield frame
@@ -133,7 +136,7 @@ class Loops:
                 return None
             item = self.stack[j].py
             fact = ex.facts.of(item)
-            if not (fact == SEAT or (fact is not None and fact.startswith("card:"))):
+            if not (fact in (SEAT, CARD) or (fact is not None and fact.startswith("card:"))):
                 return None
             again = any(not loop.region for loop in self.stack[:j])  # (a loop around its loop)
         else:

@@ -3682,7 +3682,8 @@ def build(num_players, files):
             _passes4 = 0
             while True:
                 st.at = o40  # game.yaml:268
-                if not any((_c71.props['phase1'] and majority_has_count(st, _L_p13, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _c71)) for _c71 in st.zones[Z_unused_properties1]):
+                _kept2 = {}
+                if not any((_c71.props['phase1'] and (_kept2[_c71] if _c71 in _kept2 else _kept2.setdefault(_c71, majority_has_count(st, _L_p13, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _c71)))) for _c71 in st.zones[Z_unused_properties1]):
                     break
                 _passes4 += 1
                 if _passes4 > MAX_PASSES:
@@ -3691,7 +3692,7 @@ def build(num_players, files):
                 _actions1 = set()  # (the ids' order is never read)
                 _v13 = []
                 for _col3 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                    if not (_col3.props['phase1'] and majority_has_count(st, _L_p13, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _col3)):
+                    if not (_col3.props['phase1'] and (_kept2[_col3] if _col3 in _kept2 else _kept2.setdefault(_col3, majority_has_count(st, _L_p13, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _col3)))):
                         continue
                     _a12 = A_01 + _col3.type_id
                     if _a12 not in _actions1:  # an identical card: the same choice
@@ -4630,7 +4631,7 @@ def build(num_players, files):
         _S_r1 = _L_r2 if type(_L_r2) is int and 0 <= _L_r2 < num_players else None
         if pc <= 0:
             st.at = o232  # game.yaml:573
-            env['holders'] = [_q33 for _kept2 in [{}] for _q33 in ((SEATS_clockwise_from1.get(_S_r1) if len(st.players) == num_players else None) or clockwise_from(st, _L_r2)) if (_q33 in (_kept2[None] if None in _kept2 else _kept2.setdefault(None, fn_colour_majority(st, S[57], C_violet1))))]
+            env['holders'] = [_q33 for _kept3 in [{}] for _q33 in ((SEATS_clockwise_from1.get(_S_r1) if len(st.players) == num_players else None) or clockwise_from(st, _L_r2)) if (_q33 in (_kept3[None] if None in _kept3 else _kept3.setdefault(None, fn_colour_majority(st, S[57], C_violet1))))]
         if pc <= 2:
             st.at = o247  # game.yaml:575
             _live8 = live_mask(st)
