@@ -43,8 +43,8 @@ from .writer import Writer, literal
 
 
 def same_strength(s: ir.Winner) -> bool:
-    """Is the strength of ``s`` a number written in the rules (a majority's winner: its
-    holders all lead), so that every candidate leads?"""
+    """Is the strength of ``s`` one whole number for every candidate (the front end's 0 for a
+    majority's winner: its holders), so that every candidate leads?"""
     e = s.strength
     return isinstance(e, ir.Const) and type(e.value) is int
 
