@@ -7,10 +7,10 @@ a choice is ``i = st.choose(n)`` followed by the chosen option's statements, loo
 loops, a procedure is a Python call (depth checked and counted only where a recursive procedure
 may lie below it: codegen/calls.py), a pick is one loop (run_pick's, written out: pick.py).
 ``c_N(st, fr)`` runs the rest of a frame of block N (from its ``pc``); ``P.resume`` maps each
-block's uid to it. A statement without direct code here (a tie broken by a chooser, a track's
-spaces, a move that sets off triggers that must keep their frames: codegen/triggers.py, where the
-others run as calls) starts as in the frame-stepping code and its frames are run at once
-(``run_to``), decisions inline. Rule text reaches this code only as the ModuleEmitter
+block's uid to it (a winner: codegen/contest.py). A statement without direct code here (a
+track's spaces, a move that sets off triggers that must keep their frames: codegen/triggers.py,
+where the others run as calls) starts as in the frame-stepping code and its frames are run at
+once (``run_to``), decisions inline. Rule text reaches this code only as the ModuleEmitter
 writes it: through ``repr()`` or as a validated name (``check_names``).
 """
 
@@ -23,6 +23,7 @@ from meeple.dsl import ir
 from . import loopkeep
 from .at import put
 from .choice import write_ask, write_choice
+from .contest import same_strength, write_contest
 from .hoist import bound_names, hoisted
 from .pick import write_pick
 from .tally import KEPT, drops
@@ -146,6 +147,12 @@ class DirectEmitter:
             write_pick(self.em, w, s)  # run_pick, written out (codegen/pick.py)
         else:
             w.line(f"run_pick(st, env, {self.em._op(s)})")
+
+    def _d_Winner(self, w: Writer, s: ir.Winner) -> None:
+        if same_strength(s):  # a majority's winner (codegen/contest.py)
+            write_contest(self.em, w, s)
+        else:
+            self._started(w, s)
 
     def _d_EndGame(self, w: Writer, s: ir.EndGame) -> None:
         w.line("st.end_game()  # raises GameEnded during a playout")

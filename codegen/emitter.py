@@ -33,6 +33,7 @@ from meeple.runtime.datatable import DataTableRT
 from .at import put
 from .calls import ProcedureDepth, never_deep
 from .classcounts import classes_of
+from .contest import same_strength, write_contest
 from .cse import Reuse, branch, conjunction, iterable, region
 from .direct import DirectEmitter, resume_table
 from .exprs import ExprEmitter, Scope, action_id, function_name, split_invariant
@@ -486,6 +487,9 @@ class ModuleEmitter:
         self._loop(w, s, s.test, True)
 
     def _f_Winner(self, w: Writer, s: ir.Winner) -> None:
+        if self.playout_only and same_strength(s):  # direct code (codegen/contest.py)
+            write_contest(self, w, s)
+            return
         w.line(f"{self._op(s)}.exec(st, env)")
 
     # ------------------------------------------------------------------ stopping statements

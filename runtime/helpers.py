@@ -29,6 +29,7 @@ def restore_local(env: dict[str, Any], var: str, saved: Any) -> None:
 
 
 MAX_RANGE = 10_000  # numbers in one a..b range; more is a mistake, not a rule
+RANKS_KEPT = 4096  # the ranks a pattern table keeps, by the group values of a set of cards
 
 _DIVISION: dict[str, Callable[[Any, Any], Any]] = {"//": operator.floordiv, "%": operator.mod}
 
@@ -134,12 +135,24 @@ class PatternTable:
         self.ranks = {p: i + 1 for i, p in enumerate(patterns)}
         self.labels = ("no pattern", *labels)
         self._get = operator.attrgetter(self.group_by)
+        # rank by the group values of the cards, in their order: a pure function of them, kept
+        # (a playout ranks the same few sets again and again: Shadow of the Sun's Legions)
+        self._known: dict[tuple[Any, ...], int] = {}
 
     def rank(self, cards: list[Card]) -> int:
+        """The rank of ``cards`` (0 for none, or a set matching no pattern), by the sizes of
+        their groups of equal ``group_by`` values."""
         if not cards:
             return 0
-        sizes = tuple(sorted(Counter(map(self._get, cards)).values(), reverse=True))
-        return self.ranks.get(sizes, 0)
+        values = tuple(map(self._get, cards))
+        known = self._known.get(values)
+        if known is not None:
+            return known
+        sizes = tuple(sorted(Counter(values).values(), reverse=True))
+        rank = self.ranks.get(sizes, 0)
+        if len(self._known) < RANKS_KEPT:  # (a bound on the memory: at most so many sets)
+            self._known[values] = rank
+        return rank
 
     def label(self, cards: list[Card]) -> str:
         return self.labels[self.rank(cards)]

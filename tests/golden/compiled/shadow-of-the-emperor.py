@@ -344,6 +344,7 @@ SPANS = (
     (0, 687, 3, 687, 16),
     (0, 698, 3, 698, 14),
     (0, 692, 9, 698, 3),
+    (0, 702, 9, 702, 75),
     (0, 708, 3, 708, 18),
     (0, 717, 13, 722, 11),
     (0, 727, 3, 727, 12),
@@ -504,7 +505,6 @@ SPANS = (
     (0, 680, 9, 687, 3),
     (0, 695, 73, 695, 75),
     (0, 696, 13, 698, 3),
-    (0, 702, 9, 702, 75),
     (0, 704, 9, 704, 13),
     (0, 703, 9, 708, 3),
     (0, 713, 39, 713, 43),
@@ -6244,11 +6244,23 @@ def build(num_players, files):
     def c_26(st, env, pc):  # game.yaml:698
         _L_e3 = env['e']
         if pc <= 0:
-            _h1 = len(st.frames)
             st.at = o252  # game.yaml:702
-            o252.exec(st, env)
-            if len(st.frames) > _h1:
-                run_to(st, _h1)
+            _lead1 = list(fn_most_power(st, S[222], _L_e3))
+            if len(_lead1) > 1:  # a tie: its chooser's
+                _ch1 = st.vars['emperor']
+                for _x40 in _lead1:  # the action ids
+                    site[39].action(_x40)
+                if type(_ch1) is not int or not 0 <= _ch1 < num_players:
+                    raise RuleError(not_a_seat(_ch1, num_players), S[307])
+                if _ch1 in st.players:
+                    _i122 = st.choose(len(_lead1))
+                    st.move_number += 1
+                    env['w'] = _lead1[_i122]
+                else:  # out of the game: the tie stays unbroken
+                    'The most power points in ' + fmt_any1(_L_e3)
+                    env['w'] = None
+            else:
+                env['w'] = _lead1[0] if len(_lead1) == 1 else None
         if pc <= 1:
             st.at = o255  # game.yaml:703
             if ((env['w'] != None) and (env['w'] != (_r105[-1].owner if (len((_r105 := st.zones[(Z_at1 + _L_e3.props['seat'].ordinal)])) > 0) else None))):
@@ -6257,7 +6269,7 @@ def build(num_players, files):
                 try:
                     c_27(st, _args100, 0)
                 except Exception as e:
-                    traced(e, 'procedure change_of_power (' + str(S[307]) + ')')
+                    traced(e, 'procedure change_of_power (' + str(S[308]) + ')')
                     raise
     def c_27(st, env, pc):  # game.yaml:708
         _L_e4 = env['e']
@@ -6288,16 +6300,16 @@ def build(num_players, files):
                         _v56.append(_s88)
                 _end38 = len(_v56)
                 if not _end38:
-                    raise RuleError('a choice has no legal option', S[308])
+                    raise RuleError('a choice has no legal option', S[309])
                 if _S_w1 is None:
-                    raise RuleError(not_a_seat(_L_w2, num_players), S[308])
+                    raise RuleError(not_a_seat(_L_w2, num_players), S[309])
                 if _L_w2 in st.players:  # else out of the game: no option runs
                     if _end38 > 1:
-                        _i122 = st.choose(_end38)
+                        _i123 = st.choose(_end38)
                         st.move_number += 1
                     else:
-                        _i122 = 0
-                    _s89 = env['s'] = _v56[_i122]
+                        _i123 = 0
+                    _s89 = env['s'] = _v56[_i123]
                     st.at = o264  # game.yaml:721
                     _z6 = st.zones[(Z_at1 + (_s89.ordinal if _s89.kind == 'spaces' else ordinal(_s89, 'spaces', S[226])))]
                     _c25 = _z6[-1]
@@ -6306,11 +6318,11 @@ def build(num_players, files):
                     st.zones[_d9].append(_c25)
                     st.loc[_c25.id] = _d9
                 st.at = o266  # game.yaml:722
-                _i123 = (_S_w1 if _S_w1 is not None else seat(st, _L_w2, S[224]))
-                _v57 = st.vars['score'][_i123] + 2
+                _i124 = (_S_w1 if _S_w1 is not None else seat(st, _L_w2, S[224]))
+                _v57 = st.vars['score'][_i124] + 2
                 if _v57 < 0:
                     raise RuleError("'score' would fall to " + str(_v57) + ', below its minimum 0', S[225])
-                st.vars['score'][_i123] = _v57
+                st.vars['score'][_i124] = _v57
                 st.at = o267  # game.yaml:723
             else:
                 st.at = o261  # game.yaml:724
@@ -6321,7 +6333,7 @@ def build(num_players, files):
                 try:
                     c_28(st, _args101, 0)
                 except Exception as e:
-                    traced(e, 'procedure displaced (' + str(S[309]) + ')')
+                    traced(e, 'procedure displaced (' + str(S[310]) + ')')
                     raise
     def c_28(st, env, pc):  # game.yaml:727
         _L_e5 = env['e']
@@ -6344,17 +6356,17 @@ def build(num_players, files):
                         _v58.append(_s91)
                 _end39 = len(_v58)
                 if not _end39:
-                    raise RuleError('a choice has no legal option', S[310])
+                    raise RuleError('a choice has no legal option', S[311])
                 _p25 = env['x'].owner
                 if type(_p25) is not int or not 0 <= _p25 < num_players:
-                    raise RuleError(not_a_seat(_p25, num_players), S[310])
+                    raise RuleError(not_a_seat(_p25, num_players), S[311])
                 if _p25 in st.players:  # else out of the game: no option runs
                     if _end39 > 1:
-                        _i124 = st.choose(_end39)
+                        _i125 = st.choose(_end39)
                         st.move_number += 1
                     else:
-                        _i124 = 0
-                    _s92 = env['s'] = _v58[_i124]
+                        _i125 = 0
+                    _s92 = env['s'] = _v58[_i125]
                     st.at = o278  # game.yaml:738
                     _args102 = {'x': env['x'], 's': _s92}
                     try:
@@ -6378,7 +6390,7 @@ def build(num_players, files):
                 try:
                     c_30(st, _args104, 0)
                 except Exception as e:
-                    traced(e, 'procedure election (' + str(S[311]) + ')')
+                    traced(e, 'procedure election (' + str(S[312]) + ')')
                     raise
     def c_30(st, env, pc):  # game.yaml:746
         if pc <= 0:
@@ -6390,14 +6402,14 @@ def build(num_players, files):
                     _v59 = [_e18 for _e18 in KF_electorates1 if ((not st.vars['closed'][_e18.ordinal]) and (_e18 != st.vars['excommunicated']))]  # game.yaml:757
                     _end40 = len(_v59)
                     if not _end40:
-                        raise RuleError('a choice has no legal option', S[312])
+                        raise RuleError('a choice has no legal option', S[313])
                     if _q11 in st.players:  # else out of the game: no option runs
                         if _end40 > 1:
-                            _i125 = st.choose(_end40)
+                            _i126 = st.choose(_end40)
                             st.move_number += 1
                         else:
-                            _i125 = 0
-                        _e19 = env['e'] = _v59[_i125]
+                            _i126 = 0
+                        _e19 = env['e'] = _v59[_i126]
                         st.at = o287  # game.yaml:758
                         st.vars['church_on'] = _e19
                 st.at = o294  # game.yaml:760
@@ -6406,45 +6418,45 @@ def build(num_players, files):
                     _v60 = [_e20 for _e20 in KF_electorates2 if ((not st.vars['closed'][_e20.ordinal]) and (_e20 != st.vars['church_on']))]  # game.yaml:765
                     _end41 = len(_v60)
                     if not _end41:
-                        raise RuleError('a choice has no legal option', S[313])
+                        raise RuleError('a choice has no legal option', S[314])
                     if _q11 in st.players:  # else out of the game: no option runs
                         if _end41 > 1:
-                            _i126 = st.choose(_end41)
+                            _i127 = st.choose(_end41)
                             st.move_number += 1
                         else:
-                            _i126 = 0
-                        _e21 = env['e'] = _v60[_i126]
+                            _i127 = 0
+                        _e21 = env['e'] = _v60[_i127]
                         st.at = o292  # game.yaml:766
                         st.vars['excommunicated'] = _e21
         if pc <= 1:
             st.at = o296  # game.yaml:768
-            _i127 = seat(st, st.vars['emperor'], S[84])
-            st.vars['vote'][_i127] = st.vars['emperor']
+            _i128 = seat(st, st.vars['emperor'], S[84])
+            st.vars['vote'][_i128] = st.vars['emperor']
         if pc <= 2:
             st.at = o297  # game.yaml:769
-            _i128 = seat(st, st.vars['rival'], S[85])
-            st.vars['vote'][_i128] = st.vars['rival']
+            _i129 = seat(st, st.vars['rival'], S[85])
+            st.vars['vote'][_i129] = st.vars['rival']
         if pc <= 3:
             st.at = o304  # game.yaml:770
             st.secret += 1
-            for _q12 in [_x40 for _x40 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])) if ((_x40 != st.vars['emperor']) and (_x40 != st.vars['rival']))]:
+            for _q12 in [_x41 for _x41 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])) if ((_x41 != st.vars['emperor']) and (_x41 != st.vars['rival']))]:
                 st.at = o303  # game.yaml:772
                 # game.yaml:775: always offered
                 # game.yaml:776: always offered
                 _p28 = _q12
                 if type(_p28) is not int or not 0 <= _p28 < num_players:
-                    raise RuleError(not_a_seat(_p28, num_players), S[314])
+                    raise RuleError(not_a_seat(_p28, num_players), S[315])
                 if _p28 in st.players:  # else out of the game: no option runs
-                    _i129 = st.choose(2)
+                    _i130 = st.choose(2)
                     st.move_number += 1
-                    if _i129 < 1:  # game.yaml:775
+                    if _i130 < 1:  # game.yaml:775
                         st.at = o300  # game.yaml:775
-                        _i130 = (_q12 if type(_q12) is int and 0 <= _q12 < num_players else seat(st, _q12, S[236]))
-                        st.vars['vote'][_i130] = st.vars['emperor']
+                        _i131 = (_q12 if type(_q12) is int and 0 <= _q12 < num_players else seat(st, _q12, S[236]))
+                        st.vars['vote'][_i131] = st.vars['emperor']
                     else:  # game.yaml:776
                         st.at = o302  # game.yaml:776
-                        _i131 = (_q12 if type(_q12) is int and 0 <= _q12 < num_players else seat(st, _q12, S[237]))
-                        st.vars['vote'][_i131] = st.vars['rival']
+                        _i132 = (_q12 if type(_q12) is int and 0 <= _q12 < num_players else seat(st, _q12, S[237]))
+                        st.vars['vote'][_i132] = st.vars['rival']
             st.secret -= 1
         if pc <= 4:
             st.at = o305  # game.yaml:777
@@ -6461,11 +6473,11 @@ def build(num_players, files):
                 st.at = o313  # game.yaml:783
                 if ((_q15 != env['victor']) and (st.vars['vote'][_q15] == env['victor'])):
                     st.at = o311  # game.yaml:784
-                    _i132 = _q15
-                    _v61 = st.vars['score'][_i132] + 1
+                    _i133 = _q15
+                    _v61 = st.vars['score'][_i133] + 1
                     if _v61 < 0:
                         raise RuleError("'score' would fall to " + str(_v61) + ', below its minimum 0', S[88])
-                    st.vars['score'][_i132] = _v61
+                    st.vars['score'][_i133] = _v61
                     st.at = o312  # game.yaml:784
         if pc <= 9:
             st.at = o319  # game.yaml:785
@@ -6474,7 +6486,7 @@ def build(num_players, files):
                 try:
                     c_31(st, _args105, 0)
                 except Exception as e:
-                    traced(e, 'procedure crown (' + str(S[315]) + ')')
+                    traced(e, 'procedure crown (' + str(S[316]) + ')')
                     raise
             else:
                 st.at = o316  # game.yaml:785
@@ -6488,8 +6500,8 @@ def build(num_players, files):
             st.at = o325  # game.yaml:789
             for _q16 in list(st.players):
                 st.at = o324  # game.yaml:789
-                _i133 = _q16
-                st.vars['vote'][_i133] = None
+                _i134 = _q16
+                st.vars['vote'][_i134] = None
     def c_31(st, env, pc):  # game.yaml:791
         _L_w3 = env['w']
         if pc <= 0:
@@ -6514,7 +6526,7 @@ def build(num_players, files):
                 try:
                     c_32(st, _args107, 0)
                 except Exception as e:
-                    traced(e, 'procedure deposed (' + str(S[316]) + ')')
+                    traced(e, 'procedure deposed (' + str(S[317]) + ')')
                     raise
     def c_32(st, env, pc):  # game.yaml:802
         _L_p26 = env['p']
@@ -6529,16 +6541,16 @@ def build(num_players, files):
                 _v62 = [_s94 for _s94 in KF_spaces1 if ((not st.vars['closed'][_s94.props['electorate'].ordinal]) and ((len((_r109 := st.zones[(Z_at1 + _s94.ordinal)])) == 0) or ((_r109[-1].kind == 'knights') and (not any(((_t30.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t30.ordinal if _t30.kind == 'spaces' else ordinal(_t30, 'spaces', S[7])))]) == 0)) for _t30 in st.zones[(Z_area1 + _s94.props['electorate'].ordinal)])))))]  # game.yaml:813
                 _end42 = len(_v62)
                 if not _end42:
-                    raise RuleError('a choice has no legal option', S[317])
+                    raise RuleError('a choice has no legal option', S[318])
                 if _S_p19 is None:
-                    raise RuleError(not_a_seat(_L_p26, num_players), S[317])
+                    raise RuleError(not_a_seat(_L_p26, num_players), S[318])
                 if _L_p26 in st.players:  # else out of the game: no option runs
                     if _end42 > 1:
-                        _i134 = st.choose(_end42)
+                        _i135 = st.choose(_end42)
                         st.move_number += 1
                     else:
-                        _i134 = 0
-                    _s95 = env['s'] = _v62[_i134]
+                        _i135 = 0
+                    _s95 = env['s'] = _v62[_i135]
                     st.at = o340  # game.yaml:813
                     _args108 = {'x': env['x'], 's': _s95}
                     try:
@@ -6557,20 +6569,20 @@ def build(num_players, files):
     def c_33(st, env, pc):  # game.yaml:817
         if pc <= 0:
             st.at = o343  # game.yaml:820
-            _i135 = seat(st, st.vars['emperor'], S[91])
-            _v63 = st.vars['score'][_i135] + DL_rounds1[(st.vars['round'], )][1]
+            _i136 = seat(st, st.vars['emperor'], S[91])
+            _v63 = st.vars['score'][_i136] + DL_rounds1[(st.vars['round'], )][1]
             if _v63 < 0:
                 raise RuleError("'score' would fall to " + str(_v63) + ', below its minimum 0', S[93])
-            st.vars['score'][_i135] = _v63
+            st.vars['score'][_i136] = _v63
         if pc <= 1:
             st.at = o344  # game.yaml:821
-            _i136 = seat(st, st.vars['emperor'], S[94])
-            _v64 = st.vars['thalers'][_i136] + DL_rounds2[(st.vars['round'], )][2]
+            _i137 = seat(st, st.vars['emperor'], S[94])
+            _v64 = st.vars['thalers'][_i137] + DL_rounds2[(st.vars['round'], )][2]
             if _v64 > 12:
                 _v64 = 12  # the marker stops at the end; the excess is lost
             if _v64 < 0:
                 raise RuleError("'thalers' would fall to " + str(_v64) + ', below its minimum 0', S[96])
-            st.vars['thalers'][_i136] = _v64
+            st.vars['thalers'][_i137] = _v64
         if pc <= 3:
             st.at = o350  # game.yaml:823
             if (DL_rounds5[(st.vars['round'], )][3] == 'place'):
@@ -6578,14 +6590,14 @@ def build(num_players, files):
                 try:
                     c_34(st, _args110, 0)
                 except Exception as e:
-                    traced(e, 'procedure place_empire_city (' + str(S[318]) + ')')
+                    traced(e, 'procedure place_empire_city (' + str(S[319]) + ')')
                     raise
             elif (DL_rounds6[(st.vars['round'], )][3] == 'move'):
                 _args111 = {}
                 try:
                     c_35(st, _args111, 0)
                 except Exception as e:
-                    traced(e, 'procedure move_empire_city (' + str(S[319]) + ')')
+                    traced(e, 'procedure move_empire_city (' + str(S[320]) + ')')
                     raise
     def c_34(st, env, pc):  # game.yaml:826
         if pc <= 0:
@@ -6595,17 +6607,17 @@ def build(num_players, files):
                 _v65 = [_s97 for _s97 in KF_spaces2 if ((len(st.zones[(Z_at1 + _s97.ordinal)]) == 0) and (not st.vars['closed'][_s97.props['electorate'].ordinal]))]  # game.yaml:835
                 _end43 = len(_v65)
                 if not _end43:
-                    raise RuleError('a choice has no legal option', S[320])
+                    raise RuleError('a choice has no legal option', S[321])
                 _p30 = st.vars['emperor']
                 if type(_p30) is not int or not 0 <= _p30 < num_players:
-                    raise RuleError(not_a_seat(_p30, num_players), S[320])
+                    raise RuleError(not_a_seat(_p30, num_players), S[321])
                 if _p30 in st.players:  # else out of the game: no option runs
                     if _end43 > 1:
-                        _i137 = st.choose(_end43)
+                        _i138 = st.choose(_end43)
                         st.move_number += 1
                     else:
-                        _i137 = 0
-                    _s98 = env['s'] = _v65[_i137]
+                        _i138 = 0
+                    _s98 = env['s'] = _v65[_i138]
                     st.at = o355  # game.yaml:836
                     _z7 = st.zones[Z_empire_supply1]
                     _c28 = _z7[-1]
@@ -6618,7 +6630,7 @@ def build(num_players, files):
                 try:
                     c_35(st, _args112, 0)
                 except Exception as e:
-                    traced(e, 'procedure move_empire_city (' + str(S[319]) + ')')
+                    traced(e, 'procedure move_empire_city (' + str(S[320]) + ')')
                     raise
     def c_35(st, env, pc):  # game.yaml:839
         if pc <= 0:
@@ -6628,34 +6640,34 @@ def build(num_players, files):
                 _v66 = [_s101 for _s101 in K_spaces1 if ((len((_r111 := st.zones[(Z_at1 + _s101.ordinal)])) > 0) and (_r111[-1].kind == 'empire_cities'))]  # game.yaml:850
                 _end44 = len(_v66)
                 if not _end44:
-                    raise RuleError('a choice has no legal option', S[321])
+                    raise RuleError('a choice has no legal option', S[322])
                 _p31 = st.vars['emperor']
                 if type(_p31) is not int or not 0 <= _p31 < num_players:
-                    raise RuleError(not_a_seat(_p31, num_players), S[321])
+                    raise RuleError(not_a_seat(_p31, num_players), S[322])
                 if _p31 in st.players:  # else out of the game: no option runs
                     if _end44 > 1:
-                        _i138 = st.choose(_end44)
+                        _i139 = st.choose(_end44)
                         st.move_number += 1
                     else:
-                        _i138 = 0
-                    _s102 = env['s'] = _v66[_i138]
+                        _i139 = 0
+                    _s102 = env['s'] = _v66[_i139]
                     st.at = o362  # game.yaml:854
                     env['c'] = st.zones[(Z_at1 + _s102.ordinal)][-1]
                     st.at = o365  # game.yaml:855
                     _v67 = [_t31 for _t31 in KF_spaces2 if ((len(st.zones[(Z_at1 + _t31.ordinal)]) == 0) and (not st.vars['closed'][_t31.props['electorate'].ordinal]))]  # game.yaml:858
                     _end45 = len(_v67)
                     if not _end45:
-                        raise RuleError('a choice has no legal option', S[322])
+                        raise RuleError('a choice has no legal option', S[323])
                     _p32 = st.vars['emperor']
                     if type(_p32) is not int or not 0 <= _p32 < num_players:
-                        raise RuleError(not_a_seat(_p32, num_players), S[322])
+                        raise RuleError(not_a_seat(_p32, num_players), S[323])
                     if _p32 in st.players:  # else out of the game: no option runs
                         if _end45 > 1:
-                            _i139 = st.choose(_end45)
+                            _i140 = st.choose(_end45)
                             st.move_number += 1
                         else:
-                            _i139 = 0
-                        _t32 = env['t'] = _v67[_i139]
+                            _i140 = 0
+                        _t32 = env['t'] = _v67[_i140]
                         st.at = o364  # game.yaml:858
                         _c29 = env['c']
                         _d11 = (Z_at1 + _t32.ordinal)
@@ -6684,11 +6696,11 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_L_p27, num_players), S[274])
             if _L_p27 in st.players:  # else out of the game: no option runs
                 if _end46 > 1:
-                    _i140 = st.choose(_end46)
+                    _i141 = st.choose(_end46)
                     st.move_number += 1
                 else:
-                    _i140 = 0
-                _s104 = env['s'] = _v68[_i140]
+                    _i141 = 0
+                _s104 = env['s'] = _v68[_i141]
                 st.at = o78  # game.yaml:399
                 _z8 = st.zones[(Z_at1 + _s104.ordinal)]
                 _c30 = _z8[-1]
@@ -6794,11 +6806,11 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_L_p28, num_players), S[283])
             if _L_p28 in st.players:  # else out of the game: no option runs
                 if _end47 > 1:
-                    _i141 = st.choose(_end47)
+                    _i142 = st.choose(_end47)
                     st.move_number += 1
                 else:
-                    _i141 = 0
-                _k16 = env['k'] = _v69[_i141]
+                    _i142 = 0
+                _k16 = env['k'] = _v69[_i142]
                 st.at = o138  # game.yaml:491
                 _z9 = st.zones[(Z_pile1 + _k16.ordinal)]
                 _c33 = _z9[-1]
@@ -6807,13 +6819,13 @@ def build(num_players, files):
                 st.zones[_d12].append(_c33)
                 st.loc[_c33.id] = _d12
                 st.at = o139  # game.yaml:492
-                _i142 = (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[136]))
-                _v70 = st.vars['thalers'][_i142] - _k16.props['cost']
+                _i143 = (_S_p21 if _S_p21 is not None else seat(st, _L_p28, S[136]))
+                _v70 = st.vars['thalers'][_i143] - _k16.props['cost']
                 if _v70 > 12:
                     _v70 = 12  # the marker stops at the end; the excess is lost
                 if _v70 < 0:
                     raise RuleError("'thalers' would fall to " + str(_v70) + ', below its minimum 0', S[137])
-                st.vars['thalers'][_i142] = _v70
+                st.vars['thalers'][_i143] = _v70
                 st.at = o141  # game.yaml:494
                 _args121 = {'p': _L_p28, 'a': _k16.key}
                 try:
@@ -6836,13 +6848,13 @@ def build(num_players, files):
             st.loc[_c34.id] = _d13
         if pc <= 1:
             st.at = o139  # game.yaml:492
-            _i143 = (_S_p22 if _S_p22 is not None else seat(st, _L_p29, S[136]))
-            _v71 = st.vars['thalers'][_i143] - _L_k1.props['cost']
+            _i144 = (_S_p22 if _S_p22 is not None else seat(st, _L_p29, S[136]))
+            _v71 = st.vars['thalers'][_i144] - _L_k1.props['cost']
             if _v71 > 12:
                 _v71 = 12  # the marker stops at the end; the excess is lost
             if _v71 < 0:
                 raise RuleError("'thalers' would fall to " + str(_v71) + ', below its minimum 0', S[137])
-            st.vars['thalers'][_i143] = _v71
+            st.vars['thalers'][_i144] = _v71
         if pc <= 3:
             st.at = o141  # game.yaml:494
             _args122 = {'p': _L_p29, 'a': _L_k1.key}
@@ -6864,22 +6876,22 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_L_p30, num_players), S[285])
             if _L_p30 in st.players:  # else out of the game: no option runs
                 if _end48 > 1:
-                    _i144 = st.choose(_end48)
+                    _i145 = st.choose(_end48)
                     st.move_number += 1
                 else:
-                    _i144 = 0
-                _k18 = env['k'] = _v72[_i144]
+                    _i145 = 0
+                _k18 = env['k'] = _v72[_i145]
                 st.at = o145  # game.yaml:507
-                _i145 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[142]))
-                st.vars['privilege_used'][_i145] = True
+                _i146 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[142]))
+                st.vars['privilege_used'][_i146] = True
                 st.at = o146  # game.yaml:508
-                _i146 = (_S_p23 if _S_p23 is not None else seat(st, _L_p30, S[143]))
-                _v73 = st.vars['thalers'][_i146] - _k18.props['cost']
+                _i147 = (_S_p23 if _S_p23 is not None else seat(st, _L_p30, S[143]))
+                _v73 = st.vars['thalers'][_i147] - _k18.props['cost']
                 if _v73 > 12:
                     _v73 = 12  # the marker stops at the end; the excess is lost
                 if _v73 < 0:
                     raise RuleError("'thalers' would fall to " + str(_v73) + ', below its minimum 0', S[144])
-                st.vars['thalers'][_i146] = _v73
+                st.vars['thalers'][_i147] = _v73
                 st.at = o148  # game.yaml:510
                 _args123 = {'p': _L_p30, 'a': _k18.key}
                 try:
@@ -6893,17 +6905,17 @@ def build(num_players, files):
         _S_p24 = _L_p31 if type(_L_p31) is int and 0 <= _L_p31 < num_players else None
         if pc <= 0:
             st.at = o145  # game.yaml:507
-            _i147 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[142]))
-            st.vars['privilege_used'][_i147] = True
+            _i148 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[142]))
+            st.vars['privilege_used'][_i148] = True
         if pc <= 1:
             st.at = o146  # game.yaml:508
-            _i148 = (_S_p24 if _S_p24 is not None else seat(st, _L_p31, S[143]))
-            _v74 = st.vars['thalers'][_i148] - _L_k2.props['cost']
+            _i149 = (_S_p24 if _S_p24 is not None else seat(st, _L_p31, S[143]))
+            _v74 = st.vars['thalers'][_i149] - _L_k2.props['cost']
             if _v74 > 12:
                 _v74 = 12  # the marker stops at the end; the excess is lost
             if _v74 < 0:
                 raise RuleError("'thalers' would fall to " + str(_v74) + ', below its minimum 0', S[144])
-            st.vars['thalers'][_i148] = _v74
+            st.vars['thalers'][_i149] = _v74
         if pc <= 3:
             st.at = o148  # game.yaml:510
             _args124 = {'p': _L_p31, 'a': _L_k2.key}
@@ -6916,8 +6928,8 @@ def build(num_players, files):
         _L_p32 = env['p']
         if pc <= 0:
             st.at = o155  # game.yaml:521
-            _i149 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[150]))
-            st.vars['privilege_used'][_i149] = True
+            _i150 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[150]))
+            st.vars['privilege_used'][_i150] = True
         if pc <= 1:
             _args125 = {'p': _L_p32, 'optional': False}
             try:
@@ -6929,8 +6941,8 @@ def build(num_players, files):
         _L_p33 = env['p']
         if pc <= 0:
             st.at = o158  # game.yaml:525
-            _i150 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[152]))
-            st.vars['privilege_used'][_i150] = True
+            _i151 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[152]))
+            st.vars['privilege_used'][_i151] = True
         if pc <= 1:
             _args126 = {'p': _L_p33, 'side': False}
             try:
@@ -6943,13 +6955,13 @@ def build(num_players, files):
         _S_p25 = _L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else None
         if pc <= 0:
             st.at = o161  # game.yaml:530
-            _i151 = (_S_p25 if _S_p25 is not None else seat(st, _L_p34, S[154]))
-            _v75 = st.vars['thalers'][_i151] - 1
+            _i152 = (_S_p25 if _S_p25 is not None else seat(st, _L_p34, S[154]))
+            _v75 = st.vars['thalers'][_i152] - 1
             if _v75 > 12:
                 _v75 = 12  # the marker stops at the end; the excess is lost
             if _v75 < 0:
                 raise RuleError("'thalers' would fall to " + str(_v75) + ', below its minimum 0', S[155])
-            st.vars['thalers'][_i151] = _v75
+            st.vars['thalers'][_i152] = _v75
         if pc <= 1:
             _args127 = {'p': _L_p34}
             try:
@@ -6962,13 +6974,13 @@ def build(num_players, files):
         _S_p26 = _L_p35 if type(_L_p35) is int and 0 <= _L_p35 < num_players else None
         if pc <= 0:
             st.at = o164  # game.yaml:538
-            _i152 = (_S_p26 if _S_p26 is not None else seat(st, _L_p35, S[157]))
-            _v76 = st.vars['thalers'][_i152] - 1
+            _i153 = (_S_p26 if _S_p26 is not None else seat(st, _L_p35, S[157]))
+            _v76 = st.vars['thalers'][_i153] - 1
             if _v76 > 12:
                 _v76 = 12  # the marker stops at the end; the excess is lost
             if _v76 < 0:
                 raise RuleError("'thalers' would fall to " + str(_v76) + ', below its minimum 0', S[158])
-            st.vars['thalers'][_i152] = _v76
+            st.vars['thalers'][_i153] = _v76
         if pc <= 1:
             _args128 = {'p': _L_p35}
             try:
@@ -6994,11 +7006,11 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_L_p36, num_players), S[291])
             if _L_p36 in st.players:  # else out of the game: no option runs
                 if _end49 > 1:
-                    _i153 = st.choose(_end49)
+                    _i154 = st.choose(_end49)
                     st.move_number += 1
                 else:
-                    _i153 = 0
-                _t34 = env['t'] = _v77[_i153]
+                    _i154 = 0
+                _t34 = env['t'] = _v77[_i154]
                 st.at = o176  # game.yaml:566
                 _c35 = env['k']
                 _d14 = (Z_at1 + _t34.ordinal)
@@ -7085,11 +7097,11 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_L_p43, num_players), S[299])
             if _L_p43 in st.players:  # else out of the game: no option runs
                 if _end50 > 1:
-                    _i154 = st.choose(_end50)
+                    _i155 = st.choose(_end50)
                     st.move_number += 1
                 else:
-                    _i154 = 0
-                _t37 = env['t'] = _v78[_i154]
+                    _i155 = 0
+                _t37 = env['t'] = _v78[_i155]
                 st.at = o207  # game.yaml:613
                 _args135 = {'x': env['x'], 's': _t37}
                 try:
@@ -7111,13 +7123,13 @@ def build(num_players, files):
         _S_p29 = _L_p45 if type(_L_p45) is int and 0 <= _L_p45 < num_players else None
         if pc <= 0:
             st.at = o214  # game.yaml:625
-            _i155 = (_S_p29 if _S_p29 is not None else seat(st, _L_p45, S[198]))
-            _v79 = st.vars['thalers'][_i155] - 2
+            _i156 = (_S_p29 if _S_p29 is not None else seat(st, _L_p45, S[198]))
+            _v79 = st.vars['thalers'][_i156] - 2
             if _v79 > 12:
                 _v79 = 12  # the marker stops at the end; the excess is lost
             if _v79 < 0:
                 raise RuleError("'thalers' would fall to " + str(_v79) + ', below its minimum 0', S[199])
-            st.vars['thalers'][_i155] = _v79
+            st.vars['thalers'][_i156] = _v79
         if pc <= 1:
             _args137 = {'p': _L_p45, 'side': True}
             try:
@@ -7130,7 +7142,7 @@ def build(num_players, files):
         _S_q5 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
         if pc <= 0:
             st.at = o237  # game.yaml:678
-            if (any((_c36.props['stack'].key == 'gray') for _c36 in st.zones[(Z_play_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q12, S[9])))]) and any((_x41.kind == 'aristocrats') for _x41 in st.zones[(Z_supply1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q12, S[8])))])):
+            if (any((_c36.props['stack'].key == 'gray') for _c36 in st.zones[(Z_play_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q12, S[9])))]) and any((_x42.kind == 'aristocrats') for _x42 in st.zones[(Z_supply1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q12, S[8])))])):
                 _args138 = {'q': _L_q12}
                 try:
                     c_25(st, _args138, 0)
@@ -7175,7 +7187,7 @@ def build(num_players, files):
             try:
                 c_27(st, _args142, 0)
             except Exception as e:
-                traced(e, 'procedure change_of_power (' + str(S[307]) + ')')
+                traced(e, 'procedure change_of_power (' + str(S[308]) + ')')
                 raise
     def c_262(st, env, pc):  # game.yaml:716
         _L_e9 = env['e']
@@ -7195,16 +7207,16 @@ def build(num_players, files):
                     _v80.append(_s105)
             _end51 = len(_v80)
             if not _end51:
-                raise RuleError('a choice has no legal option', S[308])
+                raise RuleError('a choice has no legal option', S[309])
             if _S_w2 is None:
-                raise RuleError(not_a_seat(_L_w5, num_players), S[308])
+                raise RuleError(not_a_seat(_L_w5, num_players), S[309])
             if _L_w5 in st.players:  # else out of the game: no option runs
                 if _end51 > 1:
-                    _i156 = st.choose(_end51)
+                    _i157 = st.choose(_end51)
                     st.move_number += 1
                 else:
-                    _i156 = 0
-                _s106 = env['s'] = _v80[_i156]
+                    _i157 = 0
+                _s106 = env['s'] = _v80[_i157]
                 st.at = o264  # game.yaml:721
                 _z11 = st.zones[(Z_at1 + (_s106.ordinal if _s106.kind == 'spaces' else ordinal(_s106, 'spaces', S[226])))]
                 _c37 = _z11[-1]
@@ -7214,11 +7226,11 @@ def build(num_players, files):
                 st.loc[_c37.id] = _d15
         if pc <= 1:
             st.at = o266  # game.yaml:722
-            _i157 = (_S_w2 if _S_w2 is not None else seat(st, _L_w5, S[224]))
-            _v81 = st.vars['score'][_i157] + 2
+            _i158 = (_S_w2 if _S_w2 is not None else seat(st, _L_w5, S[224]))
+            _v81 = st.vars['score'][_i158] + 2
             if _v81 < 0:
                 raise RuleError("'score' would fall to " + str(_v81) + ', below its minimum 0', S[225])
-            st.vars['score'][_i157] = _v81
+            st.vars['score'][_i158] = _v81
         if pc <= 2:
             st.at = o267  # game.yaml:723
     def c_269(st, env, pc):  # game.yaml:725
@@ -7228,7 +7240,7 @@ def build(num_players, files):
             try:
                 c_28(st, _args143, 0)
             except Exception as e:
-                traced(e, 'procedure displaced (' + str(S[309]) + ')')
+                traced(e, 'procedure displaced (' + str(S[310]) + ')')
                 raise
     def c_276(st, env, pc):  # game.yaml:734
         _L_e11 = env['e']
@@ -7247,17 +7259,17 @@ def build(num_players, files):
                     _v82.append(_s107)
             _end52 = len(_v82)
             if not _end52:
-                raise RuleError('a choice has no legal option', S[310])
+                raise RuleError('a choice has no legal option', S[311])
             _p39 = _L_x4.owner
             if type(_p39) is not int or not 0 <= _p39 < num_players:
-                raise RuleError(not_a_seat(_p39, num_players), S[310])
+                raise RuleError(not_a_seat(_p39, num_players), S[311])
             if _p39 in st.players:  # else out of the game: no option runs
                 if _end52 > 1:
-                    _i158 = st.choose(_end52)
+                    _i159 = st.choose(_end52)
                     st.move_number += 1
                 else:
-                    _i158 = 0
-                _s108 = env['s'] = _v82[_i158]
+                    _i159 = 0
+                _s108 = env['s'] = _v82[_i159]
                 _args144 = {'x': _L_x4, 's': _s108}
                 try:
                     proc_settle(st, _args144)
@@ -7270,7 +7282,7 @@ def build(num_players, files):
             try:
                 c_30(st, _args145, 0)
             except Exception as e:
-                traced(e, 'procedure election (' + str(S[311]) + ')')
+                traced(e, 'procedure election (' + str(S[312]) + ')')
                 raise
     def c_284(st, env, pc):  # game.yaml:751
         _L_q14 = env['q']
@@ -7282,16 +7294,16 @@ def build(num_players, files):
                 _v83 = [_e22 for _e22 in KF_electorates1 if ((not st.vars['closed'][_e22.ordinal]) and (_e22 != st.vars['excommunicated']))]  # game.yaml:757
                 _end53 = len(_v83)
                 if not _end53:
-                    raise RuleError('a choice has no legal option', S[312])
+                    raise RuleError('a choice has no legal option', S[313])
                 if _S_q6 is None:
-                    raise RuleError(not_a_seat(_L_q14, num_players), S[312])
+                    raise RuleError(not_a_seat(_L_q14, num_players), S[313])
                 if _L_q14 in st.players:  # else out of the game: no option runs
                     if _end53 > 1:
-                        _i159 = st.choose(_end53)
+                        _i160 = st.choose(_end53)
                         st.move_number += 1
                     else:
-                        _i159 = 0
-                    _e23 = env['e'] = _v83[_i159]
+                        _i160 = 0
+                    _e23 = env['e'] = _v83[_i160]
                     st.at = o287  # game.yaml:758
                     st.vars['church_on'] = _e23
         if pc <= 1:
@@ -7301,16 +7313,16 @@ def build(num_players, files):
                 _v84 = [_e24 for _e24 in KF_electorates2 if ((not st.vars['closed'][_e24.ordinal]) and (_e24 != st.vars['church_on']))]  # game.yaml:765
                 _end54 = len(_v84)
                 if not _end54:
-                    raise RuleError('a choice has no legal option', S[313])
+                    raise RuleError('a choice has no legal option', S[314])
                 if _S_q6 is None:
-                    raise RuleError(not_a_seat(_L_q14, num_players), S[313])
+                    raise RuleError(not_a_seat(_L_q14, num_players), S[314])
                 if _L_q14 in st.players:  # else out of the game: no option runs
                     if _end54 > 1:
-                        _i160 = st.choose(_end54)
+                        _i161 = st.choose(_end54)
                         st.move_number += 1
                     else:
-                        _i160 = 0
-                    _e25 = env['e'] = _v84[_i160]
+                        _i161 = 0
+                    _e25 = env['e'] = _v84[_i161]
                     st.at = o292  # game.yaml:766
                     st.vars['excommunicated'] = _e25
     def c_285(st, env, pc):  # game.yaml:753
@@ -7321,16 +7333,16 @@ def build(num_players, files):
             _v85 = [_e26 for _e26 in KF_electorates1 if ((not st.vars['closed'][_e26.ordinal]) and (_e26 != st.vars['excommunicated']))]  # game.yaml:757
             _end55 = len(_v85)
             if not _end55:
-                raise RuleError('a choice has no legal option', S[312])
+                raise RuleError('a choice has no legal option', S[313])
             if _S_q7 is None:
-                raise RuleError(not_a_seat(_L_q15, num_players), S[312])
+                raise RuleError(not_a_seat(_L_q15, num_players), S[313])
             if _L_q15 in st.players:  # else out of the game: no option runs
                 if _end55 > 1:
-                    _i161 = st.choose(_end55)
+                    _i162 = st.choose(_end55)
                     st.move_number += 1
                 else:
-                    _i161 = 0
-                _e27 = env['e'] = _v85[_i161]
+                    _i162 = 0
+                _e27 = env['e'] = _v85[_i162]
                 st.at = o287  # game.yaml:758
                 st.vars['church_on'] = _e27
     def c_290(st, env, pc):  # game.yaml:761
@@ -7341,16 +7353,16 @@ def build(num_players, files):
             _v86 = [_e28 for _e28 in KF_electorates2 if ((not st.vars['closed'][_e28.ordinal]) and (_e28 != st.vars['church_on']))]  # game.yaml:765
             _end56 = len(_v86)
             if not _end56:
-                raise RuleError('a choice has no legal option', S[313])
+                raise RuleError('a choice has no legal option', S[314])
             if _S_q8 is None:
-                raise RuleError(not_a_seat(_L_q16, num_players), S[313])
+                raise RuleError(not_a_seat(_L_q16, num_players), S[314])
             if _L_q16 in st.players:  # else out of the game: no option runs
                 if _end56 > 1:
-                    _i162 = st.choose(_end56)
+                    _i163 = st.choose(_end56)
                     st.move_number += 1
                 else:
-                    _i162 = 0
-                _e29 = env['e'] = _v86[_i162]
+                    _i163 = 0
+                _e29 = env['e'] = _v86[_i163]
                 st.at = o292  # game.yaml:766
                 st.vars['excommunicated'] = _e29
     def c_298(st, env, pc):  # game.yaml:771
@@ -7361,25 +7373,25 @@ def build(num_players, files):
             # game.yaml:775: always offered
             # game.yaml:776: always offered
             if _S_q9 is None:
-                raise RuleError(not_a_seat(_L_q17, num_players), S[314])
+                raise RuleError(not_a_seat(_L_q17, num_players), S[315])
             if _L_q17 in st.players:  # else out of the game: no option runs
-                _i163 = st.choose(2)
+                _i164 = st.choose(2)
                 st.move_number += 1
-                if _i163 < 1:  # game.yaml:775
+                if _i164 < 1:  # game.yaml:775
                     st.at = o300  # game.yaml:775
-                    _i164 = (_S_q9 if _S_q9 is not None else seat(st, _L_q17, S[236]))
-                    st.vars['vote'][_i164] = st.vars['emperor']
+                    _i165 = (_S_q9 if _S_q9 is not None else seat(st, _L_q17, S[236]))
+                    st.vars['vote'][_i165] = st.vars['emperor']
                 else:  # game.yaml:776
                     st.at = o302  # game.yaml:776
-                    _i165 = (_S_q9 if _S_q9 is not None else seat(st, _L_q17, S[237]))
-                    st.vars['vote'][_i165] = st.vars['rival']
+                    _i166 = (_S_q9 if _S_q9 is not None else seat(st, _L_q17, S[237]))
+                    st.vars['vote'][_i166] = st.vars['rival']
     def c_317(st, env, pc):  # game.yaml:785
         if pc <= 0:
             _args146 = {'w': st.vars['rival']}
             try:
                 c_31(st, _args146, 0)
             except Exception as e:
-                traced(e, 'procedure crown (' + str(S[315]) + ')')
+                traced(e, 'procedure crown (' + str(S[316]) + ')')
                 raise
     def c_331(st, env, pc):  # game.yaml:800
         _L_old1 = env['old']
@@ -7388,7 +7400,7 @@ def build(num_players, files):
             try:
                 c_32(st, _args147, 0)
             except Exception as e:
-                traced(e, 'procedure deposed (' + str(S[316]) + ')')
+                traced(e, 'procedure deposed (' + str(S[317]) + ')')
                 raise
     def c_338(st, env, pc):  # game.yaml:809
         _L_p46 = env['p']
@@ -7399,16 +7411,16 @@ def build(num_players, files):
             _v87 = [_s109 for _s109 in KF_spaces1 if ((not st.vars['closed'][_s109.props['electorate'].ordinal]) and ((len((_r116 := st.zones[(Z_at1 + _s109.ordinal)])) == 0) or ((_r116[-1].kind == 'knights') and (not any(((_t39.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t39.ordinal if _t39.kind == 'spaces' else ordinal(_t39, 'spaces', S[7])))]) == 0)) for _t39 in st.zones[(Z_area1 + _s109.props['electorate'].ordinal)])))))]  # game.yaml:813
             _end57 = len(_v87)
             if not _end57:
-                raise RuleError('a choice has no legal option', S[317])
+                raise RuleError('a choice has no legal option', S[318])
             if _S_p30 is None:
-                raise RuleError(not_a_seat(_L_p46, num_players), S[317])
+                raise RuleError(not_a_seat(_L_p46, num_players), S[318])
             if _L_p46 in st.players:  # else out of the game: no option runs
                 if _end57 > 1:
-                    _i166 = st.choose(_end57)
+                    _i167 = st.choose(_end57)
                     st.move_number += 1
                 else:
-                    _i166 = 0
-                _s110 = env['s'] = _v87[_i166]
+                    _i167 = 0
+                _s110 = env['s'] = _v87[_i167]
                 _args148 = {'x': _L_x5, 's': _s110}
                 try:
                     proc_settle(st, _args148)
@@ -7421,7 +7433,7 @@ def build(num_players, files):
             try:
                 c_34(st, _args149, 0)
             except Exception as e:
-                traced(e, 'procedure place_empire_city (' + str(S[318]) + ')')
+                traced(e, 'procedure place_empire_city (' + str(S[319]) + ')')
                 raise
     def c_348(st, env, pc):  # game.yaml:824
         if pc <= 0:
@@ -7429,7 +7441,7 @@ def build(num_players, files):
             try:
                 c_35(st, _args150, 0)
             except Exception as e:
-                traced(e, 'procedure move_empire_city (' + str(S[319]) + ')')
+                traced(e, 'procedure move_empire_city (' + str(S[320]) + ')')
                 raise
     def c_351(st, env, pc):  # game.yaml:837
         if pc <= 0:
@@ -7437,7 +7449,7 @@ def build(num_players, files):
             try:
                 c_35(st, _args151, 0)
             except Exception as e:
-                traced(e, 'procedure move_empire_city (' + str(S[319]) + ')')
+                traced(e, 'procedure move_empire_city (' + str(S[320]) + ')')
                 raise
     def c_353(st, env, pc):  # game.yaml:831
         if pc <= 0:
@@ -7445,17 +7457,17 @@ def build(num_players, files):
             _v88 = [_s111 for _s111 in KF_spaces2 if ((len(st.zones[(Z_at1 + _s111.ordinal)]) == 0) and (not st.vars['closed'][_s111.props['electorate'].ordinal]))]  # game.yaml:835
             _end58 = len(_v88)
             if not _end58:
-                raise RuleError('a choice has no legal option', S[320])
+                raise RuleError('a choice has no legal option', S[321])
             _p46 = st.vars['emperor']
             if type(_p46) is not int or not 0 <= _p46 < num_players:
-                raise RuleError(not_a_seat(_p46, num_players), S[320])
+                raise RuleError(not_a_seat(_p46, num_players), S[321])
             if _p46 in st.players:  # else out of the game: no option runs
                 if _end58 > 1:
-                    _i167 = st.choose(_end58)
+                    _i168 = st.choose(_end58)
                     st.move_number += 1
                 else:
-                    _i167 = 0
-                _s112 = env['s'] = _v88[_i167]
+                    _i168 = 0
+                _s112 = env['s'] = _v88[_i168]
                 st.at = o355  # game.yaml:836
                 _z12 = st.zones[Z_empire_supply1]
                 _c40 = _z12[-1]
@@ -7469,34 +7481,34 @@ def build(num_players, files):
             _v89 = [_s113 for _s113 in K_spaces1 if ((len((_r117 := st.zones[(Z_at1 + _s113.ordinal)])) > 0) and (_r117[-1].kind == 'empire_cities'))]  # game.yaml:850
             _end59 = len(_v89)
             if not _end59:
-                raise RuleError('a choice has no legal option', S[321])
+                raise RuleError('a choice has no legal option', S[322])
             _p47 = st.vars['emperor']
             if type(_p47) is not int or not 0 <= _p47 < num_players:
-                raise RuleError(not_a_seat(_p47, num_players), S[321])
+                raise RuleError(not_a_seat(_p47, num_players), S[322])
             if _p47 in st.players:  # else out of the game: no option runs
                 if _end59 > 1:
-                    _i168 = st.choose(_end59)
+                    _i169 = st.choose(_end59)
                     st.move_number += 1
                 else:
-                    _i168 = 0
-                _s114 = env['s'] = _v89[_i168]
+                    _i169 = 0
+                _s114 = env['s'] = _v89[_i169]
                 st.at = o362  # game.yaml:854
                 env['c'] = st.zones[(Z_at1 + _s114.ordinal)][-1]
                 st.at = o365  # game.yaml:855
                 _v90 = [_t40 for _t40 in KF_spaces2 if ((len(st.zones[(Z_at1 + _t40.ordinal)]) == 0) and (not st.vars['closed'][_t40.props['electorate'].ordinal]))]  # game.yaml:858
                 _end60 = len(_v90)
                 if not _end60:
-                    raise RuleError('a choice has no legal option', S[322])
+                    raise RuleError('a choice has no legal option', S[323])
                 _p48 = st.vars['emperor']
                 if type(_p48) is not int or not 0 <= _p48 < num_players:
-                    raise RuleError(not_a_seat(_p48, num_players), S[322])
+                    raise RuleError(not_a_seat(_p48, num_players), S[323])
                 if _p48 in st.players:  # else out of the game: no option runs
                     if _end60 > 1:
-                        _i169 = st.choose(_end60)
+                        _i170 = st.choose(_end60)
                         st.move_number += 1
                     else:
-                        _i169 = 0
-                    _t41 = env['t'] = _v90[_i169]
+                        _i170 = 0
+                    _t41 = env['t'] = _v90[_i170]
                     st.at = o364  # game.yaml:858
                     _c41 = env['c']
                     _d17 = (Z_at1 + _t41.ordinal)
@@ -7521,17 +7533,17 @@ def build(num_players, files):
             _v91 = [_t42 for _t42 in KF_spaces2 if ((len(st.zones[(Z_at1 + _t42.ordinal)]) == 0) and (not st.vars['closed'][_t42.props['electorate'].ordinal]))]  # game.yaml:858
             _end61 = len(_v91)
             if not _end61:
-                raise RuleError('a choice has no legal option', S[322])
+                raise RuleError('a choice has no legal option', S[323])
             _p49 = st.vars['emperor']
             if type(_p49) is not int or not 0 <= _p49 < num_players:
-                raise RuleError(not_a_seat(_p49, num_players), S[322])
+                raise RuleError(not_a_seat(_p49, num_players), S[323])
             if _p49 in st.players:  # else out of the game: no option runs
                 if _end61 > 1:
-                    _i170 = st.choose(_end61)
+                    _i171 = st.choose(_end61)
                     st.move_number += 1
                 else:
-                    _i170 = 0
-                _t43 = env['t'] = _v91[_i170]
+                    _i171 = 0
+                _t43 = env['t'] = _v91[_i171]
                 st.at = o364  # game.yaml:858
                 _c42 = env['c']
                 _d18 = (Z_at1 + _t43.ordinal)
@@ -7594,17 +7606,17 @@ def build(num_players, files):
             _v92 = [_s116 for _s116 in KF_spaces2 if ((len(st.zones[(Z_at1 + _s116.ordinal)]) == 0) and (not st.vars['closed'][_s116.props['electorate'].ordinal]))]  # game.yaml:286
             _end62 = len(_v92)
             if not _end62:
-                raise RuleError('a choice has no legal option', S[323])
+                raise RuleError('a choice has no legal option', S[324])
             _p50 = st.vars['emperor']
             if type(_p50) is not int or not 0 <= _p50 < num_players:
-                raise RuleError(not_a_seat(_p50, num_players), S[323])
+                raise RuleError(not_a_seat(_p50, num_players), S[324])
             if _p50 in st.players:  # else out of the game: no option runs
                 if _end62 > 1:
-                    _i171 = st.choose(_end62)
+                    _i172 = st.choose(_end62)
                     st.move_number += 1
                 else:
-                    _i171 = 0
-                _s117 = env['s'] = _v92[_i171]
+                    _i172 = 0
+                _s117 = env['s'] = _v92[_i172]
                 st.at = o382  # game.yaml:287
                 _z13 = st.zones[Z_empire_supply1]
                 _c46 = _z13[-1]
@@ -7627,7 +7639,7 @@ def build(num_players, files):
                 try:
                     c_2(st, _args154, 0)
                 except Exception as e:
-                    traced(e, 'procedure start_piece (' + str(S[324]) + ')')
+                    traced(e, 'procedure start_piece (' + str(S[325]) + ')')
                     raise
         if pc <= 7:
             st.at = o392  # game.yaml:291
@@ -7639,7 +7651,7 @@ def build(num_players, files):
                     try:
                         c_2(st, _args155, 0)
                     except Exception as e:
-                        traced(e, 'procedure start_piece (' + str(S[324]) + ')')
+                        traced(e, 'procedure start_piece (' + str(S[325]) + ')')
                         raise
         if pc <= 8:
             st.at = o395  # game.yaml:293
@@ -7654,16 +7666,16 @@ def build(num_players, files):
             st.at = o399  # game.yaml:294
             for _p54 in list(st.players):
                 st.at = o397  # game.yaml:294
-                _i172 = _p54
+                _i173 = _p54
                 _v93 = 7
                 if _v93 > 12:
                     _v93 = 12  # the marker stops at the end; the excess is lost
                 if _v93 < 0:
                     raise RuleError("'thalers' would fall to " + str(_v93) + ', below its minimum 0', S[255])
-                st.vars['thalers'][_i172] = _v93
+                st.vars['thalers'][_i173] = _v93
                 st.at = o398  # game.yaml:294
-                _i173 = _p54
-                st.vars['chip'][_i173] = 7
+                _i174 = _p54
+                st.vars['chip'][_i174] = 7
     def c_385(st, env, pc):  # game.yaml:289
         _L_p47 = env['p']
         if pc <= 0:
@@ -7671,7 +7683,7 @@ def build(num_players, files):
             try:
                 c_2(st, _args157, 0)
             except Exception as e:
-                traced(e, 'procedure start_piece (' + str(S[324]) + ')')
+                traced(e, 'procedure start_piece (' + str(S[325]) + ')')
                 raise
     def c_388(st, env, pc):  # game.yaml:292
         _L_a4 = env['a']
@@ -7683,7 +7695,7 @@ def build(num_players, files):
                 try:
                     c_2(st, _args158, 0)
                 except Exception as e:
-                    traced(e, 'procedure start_piece (' + str(S[324]) + ')')
+                    traced(e, 'procedure start_piece (' + str(S[325]) + ')')
                     raise
     def c_389(st, env, pc):  # game.yaml:292
         _L_p48 = env['p']
@@ -7694,7 +7706,7 @@ def build(num_players, files):
             try:
                 c_2(st, _args159, 0)
             except Exception as e:
-                traced(e, 'procedure start_piece (' + str(S[324]) + ')')
+                traced(e, 'procedure start_piece (' + str(S[325]) + ')')
                 raise
     def c_393(st, env, pc):  # game.yaml:293
         _L_p49 = env['p']
@@ -7714,14 +7726,14 @@ def build(num_players, files):
                     break
                 _passes1 += 1
                 if _passes1 > MAX_PASSES:
-                    raise too_long(S[325])
+                    raise too_long(S[326])
                 st.at = o402  # game.yaml:296
                 st.vars['round'] += 1
                 st.at = o407  # game.yaml:300
                 for _e30 in list(K_electorates1):
                     st.at = o406  # game.yaml:300
-                    _i174 = _e30.ordinal
-                    st.vars['privilege_used'][_i174] = False
+                    _i175 = _e30.ordinal
+                    st.vars['privilege_used'][_i175] = False
                 st.at = o413  # game.yaml:303
                 if (st.vars['round'] > 1):
                     st.vars['phase'] = 'Income'
@@ -7740,7 +7752,7 @@ def build(num_players, files):
                     try:
                         c_9(st, _args162, 0)
                     except Exception as e:
-                        traced(e, 'procedure aging_phase (' + str(S[326]) + ')')
+                        traced(e, 'procedure aging_phase (' + str(S[327]) + ')')
                         raise
                     st.at = o418  # game.yaml:304
                     st.vars['phase'] = ''
@@ -7751,7 +7763,7 @@ def build(num_players, files):
                     try:
                         c_10(st, _args163, 0)
                     except Exception as e:
-                        traced(e, 'procedure descendants_phase (' + str(S[327]) + ')')
+                        traced(e, 'procedure descendants_phase (' + str(S[328]) + ')')
                         raise
                     st.at = o424  # game.yaml:305
                     st.vars['phase'] = ''
@@ -7759,8 +7771,8 @@ def build(num_players, files):
                 st.at = o430  # game.yaml:306
                 for _p56 in list(st.players):
                     st.at = o429  # game.yaml:306
-                    _i175 = _p56
-                    st.vars['passed'][_i175] = False
+                    _i176 = _p56
+                    st.vars['passed'][_i176] = False
                 _passes2 = 0
                 while True:
                     st.at = o438  # game.yaml:306
@@ -7778,7 +7790,7 @@ def build(num_players, files):
                             try:
                                 c_14(st, _args164, 0)
                             except Exception as e:
-                                traced(e, 'procedure action_turn (' + str(S[328]) + ')')
+                                traced(e, 'procedure action_turn (' + str(S[329]) + ')')
                                 raise
                 st.vars['turn_player'] = None
                 st.at = o440  # game.yaml:306
@@ -7788,7 +7800,7 @@ def build(num_players, files):
                 try:
                     c_24(st, _args165, 0)
                 except Exception as e:
-                    traced(e, 'procedure new_electors_phase (' + str(S[329]) + ')')
+                    traced(e, 'procedure new_electors_phase (' + str(S[330]) + ')')
                     raise
                 st.at = o445  # game.yaml:311
                 st.vars['phase'] = ''
@@ -7797,7 +7809,7 @@ def build(num_players, files):
                 try:
                     c_29(st, _args166, 0)
                 except Exception as e:
-                    traced(e, 'procedure election_phase (' + str(S[330]) + ')')
+                    traced(e, 'procedure election_phase (' + str(S[331]) + ')')
                     raise
                 st.at = o450  # game.yaml:312
                 st.vars['phase'] = ''
@@ -7806,7 +7818,7 @@ def build(num_players, files):
                 try:
                     c_33(st, _args167, 0)
                 except Exception as e:
-                    traced(e, 'procedure emperor_action_phase (' + str(S[331]) + ')')
+                    traced(e, 'procedure emperor_action_phase (' + str(S[332]) + ')')
                     raise
                 st.at = o455  # game.yaml:313
                 st.vars['phase'] = ''
@@ -7818,8 +7830,8 @@ def build(num_players, files):
             st.at = o407  # game.yaml:300
             for _e31 in list(K_electorates1):
                 st.at = o406  # game.yaml:300
-                _i176 = _e31.ordinal
-                st.vars['privilege_used'][_i176] = False
+                _i177 = _e31.ordinal
+                st.vars['privilege_used'][_i177] = False
         if pc <= 3:
             st.at = o413  # game.yaml:303
             if (st.vars['round'] > 1):
@@ -7840,7 +7852,7 @@ def build(num_players, files):
                 try:
                     c_9(st, _args169, 0)
                 except Exception as e:
-                    traced(e, 'procedure aging_phase (' + str(S[326]) + ')')
+                    traced(e, 'procedure aging_phase (' + str(S[327]) + ')')
                     raise
                 st.at = o418  # game.yaml:304
                 st.vars['phase'] = ''
@@ -7852,7 +7864,7 @@ def build(num_players, files):
                 try:
                     c_10(st, _args170, 0)
                 except Exception as e:
-                    traced(e, 'procedure descendants_phase (' + str(S[327]) + ')')
+                    traced(e, 'procedure descendants_phase (' + str(S[328]) + ')')
                     raise
                 st.at = o424  # game.yaml:305
                 st.vars['phase'] = ''
@@ -7861,8 +7873,8 @@ def build(num_players, files):
             st.at = o430  # game.yaml:306
             for _p58 in list(st.players):
                 st.at = o429  # game.yaml:306
-                _i177 = _p58
-                st.vars['passed'][_i177] = False
+                _i178 = _p58
+                st.vars['passed'][_i178] = False
             _passes3 = 0
             while True:
                 st.at = o438  # game.yaml:306
@@ -7880,7 +7892,7 @@ def build(num_players, files):
                         try:
                             c_14(st, _args171, 0)
                         except Exception as e:
-                            traced(e, 'procedure action_turn (' + str(S[328]) + ')')
+                            traced(e, 'procedure action_turn (' + str(S[329]) + ')')
                             raise
             st.vars['turn_player'] = None
             st.at = o440  # game.yaml:306
@@ -7891,7 +7903,7 @@ def build(num_players, files):
             try:
                 c_24(st, _args172, 0)
             except Exception as e:
-                traced(e, 'procedure new_electors_phase (' + str(S[329]) + ')')
+                traced(e, 'procedure new_electors_phase (' + str(S[330]) + ')')
                 raise
             st.at = o445  # game.yaml:311
             st.vars['phase'] = ''
@@ -7901,7 +7913,7 @@ def build(num_players, files):
             try:
                 c_29(st, _args173, 0)
             except Exception as e:
-                traced(e, 'procedure election_phase (' + str(S[330]) + ')')
+                traced(e, 'procedure election_phase (' + str(S[331]) + ')')
                 raise
             st.at = o450  # game.yaml:312
             st.vars['phase'] = ''
@@ -7911,7 +7923,7 @@ def build(num_players, files):
             try:
                 c_33(st, _args174, 0)
             except Exception as e:
-                traced(e, 'procedure emperor_action_phase (' + str(S[331]) + ')')
+                traced(e, 'procedure emperor_action_phase (' + str(S[332]) + ')')
                 raise
             st.at = o455  # game.yaml:313
             st.vars['phase'] = ''
@@ -7923,7 +7935,7 @@ def build(num_players, files):
             try:
                 c_9(st, _args175, 0)
             except Exception as e:
-                traced(e, 'procedure aging_phase (' + str(S[326]) + ')')
+                traced(e, 'procedure aging_phase (' + str(S[327]) + ')')
                 raise
         if pc <= 3:
             st.at = o418  # game.yaml:304
@@ -7936,7 +7948,7 @@ def build(num_players, files):
             try:
                 c_10(st, _args176, 0)
             except Exception as e:
-                traced(e, 'procedure descendants_phase (' + str(S[327]) + ')')
+                traced(e, 'procedure descendants_phase (' + str(S[328]) + ')')
                 raise
         if pc <= 3:
             st.at = o424  # game.yaml:305
@@ -7948,8 +7960,8 @@ def build(num_players, files):
             st.at = o430  # game.yaml:306
             for _p60 in list(st.players):
                 st.at = o429  # game.yaml:306
-                _i178 = _p60
-                st.vars['passed'][_i178] = False
+                _i179 = _p60
+                st.vars['passed'][_i179] = False
         if pc <= 2:
             _passes4 = 0
             while True:
@@ -7968,7 +7980,7 @@ def build(num_players, files):
                         try:
                             c_14(st, _args177, 0)
                         except Exception as e:
-                            traced(e, 'procedure action_turn (' + str(S[328]) + ')')
+                            traced(e, 'procedure action_turn (' + str(S[329]) + ')')
                             raise
         if pc <= 3:
             st.vars['turn_player'] = None
@@ -7986,7 +7998,7 @@ def build(num_players, files):
                     try:
                         c_14(st, _args178, 0)
                     except Exception as e:
-                        traced(e, 'procedure action_turn (' + str(S[328]) + ')')
+                        traced(e, 'procedure action_turn (' + str(S[329]) + ')')
                         raise
     def c_432(st, env, pc):  # game.yaml:306
         _L_p50 = env['p']
@@ -7999,7 +8011,7 @@ def build(num_players, files):
                 try:
                     c_14(st, _args179, 0)
                 except Exception as e:
-                    traced(e, 'procedure action_turn (' + str(S[328]) + ')')
+                    traced(e, 'procedure action_turn (' + str(S[329]) + ')')
                     raise
     def c_433(st, env, pc):  # game.yaml:310
         _L_p51 = env['p']
@@ -8010,7 +8022,7 @@ def build(num_players, files):
             try:
                 c_14(st, _args180, 0)
             except Exception as e:
-                traced(e, 'procedure action_turn (' + str(S[328]) + ')')
+                traced(e, 'procedure action_turn (' + str(S[329]) + ')')
                 raise
     def c_441(st, env, pc):  # game.yaml:311
         if pc <= 0:
@@ -8020,7 +8032,7 @@ def build(num_players, files):
             try:
                 c_24(st, _args181, 0)
             except Exception as e:
-                traced(e, 'procedure new_electors_phase (' + str(S[329]) + ')')
+                traced(e, 'procedure new_electors_phase (' + str(S[330]) + ')')
                 raise
         if pc <= 3:
             st.at = o445  # game.yaml:311
@@ -8033,7 +8045,7 @@ def build(num_players, files):
             try:
                 c_29(st, _args182, 0)
             except Exception as e:
-                traced(e, 'procedure election_phase (' + str(S[330]) + ')')
+                traced(e, 'procedure election_phase (' + str(S[331]) + ')')
                 raise
         if pc <= 3:
             st.at = o450  # game.yaml:312
@@ -8046,7 +8058,7 @@ def build(num_players, files):
             try:
                 c_33(st, _args183, 0)
             except Exception as e:
-                traced(e, 'procedure emperor_action_phase (' + str(S[331]) + ')')
+                traced(e, 'procedure emperor_action_phase (' + str(S[332]) + ')')
                 raise
         if pc <= 3:
             st.at = o455  # game.yaml:313
@@ -8089,19 +8101,19 @@ def build(num_players, files):
 
     o0 = Block(0, S[253], 1, step_0)
     o1 = Block(1, S[69], 4, step_1)
-    o2 = Block(2, S[324], 2, step_2)
+    o2 = Block(2, S[325], 2, step_2)
     o3 = Block(3, S[58], 3, step_3)
     o4 = Block(4, S[72], 1, step_4)
     o5 = Block(5, S[105], 2, step_5)
     o6 = Block(6, S[278], 2, step_6)
     o7 = Block(7, S[275], 1, step_7)
     o8 = Block(8, S[263], 1, step_8)
-    o9 = Block(9, S[326], 2, step_9)
-    o10 = Block(10, S[327], 2, step_10)
+    o9 = Block(9, S[327], 2, step_9)
+    o10 = Block(10, S[328], 2, step_10)
     o11 = Block(11, S[276], 1, step_11)
     o12 = Block(12, S[277], 1, step_12)
     o13 = Block(13, S[280], 1, step_13)
-    o14 = Block(14, S[328], 1, step_14)
+    o14 = Block(14, S[329], 1, step_14)
     o15 = Block(15, S[287], 1, step_15)
     o16 = Block(16, S[288], 1, step_16)
     o17 = Block(17, S[284], 1, step_17)
@@ -8111,33 +8123,33 @@ def build(num_players, files):
     o21 = Block(21, S[294], 1, step_21)
     o22 = Block(22, S[295], 1, step_22)
     o23 = Block(23, S[296], 1, step_23)
-    o24 = Block(24, S[329], 3, step_24)
+    o24 = Block(24, S[330], 3, step_24)
     o25 = Block(25, S[304], 1, step_25)
     o26 = Block(26, S[305], 2, step_26)
-    o27 = Block(27, S[307], 4, step_27)
-    o28 = Block(28, S[309], 2, step_28)
-    o29 = Block(29, S[330], 1, step_29)
-    o30 = Block(30, S[311], 14, step_30)
-    o31 = Block(31, S[315], 6, step_31)
-    o32 = Block(32, S[316], 2, step_32)
-    o33 = Block(33, S[331], 4, step_33)
-    o34 = Block(34, S[318], 1, step_34)
-    o35 = Block(35, S[319], 1, step_35)
-    o36 = Block(36, S[332], 5, step_36)
-    o37 = Stmt(37, S[333])
-    o38 = Stmt(38, S[334])
+    o27 = Block(27, S[308], 4, step_27)
+    o28 = Block(28, S[310], 2, step_28)
+    o29 = Block(29, S[331], 1, step_29)
+    o30 = Block(30, S[312], 14, step_30)
+    o31 = Block(31, S[316], 6, step_31)
+    o32 = Block(32, S[317], 2, step_32)
+    o33 = Block(33, S[332], 4, step_33)
+    o34 = Block(34, S[319], 1, step_34)
+    o35 = Block(35, S[320], 1, step_35)
+    o36 = Block(36, S[333], 5, step_36)
+    o37 = Stmt(37, S[334])
+    o38 = Stmt(38, S[335])
     o39 = Stmt(39, S[49])
-    o40 = Stmt(40, S[335])
-    o41 = Stmt(41, S[336])
-    o42 = ForOp(S[337], 'sp', e42_items, o36, False)
+    o40 = Stmt(40, S[336])
+    o41 = Stmt(41, S[337])
+    o42 = ForOp(S[338], 'sp', e42_items, o36, False)
     o42.uid = 42
-    o43 = Stmt(43, S[338])
+    o43 = Stmt(43, S[339])
     o44 = Stmt(44, S[51])
     o45 = Stmt(45, S[52])
-    o46 = Stmt(46, S[339])
-    o47 = Stmt(47, S[340])
-    o48 = Block(48, S[341], 3, step_48)
-    o49 = Stmt(49, S[342])
+    o46 = Stmt(46, S[340])
+    o47 = Stmt(47, S[341])
+    o48 = Block(48, S[342], 3, step_48)
+    o49 = Stmt(49, S[343])
     o50 = Stmt(50, S[102])
     o51 = Stmt(51, S[103])
     o52 = ChooseOp(S[272], e52_player, e52_prompt, [
@@ -8146,23 +8158,23 @@ def build(num_players, files):
     o52.collect = collect_52
     o52.resolve = resolve_52
     o52.uid = 52
-    o53 = Stmt(53, S[343])
+    o53 = Stmt(53, S[344])
     o54 = Stmt(54, S[54])
     o55 = Stmt(55, S[55])
-    o56 = Block(56, S[344], 1, step_56)
+    o56 = Block(56, S[345], 1, step_56)
     o57 = Stmt(57, S[59])
-    o58 = Block(58, S[345], 2, step_58)
-    o59 = Stmt(59, S[346])
+    o58 = Block(58, S[346], 2, step_58)
+    o59 = Stmt(59, S[347])
     o60 = Stmt(60, S[57])
-    o61 = Stmt(61, S[347])
-    o62 = Block(62, S[348], 3, step_62)
-    o63 = Stmt(63, S[349])
-    o64 = Stmt(64, S[350])
-    o65 = Stmt(65, S[351])
-    o66 = Stmt(66, S[352])
-    o67 = Stmt(67, S[353])
-    o68 = Stmt(68, S[354])
-    o69 = Block(69, S[355], 3, step_69)
+    o61 = Stmt(61, S[348])
+    o62 = Block(62, S[349], 3, step_62)
+    o63 = Stmt(63, S[350])
+    o64 = Stmt(64, S[351])
+    o65 = Stmt(65, S[352])
+    o66 = Stmt(66, S[353])
+    o67 = Stmt(67, S[354])
+    o68 = Stmt(68, S[355])
+    o69 = Block(69, S[356], 3, step_69)
     o70 = Stmt(70, S[104])
     o71 = Stmt(71, S[106])
     o72 = Stmt(72, S[107])
@@ -8172,68 +8184,68 @@ def build(num_players, files):
     o73.collect = collect_73
     o73.resolve = resolve_73
     o73.uid = 73
-    o74 = Block(74, S[356], 1, step_74)
-    o75 = Stmt(75, S[357])
-    o76 = Block(76, S[358], 1, step_76)
-    o77 = Block(77, S[359], 1, step_77)
-    o78 = Stmt(78, S[360])
+    o74 = Block(74, S[357], 1, step_74)
+    o75 = Stmt(75, S[358])
+    o76 = Block(76, S[359], 1, step_76)
+    o77 = Block(77, S[360], 1, step_77)
+    o78 = Stmt(78, S[361])
     o79 = ChooseOp(S[274], e79_player, e79_prompt, [
         OptionOp(site[2], e79_label0, 's', e79_items0, e79_when0, o77),
     ], False)
     o79.collect = collect_79
     o79.resolve = resolve_79
     o79.uid = 79
-    o80 = Block(80, S[361], 1, step_80)
+    o80 = Block(80, S[362], 1, step_80)
     o81 = Stmt(81, S[68])
-    o82 = Stmt(82, S[362])
-    o83 = Block(83, S[363], 4, step_83)
-    o84 = Stmt(84, S[364])
+    o82 = Stmt(82, S[363])
+    o83 = Block(83, S[364], 4, step_83)
+    o84 = Stmt(84, S[365])
     o85 = Stmt(85, S[65])
-    o86 = Stmt(86, S[365])
-    o87 = Stmt(87, S[366])
-    o88 = ForOp(S[367], 'p', e88_items, o83, False, seats=True)
+    o86 = Stmt(86, S[366])
+    o87 = Stmt(87, S[367])
+    o88 = ForOp(S[368], 'p', e88_items, o83, False, seats=True)
     o88.uid = 88
-    o89 = Block(89, S[368], 1, step_89)
-    o90 = Block(90, S[369], 1, step_90)
+    o89 = Block(89, S[369], 1, step_89)
+    o90 = Block(90, S[370], 1, step_90)
     o91 = Stmt(91, S[71])
-    o92 = Stmt(92, S[370])
-    o93 = ForOp(S[371], 'x', e93_items, o89, False)
+    o92 = Stmt(92, S[371])
+    o93 = ForOp(S[372], 'x', e93_items, o89, False)
     o93.uid = 93
-    o94 = Block(94, S[372], 3, step_94)
-    o95 = Stmt(95, S[373])
+    o94 = Block(94, S[373], 3, step_94)
+    o95 = Stmt(95, S[374])
     o96 = Stmt(96, S[114])
-    o97 = Block(97, S[374], 1, step_97)
-    o98 = Stmt(98, S[375])
-    o99 = Stmt(99, S[376])
-    o100 = Stmt(100, S[377])
-    o101 = Block(101, S[378], 3, step_101)
-    o102 = Stmt(102, S[379])
-    o103 = Stmt(103, S[380])
-    o104 = Block(104, S[381], 1, step_104)
+    o97 = Block(97, S[375], 1, step_97)
+    o98 = Stmt(98, S[376])
+    o99 = Stmt(99, S[377])
+    o100 = Stmt(100, S[378])
+    o101 = Block(101, S[379], 3, step_101)
+    o102 = Stmt(102, S[380])
+    o103 = Stmt(103, S[381])
+    o104 = Block(104, S[382], 1, step_104)
     o105 = Stmt(105, S[118])
-    o106 = Block(106, S[382], 1, step_106)
+    o106 = Block(106, S[383], 1, step_106)
     o107 = Stmt(107, S[119])
-    o108 = Stmt(108, S[383])
-    o109 = ForOp(S[384], 'q', e109_items, o101, False, seats=True)
+    o108 = Stmt(108, S[384])
+    o109 = ForOp(S[385], 'q', e109_items, o101, False, seats=True)
     o109.uid = 109
-    o110 = Block(110, S[385], 1, step_110)
-    o111 = Block(111, S[386], 1, step_111)
-    o112 = Stmt(112, S[387])
-    o113 = ForOp(S[388], 'c', e113_items, o111, False)
+    o110 = Block(110, S[386], 1, step_110)
+    o111 = Block(111, S[387], 1, step_111)
+    o112 = Stmt(112, S[388])
+    o113 = ForOp(S[389], 'c', e113_items, o111, False)
     o113.uid = 113
-    o114 = ForOp(S[389], 'q', e114_items, o110, False, seats=True)
+    o114 = ForOp(S[390], 'q', e114_items, o110, False, seats=True)
     o114.uid = 114
-    o115 = Block(115, S[390], 1, step_115)
-    o116 = Stmt(116, S[391])
-    o117 = Block(117, S[392], 2, step_117)
-    o118 = Stmt(118, S[393])
+    o115 = Block(115, S[391], 1, step_115)
+    o116 = Stmt(116, S[392])
+    o117 = Block(117, S[393], 2, step_117)
+    o118 = Stmt(118, S[394])
     o119 = Stmt(119, S[121])
-    o120 = Stmt(120, S[394])
-    o121 = Block(121, S[395], 1, step_121)
+    o120 = Stmt(120, S[395])
+    o121 = Block(121, S[396], 1, step_121)
     o122 = Stmt(122, S[123])
-    o123 = Block(123, S[396], 1, step_123)
+    o123 = Block(123, S[397], 1, step_123)
     o124 = Stmt(124, S[124])
-    o125 = Block(125, S[397], 1, step_125)
+    o125 = Block(125, S[398], 1, step_125)
     o126 = Stmt(126, S[126])
     o127 = ChooseOp(S[279], e127_player, e127_prompt, [
         OptionOp(site[3], e127_label0, 's', e127_items0, e127_when0, o121),
@@ -8243,13 +8255,13 @@ def build(num_players, files):
     o127.collect = collect_127
     o127.resolve = resolve_127
     o127.uid = 127
-    o128 = Block(128, S[398], 3, step_128)
+    o128 = Block(128, S[399], 3, step_128)
     o129 = Stmt(129, S[129])
     o130 = Stmt(130, S[131])
-    o131 = Stmt(131, S[399])
-    o132 = Block(132, S[400], 2, step_132)
+    o131 = Stmt(131, S[400])
+    o132 = Block(132, S[401], 2, step_132)
     o133 = Stmt(133, S[133])
-    o134 = Stmt(134, S[401])
+    o134 = Stmt(134, S[402])
     o135 = ChooseOp(S[281], e135_player, e135_prompt, [
         OptionOp(site[6], e135_label0, None, None, None, o128),
         OptionOp(site[7], e135_label1, None, None, None, o132),
@@ -8257,11 +8269,11 @@ def build(num_players, files):
     o135.collect = collect_135
     o135.resolve = resolve_135
     o135.uid = 135
-    o136 = Block(136, S[402], 1, step_136)
-    o137 = Block(137, S[403], 4, step_137)
-    o138 = Stmt(138, S[404])
+    o136 = Block(136, S[403], 1, step_136)
+    o137 = Block(137, S[404], 4, step_137)
+    o138 = Stmt(138, S[405])
     o139 = Stmt(139, S[137])
-    o140 = Stmt(140, S[405])
+    o140 = Stmt(140, S[406])
     o141 = Stmt(141, S[139])
     o142 = ChooseOp(S[283], e142_player, e142_prompt, [
         OptionOp(site[9], e142_label0, 'k', e142_items0, e142_when0, o137),
@@ -8269,11 +8281,11 @@ def build(num_players, files):
     o142.collect = collect_142
     o142.resolve = resolve_142
     o142.uid = 142
-    o143 = Block(143, S[406], 1, step_143)
-    o144 = Block(144, S[407], 4, step_144)
+    o143 = Block(143, S[407], 1, step_143)
+    o144 = Block(144, S[408], 4, step_144)
     o145 = Stmt(145, S[142])
     o146 = Stmt(146, S[144])
-    o147 = Stmt(147, S[408])
+    o147 = Stmt(147, S[409])
     o148 = Stmt(148, S[145])
     o149 = ChooseOp(S[285], e149_player, e149_prompt, [
         OptionOp(site[11], e149_label0, 'k', e149_items0, e149_when0, o144),
@@ -8281,25 +8293,25 @@ def build(num_players, files):
     o149.collect = collect_149
     o149.resolve = resolve_149
     o149.uid = 149
-    o150 = Block(150, S[409], 3, step_150)
+    o150 = Block(150, S[410], 3, step_150)
     o151 = Stmt(151, S[147])
-    o152 = Stmt(152, S[410])
-    o153 = Stmt(153, S[411])
-    o154 = Block(154, S[412], 2, step_154)
+    o152 = Stmt(152, S[411])
+    o153 = Stmt(153, S[412])
+    o154 = Block(154, S[413], 2, step_154)
     o155 = Stmt(155, S[150])
     o156 = Stmt(156, S[151])
-    o157 = Block(157, S[413], 2, step_157)
+    o157 = Block(157, S[414], 2, step_157)
     o158 = Stmt(158, S[152])
     o159 = Stmt(159, S[153])
-    o160 = Block(160, S[414], 2, step_160)
+    o160 = Block(160, S[415], 2, step_160)
     o161 = Stmt(161, S[155])
     o162 = Stmt(162, S[156])
-    o163 = Block(163, S[415], 2, step_163)
+    o163 = Block(163, S[416], 2, step_163)
     o164 = Stmt(164, S[158])
     o165 = Stmt(165, S[159])
-    o166 = Block(166, S[416], 2, step_166)
+    o166 = Block(166, S[417], 2, step_166)
     o167 = Stmt(167, S[160])
-    o168 = Stmt(168, S[417])
+    o168 = Stmt(168, S[418])
     o169 = ChooseOp(S[282], e169_player, e169_prompt, [
         OptionOp(site[8], e169_label0, None, None, e169_when0, o136),
         OptionOp(site[10], e169_label1, None, None, e169_when1, o143),
@@ -8313,18 +8325,18 @@ def build(num_players, files):
     o169.collect = collect_169
     o169.resolve = resolve_169
     o169.uid = 169
-    o170 = Block(170, S[418], 1, step_170)
-    o171 = Stmt(171, S[419])
+    o170 = Block(170, S[419], 1, step_170)
+    o171 = Stmt(171, S[420])
     o172 = ChooseOp(S[289], e172_player, e172_prompt, [
         OptionOp(site[18], e172_label0, 's', e172_items0, e172_when0, o170),
     ], False)
     o172.collect = collect_172
     o172.resolve = resolve_172
     o172.uid = 172
-    o173 = Block(173, S[420], 2, step_173)
-    o174 = Stmt(174, S[421])
-    o175 = Block(175, S[422], 1, step_175)
-    o176 = Stmt(176, S[423])
+    o173 = Block(173, S[421], 2, step_173)
+    o174 = Stmt(174, S[422])
+    o175 = Block(175, S[423], 1, step_175)
+    o176 = Stmt(176, S[424])
     o177 = ChooseOp(S[291], e177_player, e177_prompt, [
         OptionOp(site[20], e177_label0, 't', e177_items0, e177_when0, o175),
     ], False)
@@ -8337,30 +8349,30 @@ def build(num_players, files):
     o178.collect = collect_178
     o178.resolve = resolve_178
     o178.uid = 178
-    o179 = Block(179, S[424], 3, step_179)
-    o180 = Stmt(180, S[425])
+    o179 = Block(179, S[425], 3, step_179)
+    o180 = Stmt(180, S[426])
     o181 = Stmt(181, S[74])
-    o182 = Stmt(182, S[426])
-    o183 = Block(183, S[427], 1, step_183)
+    o182 = Stmt(182, S[427])
+    o183 = Block(183, S[428], 1, step_183)
     o184 = Stmt(184, S[177])
-    o185 = Block(185, S[428], 1, step_185)
+    o185 = Block(185, S[429], 1, step_185)
     o186 = Stmt(186, S[178])
-    o187 = Block(187, S[429], 1, step_187)
+    o187 = Block(187, S[430], 1, step_187)
     o188 = Stmt(188, S[76])
-    o189 = Block(189, S[430], 1, step_189)
+    o189 = Block(189, S[431], 1, step_189)
     o190 = Stmt(190, S[179])
-    o191 = Block(191, S[431], 1, step_191)
+    o191 = Block(191, S[432], 1, step_191)
     o192 = Stmt(192, S[180])
-    o193 = Block(193, S[432], 1, step_193)
+    o193 = Block(193, S[433], 1, step_193)
     o194 = Stmt(194, S[181])
-    o195 = Block(195, S[433], 1, step_195)
+    o195 = Block(195, S[434], 1, step_195)
     o196 = Stmt(196, S[182])
-    o197 = Stmt(197, S[434])
-    o198 = Block(198, S[435], 1, step_198)
+    o197 = Stmt(197, S[435])
+    o198 = Block(198, S[436], 1, step_198)
     o199 = Stmt(199, S[184])
-    o200 = Block(200, S[436], 1, step_200)
+    o200 = Block(200, S[437], 1, step_200)
     o201 = Stmt(201, S[186])
-    o202 = Block(202, S[437], 0, step_202)
+    o202 = Block(202, S[438], 0, step_202)
     o203 = ChooseOp(S[297], e203_player, e203_prompt, [
         OptionOp(site[21], e203_label0, 's', e203_items0, e203_when0, o198),
         OptionOp(site[22], e203_label1, 's', e203_items1, e203_when1, o200),
@@ -8369,9 +8381,9 @@ def build(num_players, files):
     o203.collect = collect_203
     o203.resolve = resolve_203
     o203.uid = 203
-    o204 = Block(204, S[438], 2, step_204)
-    o205 = Stmt(205, S[439])
-    o206 = Block(206, S[440], 1, step_206)
+    o204 = Block(204, S[439], 2, step_204)
+    o205 = Stmt(205, S[440])
+    o206 = Block(206, S[441], 1, step_206)
     o207 = Stmt(207, S[195])
     o208 = ChooseOp(S[299], e208_player, e208_prompt, [
         OptionOp(site[25], e208_label0, 't', e208_items0, e208_when0, o206),
@@ -8379,7 +8391,7 @@ def build(num_players, files):
     o208.collect = collect_208
     o208.resolve = resolve_208
     o208.uid = 208
-    o209 = Block(209, S[441], 0, step_209)
+    o209 = Block(209, S[442], 0, step_209)
     o210 = ChooseOp(S[298], e210_player, e210_prompt, [
         OptionOp(site[24], e210_label0, 's', e210_items0, e210_when0, o204),
         OptionOp(site[26], e210_label1, None, None, e210_when1, o209),
@@ -8387,12 +8399,12 @@ def build(num_players, files):
     o210.collect = collect_210
     o210.resolve = resolve_210
     o210.uid = 210
-    o211 = Block(211, S[442], 1, step_211)
+    o211 = Block(211, S[443], 1, step_211)
     o212 = Stmt(212, S[197])
-    o213 = Block(213, S[443], 2, step_213)
+    o213 = Block(213, S[444], 2, step_213)
     o214 = Stmt(214, S[199])
     o215 = Stmt(215, S[200])
-    o216 = Block(216, S[444], 0, step_216)
+    o216 = Block(216, S[445], 0, step_216)
     o217 = ChooseOp(S[300], e217_player, e217_prompt, [
         OptionOp(site[27], e217_label0, None, None, e217_when0, o211),
         OptionOp(site[28], e217_label1, None, None, e217_when1, o213),
@@ -8401,10 +8413,10 @@ def build(num_players, files):
     o217.collect = collect_217
     o217.resolve = resolve_217
     o217.uid = 217
-    o218 = Block(218, S[445], 2, step_218)
-    o219 = Stmt(219, S[446])
+    o218 = Block(218, S[446], 2, step_218)
+    o219 = Stmt(219, S[447])
     o220 = Stmt(220, S[207])
-    o221 = Block(221, S[447], 0, step_221)
+    o221 = Block(221, S[448], 0, step_221)
     o222 = ChooseOp(S[301], e222_player, e222_prompt, [
         OptionOp(site[30], e222_label0, 's', e222_items0, e222_when0, o218),
         OptionOp(site[31], e222_label1, None, None, e222_when1, o221),
@@ -8412,10 +8424,10 @@ def build(num_players, files):
     o222.collect = collect_222
     o222.resolve = resolve_222
     o222.uid = 222
-    o223 = Block(223, S[448], 2, step_223)
-    o224 = Stmt(224, S[449])
+    o223 = Block(223, S[449], 2, step_223)
+    o224 = Stmt(224, S[450])
     o225 = Stmt(225, S[211])
-    o226 = Block(226, S[450], 0, step_226)
+    o226 = Block(226, S[451], 0, step_226)
     o227 = ChooseOp(S[302], e227_player, e227_prompt, [
         OptionOp(site[32], e227_label0, 's', e227_items0, e227_when0, o223),
         OptionOp(site[33], e227_label1, None, None, e227_when1, o226),
@@ -8423,11 +8435,11 @@ def build(num_players, files):
     o227.collect = collect_227
     o227.resolve = resolve_227
     o227.uid = 227
-    o228 = Block(228, S[451], 1, step_228)
+    o228 = Block(228, S[452], 1, step_228)
     o229 = Stmt(229, S[214])
-    o230 = Block(230, S[452], 1, step_230)
+    o230 = Block(230, S[453], 1, step_230)
     o231 = Stmt(231, S[215])
-    o232 = Block(232, S[453], 0, step_232)
+    o232 = Block(232, S[454], 0, step_232)
     o233 = ChooseOp(S[303], e233_player, e233_prompt, [
         OptionOp(site[34], e233_label0, 's', e233_items0, e233_when0, o228),
         OptionOp(site[35], e233_label1, None, None, e233_when1, o230),
@@ -8436,25 +8448,25 @@ def build(num_players, files):
     o233.collect = collect_233
     o233.resolve = resolve_233
     o233.uid = 233
-    o234 = Block(234, S[454], 1, step_234)
-    o235 = Block(235, S[455], 1, step_235)
+    o234 = Block(234, S[455], 1, step_234)
+    o235 = Block(235, S[456], 1, step_235)
     o236 = Stmt(236, S[218])
-    o237 = Stmt(237, S[456])
-    o238 = ForOp(S[457], 'q', e238_items, o234, False, seats=True)
+    o237 = Stmt(237, S[457])
+    o238 = ForOp(S[458], 'q', e238_items, o234, False, seats=True)
     o238.uid = 238
-    o239 = Block(239, S[458], 1, step_239)
-    o240 = Block(240, S[459], 1, step_240)
+    o239 = Block(239, S[459], 1, step_239)
+    o240 = Block(240, S[460], 1, step_240)
     o241 = Stmt(241, S[220])
-    o242 = Stmt(242, S[460])
-    o243 = ForOp(S[461], 'e', e243_items, o239, False)
+    o242 = Stmt(242, S[461])
+    o243 = ForOp(S[462], 'e', e243_items, o239, False)
     o243.uid = 243
-    o244 = Block(244, S[462], 2, step_244)
+    o244 = Block(244, S[463], 2, step_244)
     o245 = Stmt(245, S[78])
-    o246 = Stmt(246, S[463])
-    o247 = Stmt(247, S[464])
-    o248 = Block(248, S[465], 1, step_248)
+    o246 = Stmt(246, S[464])
+    o247 = Stmt(247, S[465])
+    o248 = Block(248, S[466], 1, step_248)
     o249 = Stmt(249, S[221])
-    o250 = Block(250, S[466], 0, step_250)
+    o250 = Block(250, S[467], 0, step_250)
     o251 = ChooseOp(S[306], e251_player, e251_prompt, [
         OptionOp(site[37], e251_label0, 'e', e251_items0, e251_when0, o248),
         OptionOp(site[38], e251_label1, None, None, None, o250),
@@ -8462,7 +8474,7 @@ def build(num_players, files):
     o251.collect = collect_251
     o251.resolve = resolve_251
     o251.uid = 251
-    o252 = WinnerOp(S[467], 'majority:holder', e252_among, e252_strength, e252_chooser, False, 'w', e252_prompt, site[39], fmt_player1)
+    o252 = WinnerOp(S[307], 'majority:holder', e252_among, e252_strength, e252_chooser, False, 'w', e252_prompt, site[39], fmt_player1)
     o252.uid = 252
     o253 = Block(253, S[468], 1, step_253)
     o254 = Stmt(254, S[223])
@@ -8476,7 +8488,7 @@ def build(num_players, files):
     o262 = Block(262, S[476], 3, step_262)
     o263 = Block(263, S[477], 1, step_263)
     o264 = Stmt(264, S[478])
-    o265 = ChooseOp(S[308], e265_player, e265_prompt, [
+    o265 = ChooseOp(S[309], e265_player, e265_prompt, [
         OptionOp(site[40], e265_label0, 's', e265_items0, e265_when0, o263),
     ], False)
     o265.collect = collect_265
@@ -8495,7 +8507,7 @@ def build(num_players, files):
     o276 = Block(276, S[486], 1, step_276)
     o277 = Block(277, S[487], 1, step_277)
     o278 = Stmt(278, S[231])
-    o279 = ChooseOp(S[310], e279_player, e279_prompt, [
+    o279 = ChooseOp(S[311], e279_player, e279_prompt, [
         OptionOp(site[41], e279_label0, 's', e279_items0, e279_when0, o277),
     ], False)
     o279.collect = collect_279
@@ -8509,7 +8521,7 @@ def build(num_players, files):
     o285 = Block(285, S[492], 1, step_285)
     o286 = Block(286, S[493], 1, step_286)
     o287 = Stmt(287, S[494])
-    o288 = ChooseOp(S[312], e288_player, e288_prompt, [
+    o288 = ChooseOp(S[313], e288_player, e288_prompt, [
         OptionOp(site[42], e288_label0, 'e', e288_items0, e288_when0, o286),
     ], False)
     o288.collect = collect_288
@@ -8519,7 +8531,7 @@ def build(num_players, files):
     o290 = Block(290, S[496], 1, step_290)
     o291 = Block(291, S[497], 1, step_291)
     o292 = Stmt(292, S[498])
-    o293 = ChooseOp(S[313], e293_player, e293_prompt, [
+    o293 = ChooseOp(S[314], e293_player, e293_prompt, [
         OptionOp(site[43], e293_label0, 'e', e293_items0, e293_when0, o291),
     ], False)
     o293.collect = collect_293
@@ -8535,7 +8547,7 @@ def build(num_players, files):
     o300 = Stmt(300, S[505])
     o301 = Block(301, S[506], 1, step_301)
     o302 = Stmt(302, S[507])
-    o303 = ChooseOp(S[314], e303_player, e303_prompt, [
+    o303 = ChooseOp(S[315], e303_player, e303_prompt, [
         OptionOp(site[44], e303_label0, None, None, None, o299),
         OptionOp(site[45], e303_label1, None, None, None, o301),
     ], False)
@@ -8582,7 +8594,7 @@ def build(num_players, files):
     o338 = Block(338, S[537], 1, step_338)
     o339 = Block(339, S[538], 1, step_339)
     o340 = Stmt(340, S[244])
-    o341 = ChooseOp(S[317], e341_player, e341_prompt, [
+    o341 = ChooseOp(S[318], e341_player, e341_prompt, [
         OptionOp(site[46], e341_label0, 's', e341_items0, e341_when0, o339),
     ], False)
     o341.collect = collect_341
@@ -8602,7 +8614,7 @@ def build(num_players, files):
     o353 = Block(353, S[545], 1, step_353)
     o354 = Block(354, S[546], 1, step_354)
     o355 = Stmt(355, S[547])
-    o356 = ChooseOp(S[320], e356_player, e356_prompt, [
+    o356 = ChooseOp(S[321], e356_player, e356_prompt, [
         OptionOp(site[47], e356_label0, 's', e356_items0, e356_when0, o354),
     ], False)
     o356.collect = collect_356
@@ -8616,13 +8628,13 @@ def build(num_players, files):
     o362 = Stmt(362, S[553])
     o363 = Block(363, S[554], 1, step_363)
     o364 = Stmt(364, S[555])
-    o365 = ChooseOp(S[322], e365_player, e365_prompt, [
+    o365 = ChooseOp(S[323], e365_player, e365_prompt, [
         OptionOp(site[49], e365_label0, 't', e365_items0, e365_when0, o363),
     ], False)
     o365.collect = collect_365
     o365.resolve = resolve_365
     o365.uid = 365
-    o366 = ChooseOp(S[321], e366_player, e366_prompt, [
+    o366 = ChooseOp(S[322], e366_player, e366_prompt, [
         OptionOp(site[48], e366_label0, 's', e366_items0, e366_when0, o361),
     ], False)
     o366.collect = collect_366
@@ -8646,7 +8658,7 @@ def build(num_players, files):
     o380 = Stmt(380, S[568])
     o381 = Block(381, S[569], 1, step_381)
     o382 = Stmt(382, S[570])
-    o383 = ChooseOp(S[323], e383_player, e383_prompt, [
+    o383 = ChooseOp(S[324], e383_player, e383_prompt, [
         OptionOp(site[50], e383_label0, 's', e383_items0, e383_when0, o381),
     ], False)
     o383.collect = collect_383
@@ -8673,10 +8685,10 @@ def build(num_players, files):
     o398 = Stmt(398, S[580])
     o399 = ForOp(S[581], 'p', e399_items, o396, False, seats=True)
     o399.uid = 399
-    o400 = Block(400, S[325], 1, step_400)
-    o401 = Block(401, S[325], 10, step_401)
-    o402 = Stmt(402, S[325])
-    o403 = Stmt(403, S[325])
+    o400 = Block(400, S[326], 1, step_400)
+    o401 = Block(401, S[326], 10, step_401)
+    o402 = Stmt(402, S[326])
+    o403 = Stmt(403, S[326])
     o404 = Block(404, S[582], 1, step_404)
     o405 = Block(405, S[583], 1, step_405)
     o406 = Stmt(406, S[264])
@@ -8733,7 +8745,7 @@ def build(num_players, files):
     o453 = Stmt(453, S[591])
     o454 = Stmt(454, S[271])
     o455 = Stmt(455, S[591])
-    o456 = RepeatOp(S[325], o401, e456_cond, False)
+    o456 = RepeatOp(S[326], o401, e456_cond, False)
     o456.uid = 456
     o457 = Block(457, S[592], 1, step_457)
     o458 = Stmt(458, S[593])
@@ -8742,7 +8754,7 @@ def build(num_players, files):
     P.setup = o368
     P.play = o400
     P.scoring = o457
-    P.proc_names = {o0.uid: 'procedure close_electorates (' + str(S[253]) + ')', o1.uid: 'procedure fresh (' + str(S[69]) + ')', o2.uid: 'procedure start_piece (' + str(S[324]) + ')', o3.uid: 'procedure retire (' + str(S[58]) + ')', o4.uid: 'procedure grow_old (' + str(S[72]) + ')', o5.uid: 'procedure settle (' + str(S[105]) + ')', o6.uid: 'procedure place_new (' + str(S[278]) + ')', o7.uid: 'procedure fill_throne (' + str(S[275]) + ')', o8.uid: 'procedure income_phase (' + str(S[263]) + ')', o9.uid: 'procedure aging_phase (' + str(S[326]) + ')', o10.uid: 'procedure descendants_phase (' + str(S[327]) + ')', o11.uid: 'procedure son (' + str(S[276]) + ')', o12.uid: 'procedure daughter (' + str(S[277]) + ')', o13.uid: 'procedure offer (' + str(S[280]) + ')', o14.uid: 'procedure action_turn (' + str(S[328]) + ')', o15.uid: 'procedure place_knight (' + str(S[287]) + ')', o16.uid: 'procedure move_knight (' + str(S[288]) + ')', o17.uid: 'procedure use_card (' + str(S[284]) + ')', o18.uid: 'procedure doctor (' + str(S[286]) + ')', o19.uid: 'procedure move_card (' + str(S[292]) + ')', o20.uid: 'procedure permit (' + str(S[293]) + ')', o21.uid: 'procedure ordinance (' + str(S[294]) + ')', o22.uid: 'procedure promotion (' + str(S[295]) + ')', o23.uid: 'procedure kings_daughter (' + str(S[296]) + ')', o24.uid: 'procedure new_electors_phase (' + str(S[329]) + ')', o25.uid: 'procedure gray_eminence (' + str(S[304]) + ')', o26.uid: 'procedure new_elector (' + str(S[305]) + ')', o27.uid: 'procedure change_of_power (' + str(S[307]) + ')', o28.uid: 'procedure displaced (' + str(S[309]) + ')', o29.uid: 'procedure election_phase (' + str(S[330]) + ')', o30.uid: 'procedure election (' + str(S[311]) + ')', o31.uid: 'procedure crown (' + str(S[315]) + ')', o32.uid: 'procedure deposed (' + str(S[316]) + ')', o33.uid: 'procedure emperor_action_phase (' + str(S[331]) + ')', o34.uid: 'procedure place_empire_city (' + str(S[318]) + ')', o35.uid: 'procedure move_empire_city (' + str(S[319]) + ')'}
+    P.proc_names = {o0.uid: 'procedure close_electorates (' + str(S[253]) + ')', o1.uid: 'procedure fresh (' + str(S[69]) + ')', o2.uid: 'procedure start_piece (' + str(S[325]) + ')', o3.uid: 'procedure retire (' + str(S[58]) + ')', o4.uid: 'procedure grow_old (' + str(S[72]) + ')', o5.uid: 'procedure settle (' + str(S[105]) + ')', o6.uid: 'procedure place_new (' + str(S[278]) + ')', o7.uid: 'procedure fill_throne (' + str(S[275]) + ')', o8.uid: 'procedure income_phase (' + str(S[263]) + ')', o9.uid: 'procedure aging_phase (' + str(S[327]) + ')', o10.uid: 'procedure descendants_phase (' + str(S[328]) + ')', o11.uid: 'procedure son (' + str(S[276]) + ')', o12.uid: 'procedure daughter (' + str(S[277]) + ')', o13.uid: 'procedure offer (' + str(S[280]) + ')', o14.uid: 'procedure action_turn (' + str(S[329]) + ')', o15.uid: 'procedure place_knight (' + str(S[287]) + ')', o16.uid: 'procedure move_knight (' + str(S[288]) + ')', o17.uid: 'procedure use_card (' + str(S[284]) + ')', o18.uid: 'procedure doctor (' + str(S[286]) + ')', o19.uid: 'procedure move_card (' + str(S[292]) + ')', o20.uid: 'procedure permit (' + str(S[293]) + ')', o21.uid: 'procedure ordinance (' + str(S[294]) + ')', o22.uid: 'procedure promotion (' + str(S[295]) + ')', o23.uid: 'procedure kings_daughter (' + str(S[296]) + ')', o24.uid: 'procedure new_electors_phase (' + str(S[330]) + ')', o25.uid: 'procedure gray_eminence (' + str(S[304]) + ')', o26.uid: 'procedure new_elector (' + str(S[305]) + ')', o27.uid: 'procedure change_of_power (' + str(S[308]) + ')', o28.uid: 'procedure displaced (' + str(S[310]) + ')', o29.uid: 'procedure election_phase (' + str(S[331]) + ')', o30.uid: 'procedure election (' + str(S[312]) + ')', o31.uid: 'procedure crown (' + str(S[316]) + ')', o32.uid: 'procedure deposed (' + str(S[317]) + ')', o33.uid: 'procedure emperor_action_phase (' + str(S[332]) + ')', o34.uid: 'procedure place_empire_city (' + str(S[319]) + ')', o35.uid: 'procedure move_empire_city (' + str(S[320]) + ')'}
     P.procedure_chain = 36
     P.var_specs = [
         VarSpec('emperor', 'player', None, S[594], 'public'),
@@ -8757,11 +8769,11 @@ def build(num_players, files):
         VarSpec('excommunicated', 'card', None, S[603], 'public'),
         VarSpec('thalers', 'int', 'players', S[604], 'public'),
         VarSpec('score', 'int', 'players', S[605], 'public'),
-        VarSpec('round', 'int', None, S[325], 'public'),
-        VarSpec('phase', 'str', None, S[325], 'public'),
-        VarSpec('turn_player', 'player', None, S[325], 'public'),
-        VarSpec('start_player', 'player', None, S[325], 'public'),
-        VarSpec('passed', 'bool', 'players', S[325], 'public'),
+        VarSpec('round', 'int', None, S[326], 'public'),
+        VarSpec('phase', 'str', None, S[326], 'public'),
+        VarSpec('turn_player', 'player', None, S[326], 'public'),
+        VarSpec('start_player', 'player', None, S[326], 'public'),
+        VarSpec('passed', 'bool', 'players', S[326], 'public'),
     ]
     P.var_initial = {'emperor': init_emperor, 'rival': init_rival, 'chip': init_chip, 'age': init_age, 'couple': init_couple, 'closed': init_closed, 'privilege_used': init_privilege_used, 'vote': init_vote, 'church_on': init_church_on, 'excommunicated': init_excommunicated, 'thalers': init_thalers, 'score': init_score, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player, 'passed': init_passed}
     P.tie_breakers = []

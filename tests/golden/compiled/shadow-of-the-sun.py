@@ -139,8 +139,10 @@ SPANS = (
     (0, 231, 17, 231, 115),
     (0, 260, 3, 260, 15),
     (0, 242, 9, 260, 3),
+    (0, 250, 17, 250, 71),
     (0, 263, 10, 264, 40),
     (0, 276, 17, 279, 7),
+    (0, 282, 9, 282, 66),
     (0, 301, 17, 301, 114),
     (0, 105, 1, 105, 5),
     (0, 119, 3, 119, 7),
@@ -174,7 +176,6 @@ SPANS = (
     (0, 245, 46, 245, 71),
     (0, 247, 13, 247, 15),
     (0, 249, 17, 249, 165),
-    (0, 250, 17, 250, 71),
     (0, 253, 17, 253, 21),
     (0, 254, 21, 254, 51),
     (0, 255, 21, 255, 66),
@@ -193,7 +194,6 @@ SPANS = (
     (0, 281, 30, 281, 32),
     (0, 281, 36, 281, 112),
     (0, 281, 9, 281, 115),
-    (0, 282, 9, 282, 66),
     (0, 286, 9, 286, 13),
     (0, 287, 13, 287, 36),
     (0, 288, 13, 288, 15),
@@ -2466,11 +2466,26 @@ def build(num_players, files):
                     except Exception as e:
                         traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                         raise
-                    _h1 = len(st.frames)
                     st.at = o64  # game.yaml:250
-                    o64.exec(st, env)  # tally: kept
-                    if len(st.frames) > _h1:  # tally: kept
-                        run_to(st, _h1)  # tally: kept
+                    _lead1 = list(fn_strongest_legion(st, S[69], [_L_p10, _L_q3]))
+                    if len(_lead1) > 1:  # a tie: its chooser's
+                        _ch1 = st.vars['supreme']
+                        _lead1 = [_x13 for _x13 in _lead1 if _x13 != _ch1]
+                        if len(_lead1) < 2:
+                            env['w'] = _lead1[0] if len(_lead1) == 1 else None
+                        else:
+                            for _x13 in _lead1:  # the action ids
+                                site[19].action(_x13)
+                            if type(_ch1) is not int or not 0 <= _ch1 < num_players:
+                                raise RuleError(not_a_seat(_ch1, num_players), S[106])
+                            if _ch1 in st.players:
+                                _i15 = st.choose(len(_lead1))
+                                st.move_number += 1
+                                env['w'] = _lead1[_i15]
+                            else:  # out of the game: the tie stays unbroken
+                                env['w'] = None
+                    else:
+                        env['w'] = _lead1[0] if len(_lead1) == 1 else None
                     st.at = o70  # game.yaml:251
                     if (env['w'] != None):
                         st.at = o66  # game.yaml:254
@@ -2492,18 +2507,18 @@ def build(num_players, files):
                                 _c33 = _pile7.pop()
                                 _t12 = _TD.get(st)
                                 if _t12 is not None:
-                                    _x13 = _t12[_d37]
-                                    if _x13 is not None:
-                                        _x13[OSLOT[_c33.id]] += 1
+                                    _x14 = _t12[_d37]
+                                    if _x14 is not None:
+                                        _x14[OSLOT[_c33.id]] += 1
                                 st.zones[_d37].append(_c33)
                                 st.loc[_c33.id] = _d37
                         else:  # short of cards (a refill), or no count: State's
                             st.move_count(_n6, _src1, _d37, False, S[67])
                             _TD.clear()  # (codegen/tally.py)
                     st.at = o73  # game.yaml:258
-                    for _x14 in [_L_p10, _L_q3]:
+                    for _x15 in [_L_p10, _L_q3]:
                         st.at = o72  # game.yaml:258
-                        move_cards(st, st.zones[(Z_legion1 + (_x14 if type(_x14) is int and 0 <= _x14 < num_players else seat(st, _x14, S[68])))], Z_discard1, False)  # tally: kept
+                        move_cards(st, st.zones[(Z_legion1 + (_x15 if type(_x15) is int and 0 <= _x15 < num_players else seat(st, _x15, S[68])))], Z_discard1, False)  # tally: kept
     def c_7(st, env, pc):  # game.yaml:260
         _L_p11 = env['p']
         _S_p10 = _L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else None
@@ -2512,7 +2527,7 @@ def build(num_players, files):
             _lo4 = 2
             _hi3 = 4
             if _lo4 < 0 or _hi3 < _lo4:
-                raise RuleError(f'a pick of {_lo4} to {_hi3} items is impossible', S[106])
+                raise RuleError(f'a pick of {_lo4} to {_hi3} items is impossible', S[107])
             _picked5 = []
             if 0 < _hi3:
                 _rf3 = st.zones[(Z_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[70])))][::-1]
@@ -2532,21 +2547,21 @@ def build(num_players, files):
                 _stop4 = len(_picked5) >= _lo4
                 if not _cands5:
                     if not _stop4:
-                        raise RuleError(f'a pick needs {_lo4} items but only {len(_picked5)} could be picked', S[106])
+                        raise RuleError(f'a pick needs {_lo4} items but only {len(_picked5)} could be picked', S[107])
                     break
                 if _S_p10 is None:
-                    raise RuleError(not_a_seat(_L_p11, num_players), S[106])
+                    raise RuleError(not_a_seat(_L_p11, num_players), S[107])
                 if _L_p11 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n7 = len(_cands5) + _stop4
                 if _n7 > 1:
-                    _i15 = st.choose(_n7)
+                    _i16 = st.choose(_n7)
                     st.move_number += 1
-                    if _i15 == len(_cands5):
+                    if _i16 == len(_cands5):
                         break  # done
-                    _c34 = _cands5[_i15]
+                    _c34 = _cands5[_i16]
                 else:  # one card and no stopping yet: it is picked
-                    _i15 = 0
+                    _i16 = 0
                     _c34 = _cands5[0]
                 _picked5.append(_c34)
                 _d38 = (Z_legion1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[71])))
@@ -2558,14 +2573,14 @@ def build(num_players, files):
                 st.zones[_d38].append(_c34)
                 st.loc[_c34.id] = _d38
                 if len(_picked5) < _hi3:
-                    del _cands5[_i15]
+                    del _cands5[_i16]
                     _t14 = _c34.type_id
                     _k3 = _rt3.index(_t14)  # (c: the first of its type from the top)
                     del _rt3[_k3]
                     del _rf3[_k3]
                     if _t14 in _rt3:  # the next card of its type is a candidate now
                         _k3 = _rt3.index(_t14, _k3)
-                        _j3 = _i15
+                        _j3 = _i16
                         while _j3 and _rf3.index(_cands5[_j3 - 1]) < _k3:
                             _j3 -= 1
                         _cands5.insert(_j3, _rf3[_k3])
@@ -2581,9 +2596,9 @@ def build(num_players, files):
                     # game.yaml:278: always offered
                     # game.yaml:278: always offered
                     if _q13 in st.players:  # else out of the game: no option runs
-                        _i16 = st.choose(2)
+                        _i17 = st.choose(2)
                         st.move_number += 1
-                        if _i16 < 1:  # game.yaml:278
+                        if _i17 < 1:  # game.yaml:278
                             _args31 = {'p': _q13}
                             try:
                                 c_7(st, _args31, 0)
@@ -2601,11 +2616,26 @@ def build(num_players, files):
             for _q15 in list(env['fighters']):
                 st.at = o87  # game.yaml:281
         if pc <= 4:
-            _h2 = len(st.frames)
             st.at = o89  # game.yaml:282
-            o89.exec(st, env)  # tally: kept
-            if len(st.frames) > _h2:  # tally: kept
-                run_to(st, _h2)  # tally: kept
+            _lead2 = list(fn_strongest_legion(st, S[74], env['fighters']))
+            if len(_lead2) > 1:  # a tie: its chooser's
+                _ch2 = st.vars['supreme']
+                _lead2 = [_x16 for _x16 in _lead2 if _x16 != _ch2]
+                if len(_lead2) < 2:
+                    env['w'] = _lead2[0] if len(_lead2) == 1 else None
+                else:
+                    for _x16 in _lead2:  # the action ids
+                        site[23].action(_x16)
+                    if type(_ch2) is not int or not 0 <= _ch2 < num_players:
+                        raise RuleError(not_a_seat(_ch2, num_players), S[109])
+                    if _ch2 in st.players:
+                        _i18 = st.choose(len(_lead2))
+                        st.move_number += 1
+                        env['w'] = _lead2[_i18]
+                    else:  # out of the game: the tie stays unbroken
+                        env['w'] = None
+            else:
+                env['w'] = _lead2[0] if len(_lead2) == 1 else None
         if pc <= 5:
             st.at = o98  # game.yaml:283
             if (env['w'] == None):
@@ -2614,9 +2644,9 @@ def build(num_players, files):
                 if type(_c36) is Card:
                     _t15 = _TD.get(st)
                     if _t15 is not None:
-                        _x15 = _t15[st.loc[_c36.id]]
-                        if _x15 is not None:
-                            _x15[OSLOT[_c36.id]] -= 1
+                        _x17 = _t15[st.loc[_c36.id]]
+                        if _x17 is not None:
+                            _x17[OSLOT[_c36.id]] -= 1
                     _from7 = st.zones[st.loc[_c36.id]]
                     if _from7[-1] is _c36:  # the top card: no search from the bottom
                         _from7.pop()
@@ -2635,9 +2665,9 @@ def build(num_players, files):
                 if type(_c37) is Card:
                     _t16 = _TD.get(st)
                     if _t16 is not None:
-                        _x16 = _t16[st.loc[_c37.id]]
-                        if _x16 is not None:
-                            _x16[OSLOT[_c37.id]] -= 1
+                        _x18 = _t16[st.loc[_c37.id]]
+                        if _x18 is not None:
+                            _x18[OSLOT[_c37.id]] -= 1
                     _from8 = st.zones[st.loc[_c37.id]]
                     if _from8[-1] is _c37:  # the top card: no search from the bottom
                         _from8.pop()
@@ -2658,9 +2688,9 @@ def build(num_players, files):
                         _c38 = _pile8.pop()
                         _t17 = _TD.get(st)
                         if _t17 is not None:
-                            _x17 = _t17[_d40]
-                            if _x17 is not None:
-                                _x17[OSLOT[_c38.id]] += 1
+                            _x19 = _t17[_d40]
+                            if _x19 is not None:
+                                _x19[OSLOT[_c38.id]] += 1
                         st.zones[_d40].append(_c38)
                         st.loc[_c38.id] = _d40
                 else:  # short of cards (a refill), or no count: State's
@@ -2682,7 +2712,7 @@ def build(num_players, files):
                     _lo5 = ((_r16 := len(st.zones[(Z_hand1 + _q17)])) - 3)
                     _hi4 = (_r16 - 3)
                     if _lo5 < 0 or _hi4 < _lo5:
-                        raise RuleError(f'a pick of {_lo5} to {_hi4} items is impossible', S[108])
+                        raise RuleError(f'a pick of {_lo5} to {_hi4} items is impossible', S[110])
                     _picked6 = []
                     if 0 < _hi4:
                         _rf4 = st.zones[(Z_hand1 + _q17)][::-1]
@@ -2702,19 +2732,19 @@ def build(num_players, files):
                         _stop5 = len(_picked6) >= _lo5
                         if not _cands6:
                             if not _stop5:
-                                raise RuleError(f'a pick needs {_lo5} items but only {len(_picked6)} could be picked', S[108])
+                                raise RuleError(f'a pick needs {_lo5} items but only {len(_picked6)} could be picked', S[110])
                             break
                         if _q17 not in st.players:
                             break  # the picker is out of the game: the pick ends with what was picked
                         _n9 = len(_cands6) + _stop5
                         if _n9 > 1:
-                            _i17 = st.choose(_n9)
+                            _i19 = st.choose(_n9)
                             st.move_number += 1
-                            if _i17 == len(_cands6):
+                            if _i19 == len(_cands6):
                                 break  # done
-                            _c39 = _cands6[_i17]
+                            _c39 = _cands6[_i19]
                         else:  # one card and no stopping yet: it is picked
-                            _i17 = 0
+                            _i19 = 0
                             _c39 = _cands6[0]
                         _picked6.append(_c39)
                         _from9 = st.zones[st.loc[_c39.id]]
@@ -2725,14 +2755,14 @@ def build(num_players, files):
                         st.zones[Z_discard1].append(_c39)
                         st.loc[_c39.id] = Z_discard1
                         if len(_picked6) < _hi4:
-                            del _cands6[_i17]
+                            del _cands6[_i19]
                             _t19 = _c39.type_id
                             _k4 = _rt4.index(_t19)  # (c: the first of its type from the top)
                             del _rt4[_k4]
                             del _rf4[_k4]
                             if _t19 in _rt4:  # the next card of its type is a candidate now
                                 _k4 = _rt4.index(_t19, _k4)
-                                _j4 = _i17
+                                _j4 = _i19
                                 while _j4 and _rf4.index(_cands6[_j4 - 1]) < _k4:
                                     _j4 -= 1
                                 _cands6.insert(_j4, _rf4[_k4])
@@ -2769,7 +2799,7 @@ def build(num_players, files):
                 raise
         if pc <= 1:
             st.at = o26  # game.yaml:165
-            for _q18 in [_x18 for _x18 in ((SEATS_others1.get(_S_p11) if len(st.players) == num_players else None) or others(st, _L_p12)) if (len(st.zones[(Z_hand1 + _x18)]) > 0)]:
+            for _q18 in [_x20 for _x20 in ((SEATS_others1.get(_S_p11) if len(st.players) == num_players else None) or others(st, _L_p12)) if (len(st.zones[(Z_hand1 + _x20)]) > 0)]:
                 st.at = o25  # game.yaml:167
                 _cands7 = []
                 _seen3 = set()
@@ -2862,11 +2892,11 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_L_p13, num_players), S[97])
             if _L_p13 in st.players:  # else out of the game: no option runs
                 if _end12 > 1:
-                    _i20 = st.choose(_end12)
+                    _i22 = st.choose(_end12)
                     st.move_number += 1
                 else:
-                    _i20 = 0
-                _q20 = env['q'] = _v13[_i20]
+                    _i22 = 0
+                _q20 = env['q'] = _v13[_i22]
                 _args34 = {'q': _q20, 'd': _L_d4}
                 try:
                     proc_return_marker(st, _args34)  # tally: kept
@@ -2895,23 +2925,23 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_L_p14, num_players), S[98])
             if _L_p14 in st.players:  # else out of the game: no option runs
                 if _end13 > 1:
-                    _i21 = st.choose(_end13)
+                    _i23 = st.choose(_end13)
                     st.move_number += 1
                 else:
-                    _i21 = 0
-                _b6 = env['b'] = _v14[_i21]
+                    _i23 = 0
+                _b6 = env['b'] = _v14[_i23]
                 st.at = o36  # game.yaml:188
                 _c47 = (first(_m34 for _m34 in _zone5 if (_m34.owner == _L_p14)) if len(_zone5 := st.zones[(Z_markers_on1 + (_O_a1 if _O_a1 is not None else ordinal(_L_a2, 'districts', S[39])))]) >= 10 else first([_m34 for _m34 in _zone5 if (_m34.owner == _L_p14)]))
                 _d43 = (Z_markers_on1 + _b6.ordinal)
                 if type(_c47) is Card:
                     _t22 = _TD.get(st)
                     if _t22 is not None:
-                        _x19 = _t22[st.loc[_c47.id]]
-                        if _x19 is not None:
-                            _x19[OSLOT[_c47.id]] -= 1
-                        _x20 = _t22[_d43]
-                        if _x20 is not None:
-                            _x20[OSLOT[_c47.id]] += 1
+                        _x21 = _t22[st.loc[_c47.id]]
+                        if _x21 is not None:
+                            _x21[OSLOT[_c47.id]] -= 1
+                        _x22 = _t22[_d43]
+                        if _x22 is not None:
+                            _x22[OSLOT[_c47.id]] += 1
                     _from12 = st.zones[st.loc[_c47.id]]
                     if _from12[-1] is _c47:  # the top card: no search from the bottom
                         _from12.pop()
@@ -2941,9 +2971,9 @@ def build(num_players, files):
             _d44 = (Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[41])))
             _t23 = _TD.get(st)
             if _t23 is not None:
-                _x21 = _t23[_d44]
-                if _x21 is not None:
-                    _x21[OSLOT[_c48.id]] += 1
+                _x23 = _t23[_d44]
+                if _x23 is not None:
+                    _x23[OSLOT[_c48.id]] += 1
             _z4.pop()
             st.zones[_d44].append(_c48)
             st.loc[_c48.id] = _d44
@@ -2986,13 +3016,13 @@ def build(num_players, files):
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n13 = len(_cands9) + _stop6
                 if _n13 > 1:
-                    _i22 = st.choose(_n13)
+                    _i24 = st.choose(_n13)
                     st.move_number += 1
-                    if _i22 == len(_cands9):
+                    if _i24 == len(_cands9):
                         break  # done
-                    _c49 = _cands9[_i22]
+                    _c49 = _cands9[_i24]
                 else:  # one card and no stopping yet: it is picked
-                    _i22 = 0
+                    _i24 = 0
                     _c49 = _cands9[0]
                 _picked9.append(_c49)
                 _from13 = st.zones[st.loc[_c49.id]]
@@ -3003,14 +3033,14 @@ def build(num_players, files):
                 st.zones[Z_discard1].append(_c49)
                 st.loc[_c49.id] = Z_discard1
                 if len(_picked9) < _hi5:
-                    del _cands9[_i22]
+                    del _cands9[_i24]
                     _t25 = _c49.type_id
                     _k5 = _rt5.index(_t25)  # (c: the first of its type from the top)
                     del _rt5[_k5]
                     del _rf5[_k5]
                     if _t25 in _rt5:  # the next card of its type is a candidate now
                         _k5 = _rt5.index(_t25, _k5)
-                        _j5 = _i22
+                        _j5 = _i24
                         while _j5 and _rf5.index(_cands9[_j5 - 1]) < _k5:
                             _j5 -= 1
                         _cands9.insert(_j5, _rf5[_k5])
@@ -3021,9 +3051,9 @@ def build(num_players, files):
             _d45 = (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d6, 'districts', S[45])))
             _t26 = _TD.get(st)
             if _t26 is not None:
-                _x22 = _t26[_d45]
-                if _x22 is not None:
-                    _x22[OSLOT[_c51.id]] += 1
+                _x24 = _t26[_d45]
+                if _x24 is not None:
+                    _x24[OSLOT[_c51.id]] += 1
             _z5.pop()
             st.zones[_d45].append(_c51)
             st.loc[_c51.id] = _d45
@@ -3043,11 +3073,11 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_L_p17, num_players), S[101])
             if _L_p17 in st.players:  # else out of the game: no option runs
                 if _end14 > 1:
-                    _i23 = st.choose(_end14)
+                    _i25 = st.choose(_end14)
                     st.move_number += 1
                 else:
-                    _i23 = 0
-                _d47 = env['d'] = _v15[_i23]
+                    _i25 = 0
+                _d47 = env['d'] = _v15[_i25]
                 _args37 = {'p': _L_p17, 'q': _L_q5, 'd': _d47}
                 try:
                     c_6(st, _args37, 0)
@@ -3095,13 +3125,13 @@ def build(num_players, files):
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n14 = len(_cands10) + _stop7
                 if _n14 > 1:
-                    _i24 = st.choose(_n14)
+                    _i26 = st.choose(_n14)
                     st.move_number += 1
-                    if _i24 == len(_cands10):
+                    if _i26 == len(_cands10):
                         break  # done
-                    _c52 = _cands10[_i24]
+                    _c52 = _cands10[_i26]
                 else:  # one card and no stopping yet: it is picked
-                    _i24 = 0
+                    _i26 = 0
                     _c52 = _cands10[0]
                 _picked10.append(_c52)
                 _from14 = st.zones[st.loc[_c52.id]]
@@ -3111,14 +3141,14 @@ def build(num_players, files):
                     _from14.remove(_c52)
                 st.zones[Z_discard1].append(_c52)
                 st.loc[_c52.id] = Z_discard1
-                del _cands10[_i24]
+                del _cands10[_i26]
                 _t28 = _c52.type_id
                 _k6 = _rt6.index(_t28)  # (c: the first of its type from the top)
                 del _rt6[_k6]
                 del _rf6[_k6]
                 if _t28 in _rt6:  # the next card of its type is a candidate now
                     _k6 = _rt6.index(_t28, _k6)
-                    _j6 = _i24
+                    _j6 = _i26
                     while _j6 and _rf6.index(_cands10[_j6 - 1]) < _k6:
                         _j6 -= 1
                     _cands10.insert(_j6, _rf6[_k6])
@@ -3157,11 +3187,26 @@ def build(num_players, files):
                 traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                 raise
         if pc <= 2:
-            _h3 = len(st.frames)
             st.at = o64  # game.yaml:250
-            o64.exec(st, env)  # tally: kept
-            if len(st.frames) > _h3:  # tally: kept
-                run_to(st, _h3)  # tally: kept
+            _lead3 = list(fn_strongest_legion(st, S[69], [_L_p20, _L_q8]))
+            if len(_lead3) > 1:  # a tie: its chooser's
+                _ch3 = st.vars['supreme']
+                _lead3 = [_x25 for _x25 in _lead3 if _x25 != _ch3]
+                if len(_lead3) < 2:
+                    env['w'] = _lead3[0] if len(_lead3) == 1 else None
+                else:
+                    for _x25 in _lead3:  # the action ids
+                        site[19].action(_x25)
+                    if type(_ch3) is not int or not 0 <= _ch3 < num_players:
+                        raise RuleError(not_a_seat(_ch3, num_players), S[106])
+                    if _ch3 in st.players:
+                        _i27 = st.choose(len(_lead3))
+                        st.move_number += 1
+                        env['w'] = _lead3[_i27]
+                    else:  # out of the game: the tie stays unbroken
+                        env['w'] = None
+            else:
+                env['w'] = _lead3[0] if len(_lead3) == 1 else None
         if pc <= 3:
             st.at = o70  # game.yaml:251
             if (env['w'] != None):
@@ -3184,9 +3229,9 @@ def build(num_players, files):
                         _c55 = _pile12.pop()
                         _t29 = _TD.get(st)
                         if _t29 is not None:
-                            _x23 = _t29[_d49]
-                            if _x23 is not None:
-                                _x23[OSLOT[_c55.id]] += 1
+                            _x26 = _t29[_d49]
+                            if _x26 is not None:
+                                _x26[OSLOT[_c55.id]] += 1
                         st.zones[_d49].append(_c55)
                         st.loc[_c55.id] = _d49
                 else:  # short of cards (a refill), or no count: State's
@@ -3194,9 +3239,9 @@ def build(num_players, files):
                     _TD.clear()  # (codegen/tally.py)
         if pc <= 4:
             st.at = o73  # game.yaml:258
-            for _x24 in [_L_p20, _L_q8]:
+            for _x27 in [_L_p20, _L_q8]:
                 st.at = o72  # game.yaml:258
-                move_cards(st, st.zones[(Z_legion1 + (_x24 if type(_x24) is int and 0 <= _x24 < num_players else seat(st, _x24, S[68])))], Z_discard1, False)  # tally: kept
+                move_cards(st, st.zones[(Z_legion1 + (_x27 if type(_x27) is int and 0 <= _x27 < num_players else seat(st, _x27, S[68])))], Z_discard1, False)  # tally: kept
     def c_76(st, env, pc):  # game.yaml:272
         _L_q9 = env['q']
         _S_q5 = _L_q9 if type(_L_q9) is int and 0 <= _L_q9 < num_players else None
@@ -3207,11 +3252,11 @@ def build(num_players, files):
                 # game.yaml:278: always offered
                 # game.yaml:278: always offered
                 if _S_q5 is None:
-                    raise RuleError(not_a_seat(_L_q9, num_players), S[107])
+                    raise RuleError(not_a_seat(_L_q9, num_players), S[108])
                 if _L_q9 in st.players:  # else out of the game: no option runs
-                    _i25 = st.choose(2)
+                    _i28 = st.choose(2)
                     st.move_number += 1
-                    if _i25 < 1:  # game.yaml:278
+                    if _i28 < 1:  # game.yaml:278
                         _args42 = {'p': _L_q9}
                         try:
                             c_7(st, _args42, 0)
@@ -3228,11 +3273,11 @@ def build(num_players, files):
             # game.yaml:278: always offered
             # game.yaml:278: always offered
             if _S_q6 is None:
-                raise RuleError(not_a_seat(_L_q10, num_players), S[107])
+                raise RuleError(not_a_seat(_L_q10, num_players), S[108])
             if _L_q10 in st.players:  # else out of the game: no option runs
-                _i26 = st.choose(2)
+                _i29 = st.choose(2)
                 st.move_number += 1
-                if _i26 < 1:  # game.yaml:278
+                if _i29 < 1:  # game.yaml:278
                     _args43 = {'p': _L_q10}
                     try:
                         c_7(st, _args43, 0)
@@ -3260,7 +3305,7 @@ def build(num_players, files):
                 _lo8 = ((_r18 := len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[80])))])) - 3)
                 _hi6 = (_r18 - 3)
                 if _lo8 < 0 or _hi6 < _lo8:
-                    raise RuleError(f'a pick of {_lo8} to {_hi6} items is impossible', S[108])
+                    raise RuleError(f'a pick of {_lo8} to {_hi6} items is impossible', S[110])
                 _picked11 = []
                 if 0 < _hi6:
                     _rf7 = st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[79])))][::-1]
@@ -3280,21 +3325,21 @@ def build(num_players, files):
                     _stop8 = len(_picked11) >= _lo8
                     if not _cands11:
                         if not _stop8:
-                            raise RuleError(f'a pick needs {_lo8} items but only {len(_picked11)} could be picked', S[108])
+                            raise RuleError(f'a pick needs {_lo8} items but only {len(_picked11)} could be picked', S[110])
                         break
                     if _S_q7 is None:
-                        raise RuleError(not_a_seat(_L_q12, num_players), S[108])
+                        raise RuleError(not_a_seat(_L_q12, num_players), S[110])
                     if _L_q12 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
                     _n17 = len(_cands11) + _stop8
                     if _n17 > 1:
-                        _i27 = st.choose(_n17)
+                        _i30 = st.choose(_n17)
                         st.move_number += 1
-                        if _i27 == len(_cands11):
+                        if _i30 == len(_cands11):
                             break  # done
-                        _c56 = _cands11[_i27]
+                        _c56 = _cands11[_i30]
                     else:  # one card and no stopping yet: it is picked
-                        _i27 = 0
+                        _i30 = 0
                         _c56 = _cands11[0]
                     _picked11.append(_c56)
                     _from15 = st.zones[st.loc[_c56.id]]
@@ -3305,14 +3350,14 @@ def build(num_players, files):
                     st.zones[Z_discard1].append(_c56)
                     st.loc[_c56.id] = Z_discard1
                     if len(_picked11) < _hi6:
-                        del _cands11[_i27]
+                        del _cands11[_i30]
                         _t31 = _c56.type_id
                         _k7 = _rt7.index(_t31)  # (c: the first of its type from the top)
                         del _rt7[_k7]
                         del _rf7[_k7]
                         if _t31 in _rt7:  # the next card of its type is a candidate now
                             _k7 = _rt7.index(_t31, _k7)
-                            _j7 = _i27
+                            _j7 = _i30
                             while _j7 and _rf7.index(_cands11[_j7 - 1]) < _k7:
                                 _j7 -= 1
                             _cands11.insert(_j7, _rf7[_k7])
@@ -3336,7 +3381,7 @@ def build(num_players, files):
             _lo9 = ((_r19 := len(st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[80])))])) - 3)
             _hi7 = (_r19 - 3)
             if _lo9 < 0 or _hi7 < _lo9:
-                raise RuleError(f'a pick of {_lo9} to {_hi7} items is impossible', S[108])
+                raise RuleError(f'a pick of {_lo9} to {_hi7} items is impossible', S[110])
             _picked12 = []
             if 0 < _hi7:
                 _rf8 = st.zones[(Z_hand1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[79])))][::-1]
@@ -3356,21 +3401,21 @@ def build(num_players, files):
                 _stop9 = len(_picked12) >= _lo9
                 if not _cands12:
                     if not _stop9:
-                        raise RuleError(f'a pick needs {_lo9} items but only {len(_picked12)} could be picked', S[108])
+                        raise RuleError(f'a pick needs {_lo9} items but only {len(_picked12)} could be picked', S[110])
                     break
                 if _S_q8 is None:
-                    raise RuleError(not_a_seat(_L_q13, num_players), S[108])
+                    raise RuleError(not_a_seat(_L_q13, num_players), S[110])
                 if _L_q13 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n19 = len(_cands12) + _stop9
                 if _n19 > 1:
-                    _i28 = st.choose(_n19)
+                    _i31 = st.choose(_n19)
                     st.move_number += 1
-                    if _i28 == len(_cands12):
+                    if _i31 == len(_cands12):
                         break  # done
-                    _c59 = _cands12[_i28]
+                    _c59 = _cands12[_i31]
                 else:  # one card and no stopping yet: it is picked
-                    _i28 = 0
+                    _i31 = 0
                     _c59 = _cands12[0]
                 _picked12.append(_c59)
                 _from16 = st.zones[st.loc[_c59.id]]
@@ -3381,14 +3426,14 @@ def build(num_players, files):
                 st.zones[Z_discard1].append(_c59)
                 st.loc[_c59.id] = Z_discard1
                 if len(_picked12) < _hi7:
-                    del _cands12[_i28]
+                    del _cands12[_i31]
                     _t33 = _c59.type_id
                     _k8 = _rt8.index(_t33)  # (c: the first of its type from the top)
                     del _rt8[_k8]
                     del _rf8[_k8]
                     if _t33 in _rt8:  # the next card of its type is a candidate now
                         _k8 = _rt8.index(_t33, _k8)
-                        _j8 = _i28
+                        _j8 = _i31
                         while _j8 and _rf8.index(_cands12[_j8 - 1]) < _k8:
                             _j8 -= 1
                         _cands12.insert(_j8, _rf8[_k8])
@@ -3401,7 +3446,7 @@ def build(num_players, files):
                     break
                 _passes1 += 1
                 if _passes1 > MAX_PASSES:
-                    raise too_long(S[109])
+                    raise too_long(S[111])
                 st.at = o120  # game.yaml:105
                 st.vars['round'] += 1
                 st.vars['phase'] = 'Day'
@@ -3421,7 +3466,7 @@ def build(num_players, files):
                     try:
                         c_0(st, _args45, 0)
                     except Exception as e:
-                        traced(e, 'procedure turn (' + str(S[110]) + ')')
+                        traced(e, 'procedure turn (' + str(S[112]) + ')')
                         raise
                 st.vars['turn_player'] = None
                 st.at = o135  # game.yaml:114
@@ -3432,7 +3477,7 @@ def build(num_players, files):
                 try:
                     c_8(st, _args46, 0)
                 except Exception as e:
-                    traced(e, 'procedure struggle (' + str(S[111]) + ')')
+                    traced(e, 'procedure struggle (' + str(S[113]) + ')')
                     raise
                 st.at = o140  # game.yaml:115
                 st.vars['phase'] = ''
@@ -3443,7 +3488,7 @@ def build(num_players, files):
                     try:
                         c_9(st, _args47, 0)
                     except Exception as e:
-                        traced(e, 'procedure end_of_day (' + str(S[112]) + ')')
+                        traced(e, 'procedure end_of_day (' + str(S[114]) + ')')
                         raise
                     st.at = o145  # game.yaml:116
                     st.vars['phase'] = ''
@@ -3470,7 +3515,7 @@ def build(num_players, files):
                 try:
                     c_0(st, _args48, 0)
                 except Exception as e:
-                    traced(e, 'procedure turn (' + str(S[110]) + ')')
+                    traced(e, 'procedure turn (' + str(S[112]) + ')')
                     raise
             st.vars['turn_player'] = None
             st.at = o135  # game.yaml:114
@@ -3482,7 +3527,7 @@ def build(num_players, files):
             try:
                 c_8(st, _args49, 0)
             except Exception as e:
-                traced(e, 'procedure struggle (' + str(S[111]) + ')')
+                traced(e, 'procedure struggle (' + str(S[113]) + ')')
                 raise
             st.at = o140  # game.yaml:115
             st.vars['phase'] = ''
@@ -3494,7 +3539,7 @@ def build(num_players, files):
                 try:
                     c_9(st, _args50, 0)
                 except Exception as e:
-                    traced(e, 'procedure end_of_day (' + str(S[112]) + ')')
+                    traced(e, 'procedure end_of_day (' + str(S[114]) + ')')
                     raise
                 st.at = o145  # game.yaml:116
                 st.vars['phase'] = ''
@@ -3509,7 +3554,7 @@ def build(num_players, files):
                 try:
                     c_0(st, _args51, 0)
                 except Exception as e:
-                    traced(e, 'procedure turn (' + str(S[110]) + ')')
+                    traced(e, 'procedure turn (' + str(S[112]) + ')')
                     raise
         if pc <= 2:
             st.vars['turn_player'] = None
@@ -3525,7 +3570,7 @@ def build(num_players, files):
             try:
                 c_0(st, _args52, 0)
             except Exception as e:
-                traced(e, 'procedure turn (' + str(S[110]) + ')')
+                traced(e, 'procedure turn (' + str(S[112]) + ')')
                 raise
     def c_136(st, env, pc):  # game.yaml:115
         if pc <= 0:
@@ -3536,7 +3581,7 @@ def build(num_players, files):
             try:
                 c_8(st, _args53, 0)
             except Exception as e:
-                traced(e, 'procedure struggle (' + str(S[111]) + ')')
+                traced(e, 'procedure struggle (' + str(S[113]) + ')')
                 raise
         if pc <= 3:
             st.at = o140  # game.yaml:115
@@ -3549,14 +3594,14 @@ def build(num_players, files):
             try:
                 c_9(st, _args54, 0)
             except Exception as e:
-                traced(e, 'procedure end_of_day (' + str(S[112]) + ')')
+                traced(e, 'procedure end_of_day (' + str(S[114]) + ')')
                 raise
         if pc <= 3:
             st.at = o145  # game.yaml:116
             st.vars['phase'] = ''
 
     def tie_0(st, env):  # game.yaml:327
-        return len(st.zones[(Z_won_days1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[113])))])
+        return len(st.zones[(Z_won_days1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[115])))])
     def init_supreme(st, env):  # game.yaml:66
         return 0
     def init_score(st, env):  # game.yaml:69
@@ -3570,7 +3615,7 @@ def build(num_players, files):
     def init_start_player(st, env):  # game.yaml:105
         return first(st.players)
 
-    o0 = Block(0, S[110], 5, step_0)
+    o0 = Block(0, S[112], 5, step_0)
     o1 = Block(1, S[89], 1, step_1)
     o2 = Block(2, S[95], 1, step_2)
     o3 = Block(3, S[90], 1, step_3)
@@ -3578,17 +3623,17 @@ def build(num_players, files):
     o5 = Block(5, S[91], 1, step_5)
     o6 = Block(6, S[102], 4, step_6)
     o7 = Block(7, S[104], 1, step_7)
-    o8 = Block(8, S[111], 7, step_8)
-    o9 = Block(9, S[112], 4, step_9)
+    o8 = Block(8, S[113], 7, step_8)
+    o9 = Block(9, S[114], 4, step_9)
     o10 = Stmt(10, S[8])
     o11 = Stmt(11, S[9])
     o12 = Stmt(12, S[10])
     o13 = Stmt(13, S[11])
     o14 = Stmt(14, S[13])
-    o15 = Block(15, S[114], 1, step_15)
+    o15 = Block(15, S[116], 1, step_15)
     o16 = Stmt(16, S[25])
-    o17 = Block(17, S[115], 1, step_17)
-    o18 = Stmt(18, S[116])
+    o17 = Block(17, S[117], 1, step_17)
+    o18 = Stmt(18, S[118])
     o19 = ChooseOp(S[92], e19_player, e19_prompt, [
         OptionOp(site[0], e19_label0, None, None, None, o15),
         OptionOp(site[1], e19_label1, 'd', e19_items1, e19_when1, o17),
@@ -3599,19 +3644,19 @@ def build(num_players, files):
     o20 = PickOp(S[93], e20_player, e20_prompt, 'c', e20_src, e20_dest, e20_min, e20_max, e20_where, None, False, site[2])
     o20.candidates = cands_20
     o20.uid = 20
-    o21 = Block(21, S[117], 0, step_21)
-    o22 = Block(22, S[118], 3, step_22)
+    o21 = Block(21, S[119], 0, step_21)
+    o22 = Block(22, S[120], 3, step_22)
     o23 = Stmt(23, S[30])
-    o24 = Block(24, S[119], 1, step_24)
+    o24 = Block(24, S[121], 1, step_24)
     o25 = PickOp(S[96], e25_player, e25_prompt, 'c', e25_src, e25_dest, e25_min, e25_max, None, None, False, site[5])
     o25.candidates = cands_25
     o25.uid = 25
-    o26 = ForOp(S[120], 'q', e26_items, o24, False, seats=True)
+    o26 = ForOp(S[122], 'q', e26_items, o24, False, seats=True)
     o26.uid = 26
     o27 = Stmt(27, S[32])
-    o28 = Block(28, S[121], 2, step_28)
+    o28 = Block(28, S[123], 2, step_28)
     o29 = Stmt(29, S[34])
-    o30 = Block(30, S[122], 1, step_30)
+    o30 = Block(30, S[124], 1, step_30)
     o31 = Stmt(31, S[35])
     o32 = ChooseOp(S[97], e32_player, e32_prompt, [
         OptionOp(site[7], e32_label0, 'q', e32_items0, e32_when0, o30),
@@ -3619,19 +3664,19 @@ def build(num_players, files):
     o32.collect = collect_32
     o32.resolve = resolve_32
     o32.uid = 32
-    o33 = Block(33, S[123], 2, step_33)
+    o33 = Block(33, S[125], 2, step_33)
     o34 = Stmt(34, S[37])
-    o35 = Block(35, S[124], 1, step_35)
-    o36 = Stmt(36, S[125])
+    o35 = Block(35, S[126], 1, step_35)
+    o36 = Stmt(36, S[127])
     o37 = ChooseOp(S[98], e37_player, e37_prompt, [
         OptionOp(site[9], e37_label0, 'b', e37_items0, e37_when0, o35),
     ], False)
     o37.collect = collect_37
     o37.resolve = resolve_37
     o37.uid = 37
-    o38 = Block(38, S[126], 2, step_38)
+    o38 = Block(38, S[128], 2, step_38)
     o39 = Stmt(39, S[40])
-    o40 = Stmt(40, S[127])
+    o40 = Stmt(40, S[129])
     o41 = ChooseOp(S[94], e41_player, e41_prompt, [
         OptionOp(site[3], e41_label0, None, None, None, o21),
         OptionOp(site[4], e41_label1, None, None, e41_when1, o22),
@@ -3642,14 +3687,14 @@ def build(num_players, files):
     o41.collect = collect_41
     o41.resolve = resolve_41
     o41.uid = 41
-    o42 = Stmt(42, S[128])
-    o43 = Block(43, S[129], 2, step_43)
+    o42 = Stmt(42, S[130])
+    o43 = Block(43, S[131], 2, step_43)
     o44 = PickOp(S[100], e44_player, e44_prompt, 'c', e44_src, e44_dest, e44_min, e44_max, e44_where, None, False, site[12])
     o44.candidates = cands_44
     o44.uid = 44
-    o45 = Stmt(45, S[130])
-    o46 = Block(46, S[131], 1, step_46)
-    o47 = Block(47, S[132], 1, step_47)
+    o45 = Stmt(45, S[132])
+    o46 = Block(46, S[133], 1, step_46)
+    o47 = Block(47, S[134], 1, step_47)
     o48 = Stmt(48, S[48])
     o49 = ChooseOp(S[101], e49_player, e49_prompt, [
         OptionOp(site[14], e49_label0, 'd', e49_items0, e49_when0, o47),
@@ -3657,7 +3702,7 @@ def build(num_players, files):
     o49.collect = collect_49
     o49.resolve = resolve_49
     o49.uid = 49
-    o50 = Block(50, S[133], 2, step_50)
+    o50 = Block(50, S[135], 2, step_50)
     o51 = PickOp(S[103], e51_player, e51_prompt, 'c', e51_src, e51_dest, e51_min, None, None, 'gone', False, site[16])
     o51.candidates = cands_51
     o51.uid = 51
@@ -3670,27 +3715,27 @@ def build(num_players, files):
     o53.collect = collect_53
     o53.resolve = resolve_53
     o53.uid = 53
-    o54 = Stmt(54, S[134])
+    o54 = Stmt(54, S[136])
     o55 = Stmt(55, S[15])
-    o56 = Block(56, S[135], 1, step_56)
+    o56 = Block(56, S[137], 1, step_56)
     o57 = Stmt(57, S[55])
-    o58 = Stmt(58, S[136])
-    o59 = Block(59, S[137], 1, step_59)
-    o60 = Stmt(60, S[138])
-    o61 = Block(61, S[139], 5, step_61)
+    o58 = Stmt(58, S[138])
+    o59 = Block(59, S[139], 1, step_59)
+    o60 = Stmt(60, S[140])
+    o61 = Block(61, S[141], 5, step_61)
     o62 = Stmt(62, S[58])
-    o63 = Stmt(63, S[140])
-    o64 = WinnerOp(S[141], 'majority:holder', e64_among, e64_strength, e64_chooser, True, 'w', e64_prompt, site[19], fmt_player1)
+    o63 = Stmt(63, S[142])
+    o64 = WinnerOp(S[106], 'majority:holder', e64_among, e64_strength, e64_chooser, True, 'w', e64_prompt, site[19], fmt_player1)
     o64.uid = 64
-    o65 = Block(65, S[142], 4, step_65)
-    o66 = Stmt(66, S[143])
-    o67 = Stmt(67, S[144])
+    o65 = Block(65, S[143], 4, step_65)
+    o66 = Stmt(66, S[144])
+    o67 = Stmt(67, S[145])
     o68 = Stmt(68, S[63])
     o69 = Stmt(69, S[67])
-    o70 = Stmt(70, S[145])
-    o71 = Block(71, S[146], 1, step_71)
-    o72 = Stmt(72, S[147])
-    o73 = ForOp(S[148], 'x', e73_items, o71, False, seats=True)
+    o70 = Stmt(70, S[146])
+    o71 = Block(71, S[147], 1, step_71)
+    o72 = Stmt(72, S[148])
+    o73 = ForOp(S[149], 'x', e73_items, o71, False, seats=True)
     o73.uid = 73
     o74 = ChooseOp(S[105], e74_player, e74_prompt, [
         OptionOp(site[17], e74_label0, None, None, None, o59),
@@ -3699,31 +3744,31 @@ def build(num_players, files):
     o74.collect = collect_74
     o74.resolve = resolve_74
     o74.uid = 74
-    o75 = PickOp(S[106], e75_player, e75_prompt, 'c', e75_src, e75_dest, e75_min, e75_max, None, None, True, site[20])
+    o75 = PickOp(S[107], e75_player, e75_prompt, 'c', e75_src, e75_dest, e75_min, e75_max, None, None, True, site[20])
     o75.candidates = cands_75
     o75.uid = 75
-    o76 = Block(76, S[149], 1, step_76)
-    o77 = Block(77, S[150], 1, step_77)
-    o78 = Block(78, S[151], 1, step_78)
+    o76 = Block(76, S[150], 1, step_76)
+    o77 = Block(77, S[151], 1, step_77)
+    o78 = Block(78, S[152], 1, step_78)
     o79 = Stmt(79, S[73])
-    o80 = Block(80, S[152], 0, step_80)
-    o81 = ChooseOp(S[107], e81_player, e81_prompt, [
+    o80 = Block(80, S[153], 0, step_80)
+    o81 = ChooseOp(S[108], e81_player, e81_prompt, [
         OptionOp(site[21], e81_label0, None, None, None, o78),
         OptionOp(site[22], e81_label1, None, None, None, o80),
     ], False)
     o81.collect = collect_81
     o81.resolve = resolve_81
     o81.uid = 81
-    o82 = Stmt(82, S[153])
-    o83 = ForOp(S[154], 'q', e83_items, o76, True, seats=True)
+    o82 = Stmt(82, S[154])
+    o83 = ForOp(S[155], 'q', e83_items, o76, True, seats=True)
     o83.uid = 83
-    o84 = Stmt(84, S[155])
-    o85 = Stmt(85, S[156])
-    o86 = Block(86, S[157], 1, step_86)
-    o87 = Stmt(87, S[158])
-    o88 = ForOp(S[159], 'q', e88_items, o86, False, seats=True)
+    o84 = Stmt(84, S[156])
+    o85 = Stmt(85, S[157])
+    o86 = Block(86, S[158], 1, step_86)
+    o87 = Stmt(87, S[159])
+    o88 = ForOp(S[160], 'q', e88_items, o86, False, seats=True)
     o88.uid = 88
-    o89 = WinnerOp(S[160], 'majority:holder', e89_among, e89_strength, e89_chooser, True, 'w', e89_prompt, site[23], fmt_player1)
+    o89 = WinnerOp(S[109], 'majority:holder', e89_among, e89_strength, e89_chooser, True, 'w', e89_prompt, site[23], fmt_player1)
     o89.uid = 89
     o90 = Block(90, S[161], 3, step_90)
     o91 = Stmt(91, S[162])
@@ -3742,7 +3787,7 @@ def build(num_players, files):
     o103 = Block(103, S[173], 1, step_103)
     o104 = Stmt(104, S[78])
     o105 = Block(105, S[174], 1, step_105)
-    o106 = PickOp(S[108], e106_player, e106_prompt, 'c', e106_src, e106_dest, e106_min, e106_max, None, None, False, site[24])
+    o106 = PickOp(S[110], e106_player, e106_prompt, 'c', e106_src, e106_dest, e106_min, e106_max, None, None, False, site[24])
     o106.candidates = cands_106
     o106.uid = 106
     o107 = Stmt(107, S[175])
@@ -3758,10 +3803,10 @@ def build(num_players, files):
     o116 = Stmt(116, S[81])
     o117 = ForOp(S[184], 'p', e117_items, o115, False, seats=True)
     o117.uid = 117
-    o118 = Block(118, S[109], 1, step_118)
-    o119 = Block(119, S[109], 6, step_119)
-    o120 = Stmt(120, S[109])
-    o121 = Stmt(121, S[109])
+    o118 = Block(118, S[111], 1, step_118)
+    o119 = Block(119, S[111], 6, step_119)
+    o120 = Stmt(120, S[111])
+    o121 = Stmt(121, S[111])
     o122 = Block(122, S[185], 5, step_122)
     o123 = Stmt(123, S[185])
     o124 = Stmt(124, S[185])
@@ -3788,7 +3833,7 @@ def build(num_players, files):
     o144 = Stmt(144, S[85])
     o145 = Stmt(145, S[191])
     o146 = Stmt(146, S[191])
-    o147 = RepeatOp(S[109], o119, e147_cond, False)
+    o147 = RepeatOp(S[111], o119, e147_cond, False)
     o147.uid = 147
     o148 = Block(148, S[192], 1, step_148)
     o149 = Block(149, S[193], 1, step_149)
@@ -3804,15 +3849,15 @@ def build(num_players, files):
     P.setup = o112
     P.play = o118
     P.scoring = o148
-    P.proc_names = {o0.uid: 'procedure turn (' + str(S[110]) + ')', o1.uid: 'procedure bonus (' + str(S[89]) + ')', o2.uid: 'procedure pay_pair (' + str(S[95]) + ')', o3.uid: 'procedure special_ability (' + str(S[90]) + ')', o4.uid: 'procedure return_marker (' + str(S[36]) + ')', o5.uid: 'procedure action (' + str(S[91]) + ')', o6.uid: 'procedure usurp (' + str(S[102]) + ')', o7.uid: 'procedure build_legion (' + str(S[104]) + ')', o8.uid: 'procedure struggle (' + str(S[111]) + ')', o9.uid: 'procedure end_of_day (' + str(S[112]) + ')'}
+    P.proc_names = {o0.uid: 'procedure turn (' + str(S[112]) + ')', o1.uid: 'procedure bonus (' + str(S[89]) + ')', o2.uid: 'procedure pay_pair (' + str(S[95]) + ')', o3.uid: 'procedure special_ability (' + str(S[90]) + ')', o4.uid: 'procedure return_marker (' + str(S[36]) + ')', o5.uid: 'procedure action (' + str(S[91]) + ')', o6.uid: 'procedure usurp (' + str(S[102]) + ')', o7.uid: 'procedure build_legion (' + str(S[104]) + ')', o8.uid: 'procedure struggle (' + str(S[113]) + ')', o9.uid: 'procedure end_of_day (' + str(S[114]) + ')'}
     P.procedure_chain = 10
     P.var_specs = [
         VarSpec('supreme', 'player', None, S[198], 'public'),
         VarSpec('score', 'int', 'players', S[199], 'public'),
-        VarSpec('round', 'int', None, S[109], 'public'),
-        VarSpec('phase', 'str', None, S[109], 'public'),
-        VarSpec('turn_player', 'player', None, S[109], 'public'),
-        VarSpec('start_player', 'player', None, S[109], 'public'),
+        VarSpec('round', 'int', None, S[111], 'public'),
+        VarSpec('phase', 'str', None, S[111], 'public'),
+        VarSpec('turn_player', 'player', None, S[111], 'public'),
+        VarSpec('start_player', 'player', None, S[111], 'public'),
     ]
     P.var_initial = {'supreme': init_supreme, 'score': init_score, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player}
     P.tie_breakers = [tie_0]
