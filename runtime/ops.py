@@ -405,10 +405,16 @@ class Site:
         self.values = site_size(domain, 0, 0) if domain.startswith("int") else 0
 
     def action(self, value: Any) -> int:
-        if self.domain == "card":
-            return self.base + value.type_id
-        if self.domain == "player":
-            return self.base + value
+        """The action id of option ``value``. Raises RuleError for a value the site cannot
+        number: none (or a number) as a card or a player, a number out of range."""
+        try:
+            if self.domain == "card":
+                return self.base + value.type_id
+            if self.domain == "player":
+                return self.base + value
+        except (AttributeError, TypeError):  # the rules offered none (or a number) as one
+            what = "none" if value is None else f"the {type(value).__name__} {value!r}"
+            raise RuleError(f"an option is {what}, not a {self.domain}") from None
         if self.values:
             n = self.values
             if not 0 <= value < n:

@@ -20,7 +20,7 @@ from test_rows import _first_failure, _games
 
 from meeple.api import load_checked
 from meeple.codegen.emitter import generate
-from meeple.dsl.errors import MeepleError
+from meeple.dsl.errors import MeepleError, RuleError
 
 CONTEST = FIXTURES / "contest" / "game.yaml"
 
@@ -119,8 +119,8 @@ def test_the_prompt_of_a_skipped_tie_is_made(tmp_path: Path) -> None:
 
 def test_a_tie_with_none_fails_as_the_op_fails(tmp_path: Path) -> None:
     """A tie between a seat and none (a list of the rules holding none, each counting 1):
-    WinnerOp.exec fails making the action id of none (not a RuleError: the op's), and the
-    playout fails with the same error, after the same choices."""
+    WinnerOp.exec refuses none as a player's option (a rule error at the winner, not an
+    internal error), and the playout fails with the same error, after the same choices."""
     path = _edit(
         tmp_path,
         NOBODY,
@@ -131,6 +131,8 @@ def test_a_tie_with_none_fails_as_the_op_fails(tmp_path: Path) -> None:
     rec = Recorder(0)
     with pytest.raises(MeepleError) as played:
         compiled.playout(0, rec)
+    assert isinstance(played.value, RuleError), played.value
+    assert "an option is none, not a player" in str(played.value)
     for game in (interpreter, compiled):
         api = game.new_initial_state(0, record_log=False)
         with pytest.raises(MeepleError) as applied:
