@@ -73,7 +73,7 @@ def _compiled_in_order(
     return prog, uids, sites
 
 
-def test_the_numbering_is_the_order_the_interpreter_compiles_in(
+def test_the_numbering_is_the_order_the_interpreter_compiles_in_and_numbers_every_node(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     for checked in _checked(tmp_path):
@@ -100,17 +100,13 @@ def test_the_numbering_is_the_order_the_interpreter_compiles_in(
             parents, fresh = frame_structure(prog)
             assert dict(num.frame_parents) == parents, where
             assert num.fresh_frames == fresh, where
-
-
-def test_every_statement_and_block_has_a_uid(tmp_path: Path) -> None:
-    for checked in _checked(tmp_path):
-        num = number(checked, checked.game.players_min)
-        assert len(set(map(id, num.nodes))) == num.num_ops  # no node numbered twice
-        for node in num.nodes:
-            assert isinstance(node, (ir.Stmt, ir.Block))
-        g = checked.game
-        for b in (g.setup, g.play, g.scoring, *(p.body for p in g.procedures.values())):
-            assert num.uid(b) >= 0
+            # every statement and block has a uid, no node twice (checked here, on the games
+            # this test has loaded already: loading them all costs more than the checks)
+            assert len(set(map(id, num.nodes))) == num.num_ops, where
+            for node in num.nodes:
+                assert isinstance(node, (ir.Stmt, ir.Block)), where
+            for b in (g.setup, g.play, g.scoring, *(p.body for p in g.procedures.values())):
+                assert num.uid(b) >= 0, where
 
 
 def test_the_code_generator_never_builds_a_program(
