@@ -117,13 +117,17 @@ def test_back_ends_agree_on_variants(game_id: str, variant: str, games: int) -> 
         _play_both(key, n, i, random.Random(i), log=i % 4 == 0)
 
 
+# the quick loop resumes one game per game, player count and direction; the deep run two more
+@pytest.mark.parametrize(
+    "seeds", [range(1), pytest.param(range(1, 3), marks=pytest.mark.deep)], ids=["1", "2-3"]
+)
 @pytest.mark.parametrize(("game_id", "players"), CASES)
 @pytest.mark.parametrize("direction", ["interpreter->compiled", "compiled->interpreter"])
 def test_save_on_one_back_end_resume_on_the_other(
-    game_id: str, players: int, direction: str
+    game_id: str, players: int, direction: str, seeds: range
 ) -> None:
     first, second = direction.split("->")
-    for seed in range(3):
+    for seed in seeds:
         rng = random.Random(seed)
         a = _game(game_id, players, first).new_initial_state(seed)
         stop = rng.randrange(1, 200)
