@@ -11,23 +11,19 @@ import pytest
 from _pytest.mark import ParameterSet
 
 
-def _param(case: Any, deep: bool) -> ParameterSet:
-    """``case`` (a tuple of the arguments, or a ``pytest.param``) as a ``pytest.param`` with
-    the same values, id and marks, plus ``@pytest.mark.deep`` if ``deep``."""
-    extra = [pytest.mark.deep] if deep else []
-    if isinstance(case, ParameterSet):
-        return pytest.param(*case.values, marks=[*case.marks, *extra], id=case.id)
-    return pytest.param(*case, marks=extra)
+def deep_unless(
+    cases: Sequence[tuple[Any, ...]], quick: Callable[[int, tuple[Any, ...]], bool]
+) -> list[ParameterSet]:
+    """``cases`` (tuples of arguments) for ``pytest.mark.parametrize``: those for which
+    ``quick(index, case)`` is true run in the quick loop, the others are marked deep. The ids
+    stay those pytest gives the plain tuples."""
+    return [
+        pytest.param(*c, marks=[] if quick(i, c) else [pytest.mark.deep])
+        for i, c in enumerate(cases)
+    ]
 
 
-def deep_unless(cases: Sequence[Any], quick: Callable[[int, Any], bool]) -> list[ParameterSet]:
-    """``cases`` (tuples of arguments or ``pytest.param``s) for ``pytest.mark.parametrize``:
-    those for which ``quick(index, case)`` is true run in the quick loop, the others are
-    marked deep. The ids stay those pytest gives the plain cases."""
-    return [_param(c, not quick(i, c)) for i, c in enumerate(cases)]
-
-
-def every_third(cases: Sequence[Any]) -> list[ParameterSet]:
+def every_third(cases: Sequence[tuple[Any, ...]]) -> list[ParameterSet]:
     """The quick loop runs cases 0, 3, 6, ...; the deep run the others."""
     return deep_unless(cases, lambda i, _: i % 3 == 0)
 
