@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from sampling import first_of_each_game
 
 from meeple.cli import main
 from meeple.compare import mean_ci, wilson
@@ -27,7 +28,8 @@ def _players(game: str, variant: str) -> list[str]:
     return ["-p", "2"] if variant == "two-players" else []
 
 
-@pytest.mark.parametrize(("game", "variant"), VARIANTS)
+# the first variant of each game in the quick loop, the others in the deep run
+@pytest.mark.parametrize(("game", "variant"), first_of_each_game(VARIANTS))
 def test_play_simulate_compare_and_diff_run_each_variant(
     capsys: pytest.CaptureFixture[str], game: str, variant: str
 ) -> None:

@@ -129,25 +129,39 @@ def _check_from(game: Game, state: State, seed: int) -> None:
     state.check_invariants()
 
 
+# the quick loop plays the first game of each case, the deep run the others: the same games
+# (from_the_middle's draws go on from game to game: its deep case plays all of them again)
+PART = ["first", pytest.param("rest", marks=pytest.mark.deep)]
+
+
+def _seeds(part: str, games: int) -> range:
+    """The seeds of ``part`` ("first": 0; "rest": 1 to games - 1; "all": every one)."""
+    return {"first": range(1), "rest": range(1, games), "all": range(games)}[part]
+
+
+@pytest.mark.parametrize("part", PART)
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(("game_id", "players", "games"), _cases(3))
-def test_playout_is_the_api_game(game_id: str, players: int, games: int, backend: str) -> None:
+def test_playout_is_the_api_game(
+    game_id: str, players: int, games: int, backend: str, part: str
+) -> None:
     game = cached_game(game_id, players, backend)
-    for seed in range(games):
+    for seed in _seeds(part, games):
         final, rec = playout_is_the_api_game(game, seed)
         assert final.move_number == len(rec.taken)
 
 
+@pytest.mark.parametrize("part", ["first", pytest.param("all", marks=pytest.mark.deep)])
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(("game_id", "players", "games"), _cases(2))
 def test_playout_from_the_middle_of_a_game(
-    game_id: str, players: int, games: int, backend: str
+    game_id: str, players: int, games: int, backend: str, part: str
 ) -> None:
     """From states after 1 to 200 random decisions: pending choices, picks half made,
     auctions under way; each also as a saved state loaded again."""
     game = cached_game(game_id, players, backend)
     rng = random.Random(players)
-    for seed in range(games):
+    for seed in _seeds(part, games):
         for k in (1, 7, 40, 200):
             state = game.new_initial_state(seed, record_log=False)
             random_moves(state, rng, k)

@@ -12,6 +12,7 @@ import pytest
 from conftest import BrokenGame
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sampling import every_third
 
 import meeple
 from meeple.cli import main
@@ -187,72 +188,74 @@ def test_every_rulebook_example_has_a_scenario() -> None:
         assert example in sources
 
 
-@pytest.mark.parametrize(
-    ("scenario", "old", "new"),
-    [
-        # a tie would give a majority with three players
-        ("majority-two-three-players", "ties: {2..3: nobody, 4..6: all}", "ties: all"),
-        # majorities would not adapt when a player is eliminated
-        ("majority-after-elimination", "      - eliminate q\n", ""),
-        # covered seals would count
-        (
-            "spielschulden",
-            "count(c for c in top_cards(p) if c.seal)",
-            "count(c for c in area[p] if c.seal)",
-        ),
-        # a card of the auctioned colour would count 2
-        (
-            "auction-einfluss",
-            "colour_card_pay: {value: 3",
-            "colour_card_pay: {value: 2",
-        ),
-        # an auction card revealed would not be auctioned
-        (
-            "reveal-order",
-            "{to: revealed, kind: auction_cards",
-            "{to: discard, kind: auction_cards",
-        ),
-        # issue 16, second look at the rules; docs/games/sonnenkoenig.md names each decision.
-        # etiquette-blind-exchange: the exchange offered only when the pile holds a property card
-        (
-            "etiquette-blind",
-            '(Etiquette, "the player may not look at the discard pile")\n',
-            '(Etiquette, "the player may not look at the discard pile")\n'
-            "            when: any(d.kind == 'property_cards' for d in discard)\n",
-        ),
-        # properties-must-be-used: Phase 1 could end with properties unused
-        (
-            "combat-must-be-used",
-            'do: [move col to used_properties, "use_property(p, col)"]\n',
-            'do: [move col to used_properties, "use_property(p, col)"]\n'
-            "              - label: end Phase 1\n"
-            "                do: [move unused_properties to used_properties]\n",
-        ),
-        # autoritaet-herrschaft read literally: a second majority would be needed
-        (
-            "autoritaet",
-            "owns(p, 'autoritaet') > 0 else",
-            "owns(p, 'autoritaet') > 0 and has_majority(p, card('green')) else",
-        ),
-        (
-            "herrschaft",
-            "let dominion = owns(p, 'herrschaft') > 0",
-            "let dominion = owns(p, 'herrschaft') > 0 and has_majority(p, card('red'))",
-        ),
-        # violet-tie-breaker: Verschwörung left out of the violet cards (P1 and P2 share the win)
-        (
-            "violet-tie-breaker",
-            "key: \"count(c for c in area[p] + auction_area[p] if c.colour == card('violet'))\"",
-            "key: \"count(c for c in area[p] if c.colour == card('violet'))\"",
-        ),
-        # auction-cards-in-majorities: auction cards counted in the colour rows
-        (
-            "auction-cards-not-in-majorities",
-            'value: "count(c for c in area[p] if c.colour == col)"',
-            'value: "count(c for c in area[p] + auction_area[p] if c.colour == col)"',
-        ),
-    ],
-)
+# scenario, text in game.yaml, its broken replacement: the quick loop checks every third,
+# the deep run the others (tests/sampling.py)
+BROKEN_RULES = [
+    # a tie would give a majority with three players
+    ("majority-two-three-players", "ties: {2..3: nobody, 4..6: all}", "ties: all"),
+    # majorities would not adapt when a player is eliminated
+    ("majority-after-elimination", "      - eliminate q\n", ""),
+    # covered seals would count
+    (
+        "spielschulden",
+        "count(c for c in top_cards(p) if c.seal)",
+        "count(c for c in area[p] if c.seal)",
+    ),
+    # a card of the auctioned colour would count 2
+    (
+        "auction-einfluss",
+        "colour_card_pay: {value: 3",
+        "colour_card_pay: {value: 2",
+    ),
+    # an auction card revealed would not be auctioned
+    (
+        "reveal-order",
+        "{to: revealed, kind: auction_cards",
+        "{to: discard, kind: auction_cards",
+    ),
+    # issue 16, second look at the rules; docs/games/sonnenkoenig.md names each decision.
+    # etiquette-blind-exchange: the exchange offered only when the pile holds a property card
+    (
+        "etiquette-blind",
+        '(Etiquette, "the player may not look at the discard pile")\n',
+        '(Etiquette, "the player may not look at the discard pile")\n'
+        "            when: any(d.kind == 'property_cards' for d in discard)\n",
+    ),
+    # properties-must-be-used: Phase 1 could end with properties unused
+    (
+        "combat-must-be-used",
+        'do: [move col to used_properties, "use_property(p, col)"]\n',
+        'do: [move col to used_properties, "use_property(p, col)"]\n'
+        "              - label: end Phase 1\n"
+        "                do: [move unused_properties to used_properties]\n",
+    ),
+    # autoritaet-herrschaft read literally: a second majority would be needed
+    (
+        "autoritaet",
+        "owns(p, 'autoritaet') > 0 else",
+        "owns(p, 'autoritaet') > 0 and has_majority(p, card('green')) else",
+    ),
+    (
+        "herrschaft",
+        "let dominion = owns(p, 'herrschaft') > 0",
+        "let dominion = owns(p, 'herrschaft') > 0 and has_majority(p, card('red'))",
+    ),
+    # violet-tie-breaker: Verschwörung left out of the violet cards (P1 and P2 share the win)
+    (
+        "violet-tie-breaker",
+        "key: \"count(c for c in area[p] + auction_area[p] if c.colour == card('violet'))\"",
+        "key: \"count(c for c in area[p] if c.colour == card('violet'))\"",
+    ),
+    # auction-cards-in-majorities: auction cards counted in the colour rows
+    (
+        "auction-cards-not-in-majorities",
+        'value: "count(c for c in area[p] if c.colour == col)"',
+        'value: "count(c for c in area[p] + auction_area[p] if c.colour == col)"',
+    ),
+]
+
+
+@pytest.mark.parametrize(("scenario", "old", "new"), every_third(BROKEN_RULES))
 def test_scenarios_catch_a_broken_rule(
     broken_game: BrokenGame, scenario: str, old: str, new: str
 ) -> None:

@@ -25,20 +25,30 @@ from meeple.dsl.errors import MeepleError
 TALLIED = ("shadow-of-the-sun", "louis-xiv")
 
 
+# the quick loop plays the first 10 playouts from new games and 4 from states half way, the
+# deep run the other 20 and 6
+@pytest.mark.parametrize(
+    ("new", "halfway"),
+    [(range(10), range(4)), pytest.param(range(10, 30), range(4, 10), marks=pytest.mark.deep)],
+    ids=["quick", "deep"],
+)
 @pytest.mark.parametrize("game_id", TALLIED)
 @pytest.mark.parametrize("players", [3, 4])
-def test_playouts_are_the_interpreters_games(game_id: str, players: int) -> None:
-    """30 playouts from new games and 10 from states half way (saved and resumed), each the
-    interpreter's API game for the same choices, state for state at the end."""
+def test_playouts_are_the_interpreters_games(
+    game_id: str, players: int, new: range, halfway: range
+) -> None:
+    """30 playouts from new games and 10 from states half way (saved and resumed), split
+    between the two runs, each the interpreter's API game for the same choices, state for
+    state at the end."""
     compiled = meeple.load(game_id, players, backend="compiled")
     interpreter = meeple.load(game_id, players, backend="interpreter")
-    for seed in range(30):
+    for seed in new:
         rec = Recorder(seed)
         final = compiled.playout(seed, rec)
         api = interpreter.new_initial_state(seed, record_log=False)
         replay(api, rec.taken)
         assert final.to_json() == api.to_json(), seed
-    for seed in range(10):
+    for seed in halfway:
         half = compiled.new_initial_state(seed, record_log=False)
         random_moves(half, random.Random(seed), 60)
         api = interpreter.state_from_json(half.to_json(), record_log=False)

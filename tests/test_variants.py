@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from sampling import first_of_each_game
 
 import meeple
 from meeple import api
@@ -51,7 +52,10 @@ def _conserving_games(game: str, variant: str | None, seeds: range) -> None:
             assert r.state.is_terminal() and len(r.winners) >= 1
 
 
-@pytest.mark.parametrize(("game", "variant"), GAMES_AND_VARIANTS)
+# the quick loop: every game and the first variant of each; the deep run the other variants
+@pytest.mark.parametrize(
+    ("game", "variant"), [(g, None) for g in game_ids()] + first_of_each_game(VARIANTS)
+)
 def test_random_games_conserve_components_at_every_player_count(
     game: str, variant: str | None
 ) -> None:

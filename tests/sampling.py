@@ -1,0 +1,35 @@
+"""Broad sweeps split between the two runs: the quick loop keeps a representative few cases, the
+deep run (``pytest -m deep``) runs the others with the very same arguments and test, so every
+fact the sweep checks is still checked, only the rarer ones in the deep run (README, "Test")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+from _pytest.mark import ParameterSet
+
+
+def deep_unless(
+    cases: Sequence[tuple[Any, ...]], quick: Callable[[int, tuple[Any, ...]], bool]
+) -> list[ParameterSet]:
+    """``cases`` (tuples of arguments) for ``pytest.mark.parametrize``: those for which
+    ``quick(index, case)`` is true run in the quick loop, the others are marked deep. The ids
+    stay those pytest gives the plain tuples."""
+    return [
+        pytest.param(*c, marks=[] if quick(i, c) else [pytest.mark.deep])
+        for i, c in enumerate(cases)
+    ]
+
+
+def every_third(cases: Sequence[tuple[Any, ...]]) -> list[ParameterSet]:
+    """The quick loop runs cases 0, 3, 6, ...; the deep run the others."""
+    return deep_unless(cases, lambda i, _: i % 3 == 0)
+
+
+def first_of_each_game(cases: Sequence[tuple[Any, ...]]) -> list[ParameterSet]:
+    """Cases whose first argument is a game id, grouped by game (as game_ids() x
+    variant_files() lists them): the quick loop runs the first case of each game, the deep run
+    the others."""
+    return deep_unless(cases, lambda i, c: i == 0 or cases[i - 1][0] != c[0])
