@@ -21,6 +21,7 @@ from typing import Any
 from meeple.dsl import ir
 
 from .at import put
+from .auction import write_auction
 from .choice import write_ask, write_choice
 from .hoist import bound_names, hoisted
 from .pick import write_pick
@@ -109,7 +110,11 @@ class DirectEmitter:
     def _d_Block(self, w: Writer, s: ir.Block) -> None:
         self.body(w, s)
 
-    _d_Auction = _d_Block  # lowered by the front end (dsl/auction.py)
+    def _d_Auction(self, w: Writer, s: ir.Auction) -> None:
+        """Lowered by the front end (dsl/auction.py); an open auction's bidding is written as
+        one loop (codegen/auction.py)."""
+        if not write_auction(self, w, s):
+            self._d_Block(w, s)
 
     def _d_If(self, w: Writer, s: ir.If) -> None:
         self.em._f_If(w, s, self.body)
