@@ -22,6 +22,7 @@ from meeple.dsl import ir
 
 from . import loopkeep
 from .at import put
+from .auction import write_auction
 from .choice import write_ask, write_choice
 from .contest import same_strength, write_contest
 from .hoist import bound_names, hoisted
@@ -111,7 +112,11 @@ class DirectEmitter:
     def _d_Block(self, w: Writer, s: ir.Block) -> None:
         self.body(w, s)
 
-    _d_Auction = _d_Block  # lowered by the front end (dsl/auction.py)
+    def _d_Auction(self, w: Writer, s: ir.Auction) -> None:
+        """Lowered by the front end (dsl/auction.py); an open auction's bidding is written as
+        one loop (codegen/auction.py)."""
+        if not write_auction(self, w, s):
+            self._d_Block(w, s)
 
     def _d_If(self, w: Writer, s: ir.If) -> None:
         self.em._f_If(w, s, self.body)

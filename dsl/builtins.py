@@ -101,13 +101,20 @@ def _live_neighbour(st: Any, p: int, step: int) -> int:
 
 def others(st: Any, p: int) -> list[int]:
     """The other seats in play, clockwise after ``p``."""
+    ps = st.players
+    if p in ps:  # (the common case, at the cost of two slices: called often once a seat is out)
+        i = ps.index(p)
+        return ps[i + 1 :] + ps[:i]
     return [q for q in clockwise_from(st, p) if q != p]
 
 
 def clockwise_from(st: Any, p: int) -> list[int]:
     """Every seat in play, clockwise, starting with ``p`` (or its next live neighbour)."""
     ps = st.players
-    if p not in ps and isinstance(p, int) and ps:  # an eliminated seat: from the next live one
+    if p in ps:  # (the common case: see others)
+        i = ps.index(p)
+        return ps[i:] + ps[:i]
+    if isinstance(p, int) and ps:  # an eliminated seat: from the next live one
         p = _live_neighbour(st, p, 1)
     i = seat_index(st, p)
     return ps[i:] + ps[:i]

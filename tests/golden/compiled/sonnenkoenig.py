@@ -4480,52 +4480,47 @@ def build(num_players, files):
                 st.vars['_auction1_in'][_i26] = (_p25 in env['_auction1_order'])
             st.at = o200  # game.yaml:542
             st.vars['_auction1_active'] = len(env['_auction1_order'])
+            _order1 = env['_auction1_order']
+            _in1 = st.vars['_auction1_in']
+            _high1 = st.vars['_auction1_high']
+            _lead1 = st.vars['_auction1_leader']
+            _act1 = st.vars['_auction1_active']
+            _means1 = {}  # MEANS of each seat: nothing the bidding changes reads it
             _passes6 = 0
-            while True:
-                st.at = o215  # game.yaml:542
-                if not (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0)):
-                    break
+            while _act1 > (1 if _lead1 is not None else 0):
                 _passes6 += 1
                 if _passes6 > MAX_PASSES:
                     raise too_long(S[179])
-                st.at = o214  # game.yaml:542
-                _live7 = live_mask(st)
-                for _p26 in list(env['_auction1_order']):
-                    if gone(st, _live7, _p26):
+                for _p26 in _order1:
+                    _k2 = (_p26 if type(_p26) is int and 0 <= _p26 < num_players else seat(st, _p26, S[104]))
+                    if not (_in1[_k2] and _p26 != _lead1 and _act1 > (1 if _lead1 is not None else 0)):
                         continue
-                    st.at = o213  # game.yaml:542
-                    if ((st.vars['_auction1_in'][(_p26 if type(_p26) is int and 0 <= _p26 < num_players else seat(st, _p26, S[104]))] and (_p26 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
-                        st.at = o212  # game.yaml:542
-                        _v25 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _p26, _L_lot2), S[106])  # game.yaml:542
-                        if _v25 and not (0 <= _v25[0] and _v25[-1] < 333):  # an end out of range
-                            for _amount3 in _v25:
-                                if not 0 <= _amount3 < 333:
-                                    site[22].action(_amount3)  # (its error)
-                        # game.yaml:542: always offered
-                        _end17 = len(_v25)
-                        _end18 = _end17 + 1
-                        if not _end18:
-                            raise RuleError('a choice has no legal option', S[179])
-                        _p27 = _p26
-                        if type(_p27) is not int or not 0 <= _p27 < num_players:
-                            raise RuleError(not_a_seat(_p27, num_players), S[179])
-                        if _p27 in st.players:  # else out of the game: no option runs
-                            if _end18 > 1:
-                                _i27 = st.choose(_end18)
-                                st.move_number += 1
-                            else:
-                                _i27 = 0
-                            if _i27 < _end17:  # game.yaml:542
-                                _amount4 = env['amount'] = _v25[_i27]
-                                st.vars['_auction1_high'] = _amount4
-                                st.vars['_auction1_leader'] = _p26
-                                st.at = o207  # game.yaml:542
-                            else:  # game.yaml:542
-                                st.at = o210  # game.yaml:542
-                                _i28 = (_p26 if type(_p26) is int and 0 <= _p26 < num_players else seat(st, _p26, S[104]))
-                                st.vars['_auction1_in'][_i28] = False
-                                st.at = o211  # game.yaml:542
-                                st.vars['_auction1_active'] -= 1
+                    st.at = o212  # game.yaml:542
+                    _lo2 = (_high1 + 1) if _lead1 is not None else 1
+                    _m1 = _means1.get(_p26)
+                    if _m1 is None:
+                        _m1 = _means1[_p26] = fn_can_pay(st, S[105], _p26, _L_lot2)
+                    _end17 = _m1 - _lo2 + 1 if _m1 >= _lo2 else 0
+                    if _end17 and not (0 <= _lo2 and _m1 < 333):  # an end out of range
+                        for _amount3 in span_list(_lo2, _m1, S[106]):
+                            if not 0 <= _amount3 < 333:
+                                site[22].action(_amount3)  # (its error)
+                    _p27 = _p26
+                    if type(_p27) is not int or not 0 <= _p27 < num_players:
+                        raise RuleError(not_a_seat(_p27, num_players), S[179])
+                    if _p27 not in st.players:  # out of the game: no option runs
+                        continue
+                    if _end17:
+                        _i27 = st.choose(_end17 + 1)
+                        st.move_number += 1
+                    else:
+                        _i27 = 0
+                    if _i27 < _end17:  # game.yaml:542
+                        _high1 = st.vars['_auction1_high'] = env['amount'] = _lo2 + _i27
+                        _lead1 = st.vars['_auction1_leader'] = _p26
+                    else:  # game.yaml:542
+                        _in1[_k2] = False
+                        _act1 = st.vars['_auction1_active'] = _act1 - 1
             env['w'] = st.vars['_auction1_leader']
             env['price'] = st.vars['_auction1_high']
             st.at = o225  # game.yaml:542
@@ -4634,9 +4629,9 @@ def build(num_players, files):
             env['holders'] = [_q33 for _kept3 in [{}] for _q33 in ((SEATS_clockwise_from1.get(_S_r1) if len(st.players) == num_players else None) or clockwise_from(st, _L_r2)) if (_q33 in (_kept3[None] if None in _kept3 else _kept3.setdefault(None, fn_colour_majority(st, S[57], C_violet1))))]
         if pc <= 2:
             st.at = o247  # game.yaml:575
-            _live8 = live_mask(st)
+            _live7 = live_mask(st)
             for _q34 in list(env['holders']):
-                if gone(st, _live8, _q34):
+                if gone(st, _live7, _q34):
                     continue
                 st.at = o246  # game.yaml:577
                 # game.yaml:580: always offered
@@ -4645,9 +4640,9 @@ def build(num_players, files):
                 if type(_p29) is not int or not 0 <= _p29 < num_players:
                     raise RuleError(not_a_seat(_p29, num_players), S[184])
                 if _p29 in st.players:  # else out of the game: no option runs
-                    _i30 = st.choose(2)
+                    _i29 = st.choose(2)
                     st.move_number += 1
-                    if _i30 < 1:  # game.yaml:580
+                    if _i29 < 1:  # game.yaml:580
                         _args82 = {'p': _q34, 'into_area': True}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[114])
@@ -4661,7 +4656,7 @@ def build(num_players, files):
                         st.inline -= 1
                     else:  # game.yaml:581
                         st.at = o245  # game.yaml:584
-                        for _i31 in span_list(1, 2, S[117]):
+                        for _i30 in span_list(1, 2, S[117]):
                             st.at = o244  # game.yaml:586
                             if ((_r12 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
                                 _f4 = 1
@@ -4675,21 +4670,21 @@ def build(num_players, files):
                                 _f6 = 1
                             else:
                                 _f6 = 0
-                            _end19 = _f4
-                            _end20 = _end19 + _f5
-                            _end21 = _end20 + _f6
-                            if not _end21:
+                            _end18 = _f4
+                            _end19 = _end18 + _f5
+                            _end20 = _end19 + _f6
+                            if not _end20:
                                 raise RuleError('a choice has no legal option', S[185])
                             _p30 = _q34
                             if type(_p30) is not int or not 0 <= _p30 < num_players:
                                 raise RuleError(not_a_seat(_p30, num_players), S[185])
                             if _p30 in st.players:  # else out of the game: no option runs
-                                if _end21 > 1:
-                                    _i32 = st.choose(_end21)
+                                if _end20 > 1:
+                                    _i31 = st.choose(_end20)
                                     st.move_number += 1
                                 else:
-                                    _i32 = 0
-                                if _i32 < _end19:  # game.yaml:589
+                                    _i31 = 0
+                                if _i31 < _end18:  # game.yaml:589
                                     _args83 = {'p': _q34, 'n': 1}
                                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                         enter_procedure(st, S[115])
@@ -4698,7 +4693,7 @@ def build(num_players, files):
                                     except Exception as e:
                                         traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                                         raise
-                                elif _i32 < _end20:  # game.yaml:590
+                                elif _i31 < _end19:  # game.yaml:590
                                     _args84 = {'p': _q34, 'n': 1}
                                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                         enter_procedure(st, S[116])
@@ -4734,9 +4729,9 @@ def build(num_players, files):
             env['debtors'] = [_q36 for _q36 in ((SEATS_clockwise_from1.get(_S_r2) if len(st.players) == num_players else None) or clockwise_from(st, _L_r3)) if ((env['most'] > 0) and (fn_visible_seals(st, S[59], _q36) < env['most']))]
         if pc <= 3:
             st.at = o254  # game.yaml:601
-            _live9 = live_mask(st)
+            _live8 = live_mask(st)
             for _q37 in list(env['debtors']):
-                if gone(st, _live9, _q37):
+                if gone(st, _live8, _q37):
                     continue
                 _args85 = {'q': _q37}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4768,12 +4763,12 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o267  # game.yaml:608
             _actions7 = set()  # (the ids' order is never read)
-            _v26 = []
+            _v25 = []
             for _c102 in (fn_top_cards(st, S[123], _L_q7) + st.zones[(Z_auction_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[124])))]):  # game.yaml:611
                 _a26 = A_301 + _c102.type_id
                 if _a26 not in _actions7:  # an identical card: the same choice
                     _actions7.add(_a26)
-                    _v26.append(_c102)
+                    _v25.append(_c102)
             if ((_r14 := len(st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[125])))])) >= 2):  # game.yaml:612
                 _f7 = 1
             else:
@@ -4782,21 +4777,21 @@ def build(num_players, files):
                 _f8 = 1
             else:
                 _f8 = 0
-            _end22 = len(_v26)
-            _end23 = _end22 + _f7
-            _end24 = _end23 + _f8
-            if not _end24:
+            _end21 = len(_v25)
+            _end22 = _end21 + _f7
+            _end23 = _end22 + _f8
+            if not _end23:
                 raise RuleError('a choice has no legal option', S[187])
             if _S_q5 is None:
                 raise RuleError(not_a_seat(_L_q7, num_players), S[187])
             if _L_q7 in st.players:  # else out of the game: no option runs
-                if _end24 > 1:
-                    _i33 = st.choose(_end24)
+                if _end23 > 1:
+                    _i32 = st.choose(_end23)
                     st.move_number += 1
                 else:
-                    _i33 = 0
-                if _i33 < _end22:  # game.yaml:611
-                    _c103 = env['c'] = _v26[_i33]
+                    _i32 = 0
+                if _i32 < _end21:  # game.yaml:611
+                    _c103 = env['c'] = _v25[_i32]
                     st.at = o257  # game.yaml:611
                     _c104 = _c103
                     if type(_c104) is Card:
@@ -4809,12 +4804,12 @@ def build(num_players, files):
                         st.loc[_c104.id] = Z_discard1
                     else:  # not a card: State.move raises the rules' error
                         st.move(_c104, Z_discard1, False)
-                elif _i33 < _end23:  # game.yaml:612
+                elif _i32 < _end22:  # game.yaml:612
                     st.at = o259  # game.yaml:616
-                    _lo2 = 2
+                    _lo3 = 2
                     _hi2 = 2
-                    if _lo2 < 0 or _hi2 < _lo2:
-                        raise RuleError(f'a pick of {_lo2} to {_hi2} items is impossible', S[188])
+                    if _lo3 < 0 or _hi2 < _lo3:
+                        raise RuleError(f'a pick of {_lo3} to {_hi2} items is impossible', S[188])
                     _picked3 = []
                     if 0 < _hi2:
                         _rf1 = st.zones[(Z_chips1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[119])))][::-1]
@@ -4831,10 +4826,10 @@ def build(num_players, files):
                     while True:
                         if len(_picked3) >= _hi2:
                             _cands3 = []
-                        _stop2 = len(_picked3) >= _lo2
+                        _stop2 = len(_picked3) >= _lo3
                         if not _cands3:
                             if not _stop2:
-                                raise RuleError(f'a pick needs {_lo2} items but only {len(_picked3)} could be picked', S[188])
+                                raise RuleError(f'a pick needs {_lo3} items but only {len(_picked3)} could be picked', S[188])
                             break
                         if _S_q5 is None:
                             raise RuleError(not_a_seat(_L_q7, num_players), S[188])
@@ -4842,27 +4837,27 @@ def build(num_players, files):
                             break  # the picker is out of the game: the pick ends with what was picked
                         _n12 = len(_cands3) + _stop2
                         if _n12 > 1:
-                            _i34 = st.choose(_n12)
+                            _i33 = st.choose(_n12)
                             st.move_number += 1
-                            if _i34 == len(_cands3):
+                            if _i33 == len(_cands3):
                                 break  # done
-                            _c105 = _cands3[_i34]
+                            _c105 = _cands3[_i33]
                         else:  # one card and no stopping yet: it is picked
-                            _i34 = 0
+                            _i33 = 0
                             _c105 = _cands3[0]
                         _picked3.append(_c105)
                         if len(_picked3) < _hi2:
-                            del _cands3[_i34]
+                            del _cands3[_i33]
                             _t7 = _c105.type_id
-                            _k2 = _rt1.index(_t7)  # (c: the first of its type from the top)
-                            del _rt1[_k2]
-                            del _rf1[_k2]
+                            _k3 = _rt1.index(_t7)  # (c: the first of its type from the top)
+                            del _rt1[_k3]
+                            del _rf1[_k3]
                             if _t7 in _rt1:  # the next card of its type is a candidate now
-                                _k2 = _rt1.index(_t7, _k2)
-                                _j1 = _i34
-                                while _j1 and _rf1.index(_cands3[_j1 - 1]) < _k2:
+                                _k3 = _rt1.index(_t7, _k3)
+                                _j1 = _i33
+                                while _j1 and _rf1.index(_cands3[_j1 - 1]) < _k3:
                                     _j1 -= 1
-                                _cands3.insert(_j1, _rf1[_k2])
+                                _cands3.insert(_j1, _rf1[_k3])
                     env['gone'] = _picked3
                     st.at = o262  # game.yaml:617
                     for _x9 in list(env['gone']):
@@ -4945,26 +4940,26 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o39  # game.yaml:270
             _actions8 = set()  # (the ids' order is never read)
-            _v27 = []
+            _v26 = []
             for _col5 in st.zones[Z_unused_properties1]:  # game.yaml:273
                 if not (_col5.props['phase1'] and majority_has_count(st, _L_p26, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _col5)):
                     continue
                 _a27 = A_01 + _col5.type_id
                 if _a27 not in _actions8:  # an identical card: the same choice
                     _actions8.add(_a27)
-                    _v27.append(_col5)
-            _end25 = len(_v27)
-            if not _end25:
+                    _v26.append(_col5)
+            _end24 = len(_v26)
+            if not _end24:
                 raise RuleError('a choice has no legal option', S[154])
             if _S_p23 is None:
                 raise RuleError(not_a_seat(_L_p26, num_players), S[154])
             if _L_p26 in st.players:  # else out of the game: no option runs
-                if _end25 > 1:
-                    _i35 = st.choose(_end25)
+                if _end24 > 1:
+                    _i34 = st.choose(_end24)
                     st.move_number += 1
                 else:
-                    _i35 = 0
-                _col6 = env['col'] = _v27[_i35]
+                    _i34 = 0
+                _col6 = env['col'] = _v26[_i34]
                 st.at = o37  # game.yaml:278
                 _c108 = _col6
                 if type(_c108) is Card:
@@ -5029,22 +5024,22 @@ def build(num_players, files):
         _S_p24 = _L_p30 if type(_L_p30) is int and 0 <= _L_p30 < num_players else None
         if pc <= 0:
             st.at = o54  # game.yaml:302
-            _v28 = ((SEATS_others1.get(_S_p24) if len(st.players) == num_players else None) or others(st, _L_p30))  # game.yaml:304
-            _end26 = len(_v28)
-            if not _end26:
+            _v27 = ((SEATS_others1.get(_S_p24) if len(st.players) == num_players else None) or others(st, _L_p30))  # game.yaml:304
+            _end25 = len(_v27)
+            if not _end25:
                 raise RuleError('a choice has no legal option', S[158])
             if _S_p24 is None:
                 raise RuleError(not_a_seat(_L_p30, num_players), S[158])
             if _L_p30 in st.players:  # else out of the game: no option runs
-                if _end26 > 1:
-                    _i36 = st.choose(_end26)
+                if _end25 > 1:
+                    _i35 = st.choose(_end25)
                     st.move_number += 1
                 else:
-                    _i36 = 0
-                _q39 = env['q'] = _v28[_i36]
+                    _i35 = 0
+                _q39 = env['q'] = _v27[_i35]
                 st.at = o53  # game.yaml:304
-                _i37 = _q39
-                st.vars['demand'][_i37] += 1
+                _i36 = _q39
+                st.vars['demand'][_i36] += 1
     def c_56(st, env, pc):  # game.yaml:306
         _L_q8 = env['q']
         _L_dominion1 = env['dominion']
@@ -5054,8 +5049,8 @@ def build(num_players, files):
             env['n'] = st.vars['demand'][(_S_q6 if _S_q6 is not None else seat(st, _L_q8, S[71]))]
         if pc <= 1:
             st.at = o58  # game.yaml:308
-            _i38 = (_S_q6 if _S_q6 is not None else seat(st, _L_q8, S[72]))
-            st.vars['demand'][_i38] = 0
+            _i37 = (_S_q6 if _S_q6 is not None else seat(st, _L_q8, S[72]))
+            st.vars['demand'][_i37] = 0
         if pc <= 2:
             st.at = o61  # game.yaml:309
             if (env['n'] > 0):
@@ -5088,26 +5083,26 @@ def build(num_players, files):
             if any((_d12.kind == 'property_cards') for _d12 in st.zones[Z_discard1]):
                 st.at = o70  # game.yaml:328
                 _actions9 = set()  # (the ids' order is never read)
-                _v29 = []
+                _v28 = []
                 for _d13 in st.zones[Z_discard1]:  # game.yaml:331
                     if not ((_d13.kind == 'property_cards')):
                         continue
                     _a30 = A_31 + _d13.type_id
                     if _a30 not in _actions9:  # an identical card: the same choice
                         _actions9.add(_a30)
-                        _v29.append(_d13)
-                _end27 = len(_v29)
-                if not _end27:
+                        _v28.append(_d13)
+                _end26 = len(_v28)
+                if not _end26:
                     raise RuleError('a choice has no legal option', S[161])
                 if _S_p25 is None:
                     raise RuleError(not_a_seat(_L_p31, num_players), S[161])
                 if _L_p31 in st.players:  # else out of the game: no option runs
-                    if _end27 > 1:
-                        _i39 = st.choose(_end27)
+                    if _end26 > 1:
+                        _i38 = st.choose(_end26)
                         st.move_number += 1
                     else:
-                        _i39 = 0
-                    _d14 = env['d'] = _v29[_i39]
+                        _i38 = 0
+                    _d14 = env['d'] = _v28[_i38]
                     st.at = o68  # game.yaml:332
                     _c110 = _d14
                     _d15 = (Z_area1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p31, S[74])))
@@ -5142,26 +5137,26 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o70  # game.yaml:328
             _actions10 = set()  # (the ids' order is never read)
-            _v30 = []
+            _v29 = []
             for _d16 in st.zones[Z_discard1]:  # game.yaml:331
                 if not ((_d16.kind == 'property_cards')):
                     continue
                 _a31 = A_31 + _d16.type_id
                 if _a31 not in _actions10:  # an identical card: the same choice
                     _actions10.add(_a31)
-                    _v30.append(_d16)
-            _end28 = len(_v30)
-            if not _end28:
+                    _v29.append(_d16)
+            _end27 = len(_v29)
+            if not _end27:
                 raise RuleError('a choice has no legal option', S[161])
             if _S_p26 is None:
                 raise RuleError(not_a_seat(_L_p32, num_players), S[161])
             if _L_p32 in st.players:  # else out of the game: no option runs
-                if _end28 > 1:
-                    _i40 = st.choose(_end28)
+                if _end27 > 1:
+                    _i39 = st.choose(_end27)
                     st.move_number += 1
                 else:
-                    _i40 = 0
-                _d17 = env['d'] = _v30[_i40]
+                    _i39 = 0
+                _d17 = env['d'] = _v29[_i39]
                 st.at = o68  # game.yaml:332
                 _c112 = _d17
                 _d18 = (Z_area1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p32, S[74])))
@@ -5217,24 +5212,24 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o80  # game.yaml:352
             _actions11 = set()  # (the ids' order is never read)
-            _v31 = []
+            _v30 = []
             for _x11 in fn_top_cards(st, S[78], _L_q10):  # game.yaml:354
                 _a32 = A_71 + _x11.type_id
                 if _a32 not in _actions11:  # an identical card: the same choice
                     _actions11.add(_a32)
-                    _v31.append(_x11)
-            _end29 = len(_v31)
-            if not _end29:
+                    _v30.append(_x11)
+            _end28 = len(_v30)
+            if not _end28:
                 raise RuleError('a choice has no legal option', S[164])
             if _S_p27 is None:
                 raise RuleError(not_a_seat(_L_p34, num_players), S[164])
             if _L_p34 in st.players:  # else out of the game: no option runs
-                if _end29 > 1:
-                    _i41 = st.choose(_end29)
+                if _end28 > 1:
+                    _i40 = st.choose(_end28)
                     st.move_number += 1
                 else:
-                    _i41 = 0
-                _x12 = env['x'] = _v31[_i41]
+                    _i40 = 0
+                _x12 = env['x'] = _v30[_i40]
                 st.at = o79  # game.yaml:354
                 _c115 = _x12
                 if type(_c115) is Card:
@@ -5252,23 +5247,23 @@ def build(num_players, files):
         _S_p28 = _L_p35 if type(_L_p35) is int and 0 <= _L_p35 < num_players else None
         if pc <= 0:
             st.at = o89  # game.yaml:364
-            _v32 = span_list(1, 3, S[81])  # game.yaml:367
-            if _v32 and not (0 <= _v32[0] and _v32[-1] < 64):  # an end out of range
-                for _n13 in _v32:
+            _v31 = span_list(1, 3, S[81])  # game.yaml:367
+            if _v31 and not (0 <= _v31[0] and _v31[-1] < 64):  # an end out of range
+                for _n13 in _v31:
                     if not 0 <= _n13 < 64:
                         site[8].action(_n13)  # (its error)
-            _end30 = len(_v32)
-            if not _end30:
+            _end29 = len(_v31)
+            if not _end29:
                 raise RuleError('a choice has no legal option', S[166])
             if _S_p28 is None:
                 raise RuleError(not_a_seat(_L_p35, num_players), S[166])
             if _L_p35 in st.players:  # else out of the game: no option runs
-                if _end30 > 1:
-                    _i42 = st.choose(_end30)
+                if _end29 > 1:
+                    _i41 = st.choose(_end29)
                     st.move_number += 1
                 else:
-                    _i42 = 0
-                _n14 = env['n'] = _v32[_i42]
+                    _i41 = 0
+                _n14 = env['n'] = _v31[_i41]
                 _passes8 = 0
                 while True:
                     st.at = o88  # game.yaml:371
@@ -5341,9 +5336,9 @@ def build(num_players, files):
             if _S_p29 is None:
                 raise RuleError(not_a_seat(_L_p39, num_players), S[170])
             if _L_p39 in st.players:  # else out of the game: no option runs
-                _i43 = st.choose(2)
+                _i42 = st.choose(2)
                 st.move_number += 1
-                if _i43 < 1:  # game.yaml:384
+                if _i42 < 1:  # game.yaml:384
                     _args101 = {'p': _L_p39}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[83])
@@ -5416,10 +5411,10 @@ def build(num_players, files):
         _S_p31 = _L_p43 if type(_L_p43) is int and 0 <= _L_p43 < num_players else None
         if pc <= 0:
             st.at = o111  # game.yaml:408
-            _lo3 = 1
+            _lo4 = 1
             _hi3 = (2 if (len([1 for _a33 in st.zones[(Z_auction_area1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p43, S[4])))] if (_a33.key == 'einfluss')]) > 0) else 1)
-            if _lo3 < 0 or _hi3 < _lo3:
-                raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[171])
+            if _lo4 < 0 or _hi3 < _lo4:
+                raise RuleError(f'a pick of {_lo4} to {_hi3} items is impossible', S[171])
             _picked4 = []
             while True:
                 if len(_picked4) < _hi3:
@@ -5434,10 +5429,10 @@ def build(num_players, files):
                     _cands4.reverse()
                 else:
                     _cands4 = []
-                _stop3 = len(_picked4) >= _lo3
+                _stop3 = len(_picked4) >= _lo4
                 if not _cands4:
                     if not _stop3:
-                        raise RuleError(f'a pick needs {_lo3} items but only {len(_picked4)} could be picked', S[171])
+                        raise RuleError(f'a pick needs {_lo4} items but only {len(_picked4)} could be picked', S[171])
                     break
                 if _S_p31 is None:
                     raise RuleError(not_a_seat(_L_p43, num_players), S[171])
@@ -5445,11 +5440,11 @@ def build(num_players, files):
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n15 = len(_cands4) + _stop3
                 if _n15 > 1:
-                    _i44 = st.choose(_n15)
+                    _i43 = st.choose(_n15)
                     st.move_number += 1
-                    if _i44 == len(_cands4):
+                    if _i43 == len(_cands4):
                         break  # done
-                    _c117 = _cands4[_i44]
+                    _c117 = _cands4[_i43]
                 else:  # one card and no stopping yet: it is picked
                     _c117 = _cands4[0]
                 _picked4.append(_c117)
@@ -5540,44 +5535,44 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o135  # game.yaml:443
             _actions12 = set()  # (the ids' order is never read)
-            _v33 = []
+            _v32 = []
             for _c119 in fn_top_cards(st, S[100], _L_p48):  # game.yaml:446
                 _a34 = A_181 + _c119.type_id
                 if _a34 not in _actions12:  # an identical card: the same choice
                     _actions12.add(_a34)
-                    _v33.append(_c119)
-            _end31 = len(_v33)
-            if not _end31:
+                    _v32.append(_c119)
+            _end30 = len(_v32)
+            if not _end30:
                 raise RuleError('a choice has no legal option', S[175])
             if _S_p32 is None:
                 raise RuleError(not_a_seat(_L_p48, num_players), S[175])
             if _L_p48 in st.players:  # else out of the game: no option runs
-                if _end31 > 1:
-                    _i45 = st.choose(_end31)
+                if _end30 > 1:
+                    _i44 = st.choose(_end30)
                     st.move_number += 1
                 else:
-                    _i45 = 0
-                _c120 = env['c'] = _v33[_i45]
+                    _i44 = 0
+                _c120 = env['c'] = _v32[_i44]
                 st.at = o134  # game.yaml:449
                 _actions13 = set()  # (the ids' order is never read)
-                _v34 = []
+                _v33 = []
                 for _x13 in fn_top_cards(st, S[99], _L_q12):  # game.yaml:452
                     _a35 = A_191 + _x13.type_id
                     if _a35 not in _actions13:  # an identical card: the same choice
                         _actions13.add(_a35)
-                        _v34.append(_x13)
-                _end32 = len(_v34)
-                if not _end32:
+                        _v33.append(_x13)
+                _end31 = len(_v33)
+                if not _end31:
                     raise RuleError('a choice has no legal option', S[176])
                 if _S_p32 is None:
                     raise RuleError(not_a_seat(_L_p48, num_players), S[176])
                 if _L_p48 in st.players:  # else out of the game: no option runs
-                    if _end32 > 1:
-                        _i46 = st.choose(_end32)
+                    if _end31 > 1:
+                        _i45 = st.choose(_end31)
                         st.move_number += 1
                     else:
-                        _i46 = 0
-                    _x14 = env['x'] = _v34[_i46]
+                        _i45 = 0
+                    _x14 = env['x'] = _v33[_i45]
                     st.at = o132  # game.yaml:453
                     _c121 = _x14
                     _d20 = (Z_area1 + (_S_p32 if _S_p32 is not None else seat(st, _L_p48, S[97])))
@@ -5613,24 +5608,24 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o134  # game.yaml:449
             _actions14 = set()  # (the ids' order is never read)
-            _v35 = []
+            _v34 = []
             for _x15 in fn_top_cards(st, S[99], _L_q13):  # game.yaml:452
                 _a36 = A_191 + _x15.type_id
                 if _a36 not in _actions14:  # an identical card: the same choice
                     _actions14.add(_a36)
-                    _v35.append(_x15)
-            _end33 = len(_v35)
-            if not _end33:
+                    _v34.append(_x15)
+            _end32 = len(_v34)
+            if not _end32:
                 raise RuleError('a choice has no legal option', S[176])
             if _S_p33 is None:
                 raise RuleError(not_a_seat(_L_p49, num_players), S[176])
             if _L_p49 in st.players:  # else out of the game: no option runs
-                if _end33 > 1:
-                    _i47 = st.choose(_end33)
+                if _end32 > 1:
+                    _i46 = st.choose(_end32)
                     st.move_number += 1
                 else:
-                    _i47 = 0
-                _x16 = env['x'] = _v35[_i47]
+                    _i46 = 0
+                _x16 = env['x'] = _v34[_i46]
                 st.at = o132  # game.yaml:453
                 _c123 = _x16
                 _d22 = (Z_area1 + (_S_p33 if _S_p33 is not None else seat(st, _L_p49, S[97])))
@@ -5667,9 +5662,9 @@ def build(num_players, files):
             if _S_p34 is None:
                 raise RuleError(not_a_seat(_L_p50, num_players), S[177])
             if _L_p50 in st.players:  # else out of the game: no option runs
-                _i48 = st.choose(2)
+                _i47 = st.choose(2)
                 st.move_number += 1
-                if _i48 < 1:  # game.yaml:464
+                if _i47 < 1:  # game.yaml:464
                     st.vars['conspiracy_used'] = True
                     _args112 = {'p': _L_p50}
                     try:
@@ -5719,8 +5714,8 @@ def build(num_players, files):
                 if _p47 not in st.players:
                     continue
                 st.at = o198  # game.yaml:542
-                _i49 = _p47
-                st.vars['_auction1_in'][_i49] = (_p47 in env['_auction1_order'])
+                _i48 = _p47
+                st.vars['_auction1_in'][_i48] = (_p47 in env['_auction1_order'])
         if pc <= 4:
             st.at = o200  # game.yaml:542
             st.vars['_auction1_active'] = len(env['_auction1_order'])
@@ -5734,41 +5729,41 @@ def build(num_players, files):
                 if _passes10 > MAX_PASSES:
                     raise too_long(S[179])
                 st.at = o214  # game.yaml:542
-                _live12 = live_mask(st)
+                _live11 = live_mask(st)
                 for _p48 in list(env['_auction1_order']):
-                    if gone(st, _live12, _p48):
+                    if gone(st, _live11, _p48):
                         continue
                     st.at = o213  # game.yaml:542
                     if ((st.vars['_auction1_in'][(_p48 if type(_p48) is int and 0 <= _p48 < num_players else seat(st, _p48, S[104]))] and (_p48 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                         st.at = o212  # game.yaml:542
-                        _v36 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _p48, _L_lot4), S[106])  # game.yaml:542
-                        if _v36 and not (0 <= _v36[0] and _v36[-1] < 333):  # an end out of range
-                            for _amount5 in _v36:
-                                if not 0 <= _amount5 < 333:
-                                    site[22].action(_amount5)  # (its error)
+                        _v35 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _p48, _L_lot4), S[106])  # game.yaml:542
+                        if _v35 and not (0 <= _v35[0] and _v35[-1] < 333):  # an end out of range
+                            for _amount4 in _v35:
+                                if not 0 <= _amount4 < 333:
+                                    site[22].action(_amount4)  # (its error)
                         # game.yaml:542: always offered
-                        _end34 = len(_v36)
-                        _end35 = _end34 + 1
-                        if not _end35:
+                        _end33 = len(_v35)
+                        _end34 = _end33 + 1
+                        if not _end34:
                             raise RuleError('a choice has no legal option', S[179])
                         _p49 = _p48
                         if type(_p49) is not int or not 0 <= _p49 < num_players:
                             raise RuleError(not_a_seat(_p49, num_players), S[179])
                         if _p49 in st.players:  # else out of the game: no option runs
-                            if _end35 > 1:
-                                _i50 = st.choose(_end35)
+                            if _end34 > 1:
+                                _i49 = st.choose(_end34)
                                 st.move_number += 1
                             else:
-                                _i50 = 0
-                            if _i50 < _end34:  # game.yaml:542
-                                _amount6 = env['amount'] = _v36[_i50]
-                                st.vars['_auction1_high'] = _amount6
+                                _i49 = 0
+                            if _i49 < _end33:  # game.yaml:542
+                                _amount5 = env['amount'] = _v35[_i49]
+                                st.vars['_auction1_high'] = _amount5
                                 st.vars['_auction1_leader'] = _p48
                                 st.at = o207  # game.yaml:542
                             else:  # game.yaml:542
                                 st.at = o210  # game.yaml:542
-                                _i51 = (_p48 if type(_p48) is int and 0 <= _p48 < num_players else seat(st, _p48, S[104]))
-                                st.vars['_auction1_in'][_i51] = False
+                                _i50 = (_p48 if type(_p48) is int and 0 <= _p48 < num_players else seat(st, _p48, S[104]))
+                                st.vars['_auction1_in'][_i50] = False
                                 st.at = o211  # game.yaml:542
                                 st.vars['_auction1_active'] -= 1
         if pc <= 6:
@@ -5821,41 +5816,41 @@ def build(num_players, files):
         _L_lot5 = env['lot']
         if pc <= 0:
             st.at = o214  # game.yaml:542
-            _live13 = live_mask(st)
+            _live12 = live_mask(st)
             for _p50 in list(_L__auction1_order1):
-                if gone(st, _live13, _p50):
+                if gone(st, _live12, _p50):
                     continue
                 st.at = o213  # game.yaml:542
                 if ((st.vars['_auction1_in'][(_p50 if type(_p50) is int and 0 <= _p50 < num_players else seat(st, _p50, S[104]))] and (_p50 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                     st.at = o212  # game.yaml:542
-                    _v37 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _p50, _L_lot5), S[106])  # game.yaml:542
-                    if _v37 and not (0 <= _v37[0] and _v37[-1] < 333):  # an end out of range
-                        for _amount7 in _v37:
-                            if not 0 <= _amount7 < 333:
-                                site[22].action(_amount7)  # (its error)
+                    _v36 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _p50, _L_lot5), S[106])  # game.yaml:542
+                    if _v36 and not (0 <= _v36[0] and _v36[-1] < 333):  # an end out of range
+                        for _amount6 in _v36:
+                            if not 0 <= _amount6 < 333:
+                                site[22].action(_amount6)  # (its error)
                     # game.yaml:542: always offered
-                    _end36 = len(_v37)
-                    _end37 = _end36 + 1
-                    if not _end37:
+                    _end35 = len(_v36)
+                    _end36 = _end35 + 1
+                    if not _end36:
                         raise RuleError('a choice has no legal option', S[179])
                     _p51 = _p50
                     if type(_p51) is not int or not 0 <= _p51 < num_players:
                         raise RuleError(not_a_seat(_p51, num_players), S[179])
                     if _p51 in st.players:  # else out of the game: no option runs
-                        if _end37 > 1:
-                            _i52 = st.choose(_end37)
+                        if _end36 > 1:
+                            _i51 = st.choose(_end36)
                             st.move_number += 1
                         else:
-                            _i52 = 0
-                        if _i52 < _end36:  # game.yaml:542
-                            _amount8 = env['amount'] = _v37[_i52]
-                            st.vars['_auction1_high'] = _amount8
+                            _i51 = 0
+                        if _i51 < _end35:  # game.yaml:542
+                            _amount7 = env['amount'] = _v36[_i51]
+                            st.vars['_auction1_high'] = _amount7
                             st.vars['_auction1_leader'] = _p50
                             st.at = o207  # game.yaml:542
                         else:  # game.yaml:542
                             st.at = o210  # game.yaml:542
-                            _i53 = (_p50 if type(_p50) is int and 0 <= _p50 < num_players else seat(st, _p50, S[104]))
-                            st.vars['_auction1_in'][_i53] = False
+                            _i52 = (_p50 if type(_p50) is int and 0 <= _p50 < num_players else seat(st, _p50, S[104]))
+                            st.vars['_auction1_in'][_i52] = False
                             st.at = o211  # game.yaml:542
                             st.vars['_auction1_active'] -= 1
     def c_202(st, env, pc):  # game.yaml:542
@@ -5866,33 +5861,33 @@ def build(num_players, files):
             st.at = o213  # game.yaml:542
             if ((st.vars['_auction1_in'][(_S_p35 if _S_p35 is not None else seat(st, _L_p52, S[104]))] and (_L_p52 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                 st.at = o212  # game.yaml:542
-                _v38 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p52, _L_lot6), S[106])  # game.yaml:542
-                if _v38 and not (0 <= _v38[0] and _v38[-1] < 333):  # an end out of range
-                    for _amount9 in _v38:
-                        if not 0 <= _amount9 < 333:
-                            site[22].action(_amount9)  # (its error)
+                _v37 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p52, _L_lot6), S[106])  # game.yaml:542
+                if _v37 and not (0 <= _v37[0] and _v37[-1] < 333):  # an end out of range
+                    for _amount8 in _v37:
+                        if not 0 <= _amount8 < 333:
+                            site[22].action(_amount8)  # (its error)
                 # game.yaml:542: always offered
-                _end38 = len(_v38)
-                _end39 = _end38 + 1
-                if not _end39:
+                _end37 = len(_v37)
+                _end38 = _end37 + 1
+                if not _end38:
                     raise RuleError('a choice has no legal option', S[179])
                 if _S_p35 is None:
                     raise RuleError(not_a_seat(_L_p52, num_players), S[179])
                 if _L_p52 in st.players:  # else out of the game: no option runs
-                    if _end39 > 1:
-                        _i54 = st.choose(_end39)
+                    if _end38 > 1:
+                        _i53 = st.choose(_end38)
                         st.move_number += 1
                     else:
-                        _i54 = 0
-                    if _i54 < _end38:  # game.yaml:542
-                        _amount10 = env['amount'] = _v38[_i54]
-                        st.vars['_auction1_high'] = _amount10
+                        _i53 = 0
+                    if _i53 < _end37:  # game.yaml:542
+                        _amount9 = env['amount'] = _v37[_i53]
+                        st.vars['_auction1_high'] = _amount9
                         st.vars['_auction1_leader'] = _L_p52
                         st.at = o207  # game.yaml:542
                     else:  # game.yaml:542
                         st.at = o210  # game.yaml:542
-                        _i55 = (_S_p35 if _S_p35 is not None else seat(st, _L_p52, S[104]))
-                        st.vars['_auction1_in'][_i55] = False
+                        _i54 = (_S_p35 if _S_p35 is not None else seat(st, _L_p52, S[104]))
+                        st.vars['_auction1_in'][_i54] = False
                         st.at = o211  # game.yaml:542
                         st.vars['_auction1_active'] -= 1
     def c_203(st, env, pc):  # game.yaml:542
@@ -5901,33 +5896,33 @@ def build(num_players, files):
         _S_p36 = _L_p53 if type(_L_p53) is int and 0 <= _L_p53 < num_players else None
         if pc <= 0:
             st.at = o212  # game.yaml:542
-            _v39 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p53, _L_lot7), S[106])  # game.yaml:542
-            if _v39 and not (0 <= _v39[0] and _v39[-1] < 333):  # an end out of range
-                for _amount11 in _v39:
-                    if not 0 <= _amount11 < 333:
-                        site[22].action(_amount11)  # (its error)
+            _v38 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p53, _L_lot7), S[106])  # game.yaml:542
+            if _v38 and not (0 <= _v38[0] and _v38[-1] < 333):  # an end out of range
+                for _amount10 in _v38:
+                    if not 0 <= _amount10 < 333:
+                        site[22].action(_amount10)  # (its error)
             # game.yaml:542: always offered
-            _end40 = len(_v39)
-            _end41 = _end40 + 1
-            if not _end41:
+            _end39 = len(_v38)
+            _end40 = _end39 + 1
+            if not _end40:
                 raise RuleError('a choice has no legal option', S[179])
             if _S_p36 is None:
                 raise RuleError(not_a_seat(_L_p53, num_players), S[179])
             if _L_p53 in st.players:  # else out of the game: no option runs
-                if _end41 > 1:
-                    _i56 = st.choose(_end41)
+                if _end40 > 1:
+                    _i55 = st.choose(_end40)
                     st.move_number += 1
                 else:
-                    _i56 = 0
-                if _i56 < _end40:  # game.yaml:542
-                    _amount12 = env['amount'] = _v39[_i56]
-                    st.vars['_auction1_high'] = _amount12
+                    _i55 = 0
+                if _i55 < _end39:  # game.yaml:542
+                    _amount11 = env['amount'] = _v38[_i55]
+                    st.vars['_auction1_high'] = _amount11
                     st.vars['_auction1_leader'] = _L_p53
                     st.at = o207  # game.yaml:542
                 else:  # game.yaml:542
                     st.at = o210  # game.yaml:542
-                    _i57 = (_S_p36 if _S_p36 is not None else seat(st, _L_p53, S[104]))
-                    st.vars['_auction1_in'][_i57] = False
+                    _i56 = (_S_p36 if _S_p36 is not None else seat(st, _L_p53, S[104]))
+                    st.vars['_auction1_in'][_i56] = False
                     st.at = o211  # game.yaml:542
                     st.vars['_auction1_active'] -= 1
     def c_218(st, env, pc):  # game.yaml:542
@@ -6019,9 +6014,9 @@ def build(num_players, files):
             if _S_q10 is None:
                 raise RuleError(not_a_seat(_L_q15, num_players), S[184])
             if _L_q15 in st.players:  # else out of the game: no option runs
-                _i59 = st.choose(2)
+                _i58 = st.choose(2)
                 st.move_number += 1
-                if _i59 < 1:  # game.yaml:580
+                if _i58 < 1:  # game.yaml:580
                     _args118 = {'p': _L_q15, 'into_area': True}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[114])
@@ -6035,7 +6030,7 @@ def build(num_players, files):
                     st.inline -= 1
                 else:  # game.yaml:581
                     st.at = o245  # game.yaml:584
-                    for _i60 in span_list(1, 2, S[117]):
+                    for _i59 in span_list(1, 2, S[117]):
                         st.at = o244  # game.yaml:586
                         if ((_r15 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
                             _f9 = 1
@@ -6049,20 +6044,20 @@ def build(num_players, files):
                             _f11 = 1
                         else:
                             _f11 = 0
-                        _end42 = _f9
-                        _end43 = _end42 + _f10
-                        _end44 = _end43 + _f11
-                        if not _end44:
+                        _end41 = _f9
+                        _end42 = _end41 + _f10
+                        _end43 = _end42 + _f11
+                        if not _end43:
                             raise RuleError('a choice has no legal option', S[185])
                         if _S_q10 is None:
                             raise RuleError(not_a_seat(_L_q15, num_players), S[185])
                         if _L_q15 in st.players:  # else out of the game: no option runs
-                            if _end44 > 1:
-                                _i61 = st.choose(_end44)
+                            if _end43 > 1:
+                                _i60 = st.choose(_end43)
                                 st.move_number += 1
                             else:
-                                _i61 = 0
-                            if _i61 < _end42:  # game.yaml:589
+                                _i60 = 0
+                            if _i60 < _end41:  # game.yaml:589
                                 _args119 = {'p': _L_q15, 'n': 1}
                                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                     enter_procedure(st, S[115])
@@ -6071,7 +6066,7 @@ def build(num_players, files):
                                 except Exception as e:
                                     traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                                     raise
-                            elif _i61 < _end43:  # game.yaml:590
+                            elif _i60 < _end42:  # game.yaml:590
                                 _args120 = {'p': _L_q15, 'n': 1}
                                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                     enter_procedure(st, S[116])
@@ -6101,7 +6096,7 @@ def build(num_players, files):
         _S_q11 = _L_q17 if type(_L_q17) is int and 0 <= _L_q17 < num_players else None
         if pc <= 0:
             st.at = o245  # game.yaml:584
-            for _i62 in span_list(1, 2, S[117]):
+            for _i61 in span_list(1, 2, S[117]):
                 st.at = o244  # game.yaml:586
                 if ((_r17 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
                     _f12 = 1
@@ -6115,20 +6110,20 @@ def build(num_players, files):
                     _f14 = 1
                 else:
                     _f14 = 0
-                _end45 = _f12
-                _end46 = _end45 + _f13
-                _end47 = _end46 + _f14
-                if not _end47:
+                _end44 = _f12
+                _end45 = _end44 + _f13
+                _end46 = _end45 + _f14
+                if not _end46:
                     raise RuleError('a choice has no legal option', S[185])
                 if _S_q11 is None:
                     raise RuleError(not_a_seat(_L_q17, num_players), S[185])
                 if _L_q17 in st.players:  # else out of the game: no option runs
-                    if _end47 > 1:
-                        _i63 = st.choose(_end47)
+                    if _end46 > 1:
+                        _i62 = st.choose(_end46)
                         st.move_number += 1
                     else:
-                        _i63 = 0
-                    if _i63 < _end45:  # game.yaml:589
+                        _i62 = 0
+                    if _i62 < _end44:  # game.yaml:589
                         _args122 = {'p': _L_q17, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[115])
@@ -6137,7 +6132,7 @@ def build(num_players, files):
                         except Exception as e:
                             traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                             raise
-                    elif _i63 < _end46:  # game.yaml:590
+                    elif _i62 < _end45:  # game.yaml:590
                         _args123 = {'p': _L_q17, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[116])
@@ -6165,20 +6160,20 @@ def build(num_players, files):
                 _f17 = 1
             else:
                 _f17 = 0
-            _end48 = _f15
-            _end49 = _end48 + _f16
-            _end50 = _end49 + _f17
-            if not _end50:
+            _end47 = _f15
+            _end48 = _end47 + _f16
+            _end49 = _end48 + _f17
+            if not _end49:
                 raise RuleError('a choice has no legal option', S[185])
             if _S_q12 is None:
                 raise RuleError(not_a_seat(_L_q18, num_players), S[185])
             if _L_q18 in st.players:  # else out of the game: no option runs
-                if _end50 > 1:
-                    _i64 = st.choose(_end50)
+                if _end49 > 1:
+                    _i63 = st.choose(_end49)
                     st.move_number += 1
                 else:
-                    _i64 = 0
-                if _i64 < _end48:  # game.yaml:589
+                    _i63 = 0
+                if _i63 < _end47:  # game.yaml:589
                     _args124 = {'p': _L_q18, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[115])
@@ -6187,7 +6182,7 @@ def build(num_players, files):
                     except Exception as e:
                         traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                         raise
-                elif _i64 < _end49:  # game.yaml:590
+                elif _i63 < _end48:  # game.yaml:590
                     _args125 = {'p': _L_q18, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[116])
@@ -6217,10 +6212,10 @@ def build(num_players, files):
         _S_q13 = _L_q20 if type(_L_q20) is int and 0 <= _L_q20 < num_players else None
         if pc <= 0:
             st.at = o259  # game.yaml:616
-            _lo4 = 2
+            _lo5 = 2
             _hi4 = 2
-            if _lo4 < 0 or _hi4 < _lo4:
-                raise RuleError(f'a pick of {_lo4} to {_hi4} items is impossible', S[188])
+            if _lo5 < 0 or _hi4 < _lo5:
+                raise RuleError(f'a pick of {_lo5} to {_hi4} items is impossible', S[188])
             _picked6 = []
             if 0 < _hi4:
                 _rf2 = st.zones[(Z_chips1 + (_S_q13 if _S_q13 is not None else seat(st, _L_q20, S[119])))][::-1]
@@ -6237,10 +6232,10 @@ def build(num_players, files):
             while True:
                 if len(_picked6) >= _hi4:
                     _cands6 = []
-                _stop4 = len(_picked6) >= _lo4
+                _stop4 = len(_picked6) >= _lo5
                 if not _cands6:
                     if not _stop4:
-                        raise RuleError(f'a pick needs {_lo4} items but only {len(_picked6)} could be picked', S[188])
+                        raise RuleError(f'a pick needs {_lo5} items but only {len(_picked6)} could be picked', S[188])
                     break
                 if _S_q13 is None:
                     raise RuleError(not_a_seat(_L_q20, num_players), S[188])
@@ -6248,27 +6243,27 @@ def build(num_players, files):
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n17 = len(_cands6) + _stop4
                 if _n17 > 1:
-                    _i65 = st.choose(_n17)
+                    _i64 = st.choose(_n17)
                     st.move_number += 1
-                    if _i65 == len(_cands6):
+                    if _i64 == len(_cands6):
                         break  # done
-                    _c130 = _cands6[_i65]
+                    _c130 = _cands6[_i64]
                 else:  # one card and no stopping yet: it is picked
-                    _i65 = 0
+                    _i64 = 0
                     _c130 = _cands6[0]
                 _picked6.append(_c130)
                 if len(_picked6) < _hi4:
-                    del _cands6[_i65]
+                    del _cands6[_i64]
                     _t13 = _c130.type_id
-                    _k3 = _rt2.index(_t13)  # (c: the first of its type from the top)
-                    del _rt2[_k3]
-                    del _rf2[_k3]
+                    _k4 = _rt2.index(_t13)  # (c: the first of its type from the top)
+                    del _rt2[_k4]
+                    del _rf2[_k4]
                     if _t13 in _rt2:  # the next card of its type is a candidate now
-                        _k3 = _rt2.index(_t13, _k3)
-                        _j2 = _i65
-                        while _j2 and _rf2.index(_cands6[_j2 - 1]) < _k3:
+                        _k4 = _rt2.index(_t13, _k4)
+                        _j2 = _i64
+                        while _j2 and _rf2.index(_cands6[_j2 - 1]) < _k4:
                             _j2 -= 1
-                        _cands6.insert(_j2, _rf2[_k3])
+                        _cands6.insert(_j2, _rf2[_k4])
             env['gone'] = _picked6
         if pc <= 1:
             st.at = o262  # game.yaml:617
@@ -6408,9 +6403,9 @@ def build(num_players, files):
             st.shuffle(Z_deck1)
         if pc <= 2:
             st.at = o293  # game.yaml:193
-            for _i66 in span_list(1, len(st.players), S[140]):
+            for _i65 in span_list(1, len(st.players), S[140]):
                 st.at = o292  # game.yaml:193
-                _args135 = {'p': (_i66 - 1), 'n': DL_hand_sizes1[(len(st.players), _i66, )][2]}
+                _args135 = {'p': (_i65 - 1), 'n': DL_hand_sizes1[(len(st.players), _i65, )][2]}
                 st.inline += 1
                 try:
                     c_0(st, _args135, 0)
@@ -6495,9 +6490,9 @@ def build(num_players, files):
                     if _passes12 > MAX_PASSES:
                         raise too_long(S[195])
                     st.at = o321  # game.yaml:207
-                    _live15 = live_mask(st)
+                    _live14 = live_mask(st)
                     for _p61 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                        if (_live15 >> _p61) & 1 and _p61 not in st.players:
+                        if (_live14 >> _p61) & 1 and _p61 not in st.players:
                             continue
                         st.at = o320  # game.yaml:207
                         if (not (len(st.players) <= 1)):
@@ -6547,9 +6542,9 @@ def build(num_players, files):
                 if _passes13 > MAX_PASSES:
                     raise too_long(S[195])
                 st.at = o321  # game.yaml:207
-                _live16 = live_mask(st)
+                _live15 = live_mask(st)
                 for _p62 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                    if (_live16 >> _p62) & 1 and _p62 not in st.players:
+                    if (_live15 >> _p62) & 1 and _p62 not in st.players:
                         continue
                     st.at = o320  # game.yaml:207
                     if (not (len(st.players) <= 1)):
@@ -6597,9 +6592,9 @@ def build(num_players, files):
                 if _passes14 > MAX_PASSES:
                     raise too_long(S[195])
                 st.at = o321  # game.yaml:207
-                _live17 = live_mask(st)
+                _live16 = live_mask(st)
                 for _p63 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                    if (_live17 >> _p63) & 1 and _p63 not in st.players:
+                    if (_live16 >> _p63) & 1 and _p63 not in st.players:
                         continue
                     st.at = o320  # game.yaml:207
                     if (not (len(st.players) <= 1)):
@@ -6639,9 +6634,9 @@ def build(num_players, files):
     def c_310(st, env, pc):  # game.yaml:211
         if pc <= 0:
             st.at = o321  # game.yaml:207
-            _live18 = live_mask(st)
+            _live17 = live_mask(st)
             for _p64 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
-                if (_live18 >> _p64) & 1 and _p64 not in st.players:
+                if (_live17 >> _p64) & 1 and _p64 not in st.players:
                     continue
                 st.at = o320  # game.yaml:207
                 if (not (len(st.players) <= 1)):
