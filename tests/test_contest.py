@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from test_playout import FIXTURES, Recorder, playouts_are_api_games
-from test_rows import _first_failure, _games
+from test_rows import _first_failure, _games, edited
 
 from meeple.api import load_checked
 from meeple.codegen.emitter import generate
@@ -72,13 +72,7 @@ def _line(path: Path, text: str) -> int:
 
 
 def _edit(tmp_path: Path, *edits: tuple[str, str]) -> Path:
-    text = CONTEST.read_text(encoding="utf-8")
-    for old, new in edits:
-        assert old in text, old
-        text = text.replace(old, new)
-    path = tmp_path / "game.yaml"
-    path.write_text(text, encoding="utf-8")
-    return path
+    return edited(CONTEST, tmp_path, *edits)
 
 
 def test_a_count_that_fails_fails_in_the_majority(tmp_path: Path) -> None:

@@ -107,14 +107,19 @@ def _first_failure(rules: Path, players: int = 3) -> RuleError:
     return played
 
 
-def _edit(tmp_path: Path, *edits: tuple[str, str]) -> Path:
-    text = ROWS.read_text(encoding="utf-8")
+def edited(fixture: Path, tmp_path: Path, *edits: tuple[str, str]) -> Path:
+    """``fixture`` (a rules file) with each ``(old, new)`` replaced, as tmp_path/game.yaml."""
+    text = fixture.read_text(encoding="utf-8")
     for old, new in edits:
         assert old in text, old
         text = text.replace(old, new)
     path = tmp_path / "game.yaml"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def _edit(tmp_path: Path, *edits: tuple[str, str]) -> Path:
+    return edited(ROWS, tmp_path, *edits)
 
 
 COIN_IN_ROW = (
