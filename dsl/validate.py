@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -32,7 +33,7 @@ def _validator() -> jsonschema.Draft202012Validator:
 def validate(doc: Any) -> None:
     """Raise SchemaError for the most relevant schema violation in ``doc``, if any, then for the
     first invalid name (see check_names)."""
-    errors = list(_validator().iter_errors(doc))
+    errors = _in_file_order(_validator().iter_errors(doc), doc)
     if errors:
         err = best_match(errors, key=_relevance)
         raise _to_error(_descend(err), doc)
@@ -232,13 +233,24 @@ def check_names(doc: YMap) -> None:
 
 def validate_against(doc: Any, validator: jsonschema.protocols.Validator, what: str) -> None:
     """Like ``validate``, for another schema (e.g. a variant file's); ``what`` names the file."""
-    errors = list(validator.iter_errors(doc))
+    errors = _in_file_order(validator.iter_errors(doc), doc)
     if errors:
         # a misspelt key also makes a required key missing: name the misspelling
         unknown = [x for x in errors if x.validator == "additionalProperties"]
         e = _to_error(_descend(best_match(unknown or errors, key=_relevance)), doc)
         e.message = e.message.replace("the game file", what)
         raise e
+
+
+def _in_file_order(errors: Iterable[ValidationError], doc: Any) -> list[ValidationError]:
+    """``errors`` sorted by where they stand in the file: jsonschema's order of them follows
+    the hash seed, and best_match reports the first of equally relevant errors."""
+
+    def place(err: ValidationError) -> tuple[int, int]:
+        span = _walk(doc, list(err.absolute_path))[2]
+        return (span.line, span.col) if span is not None else (0, 0)
+
+    return sorted(errors, key=place)
 
 
 def _descend(err: ValidationError) -> ValidationError:

@@ -16,6 +16,7 @@ import pytest
 
 from meeple import api
 from meeple.cli import main
+from meeple.dsl import validate
 from meeple.dsl.errors import CheckError, MeepleError, ParseError, SchemaError, YamlError
 from meeple.dsl.loader import load_rules
 
@@ -694,3 +695,30 @@ def test_a_range_on_the_right_of_in_needs_no_parentheses(tmp_path: Path) -> None
     path = tmp_path / "game.yaml"
     path.write_text(edit("      until: round > 3", "      until: round in 4..9"), encoding="utf-8")
     load_rules(path)
+
+
+def test_of_equally_relevant_schema_errors_the_first_in_the_file_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two zones each missing 'visibility': the error names the first, whatever order
+    jsonschema finds them in (its order follows the hash seed; here it is reversed)."""
+    path = tmp_path / "game.yaml"
+    path.write_text(
+        edit(
+            "  discard: {visibility: public, source: Turn}",
+            "  discard: {source: Turn}\n  spare: {source: Turn}",
+        ),
+        encoding="utf-8",
+    )
+    real = validate._validator()
+
+    class Reversed:
+        def iter_errors(self, doc: object) -> list[object]:
+            return list(reversed(list(real.iter_errors(doc))))
+
+    for validator in (real, Reversed()):
+        monkeypatch.setattr(validate, "_validator", lambda v=validator: v)
+        with pytest.raises(SchemaError) as err:
+            load_rules(path)
+        assert (err.value.span.line, err.value.span.col) == (23, 3), err.value
+        assert "'zones.discard'" in err.value.message
