@@ -43,12 +43,12 @@ from .layout import GenLayout
 from .loopseats import gone_test, needs_mask
 from .moves import write_move, write_moved
 from .tally import KEPT, Tally, resume_wrappers, tallied_zones
-from .tracks import emit_bounded, emit_spaces, emit_spaces_table
+from .tracks import emit_bounded, emit_number_check, emit_spaces, emit_spaces_table
 from .unread import binds_env
 from .untilall import write_until_all
 from .writer import Names, Writer, comment_path, literal, literal_text
 
-GENERATOR_VERSION = "11"
+GENERATOR_VERSION = "12"
 
 _ASSIGN_OPS = ("=", "+=", "-=")
 _SIMPLE = (ir.Let, ir.Assign, ir.Move, ir.Shuffle, ir.Log, ir.Eliminate)
@@ -235,6 +235,12 @@ class ModuleEmitter:
             value = f"typed({value}, {literal(s.name)}, {want}, {self._span(s.span)})"
         if s.op not in _ASSIGN_OPS:
             raise MeepleError(f"the code generator has no assignment {s.op!r}", s.span)
+        if not decl.is_track and cardkinds.plain(decl.type) == "int":
+            v = self.names.fresh("v")
+            w.line(f"{v} = {value if s.op == '=' else f'{target} {s.op[0]} {value}'}")
+            emit_number_check(w, v, decl, self._span(s.span))
+            w.line(f"{target} = {v}")
+            return
         if not decl.is_track:
             w.line(f"{target} {s.op} {value}")
             if s.position and s.name == "turn_player" and not isinstance(s.value, ir.Const):
@@ -251,6 +257,7 @@ class ModuleEmitter:
         v = self.names.fresh("v")
         w.line(f"{v} = {value if s.op == '=' else f'{target} {s.op[0]} {value}'}")
         emit_bounded(w, v, decl, self._span(s.span))
+        emit_number_check(w, v, decl, self._span(s.span))
         w.line(f"{target} = {v}")
 
     def _may_trigger(self, s: ir.Move) -> bool:

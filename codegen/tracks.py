@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.dsl import ir
+from meeple.dsl.limits import MAX_NUMBER
 from meeple.dsl.specs import wrap_size
 
 from .writer import Writer, literal
@@ -36,6 +37,19 @@ def emit_bounded(w: Writer, v: str, decl: ir.VarDecl, span: str) -> None:
                 w.line(f"raise RuleError({before} + str({v}) + {after}, {span})")
 
 
+def emit_number_check(w: Writer, v: str, decl: ir.VarDecl, span: str) -> None:
+    """Lines that refuse a number in local ``v`` beyond MAX_NUMBER, given to variable or track
+    ``decl`` (runtime.too_large, as the interpreter's assignment). A track with both ends
+    keeps its marker within them, which are smaller (dsl/limits.MAX_INT)."""
+    if decl.is_track and decl.min is not None and decl.max is not None:
+        return
+    m = literal(MAX_NUMBER)
+    test = f"-{m} <= {v} <= {m}" if decl.is_track else f"type({v}) is not int or -{m} <= {v} <= {m}"
+    w.line(f"if not ({test}):")
+    with w.indent():
+        w.line(f"raise too_large({literal(decl.name)}, {span})")
+
+
 def emit_spaces(em: Any, w: Writer, s: ir.Assign, target: str, value: str, seat: str) -> None:
     """An assignment to a track with spaces, as the interpreter's (Program._assign_spaces): the
     marker moves within its ends, then ``reach`` pushes the effects of the spaces it crossed
@@ -47,6 +61,7 @@ def emit_spaces(em: Any, w: Writer, s: ir.Assign, target: str, value: str, seat:
     w.line(f"{raw} = {value if s.op == '=' else f'{old} {s.op[0]} {value}'}")
     w.line(f"{v} = {raw}")
     emit_bounded(w, v, decl, span)
+    emit_number_check(w, v, decl, span)
     w.line(f"{target} = {v}")
     end = raw if decl.at_max == "wrap" else v  # a marker that wraps passes spaces going round
     w.line(f"reach(st, P.spaces_of[{literal(s.name)}], {old}, {end}, {seat}, {span})")

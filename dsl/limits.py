@@ -27,6 +27,11 @@ MAX_YAML_NODES = 500_000
 #: Largest integer magnitude written in a rules file or an expression (12 decimal digits).
 MAX_INT = 10**12 - 1
 
+#: Largest integer magnitude a variable or track may hold while a game runs (18 digits). A rule
+#: that keeps multiplying a variable (``score = score * score``) would otherwise grow it until
+#: each step takes minutes and its number can no longer be printed or saved.
+MAX_NUMBER = 10**18
+
 #: Deepest nesting of one expression (each operator, call, index or parenthesis is a level).
 MAX_EXPR_DEPTH = 64
 

@@ -8,12 +8,13 @@ from typing import Any
 from meeple.dsl import cardkinds, ir
 from meeple.dsl.checker import Checked, may_be_zone
 from meeple.dsl.errors import MeepleError
+from meeple.dsl.limits import MAX_NUMBER
 from meeple.dsl.numbering import Numbering, number, site_domain
 from meeple.dsl.specs import kind_specs, leaf_functions, wrap_size, zone_specs
 from meeple.dsl.tracks import bounded
 from meeple.runtime import ops
 from meeple.runtime.datatable import DataTableRT
-from meeple.runtime.helpers import MISSING, PatternTable, restore_local, typed
+from meeple.runtime.helpers import MISSING, PatternTable, restore_local, too_large, typed
 from meeple.runtime.layout import ProgramBase, VarSpec, site_size
 from meeple.runtime.position import turn_line
 from meeple.runtime.tracks import Spaces, reach
@@ -179,6 +180,7 @@ class Program(ProgramBase):
             return self._simple(s, run_turn)
         idx = self.ex.var_index(s.name, s.index, s.span) if s.index is not None else None
         op, track = s.op, decl.is_track
+        numeric = track or cardkinds.plain(decl.type) == "int"
         # a track with spaces: once the marker has moved (within its ends, as any track's), the
         # spaces it crossed going up push their effects (runtime/tracks)
         spaces, wraps = self.spaces_of.get(n), decl.at_max == "wrap"
@@ -189,6 +191,8 @@ class Program(ProgramBase):
             old = st.vars[n] if i is None else st.vars[n][i]
             raw = v if op == "=" else old + v if op == "+=" else old - v
             new = bounded(raw, decl, s.span) if track else raw
+            if numeric and type(new) is int and not -MAX_NUMBER <= new <= MAX_NUMBER:
+                raise too_large(n, s.span)
             if i is None:
                 st.vars[n] = new
             else:

@@ -48,6 +48,7 @@ from .helpers import (
     seat,
     span_list,
     too_deep,
+    too_large,
     traced,
     typed,
 )
@@ -147,6 +148,7 @@ __all__ = [
     "too_deep",
     "too_long",
     "traced",
+    "too_large",
     "typed",
     "turn_line",
     "not_a_seat",

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from meeple.dsl.errors import RuleError, SourceSpan
-from meeple.dsl.limits import MAX_CALL_DEPTH
+from meeple.dsl.limits import MAX_CALL_DEPTH, MAX_NUMBER
 
 from .values import Card
 
@@ -69,6 +69,16 @@ def typed(v: Any, name: str, want: str, span: Any) -> Any:
         what = "a zone or a list" if isinstance(v, list) else type(v).__name__
         raise RuleError(f"'{name}' holds {words}; this value is {what}", span)
     return v
+
+
+def too_large(name: str, span: Any) -> RuleError:
+    """The error for a number beyond ``MAX_NUMBER`` given to variable or track ``name``; both
+    back ends test ``-MAX_NUMBER <= v <= MAX_NUMBER`` after each assignment of a number."""
+    return RuleError(
+        f"'{name}' would hold a number beyond {MAX_NUMBER:,} (the largest meeple keeps): "
+        "does a rule multiply it without end?",
+        span,
+    )
 
 
 def ordinal(card: Card, kind: str | None, span: Any) -> int:

@@ -28,7 +28,7 @@ from meeple.dsl.loader import load_rules, load_variant
 from meeple.interpreter.game import Game
 
 MINIMAL = Path(__file__).parent / "fixtures" / "minimal"
-SCORING = "st.vars['score'][_i1] = ("  # the scoring line of the minimal game's module
+SCORING = "_v2 = ("  # the scoring line of the minimal game's module (its new score)
 ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 POSIX = hasattr(os, "geteuid")
 

@@ -142,7 +142,7 @@ def test_the_item_of_a_comprehension_reads_what_its_condition_computed() -> None
     reads the pile and the count the condition read; where the condition is ``A or B``, B
     may not have run, and the item counts again."""
     text = _module()
-    sums = re.findall(r"\+= (sum\(\[.* for _q\d+ in st\.players if .*\]\))$", text, re.M)
+    sums = re.findall(r"\] \+ (sum\(\[.* for _q\d+ in st\.players if .*\]\))$", text, re.M)
     both = [x for x in sums if "< 9" in x]
     either = [x for x in sums if "> 3) or" in x]
     assert both and either and len(both) + len(either) == len(sums), sums

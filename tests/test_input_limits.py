@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hostile.guard import time_limit
 
 from meeple import api
 from meeple.codegen import generate
@@ -710,3 +711,28 @@ def test_a_long_chain_of_variants_is_followed_without_recursion(tmp_path: Path) 
     checked, variant = load_variant(copy / "variants" / f"v{n - 1}.yaml")
     assert len(variant.chain()) == n
     assert variant.chain()[0].id == "v0"
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "compiled"])
+@pytest.mark.parametrize(
+    ("name", "rule"),
+    [
+        ("round", "round = round * round + 2"),  # a variable
+        ("round", "round += round"),  # doubling: 60 passes reach the limit
+        ("score", "score[p] = score[p] * 999999999999 + 1"),  # a variable per player
+    ],
+)
+def test_a_number_that_grows_without_end_is_refused(
+    tmp_path: Path, backend: str, name: str, rule: str
+) -> None:
+    """A rule that keeps multiplying a variable stops at MAX_NUMBER with a rule error naming
+    it, on both back ends; unchecked, ``round * round`` took minutes a step and its number
+    could not be printed or saved (more than 4,300 digits)."""
+    path = tmp_path / "game.yaml"
+    loop = f"    - for: p in players\n      do:\n        - while: true\n          do: ['{rule}']\n"
+    path.write_text(edit("    - shuffle deck\n", "    - shuffle deck\n" + loop), encoding="utf-8")
+    game = api.load(str(path), 2, backend=backend)
+    with pytest.raises(MeepleError) as err, time_limit(30):  # (unchecked: a hang, not a failure)
+        game.new_initial_state(0)
+    assert f"'{name}' would hold a number beyond 1,000,000,000,000,000,000" in err.value.message
+    assert err.value.span is not None and err.value.span.line == 50, err.value  # the rule

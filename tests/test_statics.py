@@ -72,7 +72,7 @@ def test_the_fixed_terms_are_tested_once_when_the_module_is_built() -> None:
     )
     # every term fixed: the count of the list built
     name = next(n for n, t in built.items() if "rival'])" in t and "not" in t)
-    assert f"+= len({name})" in text
+    assert f"] + len({name})" in text  # (the score's new value, checked, then stored)
     loops = text[text.index("def c_0(") :]
     fixed = re.compile(r"props\['type'\] (==|!=|in) [\['](hill|lake|field)")
     assert not [x for x in loops.splitlines() if fixed.search(x) and "all(" not in x]
@@ -96,7 +96,7 @@ def test_a_fixed_value_compared_with_a_name_reads_the_cards_of_that_value() -> N
     loops = text[text.index("def c_0(") :]
     assert re.search(rf"for _s\d+ in {by_type}\.get\(st\.vars\['goal'\], \(\)\)", loops)
     rivals = next(g[0] for g in groups if g[1] == "KF_spots4")
-    assert f"+= len({rivals}.get(st.vars['goal'], ()))" in loops
+    assert f"] + len({rivals}.get(st.vars['goal'], ()))" in loops
     found = r"for (_x\d+) in KP_pawns1\.get\(_L_p\d+, \(\)\) if \(\1\.props\['strong'\] and"
     assert re.search(found, loops)
 
