@@ -399,8 +399,9 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
     else:
         folder = rules_path(args.game).parent
         files = scenario_files(folder)
-        if not files:
-            out.print(f"{folder}: no scenarios")
+        if not files:  # the rules are still checked: a broken file is bad input, not "no scenarios"
+            api.load_checked(args.game)
+            out.print(f"{args.game}: no scenarios (none in {folder / 'scenarios'})")
             return 0
     failed = bad = 0
     for f in files:

@@ -474,3 +474,22 @@ def test_scenarios_command_exit_status(harbour: Path, capsys: pytest.CaptureFixt
     assert main(["scenarios", str(harbour)]) == 2
     out, err = capsys.readouterr()
     assert "FAIL b.yaml" in out and "FAIL d.yaml" in out and "unknown key 'bogus'" in err
+
+
+def test_scenarios_of_a_game_without_any_still_check_its_rules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A rules file with no scenarios folder: "no scenarios" (exit 0) when its rules are
+    sound, the rules' error (exit 2) when they are not; it said "no scenarios" either way."""
+    from meeple.cli import main
+
+    text = (rules_root() / "harbour-guilds" / "game.yaml").read_text(encoding="utf-8")
+    good = tmp_path / "good.yaml"
+    good.write_text(text, encoding="utf-8")
+    assert main(["scenarios", str(good)]) == 0
+    assert "no scenarios" in capsys.readouterr().out
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace("shuffle draw_pile", "shuffle draw_pile +", 1), encoding="utf-8")
+    assert main(["scenarios", str(bad)]) == 2
+    out, err = capsys.readouterr()
+    assert "no scenarios" not in out and "bad.yaml:" in err
