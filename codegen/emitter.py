@@ -235,13 +235,7 @@ class ModuleEmitter:
             value = f"typed({value}, {literal(s.name)}, {want}, {self._span(s.span)})"
         if s.op not in _ASSIGN_OPS:
             raise MeepleError(f"the code generator has no assignment {s.op!r}", s.span)
-        if not decl.is_track and cardkinds.plain(decl.type) == "int":
-            v = self.names.fresh("v")
-            w.line(f"{v} = {value if s.op == '=' else f'{target} {s.op[0]} {value}'}")
-            emit_number_check(w, v, decl, self._span(s.span))
-            w.line(f"{target} = {v}")
-            return
-        if not decl.is_track:
+        if not decl.is_track and cardkinds.plain(decl.type) != "int":
             w.line(f"{target} {s.op} {value}")
             if s.position and s.name == "turn_player" and not isinstance(s.value, ir.Const):
                 if self.playout_only:  # the log is off (codegen/direct.py): no turn line
@@ -254,9 +248,10 @@ class ModuleEmitter:
         if decl.spaces:
             emit_spaces(self, w, s, target, value, i if s.index is not None else "None")
             return
-        v = self.names.fresh("v")
+        v = self.names.fresh("v")  # a number: checked (a track's ends, MAX_NUMBER), then kept
         w.line(f"{v} = {value if s.op == '=' else f'{target} {s.op[0]} {value}'}")
-        emit_bounded(w, v, decl, self._span(s.span))
+        if decl.is_track:
+            emit_bounded(w, v, decl, self._span(s.span))
         emit_number_check(w, v, decl, self._span(s.span))
         w.line(f"{target} = {v}")
 
