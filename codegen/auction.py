@@ -94,6 +94,9 @@ def _bidding(em: Any, s: ir.Auction) -> _Parts | None:
     bid = turn.options[0]
     if not (isinstance(bid.iter, ir.BinOp) and bid.iter.op == ".." and bid.var is not None):
         return None
+    low = bid.iter.left  # (high + INC if leader != none else MIN)
+    if not (isinstance(low, ir.Cond) and isinstance(low.then, ir.BinOp)):
+        return None
     h = next((x.name for x in s.stmts if isinstance(x, ir.Let) and is_hidden(x.name)), None)
     if h is None or not h.endswith("_order"):
         return None
@@ -164,9 +167,11 @@ def _write_turn(
     index = em.numbering.site_of[id(bid)]
     size = site_size(em.numbering.site_domains[index], 0, 0)
     w.line(f"st.at = {em._op(parts.turn)}  {em._where(parts.turn.span)}")
-    # (the lowest bid as dsl/auction.py lowers it, from the locals: high + INC, or MIN)
-    assert s.increment is not None and s.min_bid is not None
-    inc, least = em._e(s.increment), em._e(s.min_bid)
+    # (the lowest bid as dsl/auction.py lowers it, from the locals: high + INC, or MIN; INC and
+    # MIN as lowered, a computed one with its check, dsl/auction.checked_settings)
+    low = bid.iter.left
+    assert isinstance(low, ir.Cond) and isinstance(low.then, ir.BinOp)
+    inc, least = em._e(low.then.right), em._e(low.orelse)
     w.line(f"{lo} = ({high} + {inc}) if {leader} is not None else {least}")
     value = em._e(bid.iter.right)
     if means:

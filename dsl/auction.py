@@ -21,8 +21,10 @@ from contextvars import ContextVar
 from typing import Any
 
 from . import ir
+from .auction_values import LEAST, too_low
 from .errors import CheckError, SourceSpan
 from .parser import parse_expression, parse_statement, parse_template
+from .static import _Static
 from .validate import require_name
 from .yamlload import YMap, YStr
 
@@ -176,6 +178,8 @@ def build_auction(node: YMap, span: SourceSpan, block: Any) -> ir.Auction:
         _refuse(node, "reenter", "only an open auction goes round until all pass")
     if kind == "dutch":
         _refuse(node, "most", "nobody names a bid: the price falls")
+    if kind == "sealed":
+        _refuse(node, "increment", "each bid is made once, in secret: no bid is raised")
     pay = None
     if "pay" in node:
         value = node["pay"]
@@ -230,14 +234,7 @@ def _lower(span: SourceSpan, d: dict[str, Any], h: str) -> tuple[ir.Stmt, ...]:
     hi, lead, order = f"{h}_high", f"{h}_leader", f"{h}_order"
     _var(hi, span, "int", None, 0)
     _var(lead, span, "player", None, None)
-    names = {
-        "BIDDERS": d["bidders"],
-        "MEANS": d["means"],
-        "MIN": d["min_bid"],
-        "INC": d["increment"],
-    }
-    if d["price"] is not None:
-        names["PRICE"] = d["price"]
+    names = checked_settings(span, d)
     lo = _Lower(span, names)
     out: list[ir.Stmt] = [lo.s(f"let {order} = BIDDERS"), lo.s(f"{hi} = 0"), lo.s(f"{lead} = none")]
 
@@ -360,6 +357,142 @@ def _lower(span: SourceSpan, d: dict[str, Any], h: str) -> tuple[ir.Stmt, ...]:
     return tuple(out)
 
 
+def _literal(e: ir.Expr | None) -> bool:
+    """Is ``e`` a number written out (checked where it is written, never as the game runs)?"""
+    if isinstance(e, ir.Unary) and e.op == "-":
+        e = e.operand
+    return isinstance(e, ir.Const)
+
+
+#: bidders that never hold a seat twice: no check of them as the auction runs
+_SEAT_LISTS = ("clockwise_from", "others")
+
+
+def checked_settings(span: SourceSpan, d: dict[str, Any]) -> dict[str, ir.Expr]:
+    """The expressions the lowered statements of the auction ``d`` read for its bidders
+    (BIDDERS), a seat's means (MEANS), the lowest bid (MIN), the increment (INC) and the price
+    (PRICE): the user's own, each one computed wrapped in its check as the auction runs
+    (dsl/auction_values.py); a number written out is checked where it is written instead
+    (check_auction), so valid rules run no check of it."""
+
+    def at_least(e: ir.Expr, what: str, *least: ir.Expr) -> ir.Expr:
+        if _literal(e) and all(_literal(x) for x in least):
+            return e
+        return ir.Call(span, "_auction_at_least", (e, ir.Const(span, what), *least))
+
+    bidders = d["bidders"]
+    seats = (isinstance(bidders, ir.Call) and bidders.func in _SEAT_LISTS) or (
+        isinstance(bidders, ir.Name) and bidders.id == "players"
+    )
+    dutch = d["kind"] == "dutch"
+    low = at_least(d["min_bid"], "min_bid")
+    names = {
+        "BIDDERS": bidders if seats else ir.Call(span, "_auction_bidders", (bidders,)),
+        "MEANS": d["means"],
+        "MIN": low,
+        "INC": at_least(d["increment"], "dutch_increment" if dutch else "increment"),
+    }
+    if not _literal(d["means"]):
+        names["MEANS"] = ir.Call(span, "_auction_means", (d["means"], ir.Name(span, d["each"])))
+    if d["price"] is not None:
+        price = d["price"]
+        names["PRICE"] = at_least(price, "start_price", low) if dutch else at_least(price, "price")
+    return names
+
+
+def _constant(e: ir.Expr | None, game: ir.Game) -> int | None:
+    """The value of ``e`` when it reads only numbers and the game's constants, else None."""
+    if e is None:
+        return None
+    try:
+        value = _Static(game, {}).ev(e, {}, 0)
+    except Exception:  # reads the state, a seat, the components, or fails: not a constant
+        return None
+    return value if type(value) is int else None
+
+
+def _shape(e: Any) -> Any:
+    """``e`` without its positions: two expressions written alike have the same shape."""
+    if isinstance(e, tuple):
+        return tuple(_shape(x) for x in e)
+    if not dataclasses.is_dataclass(e) or isinstance(e, type):
+        return e
+    return (type(e).__name__,) + tuple(
+        _shape(getattr(e, f.name)) for f in dataclasses.fields(e) if f.name != "span"
+    )
+
+
+def check_settings(game: ir.Game, s: ir.Auction) -> None:
+    """Refuse, where it is written, a setting of ``s`` that breaks the rules of
+    dsl/auction_values.py when it is a constant, and bidders that name a seat twice alike."""
+    dutch = s.kind == "dutch"
+    values: dict[str, int | None] = {}
+    for what, e in (
+        ("most", s.most),
+        ("min_bid", s.min_bid),
+        ("dutch_increment" if dutch else "increment", s.increment),
+        ("price" if s.kind == "fixed_price" else "start_price", s.price),
+        ("means", s.means),
+    ):
+        value = values[what] = _constant(e, game)
+        if value is None or e is None or what == "start_price":
+            continue
+        if value < LEAST[what][0]:  # type: ignore[operator]
+            raise CheckError(
+                too_low(what, value),
+                e.span,
+                suggestion=f"make it {LEAST[what][0]} or more",
+            )
+    low, most, start = values["min_bid"], values["most"], values.get("start_price")
+    if dutch and start is not None and low is not None and start < low:
+        assert s.price is not None
+        raise CheckError(
+            too_low("start_price", start, low),
+            s.price.span,
+            suggestion=f"start the price at {low} or more, or lower 'min_bid'",
+        )
+    if low is not None and most is not None and low > most:
+        assert s.min_bid is not None
+        raise CheckError(
+            f"the auction's 'min_bid' ({low}) is above its 'most' ({most}), the most any seat "
+            "could ever bid: nobody could ever bid",
+            s.min_bid.span,
+            suggestion="lower 'min_bid', or raise 'most' to all any seat could ever hold",
+        )
+    if isinstance(s.bidders, ir.ListLit):
+        seen: set[Any] = set()
+        for x in s.bidders.items:
+            shape = _shape(x)
+            if shape in seen:
+                raise CheckError(
+                    "the auction's 'bidders' name this seat twice; each seat bids once in each "
+                    "round",
+                    x.span,
+                    suggestion="name each bidder once",
+                )
+            seen.add(shape)
+
+
+def check_least_bid(bid: ir.Option, most: int, game: ir.Game, players: int) -> None:
+    """Refuse an auction whose lowest bid, a constant, is above ``most`` (computed for
+    ``players`` seats from the components; the bid option ``bid`` of the lowered statements
+    holds both): nobody could ever bid. Raises CheckError at the ``min_bid``."""
+    assert isinstance(bid.iter, ir.BinOp)
+    low = bid.iter.left  # (high + INC if leader != none else MIN), or MIN for sealed bids
+    if isinstance(low, ir.Cond):
+        low = low.orelse
+    if isinstance(low, ir.Call) and low.func == "_auction_at_least":
+        low = low.args[0]  # (its check, dsl/auction_values.py)
+    value = _constant(low, game)
+    if value is not None and value > most:
+        raise CheckError(
+            f"the auction's 'min_bid' ({value}) is above its 'most' ({most} with {players} "
+            "players), the most any seat could ever bid: nobody could ever bid",
+            low.span,
+            suggestion="lower 'min_bid', or raise 'most' to all any seat could ever hold",
+        )
+
+
 def _reads_state(e: ir.Expr, variables: dict[str, ir.VarDecl]) -> ir.Name | None:
     """The first variable (a Name of one) that ``e`` reads, if any."""
     if isinstance(e, ir.Name) and e.id in variables:
@@ -408,6 +541,7 @@ def check_auction(checker: Any, s: ir.Auction, scope: dict[str, str]) -> None:
     for x in (s.means,) + ((s.price,) if s.kind == "fixed_price" else ()):
         if x is not None:
             checker._want(x, seat, "int")
+    check_settings(checker.g, s)
     for stmt in s.stmts:
         checker._stmt(stmt, scope)
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .auction_values import auction_at_least, auction_bidders, auction_means
 from .errors import RuleError
 
 #: A type family an argument must fit: a zone or list ("seq"), a checker type ("player",
@@ -72,13 +73,27 @@ def first_of(xs: Any) -> Any:
 
 
 def seat_index(st: Any, p: Any) -> int:
-    """The position of seat ``p`` in ``st.players``; a RuleError when it is not in play."""
+    """The position of seat ``p`` in ``st.players``; a RuleError when it is not in play (players
+    named as everywhere, P1..Pn)."""
     try:
         return int(st.players.index(p))
     except ValueError:
-        raise RuleError(
-            f"{p!r} is not a seat in play (seats are 0 to {len(st.players) - 1})"
-        ) from None
+        raise RuleError(_not_in_play(st, p)) from None
+
+
+def _not_in_play(st: Any, p: Any) -> str:
+    n = st.prog.num_players
+    if not st.players:  # every seat eliminated, and the rules go on
+        return (
+            "every player is out of the game (all were eliminated), so no seat follows or "
+            "precedes another: the rules must end the game ('end game') when the last player "
+            "is eliminated, or before"
+        )
+    what = "none" if p is None else f"seat {p}" if type(p) is int else repr(p)
+    return (
+        f"{what} is not a player in this {n}-player game "
+        f"(seats are P1..P{n}, numbered 0 to {n - 1} in the rules)"
+    )
 
 
 def seat_after(st: Any, p: int, step: int) -> int:
@@ -301,8 +316,27 @@ _ALL = (
     ),
 )  # fmt: skip
 
+#: The auction statement's own checks of its computed settings (dsl/auction_values.py): only
+#: its lowered statements call them; the rules never name them (not documented built-ins).
+_HIDDEN = (
+    Builtin(
+        "_auction_at_least", 2, 3, ("int", "str", "int"), _int, "an auction setting, checked",
+        impl=lambda st, *a: auction_at_least(*a),
+        emit=lambda a: f"auction_at_least({', '.join(a)})",
+    ),
+    Builtin(
+        "_auction_means", 2, 2, ("int", "player"), _int, "a seat's means, checked",
+        impl=lambda st, x, p: auction_means(x, p), emit=lambda a: f"auction_means({a[0]}, {a[1]})",
+    ),
+    Builtin(
+        "_auction_bidders", 1, 1, ("seq",), lambda a: a[0], "bidders, each once",
+        impl=lambda st, xs: auction_bidders(xs), emit=lambda a: f"auction_bidders({a[0]})",
+    ),
+)  # fmt: skip
+HIDDEN = frozenset(b.name for b in _HIDDEN)
+
 #: Every built-in function by name.
-BUILTINS: dict[str, Builtin] = {b.name: b for b in _ALL}
+BUILTINS: dict[str, Builtin] = {b.name: b for b in _ALL + _HIDDEN}
 
 #: The built-ins that reduce a generator argument, and "list" (a list comprehension).
 REDUCERS: dict[str, Callable[[list[Any]], Any]] = {

@@ -1082,6 +1082,12 @@ class _Checker:
                         suggestion=did_you_mean(_name_of(a), self.g.tables),
                     )
                 types.append(t)
+            elif want == "player" and isinstance(a, ir.Const) and a.value is None:
+                raise CheckError(  # (left_of(none) at play: "none is not a player")
+                    f"{e.func}() needs a player, not none",
+                    a.span,
+                    suggestion="name a seat, e.g. turn_player or first(players)",
+                )
             elif want:
                 types.append(self._want(a, scope, want))
             else:

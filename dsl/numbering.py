@@ -24,6 +24,7 @@ from typing import Any
 from meeple.runtime.layout import Layout, site_size
 
 from . import ir
+from .auction import check_least_bid
 from .checker import Checked
 from .errors import MeepleError
 from .static import static_int
@@ -92,7 +93,9 @@ def site_domain(checked: Checked, node: Any, layout: Layout | None = None) -> st
         raise MeepleError("options can range over cards, players or numbers only", node.iter.span)
     if node.most is not None:  # an auction's bids: as many ids as the most bid
         assert layout is not None
-        dom = f"int:{static_int(node.most, checked.game, layout.kind_cards) + 1}"
+        most = static_int(node.most, checked.game, layout.kind_cards)
+        check_least_bid(node, most, checked.game, layout.num_players)  # (dsl/auction.py)
+        dom = f"int:{most + 1}"
     return dom
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from meeple.dsl.auction_values import auction_at_least, auction_bidders, auction_means
 from meeple.dsl.builtins import (
     clockwise_from,
     max_by,
@@ -90,6 +91,9 @@ from .tracks import Spaces, reach
 from .values import Card, formatter
 
 __all__ = [
+    "auction_at_least",
+    "auction_bidders",
+    "auction_means",
     "DONE",
     "MAX_CALL_DEPTH",
     "MAX_DEPTH",

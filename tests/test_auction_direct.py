@@ -30,8 +30,9 @@ CASES = {
     "plain": ("", "gold[p]", True),
     # the lowest bid: MIN first, then the high bid plus INC
     "min-and-increment": ("        min_bid: 2\n        increment: 2\n", "gold[p]", True),
-    # MEANS reads the high bid: asked again at each turn (no memo), the range shrinks
-    "means-reads-the-high-bid": ("", "gold[p] - _auction1_high // 2", False),
+    # MEANS reads the high bid: asked again at each turn (no memo), the range shrinks (never
+    # below 0: negative means are a rule error, dsl/auction_values.py)
+    "means-reads-the-high-bid": ("", "max(0, gold[p] - _auction1_high // 2)", False),
 }
 
 

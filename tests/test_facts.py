@@ -151,7 +151,7 @@ BROKEN = [
     ),
     pytest.param(
         [("      - for: q in others(p)\n", LIST_V + "      - for: q in others(v)\n")],
-        r"\[\d\] is not a seat in play",
+        r"\[\d\] is not a player in this",
         id="list-to-others",
     ),
     pytest.param(

@@ -39,11 +39,18 @@ def test_seat_lists_from_every_seat_with_any_seats_out(n: int) -> None:
 
 def test_a_value_that_is_no_seat_is_refused() -> None:
     st = _state([0, 2], 3)
+    named = r"is not a player in this 3-player game \(seats are P1\.\.P3"  # (as everywhere)
     for bad in (3, -1, None, "P1"):
-        with pytest.raises(RuleError, match="not a seat in play"):
+        with pytest.raises(RuleError, match=named):
             others(st, bad)
-        with pytest.raises(RuleError, match="not a seat in play"):
+        with pytest.raises(RuleError, match=named):
             clockwise_from(st, bad)
+    with pytest.raises(RuleError, match="error: none is not a player"):
+        clockwise_from(st, None)  # (never Python's None)
+    nobody = _state([], 3)  # every seat eliminated, and the rules go on
+    for f in (others, clockwise_from):
+        with pytest.raises(RuleError, match="every player is out of the game"):
+            f(nobody, 1)
 
 
 def test_the_lists_are_new_lists() -> None:

@@ -2881,7 +2881,7 @@ def build(num_players, files):
     def e212_label0(st, env):  # game.yaml:542
         return 'bid ' + fmt_int1(env['amount'])
     def e212_items0(st, env):  # game.yaml:542
-        return span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[118], env['p'], env['lot']), S[119])
+        return span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), auction_means(fn_can_pay(st, S[118], env['p'], env['lot']), env['p']), S[119])
     def e212_label1(st, env):  # game.yaml:542
         return 'pass'
     def collect_212(st, env):  # game.yaml:542
@@ -2890,7 +2890,7 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _amount1 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[118], _L_p11, _L_lot1), S[119]):  # game.yaml:542
+        for _amount1 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), auction_means(fn_can_pay(st, S[118], _L_p11, _L_lot1), _L_p11), S[119]):  # game.yaml:542
             a = site[22].action(_amount1)
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -4618,7 +4618,7 @@ def build(num_players, files):
                     _lo2 = (_high1 + 1) if _lead1 is not None else 1
                     _m1 = _means1.get(_p26)
                     if _m1 is None:
-                        _m1 = _means1[_p26] = fn_can_pay(st, S[118], _p26, _L_lot2)
+                        _m1 = _means1[_p26] = auction_means(fn_can_pay(st, S[118], _p26, _L_lot2), _p26)
                     _end17 = _m1 - _lo2 + 1 if _m1 >= _lo2 else 0
                     if _end17 and not (0 <= _lo2 and _m1 < 333):  # an end out of range
                         for _amount3 in span_list(_lo2, _m1, S[119]):
@@ -5878,7 +5878,7 @@ def build(num_players, files):
                     st.at = o213  # game.yaml:542
                     if ((st.vars['_auction1_in'][(_p48 if type(_p48) is int and 0 <= _p48 < num_players else seat(st, _p48, S[115]))] and (_p48 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                         st.at = o212  # game.yaml:542
-                        _v72 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[118], _p48, _L_lot4), S[119])  # game.yaml:542
+                        _v72 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), auction_means(fn_can_pay(st, S[118], _p48, _L_lot4), _p48), S[119])  # game.yaml:542
                         if _v72 and not (0 <= _v72[0] and _v72[-1] < 333):  # an end out of range
                             for _amount4 in _v72:
                                 if not 0 <= _amount4 < 333:
@@ -5972,7 +5972,7 @@ def build(num_players, files):
                 st.at = o213  # game.yaml:542
                 if ((st.vars['_auction1_in'][(_p50 if type(_p50) is int and 0 <= _p50 < num_players else seat(st, _p50, S[115]))] and (_p50 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                     st.at = o212  # game.yaml:542
-                    _v75 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[118], _p50, _L_lot5), S[119])  # game.yaml:542
+                    _v75 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), auction_means(fn_can_pay(st, S[118], _p50, _L_lot5), _p50), S[119])  # game.yaml:542
                     if _v75 and not (0 <= _v75[0] and _v75[-1] < 333):  # an end out of range
                         for _amount6 in _v75:
                             if not 0 <= _amount6 < 333:
@@ -6017,7 +6017,7 @@ def build(num_players, files):
             st.at = o213  # game.yaml:542
             if ((st.vars['_auction1_in'][(_S_p35 if _S_p35 is not None else seat(st, _L_p52, S[115]))] and (_L_p52 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                 st.at = o212  # game.yaml:542
-                _v78 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[118], _L_p52, _L_lot6), S[119])  # game.yaml:542
+                _v78 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), auction_means(fn_can_pay(st, S[118], _L_p52, _L_lot6), _L_p52), S[119])  # game.yaml:542
                 if _v78 and not (0 <= _v78[0] and _v78[-1] < 333):  # an end out of range
                     for _amount8 in _v78:
                         if not 0 <= _amount8 < 333:
@@ -6059,7 +6059,7 @@ def build(num_players, files):
         _S_p36 = _L_p53 if type(_L_p53) is int and 0 <= _L_p53 < num_players else None
         if pc <= 0:
             st.at = o212  # game.yaml:542
-            _v81 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[118], _L_p53, _L_lot7), S[119])  # game.yaml:542
+            _v81 = span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), auction_means(fn_can_pay(st, S[118], _L_p53, _L_lot7), _L_p53), S[119])  # game.yaml:542
             if _v81 and not (0 <= _v81[0] and _v81[-1] < 333):  # an end out of range
                 for _amount10 in _v81:
                     if not 0 <= _amount10 < 333:
