@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from _pytest.mark import ParameterSet
+from hypothesis import given, settings
 
 
 def deep_unless(
@@ -33,3 +34,16 @@ def first_of_each_game(cases: Sequence[tuple[Any, ...]]) -> list[ParameterSet]:
     variant_files() lists them): the quick loop runs the first case of each game, the deep run
     the others."""
     return deep_unless(cases, lambda i, c: i == 0 or cases[i - 1][0] != c[0])
+
+
+def fewer_examples(
+    body: Callable[..., None], quick: int, deep: int, **strategies: Any
+) -> tuple[Callable[..., None], Callable[..., None]]:
+    """A property test in two sizes: ``body`` given ``strategies`` (Hypothesis, derandomized,
+    no deadline), as (the quick loop's test with ``quick`` examples, the deep run's with
+    ``deep``, marked deep). Bind both to ``test_`` names; the deep one is the full-size test."""
+
+    def sized(n: int) -> Callable[..., None]:
+        return settings(max_examples=n, deadline=None, derandomize=True)(given(**strategies)(body))
+
+    return sized(quick), pytest.mark.deep(sized(deep))

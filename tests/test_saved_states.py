@@ -157,16 +157,18 @@ def test_a_seat_variable_out_of_range_is_refused(backend: str) -> None:
             game.state_from_json(data)
 
 
+# the quick loop plays the first game of each, the deep run both (the same random positions)
+@pytest.mark.parametrize("games", [1, pytest.param(2, marks=pytest.mark.deep)])
 @pytest.mark.parametrize(
     "game_id", ["shadow-of-the-sun", "louis-xiv", "sonnenkoenig", "shadow-of-the-emperor"]
 )
-def test_untampered_saves_load_and_play_on_identically(game_id: str) -> None:
+def test_untampered_saves_load_and_play_on_identically(game_id: str, games: int) -> None:
     """Random positions saved through JSON text resume on both back ends and play on exactly as
     the original does."""
     interp, comp = _game(game_id, "interpreter"), _game(game_id, "compiled")
     rng = random.Random(game_id)
     loaded = 0
-    for seed in range(2):
+    for seed in range(games):
         st = interp.new_initial_state(seed)
         while not st.is_terminal():
             if rng.random() < 0.15:
