@@ -47,3 +47,13 @@ def fewer_examples(
         return settings(max_examples=n, deadline=None, derandomize=True)(given(**strategies)(body))
 
     return sized(quick), pytest.mark.deep(sized(deep))
+
+
+def alternate_backends(
+    cases: Sequence[tuple[Any, ...]], backends: Sequence[str] = ("interpreter", "compiled")
+) -> list[ParameterSet]:
+    """Each case on each of the two back ends, as ``(*case, backend)``: the quick loop runs the
+    cases on the back ends alternately (case 0 on the first, case 1 on the second, ...), the
+    deep run each on the other one. Ids as two stacked parametrizes give: "<case>-<backend>"."""
+    runs = [(*c, b) for c in cases for b in backends]
+    return deep_unless(runs, lambda i, _: (i // 2 + i % 2) % 2 == 0)

@@ -6,22 +6,20 @@ from pathlib import Path
 
 import pytest
 from conftest import BrokenGame
-from sampling import deep_unless, every_third
+from sampling import alternate_backends, every_third
 
 from meeple.registry import game_ids, rules_root
 from meeple.scenarios import ScenarioError, run_scenario, scenario_files
 
 ALL = [f for g in game_ids() for f in scenario_files(rules_root() / g)]
+
+
 # every scenario on both back ends; the quick loop runs each on one of them, alternately (so
 # each game's scenarios run on both), the deep run on the other (tests/sampling.py)
-BACKENDS = ("interpreter", "compiled")
-SCENARIO_RUNS = [(p, b) for p in ALL for b in BACKENDS]
-
-
 @pytest.mark.parametrize(
     ("path", "backend"),
-    deep_unless(SCENARIO_RUNS, lambda i, _: i % 4 in (0, 3)),
-    ids=[f"{p.parent.parent.name}/{p.stem}-{b}" for p, b in SCENARIO_RUNS],
+    alternate_backends([(p,) for p in ALL]),
+    ids=[f"{p.parent.parent.name}/{p.stem}-{b}" for p in ALL for b in ("interpreter", "compiled")],
 )
 def test_scenario_passes(path: Path, backend: str) -> None:
     outcome = run_scenario(path, backend=backend)
