@@ -37,14 +37,16 @@ def first_of_each_game(cases: Sequence[tuple[Any, ...]]) -> list[ParameterSet]:
 
 
 def fewer_examples(
-    body: Callable[..., None], quick: int, deep: int, **strategies: Any
+    body: Callable[..., None], quick: int, deep: int, derandomize: bool = True, **strategies: Any
 ) -> tuple[Callable[..., None], Callable[..., None]]:
-    """A property test in two sizes: ``body`` given ``strategies`` (Hypothesis, derandomized,
-    no deadline), as (the quick loop's test with ``quick`` examples, the deep run's with
-    ``deep``, marked deep). Bind both to ``test_`` names; the deep one is the full-size test."""
+    """A property test in two sizes: ``body`` given ``strategies`` (Hypothesis, no deadline,
+    ``derandomize`` as given), as (the quick loop's test with ``quick`` examples, the deep
+    run's with ``deep``, marked deep). Bind both to ``test_`` names; the deep one is the
+    full-size test."""
 
     def sized(n: int) -> Callable[..., None]:
-        return settings(max_examples=n, deadline=None, derandomize=True)(given(**strategies)(body))
+        chosen = settings(max_examples=n, deadline=None, derandomize=derandomize)
+        return chosen(given(**strategies)(body))
 
     return sized(quick), pytest.mark.deep(sized(deep))
 
