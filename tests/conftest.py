@@ -17,6 +17,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import meeple
+from meeple.codegen import generate
+from meeple.dsl.checker import Checked
 from meeple.interpreter.game import Game
 from meeple.registry import rules_root
 
@@ -27,6 +29,20 @@ SUN = "shadow-of-the-sun"
 # 1.7 s for a core failed the majorities property in CI). Off for every property test.
 settings.register_profile("meeple", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("meeple")
+
+
+_GENERATED: dict[int, tuple[Checked, str]] = {}
+
+
+def generated(checked: Checked) -> str:
+    """``generate(checked)``, made once per test process for each Checked: many tests read the
+    module of the same shipped game (``load_checked`` gives the same Checked while the file is
+    unchanged), and generating Louis XIV's takes half a second. Tests of ``generate`` itself
+    (determinism, what it runs while generating) call it directly."""
+    hit = _GENERATED.get(id(checked))
+    if hit is None:  # (the entry holds the Checked: no other object can take its id)
+        hit = _GENERATED[id(checked)] = (checked, generate(checked))
+    return hit[1]
 
 
 @pytest.fixture(scope="session")

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import generated
 from test_playout import BACKENDS, FIXTURES, _fails_as_the_api_game, _plays_out_as_the_api_games
 
 from meeple.api import load_checked
@@ -72,7 +73,7 @@ def test_an_item_that_fails_fails_the_playout_as_the_api_game(
 
 
 def test_sun_usurps_by_a_loop_reading_the_table_once() -> None:
-    code = generate(load_checked("shadow-of-the-sun"))
+    code = generated(load_checked("shadow-of-the-sun"))
     action = code[code.index("def c_5(") : code.index("def c_6(")]
     collect = action[: action.index("st.choose(")]  # (the options' lines)
     table = re.search(r"(_tb\d+) = \(_TD\.get\(st\) or tally_of\(st\)\)", collect)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import generated
 from test_auction import game
 from test_language_v2 import write
 from test_playout import Recorder, playouts_are_api_games
@@ -69,7 +70,7 @@ def test_a_bid_beyond_most_fails_in_a_playout_as_in_the_api_game(tmp_path: Path)
 
 
 def test_sonnenkoenigs_auction_is_written_as_one_loop() -> None:
-    code = generate(load_checked("sonnenkoenig"))
+    code = generated(load_checked("sonnenkoenig"))
     assert MEMO in code  # can_pay reads no hidden variable: asked once per seat
     bidding = code[code.index(MEMO) : code.index("env['w'] = st.vars['_auction1_leader']")]
     assert "gone(" not in bidding and "list(" not in bidding

@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import generated
 from test_playout import FIXTURES, playouts_are_api_games
 
 from meeple.api import load_checked
 from meeple.codegen.classcounts import classes_of
-from meeple.codegen.emitter import generate
 from meeple.codegen.layout import GenLayout
 
 FIXTURE = FIXTURES / "classcounts" / "game.yaml"
@@ -49,7 +49,7 @@ def test_sun_counts_a_hand_once_per_choice() -> None:
     """The Special Ability's four ``can_pay_pair`` guards read one count of the hand (the
     first computes it; wild's count, shared by codegen/cse, once), and Bolster's guard counts
     the hand once for the four districts."""
-    text = generate(load_checked("rules/shadow-of-the-sun/game.yaml"))
+    text = generated(load_checked("rules/shadow-of-the-sun/game.yaml"))
     direct = [f for f in text.split("\n    def ") if f.startswith("c_")]  # (playouts' code)
     ability = next(f for f in direct if "# game.yaml:161" in f)  # (the Ghoul option's line)
     assert ability.count("class_counts(") == 1

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sampling import alternate_backends
 from test_language_v2 import write
 from test_playout import random_moves
 from test_zone_locals import GAME as ZONE_LOCAL_GAME
@@ -56,8 +57,8 @@ def _check_apart(a: State, b: State, rng: random.Random, steps: int, steps_b: in
     b.check_invariants()
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("game_id", game_ids())
+# the quick loop clones each game on one back end, alternately; the deep run on the other
+@pytest.mark.parametrize(("game_id", "backend"), alternate_backends([(g,) for g in game_ids()]))
 def test_clones_along_a_game_are_equal_and_independent(game_id: str, backend: str) -> None:
     game = _game(game_id, backend)
     state = game.new_initial_state(7)

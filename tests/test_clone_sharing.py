@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from sampling import alternate_backends
 from test_language_v2 import write
 from test_playout import Recorder, cached_game, replay
 from test_shared_piles import LISTED, LOOP, MIXED, PARAMETER
@@ -142,8 +143,11 @@ def _cases() -> list[tuple[str, int]]:
     return [(g, n[-1]) for g, n in GAMES.items()]
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize(("game_id", "players"), _cases())
+# the quick loop plays each game on one back end, alternately (the other one than
+# test_clone.py's clones along a game), the deep run on the other
+@pytest.mark.parametrize(
+    ("game_id", "players", "backend"), alternate_backends(_cases(), BACKENDS[::-1])
+)
 def test_clones_share_nothing_they_change(game_id: str, players: int, backend: str) -> None:
     game = cached_game(game_id, players, backend)
     rng = random.Random(f"{game_id} {backend}")

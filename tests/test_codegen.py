@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import generated
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -151,7 +152,7 @@ def test_save_on_one_back_end_resume_on_the_other(
 def test_generated_module_matches_golden(game_id: str) -> None:
     """Regenerate with ``MEEPLE_REGEN_GOLDEN=1 python -m pytest tests/test_codegen.py`` (or
     ``meeple compile GAME -o tests/golden/compiled/GAME.py``) when the change is intended."""
-    text = generate(load_checked(game_id))
+    text = generated(load_checked(game_id))
     path = GOLDEN / f"{game_id}.py"
     if os.environ.get("MEEPLE_REGEN_GOLDEN"):
         path.parent.mkdir(exist_ok=True)
@@ -167,7 +168,7 @@ def test_generation_is_deterministic() -> None:
 
 @pytest.mark.parametrize("game_id", game_ids())
 def test_generated_module_is_valid_python_with_rule_lines(game_id: str) -> None:
-    text = generate(load_checked(game_id))
+    text = generated(load_checked(game_id))
     compile(text, f"{game_id}.py", "exec")
     cited = re.compile(r"  # [\w/.-]+\.yaml:\d+$")
     lines = text.splitlines()

@@ -17,12 +17,13 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from conftest import generated
 from test_playout import FIXTURES, playouts_are_api_games
 from test_rows import _first_failure
 
 from meeple.api import load_checked
 from meeple.codegen.cse import NESTED_VALUES, Reuse
-from meeple.codegen.emitter import ModuleEmitter, generate
+from meeple.codegen.emitter import ModuleEmitter
 from meeple.codegen.exprs import Scope
 from meeple.codegen.writer import Names
 from meeple.dsl import ir
@@ -90,7 +91,7 @@ def test_a_shared_value_that_raises_fails_as_in_the_interpreter(
 
 
 def _module() -> str:
-    return generate(load_checked(str(REUSE)))
+    return generated(load_checked(str(REUSE)))
 
 
 def test_the_guards_of_a_choice_compute_a_shared_count_once() -> None:
@@ -162,7 +163,7 @@ def test_a_majority_computes_its_candidates_once() -> None:
     """Louis XIV's ``most_influence`` (a majority among ``clockwise_from(start_player)``): the
     lowered majority names its candidates twice (the list, and the list its counts go over),
     one expression; the module computes it once."""
-    text = generate(load_checked("louis-xiv"))
+    text = generated(load_checked("louis-xiv"))
     start = text.index("def fn_most_influence(")
     body = text[start : text.index("\n\n", start)]
     assert body.count("clockwise_from(") == 1

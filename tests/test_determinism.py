@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import random
 
-from hypothesis import given, settings
 from hypothesis import strategies as st
+from sampling import fewer_examples
 
 import meeple
 from meeple.interpreter.game import Game
@@ -44,11 +44,7 @@ def test_different_seeds_differ(sun4: Game) -> None:
     assert a["zones"] != b["zones"]
 
 
-@settings(max_examples=25, deadline=None, derandomize=True)
-@given(seed=st.integers(0, 10**9), agent_seed=st.integers(0, 10**9), cut=st.floats(0, 1))
-def test_save_and_resume_anywhere_continues_identically(
-    seed: int, agent_seed: int, cut: float
-) -> None:
+def _save_and_resume_anywhere_continues_identically(seed: int, agent_seed: int, cut: float) -> None:
     game = meeple.load("shadow-of-the-sun", players=4)
     actions = _actions_for(game, seed, agent_seed)
     k = int(cut * len(actions))
@@ -63,9 +59,21 @@ def test_save_and_resume_anywhere_continues_identically(
     assert resumed.to_json() == _replay(game, seed, actions).to_json()
 
 
-@settings(max_examples=10, deadline=None, derandomize=True)
-@given(seed=st.integers(0, 10**9))
-def test_save_at_every_decision_of_a_game(seed: int) -> None:
+# the quick loop runs a few examples of each property, the deep run the full number
+(
+    test_save_and_resume_anywhere_continues_identically,
+    test_save_and_resume_anywhere_continues_identically_in_full,
+) = fewer_examples(
+    _save_and_resume_anywhere_continues_identically,
+    8,
+    25,
+    seed=st.integers(0, 10**9),
+    agent_seed=st.integers(0, 10**9),
+    cut=st.floats(0, 1),
+)
+
+
+def _save_at_every_decision_of_a_game(seed: int) -> None:
     game = meeple.load("shadow-of-the-sun", players=3)
     actions = _actions_for(game, seed, seed + 1)
     state = game.new_initial_state(seed)
@@ -75,9 +83,12 @@ def test_save_at_every_decision_of_a_game(seed: int) -> None:
     assert state.to_json() == _replay(game, seed, actions).to_json()
 
 
-@settings(max_examples=20, deadline=None, derandomize=True)
-@given(seed=st.integers(0, 10**9), cut=st.floats(0, 1))
-def test_clone_is_independent_and_equal(seed: int, cut: float) -> None:
+test_save_at_every_decision_of_a_game, test_save_at_every_decision_of_a_game_in_full = (
+    fewer_examples(_save_at_every_decision_of_a_game, 3, 10, seed=st.integers(0, 10**9))
+)
+
+
+def _clone_is_independent_and_equal(seed: int, cut: float) -> None:
     game = meeple.load("shadow-of-the-sun", players=4)
     actions = _actions_for(game, seed, 7)
     k = int(cut * len(actions))
@@ -88,3 +99,8 @@ def test_clone_is_independent_and_equal(seed: int, cut: float) -> None:
         copy.apply_action(a)
     assert state.to_json() == _replay(game, seed, actions[:k]).to_json()  # original untouched
     assert copy.to_json() == _replay(game, seed, actions).to_json()
+
+
+test_clone_is_independent_and_equal, test_clone_is_independent_and_equal_in_full = fewer_examples(
+    _clone_is_independent_and_equal, 6, 20, seed=st.integers(0, 10**9), cut=st.floats(0, 1)
+)

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from sampling import every_third
 
 import meeple
 from meeple.cli import main
@@ -134,7 +135,11 @@ def _help(command: str) -> str:
     return out.stdout
 
 
-@pytest.mark.parametrize("command", ["explain", "play", "check", "compile", "bench", "scenarios"])
+# each case starts a Python process: the quick loop runs every third, the deep run the others
+@pytest.mark.parametrize(
+    "command",
+    every_third([(c,) for c in ("explain", "play", "check", "compile", "bench", "scenarios")]),
+)
 def test_every_option_has_help_and_names_only_real_options(command: str) -> None:
     from meeple.cli import _parser
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import re
 
+from conftest import generated
 from test_playout import FIXTURES, playouts_are_api_games
 
 from meeple.api import load_checked
-from meeple.codegen.emitter import generate
 
 LOOPKEEP = FIXTURES / "loopkeep" / "game.yaml"
 
@@ -36,7 +36,7 @@ def test_every_playout_is_the_interpreters_game() -> None:
 def _loops() -> list[str]:
     """The ``while`` loops of the fixture's direct code (its playouts), in the rules' order:
     each from its ``while True:`` to the ``st.choose`` of its choice."""
-    text = generate(load_checked(str(LOOPKEEP)))
+    text = generated(load_checked(str(LOOPKEEP)))
     code = text[text.index("def c_0(") :]
     loops = re.findall(r"\n( *)while True:\n(.*?)st\.choose\(", code, re.S)
     return [body for _, body in loops if "if not any(" in body]

@@ -13,11 +13,11 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from conftest import generated
 from hypothesis import given
 from hypothesis import strategies as st_
 
 from meeple.api import load_checked
-from meeple.codegen.emitter import generate
 from meeple.runtime.majorities import majority_top
 from meeple.runtime.majority_counts import majority_top_count
 
@@ -80,7 +80,7 @@ def test_the_shipped_majorities_by_property_are_one_call(game_id: str, call: str
     """The function and the direct code of the majority call it; where the value is read from
     ``env`` (the frame-stepping code's loop) the comprehensions are kept (an ``env`` read in an
     argument is not proven to be what the comprehension reads), as is a count by owner."""
-    code = generate(load_checked(game_id))
+    code = generated(load_checked(game_id))
     assert len(re.findall(call, code)) == 2
     assert "majority_top_count(st, " not in "\n".join(
         line for line in code.splitlines() if "env[" in line

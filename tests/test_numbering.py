@@ -39,14 +39,20 @@ def _auction_games(tmp: Path) -> list[Path]:
     return out
 
 
-def _checked(tmp_path: Path) -> list[Checked]:
+def _checked(tmp_path: Path, part: str) -> list[Checked]:
+    """The games of ``part``: "quick" every shipped game and every third other, "rest" the
+    others."""
     # the shipped games through the process's cache (load_checked: load_rules once per file
     # and mtime), which most other tests of this worker have filled already
     shipped = ROOT.parent / "rules"
-    return [
-        load_checked(str(p)) if p.is_relative_to(shipped) else load_rules(p)
-        for p in [*GAMES, *_auction_games(tmp_path)]
-    ]
+    paths = [*GAMES, *_auction_games(tmp_path)]
+    quick = [p.is_relative_to(shipped) or i % 3 == 0 for i, p in enumerate(paths)]
+    paths = [p for p, q in zip(paths, quick, strict=True) if q == (part == "quick")]
+    return [load_checked(str(p)) if p.is_relative_to(shipped) else load_rules(p) for p in paths]
+
+
+# the two tests below check the quick loop's games there, and the other games in the deep run
+PARTS = ["quick", pytest.param("rest", marks=pytest.mark.deep)]
 
 
 def test_the_shipped_games_are_all_here() -> None:
@@ -80,10 +86,11 @@ def _compiled_in_order(
     return prog, uids, sites
 
 
+@pytest.mark.parametrize("part", PARTS)
 def test_the_numbering_is_the_order_the_interpreter_compiles_in_and_numbers_every_node(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, part: str
 ) -> None:
-    for checked in _checked(tmp_path):
+    for checked in _checked(tmp_path, part):
         g = checked.game
         for players in range(g.players_min, g.players_max + 1):
             num = number(checked, players)
@@ -116,13 +123,14 @@ def test_the_numbering_is_the_order_the_interpreter_compiles_in_and_numbers_ever
                 assert num.uid(b) >= 0, where
 
 
+@pytest.mark.parametrize("part", PARTS)
 def test_the_code_generator_never_builds_a_program(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, part: str
 ) -> None:
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("the code generator built an interpreter Program")
 
-    checked = _checked(tmp_path)
+    checked = _checked(tmp_path, part)
     monkeypatch.setattr(Program, "__init__", refuse)
     for c in checked:
         assert "def build(num_players, files):" in generate(c)

@@ -19,11 +19,11 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import generated
 from test_playout import _check_from, playout_is_the_api_game, random_moves
 
 import meeple
 from meeple.api import load_checked
-from meeple.codegen import generate
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GAMES = [
@@ -56,7 +56,7 @@ def direct_functions(text: str) -> list[str]:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_direct_code_writes_no_log_line(game: str) -> None:
-    text = generate(load_checked(game))
+    text = generated(load_checked(game))
     functions = direct_functions(text)
     assert functions
     for f in functions:

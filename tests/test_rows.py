@@ -24,11 +24,11 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import generated
 from test_playout import FIXTURES, Recorder, playouts_are_api_games
 
 import meeple
 from meeple.api import load_checked
-from meeple.codegen.emitter import generate
 from meeple.dsl.errors import RuleError
 
 ROWS = FIXTURES / "rows" / "game.yaml"
@@ -65,7 +65,7 @@ def test_every_playout_is_the_interpreters_game(players: int) -> None:
 
 
 def _code() -> str:
-    return generate(load_checked(str(ROWS)))
+    return generated(load_checked(str(ROWS)))
 
 
 def test_the_generated_module_uses_each_specialized_form() -> None:

@@ -13,8 +13,8 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
 from hypothesis import strategies as hst
+from sampling import fewer_examples
 
 import meeple
 from meeple.dsl.errors import MeepleError
@@ -157,16 +157,18 @@ def test_a_seat_variable_out_of_range_is_refused(backend: str) -> None:
             game.state_from_json(data)
 
 
+# the quick loop plays the first game of each, the deep run both (the same random positions)
+@pytest.mark.parametrize("games", [1, pytest.param(2, marks=pytest.mark.deep)])
 @pytest.mark.parametrize(
     "game_id", ["shadow-of-the-sun", "louis-xiv", "sonnenkoenig", "shadow-of-the-emperor"]
 )
-def test_untampered_saves_load_and_play_on_identically(game_id: str) -> None:
+def test_untampered_saves_load_and_play_on_identically(game_id: str, games: int) -> None:
     """Random positions saved through JSON text resume on both back ends and play on exactly as
     the original does."""
     interp, comp = _game(game_id, "interpreter"), _game(game_id, "compiled")
     rng = random.Random(game_id)
     loaded = 0
-    for seed in range(2):
+    for seed in range(games):
         st = interp.new_initial_state(seed)
         while not st.is_terminal():
             if rng.random() < 0.15:
@@ -261,17 +263,7 @@ def _positions(game_id: str) -> list[dict[str, Any]]:
     return _POSITIONS[game_id]
 
 
-@settings(max_examples=150, deadline=None)
-@given(
-    game_id=hst.sampled_from(["shadow-of-the-sun", "sonnenkoenig", "shadow-of-the-emperor"]),
-    backend=hst.sampled_from(BACKENDS),
-    pick=hst.integers(0, 10**6),
-    where=hst.integers(0, 10**6),
-    value=hst.one_of(
-        hst.integers(-3, 12), hst.none(), hst.booleans(), hst.text(max_size=3), hst.just([])
-    ),
-)
-def test_a_mutated_save_is_refused_or_plays_on(
+def _a_mutated_save_is_refused_or_plays_on(
     game_id: str, backend: str, pick: int, where: int, value: Any
 ) -> None:
     """Fuzzing from_json: one scalar of a saved state replaced by another value. Either the
@@ -302,6 +294,24 @@ def test_a_mutated_save_is_refused_or_plays_on(
             st.check_invariants()
     except MeepleError:
         pass  # a rule error at a rule's line (a tampered count that runs out...), not a crash
+
+
+# the quick loop tries 50 mutations, the deep run 150 (random ones each run)
+test_a_mutated_save_is_refused_or_plays_on, test_a_mutated_save_is_refused_or_plays_on_in_full = (
+    fewer_examples(
+        _a_mutated_save_is_refused_or_plays_on,
+        50,
+        150,
+        derandomize=False,
+        game_id=hst.sampled_from(["shadow-of-the-sun", "sonnenkoenig", "shadow-of-the-emperor"]),
+        backend=hst.sampled_from(BACKENDS),
+        pick=hst.integers(0, 10**6),
+        where=hst.integers(0, 10**6),
+        value=hst.one_of(
+            hst.integers(-3, 12), hst.none(), hst.booleans(), hst.text(max_size=3), hst.just([])
+        ),
+    )
+)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

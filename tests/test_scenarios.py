@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from conftest import BrokenGame
-from sampling import every_third
+from sampling import alternate_backends, every_third
 
 from meeple.registry import game_ids, rules_root
 from meeple.scenarios import ScenarioError, run_scenario, scenario_files
@@ -14,8 +14,13 @@ from meeple.scenarios import ScenarioError, run_scenario, scenario_files
 ALL = [f for g in game_ids() for f in scenario_files(rules_root() / g)]
 
 
-@pytest.mark.parametrize("backend", ["interpreter", "compiled"])
-@pytest.mark.parametrize("path", ALL, ids=[f"{p.parent.parent.name}/{p.stem}" for p in ALL])
+# every scenario on both back ends; the quick loop runs each on one of them, alternately (so
+# each game's scenarios run on both), the deep run on the other (tests/sampling.py)
+@pytest.mark.parametrize(
+    ("path", "backend"),
+    alternate_backends([(p,) for p in ALL]),
+    ids=[f"{p.parent.parent.name}/{p.stem}-{b}" for p in ALL for b in ("interpreter", "compiled")],
+)
 def test_scenario_passes(path: Path, backend: str) -> None:
     outcome = run_scenario(path, backend=backend)
     assert outcome.passed, "\n".join(outcome.failures)

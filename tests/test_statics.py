@@ -14,11 +14,11 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import generated
 from test_playout import FIXTURES, Recorder, playouts_are_api_games
 
 import meeple
 from meeple.api import load_checked
-from meeple.codegen.emitter import generate
 from meeple.dsl.errors import RuleError
 
 STATICS = FIXTURES / "statics" / "game.yaml"
@@ -51,7 +51,7 @@ def test_every_shape_plays_out_as_the_interpreter_plays_it() -> None:
 
 
 def _module() -> str:
-    return generate(load_checked(str(STATICS)))
+    return generated(load_checked(str(STATICS)))
 
 
 def test_the_fixed_terms_are_tested_once_when_the_module_is_built() -> None:

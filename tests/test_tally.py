@@ -14,6 +14,7 @@ import random
 import re
 
 import pytest
+from conftest import generated
 from test_playout import FIXTURES, Recorder, random_moves, replay
 
 import meeple
@@ -79,10 +80,10 @@ def test_interleaved_playouts_keep_their_own_counts() -> None:
 def test_the_direct_code_reads_the_table() -> None:
     """Sun's direct code reads markers_of from the table (not a scan), and is entered from the
     run loop through wrappers that drop it; a game that counts no pile by owner has neither."""
-    text = generate(load_checked("rules/shadow-of-the-sun/game.yaml"))
+    text = generated(load_checked("rules/shadow-of-the-sun/game.yaml"))
     assert "((_TD.get(st) or tally_of(st))[(Z_markers_on1 + " in text
     assert "P.resume = {0: r_0," in text
-    harbour = generate(load_checked("rules/harbour-guilds/game.yaml"))
+    harbour = generated(load_checked("rules/harbour-guilds/game.yaml"))
     assert "tally_of" not in harbour and "_TD" not in harbour
 
 

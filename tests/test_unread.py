@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import generated
 from test_playout import playout_is_the_api_game
 
 import meeple
@@ -32,7 +33,7 @@ LEADS = (
 
 
 def test_the_turns_loop_of_a_playout_writes_no_env() -> None:
-    code = generate(load_checked("harbour-guilds"))
+    code = generated(load_checked("harbour-guilds"))
     direct = code[code.index("    def c_10(") : code.index("    def c_11(")]
     assert re.search(r"for (_p\d+) in .*:\n +st\.vars\['turn_player'\] = \1\n", direct)
     assert "env['p'] = " not in direct

@@ -10,17 +10,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import generated
 
 import meeple
 from meeple.api import load_checked
-from meeple.codegen.emitter import generate
 from meeple.dsl.errors import RuleError
 
 UNTIL = "until: all(count(hand[p]) == 0 for p in players)"
 
 
 def test_harbour_guilds_ends_its_play_with_a_loop() -> None:
-    code = generate(load_checked("harbour-guilds"))
+    code = generated(load_checked("harbour-guilds"))
     assert re.search(
         r"if (_passes\d+) > 0:\n +for (_p\d+) in st\.players:\n +if not \(len\(st\.zones"
         r"\[\(Z_hand1 \+ \2\)\]\) == 0\):\n +break\n +else:\n +break\n",
