@@ -24,6 +24,7 @@ variant. A path that does not exist is reported at the path's own segment, with 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -196,6 +197,9 @@ def _resolve_extends(file: Path, ext: YStr) -> tuple[Path, bool]:
     other = yaml_file(game_folder.parent / name, "game")
     if _is_file(other):
         return other, False
+    shipped = _shipped_game(name)
+    if shipped is not None:  # a variant outside any game folder extends a shipped game by id
+        return shipped, False
     known = list(dict.fromkeys(x for x in (own_id, game_folder.name) if x))
     known += [v.stem for v in variant_files(game_folder)]
     raise SchemaError(
@@ -204,6 +208,61 @@ def _resolve_extends(file: Path, ext: YStr) -> tuple[Path, bool]:
         expected="one of " + ", ".join(known),
         suggestion=did_you_mean(name, known),
     )
+
+
+def _shipped_game(name: str) -> Path | None:
+    """The rules file of the game shipped with meeple whose id is ``name``, or None. Only a
+    plain id is looked up (a name with '/' or '..' is no id: it must not reach other folders)."""
+    if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", name):
+        return None
+    f = Path(str(resources.files("meeple.rules"))) / name / "game.yaml"
+    return f if _is_file(f) else None
+
+
+def is_variant_file(file: str | Path) -> bool:
+    """Is ``file`` a variant file, wherever it stands: a YAML file whose top level is a mapping
+    with ``variant:`` or ``extends:`` and no ``game:`` (a game file always has ``game:``)? A
+    file that cannot be read or parsed is not one here (loading it as a game reports why)."""
+    p = Path(file)
+    if p.suffix not in (".yaml", ".yml") or not _is_file(p):
+        return False
+    try:
+        return _top_is_variant(str(p.resolve()), p.stat().st_mtime)
+    except OSError:
+        return False
+
+
+@lru_cache(maxsize=64)
+def _top_is_variant(file: str, mtime: float) -> bool:
+    try:
+        doc = load_yaml_file(file)
+    except MeepleError:
+        return False
+    return isinstance(doc, YMap) and "game" not in doc and ("variant" in doc or "extends" in doc)
+
+
+def variant_game_file(file: str | Path) -> Path:
+    """The game file that variant ``file`` changes, following ``extends:`` through the variants
+    it extends. A chain that cannot be followed (a broken file, an unknown name, a cycle) gives
+    ``file`` itself: loading the variant then reports the error at its position."""
+    p = Path(file)
+    if p.parent.name == VARIANTS_DIR:  # the usual place: rules/<game>/variants/<id>.yaml
+        return yaml_file(p.parent.parent, "game")
+    seen: set[Path] = set()
+    cur = p
+    while cur.resolve() not in seen:
+        seen.add(cur.resolve())
+        try:
+            doc = load_yaml_file(cur)
+            ext = doc.get("extends") if isinstance(doc, YMap) else None
+            if not isinstance(ext, YStr):
+                return p
+            cur, is_variant = _resolve_extends(cur, ext)
+        except MeepleError:
+            return p
+        if not is_variant:
+            return cur
+    return p
 
 
 def _game_id(game_file: Path) -> str | None:

@@ -12,8 +12,8 @@ from meeple.codegen import compiled_program
 from meeple.dsl.checker import Checked
 from meeple.dsl.errors import MeepleError, did_you_mean
 from meeple.dsl.loader import load_rules, load_variant
-from meeple.dsl.variant import VARIANTS_DIR, Variant, find_variant
-from meeple.dsl.yamlload import yaml_file, yaml_files
+from meeple.dsl.variant import Variant, find_variant, is_variant_file, variant_game_file
+from meeple.dsl.yamlload import yaml_files
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.game import Game
 from meeple.runtime.state import State
@@ -37,12 +37,21 @@ def _variant(path: str, mtimes: tuple[float, ...]) -> tuple[Checked, Variant]:
 def load_checked(game: str, variant: str | None = None) -> Checked:
     """The checked IR of a shipped game id or a rules path (cached while the file is unchanged),
     with the changes of ``variant`` (a variant id of the game, or a variant file) if given."""
+    game, variant = game_and_variant(game, variant)
     p = rules_path(game)
-    if variant is None and p.parent.name == VARIANTS_DIR:  # a variant file given as the game
-        variant, p = str(p), yaml_file(p.parent.parent, "game")
     if variant is not None:
         return load_variant_checked(str(p), variant)[0]
     return _checked(str(p), Path(p).stat().st_mtime)
+
+
+def game_and_variant(game: str, variant: str | None = None) -> tuple[str, str | None]:
+    """``(game, variant)`` as given, or, when ``game`` is a variant file (wherever it stands)
+    and no variant is given, the game file it changes and that variant file. Raises
+    MeepleError for an unknown game id or a missing rules path."""
+    p = rules_path(game)
+    if variant is None and is_variant_file(p):
+        return str(variant_game_file(p)), str(p)
+    return game, variant
 
 
 def load_variant_checked(game: str, variant: str) -> tuple[Checked, Variant]:

@@ -92,6 +92,7 @@ def render_rulebook(
 
     from .rulebook import interpretation_log, render_html, render_markdown  # noqa: PLC0415
 
+    game, variant = api.game_and_variant(game, variant)  # a variant file given as the game
     v: Variant | None = None
     if variant is None:
         g = api.load_checked(game).game
@@ -107,6 +108,7 @@ def render_rulebook(
 def rulebook_name(game: str, variant: str | None = None) -> str:
     """The file name (without suffix) of a rendered rulebook: the name of the game's folder
     (its id for a shipped game), also when the folder is given as ``.``."""
+    game, variant = api.game_and_variant(game, variant)
     name = Path(rules_path(game)).resolve().parent.name
     return name + (f".{Path(variant).stem}" if variant else "")
 

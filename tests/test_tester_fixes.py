@@ -1,0 +1,55 @@
+"""What a new user's first session found wrong in the API, the command line and the error
+messages: each test pins one fix (the exact text or position of the message where there is one)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import meeple
+from meeple import api
+from meeple.authoring import render_rulebook, rulebook_name
+from meeple.cli import main
+from meeple.registry import rules_root
+
+HARBOUR = rules_root() / "harbour-guilds"
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ------------------------------------------------ a variant file outside a variants/ folder
+def _loose_variant(tmp_path: Path) -> Path:
+    f = tmp_path / "two-guilds.yaml"  # no variants/ folder and no game beside it
+    shutil.copyfile(HARBOUR / "variants" / "two-guilds.yaml", f)
+    return f
+
+
+def test_a_variant_file_loads_as_a_variant_wherever_it_stands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = _loose_variant(tmp_path)
+    g = meeple.load(str(f), 2)
+    assert g.name == "Harbour Guilds (variant: Two guilds (a shorter game))"
+    code, out, err = _run(capsys, "check", str(f))
+    assert code == 0 and "ok: Harbour Guilds (variant: Two guilds" in out, err
+    code, out, err = _run(capsys, "play", str(f), "-p", "2", "-q")
+    assert code == 0 and "(winner)" in out, err
+    md, _ = render_rulebook(str(f))
+    assert "Leaving the Brewers out" in md  # the variant's rationale: it is read as a variant
+    assert rulebook_name(str(f)) == "harbour-guilds.two-guilds"
+
+
+def test_a_loose_variant_with_an_unknown_game_is_reported_at_its_extends(tmp_path: Path) -> None:
+    f = _loose_variant(tmp_path)
+    f.write_text(f.read_text().replace("extends: harbour-guilds", "extends: harbour-gilds"))
+    with pytest.raises(meeple.MeepleError) as info:
+        api.load_checked(str(f))
+    e = info.value
+    assert e.span is not None and (e.span.file, e.span.line) == (str(f), 3)
+    assert "'extends: harbour-gilds' names neither" in e.message
