@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from meeple.interpreter.game import Game
 from meeple.runtime.state import State
 from meeple.runtime.values import player_name
 
-from .registry import rules_path
+from .registry import GamePath, rules_path
 
 Agent = Callable[[State], int]
 
@@ -34,9 +35,10 @@ def _variant(path: str, mtimes: tuple[float, ...]) -> tuple[Checked, Variant]:
     return load_variant(path)
 
 
-def load_checked(game: str, variant: str | None = None) -> Checked:
+def load_checked(game: GamePath, variant: GamePath | None = None) -> Checked:
     """The checked IR of a shipped game id or a rules path (cached while the file is unchanged),
-    with the changes of ``variant`` (a variant id of the game, or a variant file) if given."""
+    with the changes of ``variant`` (a variant id of the game, or a variant file) if given.
+    Paths may be str or os.PathLike."""
     game, variant = game_and_variant(game, variant)
     p = rules_path(game)
     if variant is not None:
@@ -44,18 +46,22 @@ def load_checked(game: str, variant: str | None = None) -> Checked:
     return _checked(str(p), Path(p).stat().st_mtime)
 
 
-def game_and_variant(game: str, variant: str | None = None) -> tuple[str, str | None]:
-    """``(game, variant)`` as given, or, when ``game`` is a variant file (wherever it stands)
-    and no variant is given, the game file it changes and that variant file. Raises
+def game_and_variant(game: GamePath, variant: GamePath | None = None) -> tuple[str, str | None]:
+    """``(game, variant)`` as given (as str), or, when ``game`` is a variant file (wherever it
+    stands) and no variant is given, the game file it changes and that variant file. Raises
     MeepleError for an unknown game id or a missing rules path."""
+    game = os.fspath(game)
+    variant = os.fspath(variant) if variant is not None else None
     p = rules_path(game)
     if variant is None and is_variant_file(p):
         return str(variant_game_file(p)), str(p)
     return game, variant
 
 
-def load_variant_checked(game: str, variant: str) -> tuple[Checked, Variant]:
-    """The checked IR of ``game`` changed by ``variant``, and the Variant (its rationale...)."""
+def load_variant_checked(game: GamePath, variant: GamePath) -> tuple[Checked, Variant]:
+    """The checked IR of ``game`` changed by ``variant``, and the Variant (its rationale...).
+    Paths may be str or os.PathLike."""
+    game, variant = os.fspath(game), os.fspath(variant)
     f = find_variant(rules_path(game), variant)
     folder = f.parent
     mtimes = tuple(sorted(x.stat().st_mtime for x in [*yaml_files(folder), rules_path(game)]))
@@ -66,17 +72,18 @@ BACKENDS = ("interpreter", "compiled")
 
 
 def load(
-    game: str = "shadow-of-the-sun",
+    game: GamePath = "shadow-of-the-sun",
     players: int | None = None,
-    variant: str | None = None,
+    variant: GamePath | None = None,
     backend: str = "interpreter",
 ) -> Game:
     """Load a game for ``players`` seats (default: 4, or the nearest count the game allows).
     Its states number the seats 0-based (``state.current_player()`` is 0 for P1, as in
     OpenSpiel); the log, the terminal and the rule files show them as P1..Pn.
 
-    ``game`` is a shipped game id (see ``meeple list``) or a path to a rules folder or file;
-    ``variant`` a variant id of that game (``rules/<game>/variants/<id>.yaml``) or a variant file.
+    ``game`` is a shipped game id (see ``meeple list``) or a path to a rules folder or file
+    (a str or an os.PathLike such as ``pathlib.Path``); ``variant`` a variant id of that game
+    (``rules/<game>/variants/<id>.yaml``) or a variant file (str or os.PathLike).
     ``backend``: "interpreter" runs the checked rules directly; "compiled" runs the module the
     code generator made of them (cached; same states, same actions, faster).
     Raises MeepleError (with file:line:col) if the rules are broken or the count unsupported.
@@ -87,6 +94,8 @@ def load(
             expected=" or ".join(BACKENDS),
             suggestion=did_you_mean(backend, BACKENDS),
         )
+    game = os.fspath(game)  # a Path works like its text, and the origin below stays picklable
+    variant = os.fspath(variant) if variant is not None else None
     checked = load_checked(game, variant)
     g = checked.game
     n = players if players is not None else max(g.players_min, min(4, g.players_max))

@@ -13,7 +13,7 @@ from meeple.dsl.errors import MeepleError
 from meeple.dsl.render import relative_file
 
 from . import api
-from .registry import DEFAULT_GAME, game_ids, rules_path, rules_root
+from .registry import DEFAULT_GAME, GamePath, game_ids, rules_path, rules_root
 from .rulebook import MERMAID_FILE, MERMAID_LICENSE
 
 out = Console(highlight=False, soft_wrap=True, emoji=False)
@@ -83,7 +83,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------- doc
 def render_rulebook(
-    game: str, variant: str | None = None, mermaid_src: str | None = None
+    game: GamePath, variant: GamePath | None = None, mermaid_src: str | None = None
 ) -> tuple[str, str]:
     """The rulebook of a game (with a variant) as (Markdown, HTML). ``mermaid_src``: where the
     HTML finds the vendored Mermaid script (default: beside it; see rulebook.render_html)."""
@@ -105,7 +105,7 @@ def render_rulebook(
     return md, render_html(md, g.name, mermaid_src or MERMAID_FILE.name)
 
 
-def rulebook_name(game: str, variant: str | None = None) -> str:
+def rulebook_name(game: GamePath, variant: GamePath | None = None) -> str:
     """The file name (without suffix) of a rendered rulebook: the name of the game's folder
     (its id for a shipped game), also when the folder is given as ``.``."""
     game, variant = api.game_and_variant(game, variant)

@@ -53,3 +53,15 @@ def test_a_loose_variant_with_an_unknown_game_is_reported_at_its_extends(tmp_pat
     e = info.value
     assert e.span is not None and (e.span.file, e.span.line) == (str(f), 3)
     assert "'extends: harbour-gilds' names neither" in e.message
+
+
+# ------------------------------------------------------------- paths as os.PathLike
+def test_a_game_path_may_be_a_pathlib_path(tmp_path: Path) -> None:
+    variant = HARBOUR / "variants" / "two-guilds.yaml"
+    g = meeple.load(HARBOUR, 2, variant=variant)  # Paths, not str
+    assert g.name == "Harbour Guilds (variant: Two guilds (a shorter game))"
+    assert g.program.origin == (str(HARBOUR.resolve()), str(variant.resolve()), 2, "interpreter")
+    assert api.load_checked(HARBOUR / "game.yaml").game.name == "Harbour Guilds"
+    assert api.load_variant_checked(HARBOUR, variant)[1].id == "two-guilds"
+    assert meeple.load(_loose_variant(tmp_path), 2).num_players() == 2
+    assert rulebook_name(HARBOUR, variant) == "harbour-guilds.two-guilds"
