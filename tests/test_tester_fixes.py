@@ -65,3 +65,33 @@ def test_a_game_path_may_be_a_pathlib_path(tmp_path: Path) -> None:
     assert api.load_variant_checked(HARBOUR, variant)[1].id == "two-guilds"
     assert meeple.load(_loose_variant(tmp_path), 2).num_players() == 2
     assert rulebook_name(HARBOUR, variant) == "harbour-guilds.two-guilds"
+
+
+# ------------------------------------------------- a saved state loaded into another game
+def _error_of(game: meeple.Game, data: dict[str, object]) -> str:
+    with pytest.raises(meeple.MeepleError) as info:
+        game.state_from_json(data)
+    return info.value.message
+
+
+def test_a_save_of_another_game_says_which_game_it_is_of() -> None:
+    data = meeple.load("harbour-guilds", 2).new_initial_state(1).to_json()
+    for seats in (3, 4):  # not "2 of 3 seats are still playing": the game differs first
+        assert _error_of(meeple.load("shadow-of-the-sun", seats), data) == (
+            "this saved state is of harbour-guilds (Harbour Guilds), "
+            "not of shadow-of-the-sun (Shadow of the Sun)"
+        )
+    assert _error_of(meeple.load("harbour-guilds", 3), data) == (
+        "this saved state is of Harbour Guilds with 2 players, not 3"
+    )
+    assert _error_of(meeple.load("harbour-guilds", 2, "two-guilds"), data) == (
+        "this saved state is of Harbour Guilds, "
+        "not of Harbour Guilds (variant: Two guilds (a shorter game))"
+    )
+    assert _error_of(meeple.load("harbour-guilds", 2), {**data, "game": ["x"]}) == (
+        "this saved state is damaged: it does not say which game it is of"
+    )
+    odd = "harbour\nguilds"  # a name from a file is shown quoted when it is not one line
+    assert _error_of(meeple.load("harbour-guilds", 2), {**data, "game": odd}).startswith(
+        "this saved state is of 'harbour\\nguilds' (Harbour Guilds), not of harbour-guilds"
+    )
