@@ -390,11 +390,20 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
         )
     if err.validator == "enum":
         options = [str(v) for v in err.validator_value]  # type: ignore[union-attr]
+        expected = "one of " + ", ".join(options)
+        alternatives = err.parent.schema if err.parent is not None else None
+        if isinstance(node, (dict, list)) and isinstance(alternatives, dict):
+            # a mapping or list where a word was expected: the key also takes other shapes
+            # (ties: nobody, or per player count): say all of them, as the schema describes them
+            desc = str(alternatives.get("description") or "")
+            # "what a tie gives: nobody, all, per number of players ({2..3: nobody})...": the
+            # shapes are what follows the first ': '
+            expected = desc.split(": ", 1)[1] if ": " in desc else desc or expected
         return SchemaError(
-            f"{where} cannot be {node!r}",
+            f"{where} cannot be {yaml_text(node)}",
             span,
-            expected="one of " + ", ".join(options),
-            suggestion=did_you_mean(str(node), options),
+            expected=expected,
+            suggestion=did_you_mean(str(node), options) if isinstance(node, str) else None,
         )
     return SchemaError(f"{where}: {err.message}", span)
 
@@ -464,6 +473,34 @@ def _describe(path: list[Any]) -> str:
     for p in path:
         parts.append(f"[{p}]" if isinstance(p, int) else ("." + p if parts else p))
     return "'" + "".join(parts) + "'"
+
+
+def yaml_text(node: Any, limit: int = 60) -> str:
+    """A value of the rules as its author wrote it, in YAML flow style (``the mapping {ties:
+    nobody}``, ``the list [a, b]``, ``'somebody'``, ``3``, ``true``), cut after ``limit``
+    characters: never Python's repr of a dict."""
+
+    def flow(x: Any) -> str:
+        if isinstance(x, dict):
+            return "{" + ", ".join(f"{flow(k)}: {flow(v)}" for k, v in x.items()) + "}"
+        if isinstance(x, list):
+            return "[" + ", ".join(flow(v) for v in x) + "]"
+        if isinstance(x, bool):
+            return "true" if x else "false"
+        if x is None:
+            return "null"
+        return str(x)
+
+    text = flow(node)
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    if isinstance(node, dict):
+        return f"the mapping {text}"
+    if isinstance(node, list):
+        return f"the list {text}"
+    if isinstance(node, str):
+        return repr(text)
+    return text
 
 
 def _kind(node: Any) -> str:

@@ -95,3 +95,29 @@ def test_a_save_of_another_game_says_which_game_it_is_of() -> None:
     assert _error_of(meeple.load("harbour-guilds", 2), {**data, "game": odd}).startswith(
         "this saved state is of 'harbour\\nguilds' (Harbour Guilds), not of harbour-guilds"
     )
+
+
+# ------------------------------------------------------------------------ messages
+def _error(tmp_path: Path, old: str, new: str) -> meeple.MeepleError:
+    """The error of Harbour Guilds' rules with ``old`` replaced by ``new``."""
+    text = (HARBOUR / "game.yaml").read_text()
+    assert old in text
+    f = tmp_path / "game.yaml"
+    f.write_text(text.replace(old, new, 1))
+    with pytest.raises(meeple.MeepleError) as info:
+        api.load_checked(str(f))
+    return info.value
+
+
+def test_a_ties_mapping_is_shown_as_yaml_not_as_a_python_dict(tmp_path: Path) -> None:
+    e = _error(tmp_path, "    ties: nobody", "    ties: {ties: nobody}")
+    assert e.message == "'majorities.guild_majority.ties' cannot be the mapping {ties: nobody}"
+    assert e.expected is not None and e.expected.startswith("nobody (the default), all (")
+    assert "per number of players ({2..3: nobody, 4..6: all})" in e.expected
+    e = _error(tmp_path, "    ties: nobody", "    ties: {2..4: [nobody, true, {a: null}]}")
+    assert e.message == (
+        "'majorities.guild_majority.ties.2..4' cannot be the list [nobody, true, {a: null}]"
+    )
+    e = _error(tmp_path, "    ties: nobody", "    ties: somebody")
+    assert e.message == "'majorities.guild_majority.ties' cannot be 'somebody'"
+    assert (e.expected, e.suggestion) == ("one of nobody, all", "did you mean 'nobody'?")
