@@ -193,7 +193,7 @@ def _syntax_error(e: UnexpectedInput, text: str, start: str, loc: _Locator) -> P
     what = "an expression" if start == "expression" else "a statement"
     if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
         off = len(text.rstrip())
-        expected = _words(set(e.expected))
+        expected = _words(_fit_closers(set(e.expected), text))
         return ParseError(f"{what} ends too early", loc.span(max(off - 1, 0)), expected=expected)
     if isinstance(e, UnexpectedToken):
         off = loc.offset(e.line, e.column)
@@ -211,11 +211,12 @@ def _syntax_error(e: UnexpectedInput, text: str, start: str, loc: _Locator) -> P
         word = _WORD.match(text, off)
         if word and len(word.group()) > len(tok):  # 'form' lexed as the keyword 'for'
             tok = word.group()
+        power = tok == "*" and text[off - 1 : off] == "*"  # x ** 2: the second '*' fails
         return ParseError(
             f"unexpected '{tok}' in {what}",
             loc.span(off, off + len(tok)),
-            expected=_words(set(e.expected)),
-            suggestion=_hint(tok),
+            expected=_words(_fit_closers(set(e.expected), text[:off])),
+            suggestion=_POWER_HINT if power else _hint(tok),
         )
     assert isinstance(e, UnexpectedCharacters)
     off = loc.offset(e.line, e.column)
@@ -223,7 +224,7 @@ def _syntax_error(e: UnexpectedInput, text: str, start: str, loc: _Locator) -> P
     return ParseError(
         f"unexpected character '{ch}' in {what}",
         loc.span(off, off + 1),
-        expected=_words(set(e.allowed or ())) if e.allowed else None,
+        expected=_words(_fit_closers(set(e.allowed), text[:off])) if e.allowed else None,
         suggestion=_hint(ch),
     )
 
@@ -243,8 +244,37 @@ def _misspelt_keyword(text: str, off: int) -> tuple[int, int, str] | None:
     return (first.start(), first.end(), close[0]) if close else None
 
 
+def _fit_closers(expected: set[str], before: str) -> set[str]:
+    """The tokens Lark expects, without the closing brackets that cannot come here: its LALR
+    states are shared between ``(...)`` and ``[...]``, so after ``sum(x for x in y`` it also
+    offers ']'. Only the closer of the innermost bracket still open in ``before`` is kept."""
+    opened: list[str] = []
+    quote = ""
+    for ch in before:
+        if quote:
+            if ch == quote or ch == "\n":
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([":
+            opened.append(ch)
+        elif ch in ")]" and opened:
+            opened.pop()
+    keep = {"(": "RPAR", "[": "RSQB"}[opened[-1]] if opened else None
+    return {t for t in expected if t not in ("RPAR", "RSQB") or t == keep}
+
+
+#: meeple's numbers are whole numbers (docs/language.md, "Arithmetic"): no '/' and no '**'.
+_DIVISION_HINT = (
+    "numbers are whole numbers: divide with '//' (rounding down: 7 // 2 is 3) "
+    "and take the remainder with '%'"
+)
+_POWER_HINT = "there is no power operator: multiply (x * x)"
+
+
 def _hint(tok: str) -> str | None:
     hints = {
+        "/": _DIVISION_HINT,
         "&&": "use 'and'",
         "&": "use 'and'",
         "||": "use 'or'",

@@ -121,3 +121,34 @@ def test_a_ties_mapping_is_shown_as_yaml_not_as_a_python_dict(tmp_path: Path) ->
     e = _error(tmp_path, "    ties: nobody", "    ties: somebody")
     assert e.message == "'majorities.guild_majority.ties' cannot be 'somebody'"
     assert (e.expected, e.suggestion) == ("one of nobody, all", "did you mean 'nobody'?")
+
+
+def _parse_error(text: str) -> meeple.MeepleError:
+    from meeple.dsl.parser import parse_statement  # noqa: PLC0415
+
+    with pytest.raises(meeple.MeepleError) as info:
+        parse_statement(text)
+    return info.value
+
+
+def test_a_slash_is_told_to_use_floor_division() -> None:
+    e = _parse_error("score[p] += 5 / x")
+    assert e.message == "unexpected character '/' in a statement"
+    assert e.suggestion == (
+        "numbers are whole numbers: divide with '//' (rounding down: 7 // 2 is 3) "
+        "and take the remainder with '%'"
+    )
+    assert _parse_error("score[p] += 5 ** x").suggestion == (
+        "there is no power operator: multiply (x * x)"
+    )
+
+
+def test_expected_closers_are_those_of_the_open_bracket() -> None:
+    e = _parse_error("score[p] += sum(c.value for c in sold")
+    assert (e.message, e.expected) == ("a statement ends too early", "')', 'if', 'or'")
+    e = _parse_error("score[p] += sum([c.value for c in sold")
+    assert (e.message, e.expected) == ("a statement ends too early", "']', 'if', 'or'")
+    e = _parse_error("score[p] += 5 / x")  # no bracket is open: neither ')' nor ']'
+    assert e.expected is not None and "')'" not in e.expected and "']'" not in e.expected
+    e = _parse_error('score[p] += sum(c.value for c in "("')  # a bracket in quotes is text
+    assert e.expected is not None and "')'" in e.expected
