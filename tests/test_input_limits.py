@@ -388,12 +388,12 @@ DEPTH = {
     "300-term-sum": Bad(
         edit("      until: round > 3", f"      until: {_sum(300)} > 3"),
         ParseError, "until: |round + ",
-        f"the expression nests deeper than {MAX_EXPR_DEPTH} levels here",
+        f"the expression has more than {MAX_EXPR_DEPTH} levels here: a row of operators",
         suggestion="sum([...])"),
     "500-term-sum-in-a-function": Bad(
         edit("    value: sum(c.points for c in hand[p])", f"    value: {_sum(500)}"),
         ParseError, "value: |round + ",
-        f"the expression nests deeper than {MAX_EXPR_DEPTH} levels here"),
+        f"the expression has more than {MAX_EXPR_DEPTH} levels here: a row of operators"),
     "nested-parentheses": Bad(
         edit("      until: round > 3", "      until: " + "(" * 70 + "round" + ")" * 70 + " > 3"),
         ParseError, "until: " + "(" * MAX_EXPR_DEPTH + "|(",

@@ -152,3 +152,19 @@ def test_expected_closers_are_those_of_the_open_bracket() -> None:
     assert e.expected is not None and "')'" not in e.expected and "']'" not in e.expected
     e = _parse_error('score[p] += sum(c.value for c in "("')  # a bracket in quotes is text
     assert e.expected is not None and "')'" in e.expected
+
+
+def test_a_flat_sum_beyond_the_limit_is_not_called_nesting() -> None:
+    from meeple.dsl.parser import parse_expression  # noqa: PLC0415
+
+    parse_expression(" + ".join(["x"] * 64))  # 63 operators: within MAX_EXPR_DEPTH (64)
+    for terms in (65, 300):
+        with pytest.raises(meeple.MeepleError) as info:
+            parse_expression(" + ".join(["x"] * terms))
+        assert info.value.message == (
+            "the expression has more than 64 levels here: a row of operators (a + b + c ...) "
+            "counts one level per operator (MAX_EXPR_DEPTH)"
+        )
+    with pytest.raises(meeple.MeepleError) as info:
+        parse_expression("not " * 70 + "x")  # real nesting keeps its words
+    assert info.value.message == "the expression nests deeper than 64 levels here (MAX_EXPR_DEPTH)"
