@@ -33,6 +33,8 @@ from typing import Any
 
 import jsonschema
 
+from meeple.wording import plural
+
 from .errors import MeepleError, SchemaError, SourceSpan, did_you_mean
 from .validate import validate_against
 from .yamlload import YList, YMap, YStr, load_yaml_file, yaml_file, yaml_files
@@ -352,7 +354,8 @@ def _step(node: Any, step: str | int | tuple[str, str], path: YStr | str, a: int
     if isinstance(step, int):
         if step >= len(node):
             raise SchemaError(
-                f"the path does not exist: the list has {len(node)} items (0 to {len(node) - 1})",
+                f"the path does not exist: the list has {plural(len(node), 'item')}"
+                + (f" (0 to {len(node) - 1})" if len(node) > 1 else " (0)" if node else ""),
                 _at(path, a, b),
             )
         return step

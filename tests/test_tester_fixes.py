@@ -168,3 +168,29 @@ def test_a_flat_sum_beyond_the_limit_is_not_called_nesting() -> None:
     with pytest.raises(meeple.MeepleError) as info:
         parse_expression("not " * 70 + "x")  # real nesting keeps its words
     assert info.value.message == "the expression nests deeper than 64 levels here (MAX_EXPR_DEPTH)"
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "compiled"])
+def test_one_item_is_singular(tmp_path: Path, backend: str) -> None:
+    text = (HARBOUR / "game.yaml").read_text()
+    f = tmp_path / "game.yaml"  # the stall takes a card of the market, empty at the start
+    f.write_text(
+        text.replace(
+            "from: hand[p]\n                      to: stall[p]",
+            "from: market\n                      to: stall[p]",
+            1,
+        )
+    )
+    game = meeple.load(str(f), 2, backend=backend)
+    with pytest.raises(meeple.RuleError) as info:
+        api.play(game, seed=1, record_log=False)
+    assert info.value.message == "a pick needs 1 item but only 0 could be picked"
+    with pytest.raises(meeple.RuleError) as info:
+        game.playout(1)
+    assert info.value.message == "a pick needs 1 item but only 0 could be picked"
+    from meeple.dsl.variant import resolve  # noqa: PLC0415
+    from meeple.dsl.yamlload import load_yaml_text  # noqa: PLC0415
+
+    with pytest.raises(meeple.MeepleError) as err:
+        resolve(load_yaml_text("a: [x]\n"), "a[3]")
+    assert err.value.message == "the path does not exist: the list has 1 item (0)"
