@@ -559,9 +559,8 @@ class _Checker:
             )
         if name in self.globals or name in self.g.functions:
             decl = self._declared_at(name)
-            raise CheckError(
-                f"'{name}' is already a name of the game; choose another"
-                + (f" ({decl})" if decl else ""),
+            raise CheckError(  # the advice once: in the suggestion, after what the name is
+                f"'{name}' is already a name of the game" + (f" ({decl})" if decl else ""),
                 span,
                 suggestion=f"choose another name, e.g. {name}2",
             )

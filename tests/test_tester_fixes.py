@@ -194,3 +194,15 @@ def test_one_item_is_singular(tmp_path: Path, backend: str) -> None:
     with pytest.raises(meeple.MeepleError) as err:
         resolve(load_yaml_text("a: [x]\n"), "a[3]")
     assert err.value.message == "the path does not exist: the list has 1 item (0)"
+
+
+def test_the_advice_to_choose_another_name_is_given_once(tmp_path: Path) -> None:
+    e = _error(
+        tmp_path,
+        "- score[p] += sum(c.value for c in sold)",
+        "- let num_players = 5",
+    )
+    assert str(e).endswith(
+        "error: 'num_players' is already a name of the game (a built-in name); "
+        "choose another name, e.g. num_players2"
+    )
