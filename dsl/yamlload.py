@@ -155,9 +155,12 @@ def load_yaml_file(path: str | Path) -> Any:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
+        # e.start counts from 0: the file's first byte is byte 1 (as an editor shows columns)
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        col = len(data[line_start : e.start].decode("utf-8", errors="replace")) + 1
         raise YamlError(
-            f"{path} is not UTF-8 text (byte {e.start} cannot be read)",
-            SourceSpan(path, 1, 1),
+            f"{path} is not UTF-8 text (byte {e.start + 1} cannot be read: 0x{data[e.start]:02x})",
+            SourceSpan(path, data.count(b"\n", 0, e.start) + 1, col),
             suggestion="save the rules file as UTF-8",
         ) from None
     return load_yaml_text(text, path)

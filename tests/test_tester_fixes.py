@@ -206,3 +206,21 @@ def test_the_advice_to_choose_another_name_is_given_once(tmp_path: Path) -> None
         "error: 'num_players' is already a name of the game (a built-in name); "
         "choose another name, e.g. num_players2"
     )
+
+
+def test_a_byte_that_is_not_utf8_is_counted_from_one_and_placed(tmp_path: Path) -> None:
+    from meeple.dsl.yamlload import load_yaml_file  # noqa: PLC0415
+
+    f = tmp_path / "game.yaml"
+    f.write_bytes(b"ab\xff\n")  # the third byte
+    with pytest.raises(meeple.MeepleError) as info:
+        load_yaml_file(f)
+    e = info.value
+    assert e.message == f"{f} is not UTF-8 text (byte 3 cannot be read: 0xff)"
+    assert e.span is not None and (e.span.line, e.span.col) == (1, 3)
+    f.write_bytes("a: é\nbé: \xff".encode() + b"\xfe")  # byte 14: line 2, after "bé: ÿ"
+    with pytest.raises(meeple.MeepleError) as info:
+        load_yaml_file(f)
+    e = info.value
+    assert e.message.endswith("(byte 14 cannot be read: 0xfe)")
+    assert e.span is not None and (e.span.line, e.span.col) == (2, 6)
