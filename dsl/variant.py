@@ -106,8 +106,13 @@ def variant_schema() -> dict[str, Any]:
     return json.loads(text)  # type: ignore[no-any-return]
 
 
-def load_variant_doc(file: str | Path, seen: tuple[str, ...] = ()) -> tuple[YMap, Variant, Path]:
+def load_variant_doc(
+    file: str | Path, seen: tuple[str, ...] = (), game_file: str | Path | None = None
+) -> tuple[YMap, Variant, Path]:
     """Load a variant and apply it (and the variants it extends) to its game's document.
+
+    ``game_file``: the rules file the variant was asked for (``meeple diff base.yaml V``); an
+    ``extends:`` naming that game's id (or the file's name) means that file, wherever it is.
 
     Returns the changed game document, the Variant and the game's rules file. The chain of
     variants is followed with a loop, not a recursion, so however many variant files extend one
@@ -133,7 +138,7 @@ def load_variant_doc(file: str | Path, seen: tuple[str, ...] = ()) -> tuple[YMap
             )
         seen_files.append(str(file.resolve()))
         chain.append((file, doc))
-        base_file, base_is_variant = _resolve_extends(file, doc["extends"])
+        base_file, base_is_variant = _resolve_extends(file, doc["extends"], game_file)
         if not base_is_variant:
             break
         file = base_file
@@ -173,9 +178,16 @@ def _is_file(p: Path) -> bool:
         return False
 
 
-def _resolve_extends(file: Path, ext: YStr) -> tuple[Path, bool]:
-    """The file a variant extends and whether it is itself a variant."""
+def _resolve_extends(
+    file: Path, ext: YStr, game_file: str | Path | None = None
+) -> tuple[Path, bool]:
+    """The file a variant extends and whether it is itself a variant (``game_file``: see
+    load_variant_doc)."""
     name = str(ext)
+    if game_file is not None and _is_file(Path(game_file)):
+        given = Path(game_file).resolve()
+        if name in (_game_id(given), given.stem):  # the game the variant was asked for
+            return given, False
     if name.endswith((".yaml", ".yml")):
         p = (file.parent / name).resolve()
         if _is_file(p):
@@ -248,8 +260,8 @@ def variant_game_file(file: str | Path) -> Path:
     it extends. A chain that cannot be followed (a broken file, an unknown name, a cycle) gives
     ``file`` itself: loading the variant then reports the error at its position."""
     p = Path(file)
-    if p.parent.name == VARIANTS_DIR:  # the usual place: rules/<game>/variants/<id>.yaml
-        return yaml_file(p.parent.parent, "game")
+    if p.parent.name == VARIANTS_DIR and _is_file(yaml_file(p.parent.parent, "game")):
+        return yaml_file(p.parent.parent, "game")  # the usual place: <game>/variants/<id>.yaml
     seen: set[Path] = set()
     cur = p
     while cur.resolve() not in seen:

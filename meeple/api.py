@@ -31,8 +31,8 @@ def _checked(path: str, mtime: float) -> Checked:
 
 
 @lru_cache(maxsize=32)
-def _variant(path: str, mtimes: tuple[float, ...]) -> tuple[Checked, Variant]:
-    return load_variant(path)
+def _variant(path: str, mtimes: tuple[float, ...], game: str) -> tuple[Checked, Variant]:
+    return load_variant(path, game)
 
 
 def load_checked(game: GamePath, variant: GamePath | None = None) -> Checked:
@@ -62,10 +62,12 @@ def load_variant_checked(game: GamePath, variant: GamePath) -> tuple[Checked, Va
     """The checked IR of ``game`` changed by ``variant``, and the Variant (its rationale...).
     Paths may be str or os.PathLike."""
     game, variant = os.fspath(game), os.fspath(variant)
-    f = find_variant(rules_path(game), variant)
+    rules = rules_path(game)
+    f = find_variant(rules, variant)
     folder = f.parent
-    mtimes = tuple(sorted(x.stat().st_mtime for x in [*yaml_files(folder), rules_path(game)]))
-    return _variant(str(f), mtimes)
+    mtimes = tuple(sorted(x.stat().st_mtime for x in [*yaml_files(folder), rules]))
+    # the variant changes the rules file it was asked for when its extends: names that game
+    return _variant(str(f), mtimes, str(rules.resolve()))
 
 
 BACKENDS = ("interpreter", "compiled")

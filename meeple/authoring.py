@@ -66,8 +66,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
     base = api.load_checked(args.game).game
     checked, variant = api.load_variant_checked(args.game, args.variant)
     # a unified diff of rules: --- the game, +++ the variant, one @@ section per changed rule
-    out.print(f"--- {base.id}", style="bold", markup=False)
-    out.print(f"+++ {variant.id}: {variant.name}", style="bold", markup=False)
+    # each side by its id and its name, as the rules say them (never a blank name)
+    out.print(f"--- {base.id}: {base.name}", style="bold", markup=False)
+    out.print(f"+++ {variant.id}: {variant.name or variant.id}", style="bold", markup=False)
     if args.rationale:
         out.print(variant.rationale, markup=False)
     changes = rule_changes(base, checked.game)

@@ -224,3 +224,21 @@ def test_a_byte_that_is_not_utf8_is_counted_from_one_and_placed(tmp_path: Path) 
     e = info.value
     assert e.message.endswith("(byte 14 cannot be read: 0xfe)")
     assert e.span is not None and (e.span.line, e.span.col) == (2, 6)
+
+
+def test_diff_names_both_sides_and_changes_the_game_file_it_was_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "variants").mkdir()
+    shutil.copyfile(HARBOUR / "variants" / "two-guilds.yaml", tmp_path / "variants" / "x.yaml")
+    base = tmp_path / "base.yaml"  # not game.yaml: extends: harbour-guilds names it by its id
+    smiths = "{key: smiths, name: Smiths, bonus: 5}"
+    base.write_text((HARBOUR / "game.yaml").read_text().replace(smiths, smiths.replace("5", "7")))
+    code, out, err = _run(capsys, "diff", str(base), "x")
+    assert code == 0, err
+    assert out.startswith(
+        "--- harbour-guilds: Harbour Guilds\n+++ two-guilds: Two guilds (a shorter game)\n"
+    )
+    assert "  1 x Smiths (bonus=7)\n" in out  # base.yaml's rules, not the shipped game's
+    code, out, err = _run(capsys, "check", str(tmp_path / "variants" / "x.yaml"))
+    assert code == 0 and "ok: Harbour Guilds (variant: Two guilds" in out, err
