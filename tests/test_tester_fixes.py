@@ -15,6 +15,7 @@ from meeple.cli import main
 from meeple.registry import rules_root
 
 HARBOUR = rules_root() / "harbour-guilds"
+_STALL_FROM_HAND = "from: hand[p]\n                      to: stall[p]"
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -242,3 +243,14 @@ def test_diff_names_both_sides_and_changes_the_game_file_it_was_given(
     assert "  1 x Smiths (bonus=7)\n" in out  # base.yaml's rules, not the shipped game's
     code, out, err = _run(capsys, "check", str(tmp_path / "variants" / "x.yaml"))
     assert code == 0 and "ok: Harbour Guilds (variant: Two guilds" in out, err
+
+
+@pytest.mark.parametrize("command", [["bench", "--seconds", "0.05"], ["simulate", "-n", "2"]])
+def test_bench_and_simulate_print_no_blank_line_before_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    text = (HARBOUR / "game.yaml").read_text()
+    f = tmp_path / "game.yaml"  # a rule error in the first turn: the market is empty
+    f.write_text(text.replace(_STALL_FROM_HAND, _STALL_FROM_HAND.replace("hand[p]", "market")))
+    code, out, err = _run(capsys, command[0], str(f), *command[1:])
+    assert code != 0 and err.startswith(f"{f}:67:23: error: a pick needs 1 item"), repr(err)
