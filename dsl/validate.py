@@ -116,10 +116,22 @@ def suggest_name(text: str) -> str | None:
 
 
 def shown(text: str) -> str:
-    """``text`` quoted for a message, with every invisible or non-ASCII character escaped (so
-    'de\\u200bck' does not look like 'deck'), and cut if long."""
-    escaped = text.encode("unicode_escape").decode("ascii").replace("'", "\\'")
+    """``text`` quoted for a message as its author typed it ('märket'), with every invisible or
+    control character escaped (so 'de\\u200bck' does not look like 'deck', and a newline or a
+    terminal escape cannot act), and cut if long."""
+    escaped = "".join(ch if ch.isprintable() and ch not in "\\'" else _escape(ch) for ch in text)
     return "'" + (escaped if len(escaped) <= 60 else escaped[:50] + "...") + "'"
+
+
+def _escape(ch: str) -> str:
+    return "\\'" if ch == "'" else ch.encode("unicode_escape").decode("ascii")
+
+
+def _not_ascii(text: str) -> str:
+    """ "; 'е' (U+0435) is not ASCII" for the first visible non-ASCII character of ``text`` (a
+    look-alike of an ASCII letter is told apart by its code), else ""."""
+    ch = next((c for c in text if not c.isascii() and c.isprintable()), None)
+    return f"; '{ch}' (U+{ord(ch):04X}) is not ASCII" if ch is not None else ""
 
 
 def require_name(text: Any, span: SourceSpan | None, what: str, word_ok: bool = False) -> None:
@@ -142,7 +154,7 @@ def require_name(text: Any, span: SourceSpan | None, what: str, word_ok: bool = 
     why = (
         f"it is longer than {MAX_NAME_LENGTH} characters"
         if len(text) > MAX_NAME_LENGTH and NAME_PATTERN.fullmatch(text)
-        else "use letters, digits and '_'"
+        else "use letters, digits and '_'" + _not_ascii(text)
     )
     better = suggest_name(text)
     raise SchemaError(

@@ -118,7 +118,8 @@ NAMES = {
         suggestion="call it 'round'"),
     "kind-with-an-accent": Bad(
         edit("  cards:\n", "  cärds:\n"),
-        SchemaError, "|cärds:", f"{USE} (it names a component kind)",
+        SchemaError, "|cärds:",
+        f"'cärds' {USE}; 'ä' (U+00E4) is not ASCII (it names a component kind)",
         suggestion="call it 'cards'"),
     "function-parameter": Bad(
         edit("    params: [p]\n    value:", "    params: [p q]\n    value:"),

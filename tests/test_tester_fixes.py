@@ -254,3 +254,17 @@ def test_bench_and_simulate_print_no_blank_line_before_an_error(
     f.write_text(text.replace(_STALL_FROM_HAND, _STALL_FROM_HAND.replace("hand[p]", "market")))
     code, out, err = _run(capsys, command[0], str(f), *command[1:])
     assert code != 0 and err.startswith(f"{f}:67:23: error: a pick needs 1 item"), repr(err)
+
+
+def test_a_non_ascii_name_is_shown_as_typed(tmp_path: Path) -> None:
+    e = _error(tmp_path, "  market: {visibility", "  märket: {visibility")
+    assert e.message == (
+        "'märket' is not a valid name: use letters, digits and '_'; 'ä' (U+00E4) is not ASCII "
+        "(it names a zone)"
+    )
+    assert e.suggestion == "call it 'market'"
+    e = _error(tmp_path, "  market: {visibility", "  m\u0430rket: {visibility")  # Cyrillic а
+    assert e.message.startswith("'m\u0430rket' is not a valid name: use letters, digits and '_'; ")
+    assert "'\u0430' (U+0430) is not ASCII" in e.message  # a look-alike is told by its code
+    e = _error(tmp_path, "  market: {visibility", "  m\u200barket: {visibility")  # invisible
+    assert e.message.startswith("'m\\u200barket' is not a valid name")
