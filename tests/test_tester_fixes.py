@@ -268,3 +268,27 @@ def test_a_non_ascii_name_is_shown_as_typed(tmp_path: Path) -> None:
     assert "'\u0430' (U+0430) is not ASCII" in e.message  # a look-alike is told by its code
     e = _error(tmp_path, "  market: {visibility", "  m\u200barket: {visibility")  # invisible
     assert e.message.startswith("'m\\u200barket' is not a valid name")
+
+
+def test_a_long_rules_trace_is_cut_in_the_middle(tmp_path: Path) -> None:
+    text = (HARBOUR / "game.yaml").read_text()
+    chain = "".join(
+        f"  c{i}:\n    source: Setup\n    do:\n      - c{i + 1}()\n" for i in range(200)
+    )
+    chain += '  c200:\n    source: Setup\n    do:\n      - log "deep"\n'
+    f = tmp_path / "game.yaml"  # setup calls c0, which calls c1, ... c200: 201 procedures
+    text = text.replace("procedures:\n", "procedures:\n" + chain, 1)
+    f.write_text(
+        text.replace("    - shuffle draw_pile\n", "    - shuffle draw_pile\n    - c0()\n", 1)
+    )
+    with pytest.raises(meeple.RuleError) as info:
+        meeple.load(str(f), 2).new_initial_state(1)
+    e = info.value
+    assert len(e.trace) == 200  # the data keeps every call; its rendering is cut
+    lines = e.render().splitlines()
+    at = lines.index("rules trace (outermost first):")
+    assert lines[at + 1 :] == [
+        *(f"  in procedure c{i} ({f}:{95 + 4 * i}:3)" for i in range(5)),
+        "  ... 190 more calls ...",
+        *(f"  in procedure c{i} ({f}:{95 + 4 * i}:3)" for i in range(195, 200)),
+    ]
