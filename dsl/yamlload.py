@@ -196,6 +196,15 @@ def load_yaml_text(text: str, file: str = "<string>") -> Any:
             raise YamlError(message, src.span(offset), suggestion=suggestion) from None
         mark = e.problem_mark or e.context_mark
         message = _yaml_message(e)
+        if "simple key" in str(e.context) and e.context_mark is not None:
+            # PyYAML notices the missing ':' where the next line starts: point at the key
+            mark = e.context_mark
+            key = text[mark.index :].split("\n", 1)[0].strip()
+            key = key if len(key) <= 40 and key.isprintable() else repr(key[:40])
+            message = f"'{key}' stands where a key is expected, but no ':' follows it"
+            nxt = e.problem_mark.index if e.problem_mark is not None else -1
+            if text[nxt : nxt + 1] == "\t":  # the next line starts with a tab: say why it fails
+                message += "; indent YAML with spaces, not tabs"
         at_end = "end of stream" in str(e.problem) or "<stream end>" in str(e.problem)
         if at_end and e.context_mark is not None:
             mark = e.context_mark  # e.g. an unclosed quote: point where it opens

@@ -292,3 +292,29 @@ def test_a_long_rules_trace_is_cut_in_the_middle(tmp_path: Path) -> None:
         "  ... 190 more calls ...",
         *(f"  in procedure c{i} ({f}:{95 + 4 * i}:3)" for i in range(195, 200)),
     ]
+
+
+def test_a_key_without_colon_is_reported_at_the_key_not_the_next_line() -> None:
+    from meeple.dsl.yamlload import load_yaml_text  # noqa: PLC0415
+
+    for text, extra in (
+        ("game:\n  id: x\n  name Harbour\n  players: 2\n", ""),
+        ("game:\n  id: x\n  name Harbour\n\tplayers: 2\n", "; indent YAML with spaces, not tabs"),
+    ):
+        with pytest.raises(meeple.MeepleError) as info:
+            load_yaml_text(text, "g.yaml")
+        e = info.value
+        assert e.message == (
+            "'name Harbour' stands where a key is expected, but no ':' follows it" + extra
+        )
+        assert e.span is not None and (e.span.line, e.span.col) == (3, 3)  # not line 4
+    for text in ("a: 1\n\tb: 2\n", "a:\n  b: 1\n  \tc: 2\n"):  # a tab: at the tab itself
+        with pytest.raises(meeple.MeepleError) as info:
+            load_yaml_text(text, "g.yaml")
+        tab = text.index("\t")
+        e = info.value
+        assert e.span is not None
+        assert (e.span.line, e.span.col) == (
+            text.count("\n", 0, tab) + 1,
+            tab - text.rfind("\n", 0, tab),
+        )
