@@ -112,7 +112,7 @@ def load_variant_doc(
     """Load a variant and apply it (and the variants it extends) to its game's document.
 
     ``game_file``: the rules file the variant was asked for (``meeple diff base.yaml V``); an
-    ``extends:`` naming that game's id (or the file's name) means that file, wherever it is.
+    ``extends:`` naming that game's id means that file, wherever it is.
 
     Returns the changed game document, the Variant and the game's rules file. The chain of
     variants is followed with a loop, not a recursion, so however many variant files extend one
@@ -186,7 +186,7 @@ def _resolve_extends(
     name = str(ext)
     if game_file is not None and _is_file(Path(game_file)):
         given = Path(game_file).resolve()
-        if name in (_game_id(given), given.stem):  # the game the variant was asked for
+        if name == _game_id(given):  # the game the variant was asked for, by its id
             return given, False
     if name.endswith((".yaml", ".yml")):
         p = (file.parent / name).resolve()
