@@ -137,8 +137,9 @@ def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
         with w.indent():
             w.line(f"if not {stop}:")
             with w.indent():
+                items = f'{{{lo}}} item{{"" if {lo} == 1 else "s"}}'  # "1 item", "2 items"
                 w.line(
-                    f"raise RuleError(f'a pick needs {{{lo}}} items but only "
+                    f"raise RuleError(f'a pick needs {items} but only "
                     f"{{len({picked})}} could be picked', {span})"
                 )
             w.line("break")

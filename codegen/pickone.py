@@ -47,7 +47,7 @@ def write_pick_one(em: Any, w: Writer, s: ir.Pick, candidates: Any) -> None:
     candidates(em, w, s, picked, cands, one=True)  # (nothing is picked yet)
     w.line(f"if not {cands}:")
     with w.indent():
-        w.line(f"raise RuleError('a pick needs 1 items but only 0 could be picked', {span})")
+        w.line(f"raise RuleError('a pick needs 1 item but only 0 could be picked', {span})")
     p = write_decider(w, em.ex, em._e(s.player), p, span)
     # the picker out of the game: the pick ends with nothing picked
     w.line(f"if {p} in st.players:")

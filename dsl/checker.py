@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from meeple.wording import plural
+
 from . import cardkinds, datatable, ir
 from .builtins import BUILTINS, PASSED, POSITION, Builtin, elem, pair_types
 from .errors import CheckError, SourceSpan, did_you_mean
@@ -557,9 +559,8 @@ class _Checker:
             )
         if name in self.globals or name in self.g.functions:
             decl = self._declared_at(name)
-            raise CheckError(
-                f"'{name}' is already a name of the game; choose another"
-                + (f" ({decl})" if decl else ""),
+            raise CheckError(  # the advice once: in the suggestion, after what the name is
+                f"'{name}' is already a name of the game" + (f" ({decl})" if decl else ""),
                 span,
                 suggestion=f"choose another name, e.g. {name}2",
             )
@@ -790,7 +791,7 @@ class _Checker:
             self._want(s.max, scope, "int")
         lo, hi = _const(s.min, self.g.constants), _const(s.max, self.g.constants)
         if isinstance(lo, int) and lo < 0:
-            raise CheckError(f"a pick of {lo} items is impossible", s.min.span)
+            raise CheckError(f"a pick of {plural(lo, 'item')} is impossible", s.min.span)
         if isinstance(lo, int) and isinstance(hi, int) and hi < lo and s.max is not None:
             raise CheckError(
                 f"a pick of at least {lo} and at most {hi} items is impossible", s.max.span

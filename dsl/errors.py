@@ -77,8 +77,22 @@ class MeepleError(Exception):
                 lines.append("    " + " " * (self.span.col - 1) + "^" * width)
         if self.trace:
             lines.append("rules trace (outermost first):")
-            lines.extend(f"  in {t}" for t in _collapse(self.trace))
+            lines.extend(_cut(_collapse(self.trace)))
         return "\n".join(lines)
+
+
+#: How many calls of a long rules trace render() shows at each end (the whole list stays in
+#: ``MeepleError.trace``): a chain of 200 procedures is 200 lines no reader goes through.
+TRACE_ENDS = 5
+
+
+def _cut(calls: list[str]) -> list[str]:
+    """The trace's lines: all of them, or the first and last TRACE_ENDS around "... N more"."""
+    if len(calls) > 2 * TRACE_ENDS + 1:
+        hidden = len(calls) - 2 * TRACE_ENDS
+        calls = [*calls[:TRACE_ENDS], f"... {hidden} more calls ...", *calls[-TRACE_ENDS:]]
+        return [f"  in {t}" if i != TRACE_ENDS else f"  {t}" for i, t in enumerate(calls)]
+    return [f"  in {t}" for t in calls]
 
 
 def _collapse(trace: list[str]) -> list[str]:

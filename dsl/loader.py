@@ -34,12 +34,13 @@ def load_rules(path: str | Path) -> Checked:
     return checked
 
 
-def load_variant(path: str | Path) -> tuple[Checked, Variant]:
+def load_variant(path: str | Path, game_file: str | Path | None = None) -> tuple[Checked, Variant]:
     """Load a variant file (see dsl/variant.py): its game with the variant's changes, checked.
+    ``game_file``: the rules file it was asked for, the game its ``extends:`` names by id.
 
     The game's name gains the variant's name. Errors in the variant's own values point into the
     variant file."""
-    doc, variant, game_file = load_variant_doc(path)
+    doc, variant, game_file = load_variant_doc(path, game_file=game_file)
     files = {str(Path(v.file)) for v in variant.chain()}
     try:
         validate(doc)

@@ -152,9 +152,11 @@ def _check_brackets(text: str, loc: _Locator) -> None:
 def _check_tree(tree: Tree, loc: _Locator) -> None:  # type: ignore[type-arg]
     """Refuse, without recursion, an expression nested deeper than MAX_EXPR_DEPTH, a name longer
     than MAX_NAME_LENGTH and a number beyond MAX_INT; each at its place."""
-    todo: list[tuple[Any, int]] = [(tree, 0)]
+    # each entry: a node, its depth, and the length of the row of operators it ends or hangs
+    # from (a + b + c ...: the grammar nests each '+' in the one before it; see _ROWS)
+    todo: list[tuple[Any, int, int]] = [(tree, 0, 0)]
     while todo:
-        node, depth = todo.pop()
+        node, depth, row = todo.pop()  # row: of the operator it is, or else of its parent
         if isinstance(node, Token):
             if node.type == "NAME" and len(node) > MAX_NAME_LENGTH:
                 a = loc.offset(node.line or 1, node.column or 1)
@@ -179,21 +181,49 @@ def _check_tree(tree: Tree, loc: _Locator) -> None:  # type: ignore[type-arg]
             if depth > MAX_EXPR_DEPTH:
                 meta = node.meta
                 a = 0 if getattr(meta, "empty", True) else loc.offset(meta.line, meta.column)
-                raise ParseError(
-                    f"the expression nests deeper than {MAX_EXPR_DEPTH} levels here "
-                    "(MAX_EXPR_DEPTH)",
-                    loc.span(a, a + 1),
-                    suggestion=_DEPTH_HINT,
-                )
+                if row > MAX_EXPR_DEPTH // 2:
+                    # flat to its author, but the transformer recurses once per operator
+                    message = (
+                        f"the expression has more than {MAX_EXPR_DEPTH} levels here: a row of "
+                        "operators (a + b + c ...) counts one level per operator "
+                        "(MAX_EXPR_DEPTH)"
+                    )
+                else:
+                    message = (
+                        f"the expression nests deeper than {MAX_EXPR_DEPTH} levels here "
+                        "(MAX_EXPR_DEPTH)"
+                    )
+                raise ParseError(message, loc.span(a, a + 1), suggestion=_DEPTH_HINT)
         # the first child is taken first: a too-long left-nested sum is reported at its start
-        todo.extend((child, depth) for child in reversed(node.children))
+        family = _row_of(node)
+        for i in reversed(range(len(node.children))):
+            child = node.children[i]
+            # the left operand continues the row when it is an operator of the same family
+            own = _row_of(child) if isinstance(child, Tree) else frozenset()
+            if own:
+                todo.append((child, depth, row + 1 if i == 0 and own == family else 1))
+            else:  # an operand: it hangs from its parent's row
+                todo.append((child, depth, row if family else 0))
+
+
+#: Operators an author writes in a row (a + b - c, a * b // c, a and b and c): the grammar
+#: nests each one in the one before it, a level each.
+_ROWS = ({"add", "sub"}, {"mul", "floordiv", "mod"}, {"and_"}, {"or_"})
+
+
+def _row_of(node: Tree) -> frozenset[str]:  # type: ignore[type-arg]
+    """The family of row operators ``node`` is one of (see _ROWS); empty if none."""
+    for family in _ROWS:
+        if node.data in family:
+            return frozenset(family)
+    return frozenset()
 
 
 def _syntax_error(e: UnexpectedInput, text: str, start: str, loc: _Locator) -> ParseError:
     what = "an expression" if start == "expression" else "a statement"
     if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
         off = len(text.rstrip())
-        expected = _words(set(e.expected))
+        expected = _words(_fit_closers(set(e.expected), text))
         return ParseError(f"{what} ends too early", loc.span(max(off - 1, 0)), expected=expected)
     if isinstance(e, UnexpectedToken):
         off = loc.offset(e.line, e.column)
@@ -211,11 +241,12 @@ def _syntax_error(e: UnexpectedInput, text: str, start: str, loc: _Locator) -> P
         word = _WORD.match(text, off)
         if word and len(word.group()) > len(tok):  # 'form' lexed as the keyword 'for'
             tok = word.group()
+        power = tok == "*" and text[off - 1 : off] == "*"  # x ** 2: the second '*' fails
         return ParseError(
             f"unexpected '{tok}' in {what}",
             loc.span(off, off + len(tok)),
-            expected=_words(set(e.expected)),
-            suggestion=_hint(tok),
+            expected=_words(_fit_closers(set(e.expected), text[:off])),
+            suggestion=_POWER_HINT if power else _hint(tok),
         )
     assert isinstance(e, UnexpectedCharacters)
     off = loc.offset(e.line, e.column)
@@ -223,7 +254,7 @@ def _syntax_error(e: UnexpectedInput, text: str, start: str, loc: _Locator) -> P
     return ParseError(
         f"unexpected character '{ch}' in {what}",
         loc.span(off, off + 1),
-        expected=_words(set(e.allowed or ())) if e.allowed else None,
+        expected=_words(_fit_closers(set(e.allowed), text[:off])) if e.allowed else None,
         suggestion=_hint(ch),
     )
 
@@ -243,8 +274,37 @@ def _misspelt_keyword(text: str, off: int) -> tuple[int, int, str] | None:
     return (first.start(), first.end(), close[0]) if close else None
 
 
+def _fit_closers(expected: set[str], before: str) -> set[str]:
+    """The tokens Lark expects, without the closing brackets that cannot come here: its LALR
+    states are shared between ``(...)`` and ``[...]``, so after ``sum(x for x in y`` it also
+    offers ']'. Only the closer of the innermost bracket still open in ``before`` is kept."""
+    opened: list[str] = []
+    quote = ""
+    for ch in before:
+        if quote:
+            if ch == quote or ch == "\n":
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([":
+            opened.append(ch)
+        elif ch in ")]" and opened:
+            opened.pop()
+    keep = {"(": "RPAR", "[": "RSQB"}[opened[-1]] if opened else None
+    return {t for t in expected if t not in ("RPAR", "RSQB") or t == keep}
+
+
+#: meeple's numbers are whole numbers (docs/language.md, "Arithmetic"): no '/' and no '**'.
+_DIVISION_HINT = (
+    "numbers are whole numbers: divide with '//' (rounding down: 7 // 2 is 3) "
+    "and take the remainder with '%'"
+)
+_POWER_HINT = "there is no power operator: multiply (x * x)"
+
+
 def _hint(tok: str) -> str | None:
     hints = {
+        "/": _DIVISION_HINT,
         "&&": "use 'and'",
         "&": "use 'and'",
         "||": "use 'or'",

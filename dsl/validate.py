@@ -116,10 +116,22 @@ def suggest_name(text: str) -> str | None:
 
 
 def shown(text: str) -> str:
-    """``text`` quoted for a message, with every invisible or non-ASCII character escaped (so
-    'de\\u200bck' does not look like 'deck'), and cut if long."""
-    escaped = text.encode("unicode_escape").decode("ascii").replace("'", "\\'")
+    """``text`` quoted for a message as its author typed it ('märket'), with every invisible or
+    control character escaped (so 'de\\u200bck' does not look like 'deck', and a newline or a
+    terminal escape cannot act), and cut if long."""
+    escaped = "".join(ch if ch.isprintable() and ch not in "\\'" else _escape(ch) for ch in text)
     return "'" + (escaped if len(escaped) <= 60 else escaped[:50] + "...") + "'"
+
+
+def _escape(ch: str) -> str:
+    return "\\'" if ch == "'" else ch.encode("unicode_escape").decode("ascii")
+
+
+def _not_ascii(text: str) -> str:
+    """ "; 'е' (U+0435) is not ASCII" for the first visible non-ASCII character of ``text`` (a
+    look-alike of an ASCII letter is told apart by its code), else ""."""
+    ch = next((c for c in text if not c.isascii() and c.isprintable()), None)
+    return f"; '{ch}' (U+{ord(ch):04X}) is not ASCII" if ch is not None else ""
 
 
 def require_name(text: Any, span: SourceSpan | None, what: str, word_ok: bool = False) -> None:
@@ -142,7 +154,7 @@ def require_name(text: Any, span: SourceSpan | None, what: str, word_ok: bool = 
     why = (
         f"it is longer than {MAX_NAME_LENGTH} characters"
         if len(text) > MAX_NAME_LENGTH and NAME_PATTERN.fullmatch(text)
-        else "use letters, digits and '_'"
+        else "use letters, digits and '_'" + _not_ascii(text)
     )
     better = suggest_name(text)
     raise SchemaError(
@@ -390,11 +402,20 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
         )
     if err.validator == "enum":
         options = [str(v) for v in err.validator_value]  # type: ignore[union-attr]
+        expected = "one of " + ", ".join(options)
+        alternatives = err.parent.schema if err.parent is not None else None
+        if isinstance(node, (dict, list)) and isinstance(alternatives, dict):
+            # a mapping or list where a word was expected: the key also takes other shapes
+            # (ties: nobody, or per player count): say all of them, as the schema describes them
+            desc = str(alternatives.get("description") or "")
+            # "what a tie gives: nobody, all, per number of players ({2..3: nobody})...": the
+            # shapes are what follows the first ': '
+            expected = desc.split(": ", 1)[1] if ": " in desc else desc or expected
         return SchemaError(
-            f"{where} cannot be {node!r}",
+            f"{where} cannot be {yaml_text(node)}",
             span,
-            expected="one of " + ", ".join(options),
-            suggestion=did_you_mean(str(node), options),
+            expected=expected,
+            suggestion=did_you_mean(str(node), options) if isinstance(node, str) else None,
         )
     return SchemaError(f"{where}: {err.message}", span)
 
@@ -464,6 +485,34 @@ def _describe(path: list[Any]) -> str:
     for p in path:
         parts.append(f"[{p}]" if isinstance(p, int) else ("." + p if parts else p))
     return "'" + "".join(parts) + "'"
+
+
+def yaml_text(node: Any, limit: int = 60) -> str:
+    """A value of the rules as its author wrote it, in YAML flow style (``the mapping {ties:
+    nobody}``, ``the list [a, b]``, ``'somebody'``, ``3``, ``true``), cut after ``limit``
+    characters: never Python's repr of a dict."""
+
+    def flow(x: Any) -> str:
+        if isinstance(x, dict):
+            return "{" + ", ".join(f"{flow(k)}: {flow(v)}" for k, v in x.items()) + "}"
+        if isinstance(x, list):
+            return "[" + ", ".join(flow(v) for v in x) + "]"
+        if isinstance(x, bool):
+            return "true" if x else "false"
+        if x is None:
+            return "null"
+        return str(x)
+
+    text = flow(node)
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    if isinstance(node, dict):
+        return f"the mapping {text}"
+    if isinstance(node, list):
+        return f"the list {text}"
+    if isinstance(node, str):
+        return repr(text)
+    return text
 
 
 def _kind(node: Any) -> str:

@@ -24,6 +24,7 @@ variant. A path that does not exist is reported at the path's own segment, with 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -31,6 +32,8 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+
+from meeple.wording import plural
 
 from .errors import MeepleError, SchemaError, SourceSpan, did_you_mean
 from .validate import validate_against
@@ -103,8 +106,13 @@ def variant_schema() -> dict[str, Any]:
     return json.loads(text)  # type: ignore[no-any-return]
 
 
-def load_variant_doc(file: str | Path, seen: tuple[str, ...] = ()) -> tuple[YMap, Variant, Path]:
+def load_variant_doc(
+    file: str | Path, seen: tuple[str, ...] = (), game_file: str | Path | None = None
+) -> tuple[YMap, Variant, Path]:
     """Load a variant and apply it (and the variants it extends) to its game's document.
+
+    ``game_file``: the rules file the variant was asked for (``meeple diff base.yaml V``); an
+    ``extends:`` naming that game's id means that file, wherever it is.
 
     Returns the changed game document, the Variant and the game's rules file. The chain of
     variants is followed with a loop, not a recursion, so however many variant files extend one
@@ -130,7 +138,7 @@ def load_variant_doc(file: str | Path, seen: tuple[str, ...] = ()) -> tuple[YMap
             )
         seen_files.append(str(file.resolve()))
         chain.append((file, doc))
-        base_file, base_is_variant = _resolve_extends(file, doc["extends"])
+        base_file, base_is_variant = _resolve_extends(file, doc["extends"], game_file)
         if not base_is_variant:
             break
         file = base_file
@@ -170,9 +178,16 @@ def _is_file(p: Path) -> bool:
         return False
 
 
-def _resolve_extends(file: Path, ext: YStr) -> tuple[Path, bool]:
-    """The file a variant extends and whether it is itself a variant."""
+def _resolve_extends(
+    file: Path, ext: YStr, game_file: str | Path | None = None
+) -> tuple[Path, bool]:
+    """The file a variant extends and whether it is itself a variant (``game_file``: see
+    load_variant_doc)."""
     name = str(ext)
+    if game_file is not None and _is_file(Path(game_file)):
+        given = Path(game_file).resolve()
+        if name == _game_id(given):  # the game the variant was asked for, by its id
+            return given, False
     if name.endswith((".yaml", ".yml")):
         p = (file.parent / name).resolve()
         if _is_file(p):
@@ -196,6 +211,9 @@ def _resolve_extends(file: Path, ext: YStr) -> tuple[Path, bool]:
     other = yaml_file(game_folder.parent / name, "game")
     if _is_file(other):
         return other, False
+    shipped = _shipped_game(name)
+    if shipped is not None:  # a variant outside any game folder extends a shipped game by id
+        return shipped, False
     known = list(dict.fromkeys(x for x in (own_id, game_folder.name) if x))
     known += [v.stem for v in variant_files(game_folder)]
     raise SchemaError(
@@ -204,6 +222,61 @@ def _resolve_extends(file: Path, ext: YStr) -> tuple[Path, bool]:
         expected="one of " + ", ".join(known),
         suggestion=did_you_mean(name, known),
     )
+
+
+def _shipped_game(name: str) -> Path | None:
+    """The rules file of the game shipped with meeple whose id is ``name``, or None. Only a
+    plain id is looked up (a name with '/' or '..' is no id: it must not reach other folders)."""
+    if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", name):
+        return None
+    f = Path(str(resources.files("meeple.rules"))) / name / "game.yaml"
+    return f if _is_file(f) else None
+
+
+def is_variant_file(file: str | Path) -> bool:
+    """Is ``file`` a variant file, wherever it stands: a YAML file whose top level is a mapping
+    with ``variant:`` or ``extends:`` and no ``game:`` (a game file always has ``game:``)? A
+    file that cannot be read or parsed is not one here (loading it as a game reports why)."""
+    p = Path(file)
+    if p.suffix not in (".yaml", ".yml") or not _is_file(p):
+        return False
+    try:
+        return _top_is_variant(str(p.resolve()), p.stat().st_mtime)
+    except OSError:
+        return False
+
+
+@lru_cache(maxsize=64)
+def _top_is_variant(file: str, mtime: float) -> bool:
+    try:
+        doc = load_yaml_file(file)
+    except MeepleError:
+        return False
+    return isinstance(doc, YMap) and "game" not in doc and ("variant" in doc or "extends" in doc)
+
+
+def variant_game_file(file: str | Path) -> Path:
+    """The game file that variant ``file`` changes, following ``extends:`` through the variants
+    it extends. A chain that cannot be followed (a broken file, an unknown name, a cycle) gives
+    ``file`` itself: loading the variant then reports the error at its position."""
+    p = Path(file)
+    if p.parent.name == VARIANTS_DIR and _is_file(yaml_file(p.parent.parent, "game")):
+        return yaml_file(p.parent.parent, "game")  # the usual place: <game>/variants/<id>.yaml
+    seen: set[Path] = set()
+    cur = p
+    while cur.resolve() not in seen:
+        seen.add(cur.resolve())
+        try:
+            doc = load_yaml_file(cur)
+            ext = doc.get("extends") if isinstance(doc, YMap) else None
+            if not isinstance(ext, YStr):
+                return p
+            cur, is_variant = _resolve_extends(cur, ext)
+        except MeepleError:
+            return p
+        if not is_variant:
+            return cur
+    return p
 
 
 def _game_id(game_file: Path) -> str | None:
@@ -293,7 +366,8 @@ def _step(node: Any, step: str | int | tuple[str, str], path: YStr | str, a: int
     if isinstance(step, int):
         if step >= len(node):
             raise SchemaError(
-                f"the path does not exist: the list has {len(node)} items (0 to {len(node) - 1})",
+                f"the path does not exist: the list has {plural(len(node), 'item')}"
+                + (f" (0 to {len(node) - 1})" if len(node) > 1 else " (0)" if node else ""),
                 _at(path, a, b),
             )
         return step

@@ -155,9 +155,12 @@ def load_yaml_file(path: str | Path) -> Any:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
+        # e.start counts from 0: the file's first byte is byte 1 (as an editor shows columns)
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        col = len(data[line_start : e.start].decode("utf-8", errors="replace")) + 1
         raise YamlError(
-            f"{path} is not UTF-8 text (byte {e.start} cannot be read)",
-            SourceSpan(path, 1, 1),
+            f"{path} is not UTF-8 text (byte {e.start + 1} cannot be read: 0x{data[e.start]:02x})",
+            SourceSpan(path, data.count(b"\n", 0, e.start) + 1, col),
             suggestion="save the rules file as UTF-8",
         ) from None
     return load_yaml_text(text, path)
@@ -193,6 +196,15 @@ def load_yaml_text(text: str, file: str = "<string>") -> Any:
             raise YamlError(message, src.span(offset), suggestion=suggestion) from None
         mark = e.problem_mark or e.context_mark
         message = _yaml_message(e)
+        if "simple key" in str(e.context) and e.context_mark is not None:
+            # PyYAML notices the missing ':' where the next line starts: point at the key
+            mark = e.context_mark
+            key = text[mark.index :].split("\n", 1)[0].strip()
+            key = key if len(key) <= 40 and key.isprintable() else repr(key[:40])
+            message = f"'{key}' stands where a key is expected, but no ':' follows it"
+            nxt = e.problem_mark.index if e.problem_mark is not None else -1
+            if text[nxt : nxt + 1] == "\t":  # the next line starts with a tab: say why it fails
+                message += "; indent YAML with spaces, not tabs"
         at_end = "end of stream" in str(e.problem) or "<stream end>" in str(e.problem)
         if at_end and e.context_mark is not None:
             mark = e.context_mark  # e.g. an unclosed quote: point where it opens

@@ -12,7 +12,7 @@ from meeple.dsl.errors import MeepleError
 from meeple.dsl.render import eliminates
 from meeple.runtime.layout import ProgramBase
 from meeple.runtime.playout import chooser, run_playout
-from meeple.runtime.state import State, program_origin
+from meeple.runtime.state import State, check_saved_game, program_origin
 
 from .program import Program
 
@@ -89,6 +89,7 @@ class Game:
         self, data: dict[str, Any], record_log: bool = True, advance: bool = True
     ) -> State:
         """A state saved by ``State.to_json()``; MeepleError if it is not one of this game."""
+        check_saved_game(self.program, data)  # which game it is of, before its seats
         players = data.get("players") if isinstance(data, dict) else None
         if (
             isinstance(players, list)

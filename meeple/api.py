@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -12,14 +13,14 @@ from meeple.codegen import compiled_program
 from meeple.dsl.checker import Checked
 from meeple.dsl.errors import MeepleError, did_you_mean
 from meeple.dsl.loader import load_rules, load_variant
-from meeple.dsl.variant import VARIANTS_DIR, Variant, find_variant
-from meeple.dsl.yamlload import yaml_file, yaml_files
+from meeple.dsl.variant import Variant, find_variant, is_variant_file, variant_game_file
+from meeple.dsl.yamlload import yaml_files
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.game import Game
 from meeple.runtime.state import State
 from meeple.runtime.values import player_name
 
-from .registry import rules_path
+from .registry import GamePath, rules_path
 
 Agent = Callable[[State], int]
 
@@ -30,44 +31,61 @@ def _checked(path: str, mtime: float) -> Checked:
 
 
 @lru_cache(maxsize=32)
-def _variant(path: str, mtimes: tuple[float, ...]) -> tuple[Checked, Variant]:
-    return load_variant(path)
+def _variant(path: str, mtimes: tuple[float, ...], game: str) -> tuple[Checked, Variant]:
+    return load_variant(path, game)
 
 
-def load_checked(game: str, variant: str | None = None) -> Checked:
+def load_checked(game: GamePath, variant: GamePath | None = None) -> Checked:
     """The checked IR of a shipped game id or a rules path (cached while the file is unchanged),
-    with the changes of ``variant`` (a variant id of the game, or a variant file) if given."""
+    with the changes of ``variant`` (a variant id of the game, or a variant file) if given.
+    Paths may be str or os.PathLike."""
+    game, variant = game_and_variant(game, variant)
     p = rules_path(game)
-    if variant is None and p.parent.name == VARIANTS_DIR:  # a variant file given as the game
-        variant, p = str(p), yaml_file(p.parent.parent, "game")
     if variant is not None:
         return load_variant_checked(str(p), variant)[0]
     return _checked(str(p), Path(p).stat().st_mtime)
 
 
-def load_variant_checked(game: str, variant: str) -> tuple[Checked, Variant]:
-    """The checked IR of ``game`` changed by ``variant``, and the Variant (its rationale...)."""
-    f = find_variant(rules_path(game), variant)
+def game_and_variant(game: GamePath, variant: GamePath | None = None) -> tuple[str, str | None]:
+    """``(game, variant)`` as given (as str), or, when ``game`` is a variant file (wherever it
+    stands) and no variant is given, the game file it changes and that variant file. Raises
+    MeepleError for an unknown game id or a missing rules path."""
+    game = os.fspath(game)
+    variant = os.fspath(variant) if variant is not None else None
+    p = rules_path(game)
+    if variant is None and is_variant_file(p):
+        return str(variant_game_file(p)), str(p)
+    return game, variant
+
+
+def load_variant_checked(game: GamePath, variant: GamePath) -> tuple[Checked, Variant]:
+    """The checked IR of ``game`` changed by ``variant``, and the Variant (its rationale...).
+    Paths may be str or os.PathLike."""
+    game, variant = os.fspath(game), os.fspath(variant)
+    rules = rules_path(game)
+    f = find_variant(rules, variant)
     folder = f.parent
-    mtimes = tuple(sorted(x.stat().st_mtime for x in [*yaml_files(folder), rules_path(game)]))
-    return _variant(str(f), mtimes)
+    mtimes = tuple(sorted(x.stat().st_mtime for x in [*yaml_files(folder), rules]))
+    # the variant changes the rules file it was asked for when its extends: names that game
+    return _variant(str(f), mtimes, str(rules.resolve()))
 
 
 BACKENDS = ("interpreter", "compiled")
 
 
 def load(
-    game: str = "shadow-of-the-sun",
+    game: GamePath = "shadow-of-the-sun",
     players: int | None = None,
-    variant: str | None = None,
+    variant: GamePath | None = None,
     backend: str = "interpreter",
 ) -> Game:
     """Load a game for ``players`` seats (default: 4, or the nearest count the game allows).
     Its states number the seats 0-based (``state.current_player()`` is 0 for P1, as in
     OpenSpiel); the log, the terminal and the rule files show them as P1..Pn.
 
-    ``game`` is a shipped game id (see ``meeple list``) or a path to a rules folder or file;
-    ``variant`` a variant id of that game (``rules/<game>/variants/<id>.yaml``) or a variant file.
+    ``game`` is a shipped game id (see ``meeple list``) or a path to a rules folder or file
+    (a str or an os.PathLike such as ``pathlib.Path``); ``variant`` a variant id of that game
+    (``rules/<game>/variants/<id>.yaml``) or a variant file (str or os.PathLike).
     ``backend``: "interpreter" runs the checked rules directly; "compiled" runs the module the
     code generator made of them (cached; same states, same actions, faster).
     Raises MeepleError (with file:line:col) if the rules are broken or the count unsupported.
@@ -78,6 +96,8 @@ def load(
             expected=" or ".join(BACKENDS),
             suggestion=did_you_mean(backend, BACKENDS),
         )
+    game = os.fspath(game)  # a Path works like its text, and the origin below stays picklable
+    variant = os.fspath(variant) if variant is not None else None
     checked = load_checked(game, variant)
     g = checked.game
     n = players if players is not None else max(g.players_min, min(4, g.players_max))

@@ -13,7 +13,7 @@ from meeple.dsl.errors import MeepleError
 from meeple.dsl.render import relative_file
 
 from . import api
-from .registry import DEFAULT_GAME, game_ids, rules_path, rules_root
+from .registry import DEFAULT_GAME, GamePath, game_ids, rules_path, rules_root
 from .rulebook import MERMAID_FILE, MERMAID_LICENSE
 
 out = Console(highlight=False, soft_wrap=True, emoji=False)
@@ -66,8 +66,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
     base = api.load_checked(args.game).game
     checked, variant = api.load_variant_checked(args.game, args.variant)
     # a unified diff of rules: --- the game, +++ the variant, one @@ section per changed rule
-    out.print(f"--- {base.id}", style="bold", markup=False)
-    out.print(f"+++ {variant.id}: {variant.name}", style="bold", markup=False)
+    # each side by its id and its name, as the rules say them (never a blank name)
+    out.print(f"--- {base.id}: {base.name}", style="bold", markup=False)
+    out.print(f"+++ {variant.id}: {variant.name or variant.id}", style="bold", markup=False)
     if args.rationale:
         out.print(variant.rationale, markup=False)
     changes = rule_changes(base, checked.game)
@@ -83,7 +84,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------- doc
 def render_rulebook(
-    game: str, variant: str | None = None, mermaid_src: str | None = None
+    game: GamePath, variant: GamePath | None = None, mermaid_src: str | None = None
 ) -> tuple[str, str]:
     """The rulebook of a game (with a variant) as (Markdown, HTML). ``mermaid_src``: where the
     HTML finds the vendored Mermaid script (default: beside it; see rulebook.render_html)."""
@@ -92,6 +93,7 @@ def render_rulebook(
 
     from .rulebook import interpretation_log, render_html, render_markdown  # noqa: PLC0415
 
+    game, variant = api.game_and_variant(game, variant)  # a variant file given as the game
     v: Variant | None = None
     if variant is None:
         g = api.load_checked(game).game
@@ -104,9 +106,10 @@ def render_rulebook(
     return md, render_html(md, g.name, mermaid_src or MERMAID_FILE.name)
 
 
-def rulebook_name(game: str, variant: str | None = None) -> str:
+def rulebook_name(game: GamePath, variant: GamePath | None = None) -> str:
     """The file name (without suffix) of a rendered rulebook: the name of the game's folder
     (its id for a shipped game), also when the folder is given as ``.``."""
+    game, variant = api.game_and_variant(game, variant)
     name = Path(rules_path(game)).resolve().parent.name
     return name + (f".{Path(variant).stem}" if variant else "")
 

@@ -456,8 +456,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 err.print(f"{g}: not for {args.players} players, left out", markup=False)
         gids = fits
     results = []
-    # the measurements take seconds each: a bar on stderr shows how far it is (transient)
-    with Progress(console=err, transient=True) as progress:
+    # the measurements take seconds each: a bar on stderr shows how far it is (transient; on a
+    # terminal only: elsewhere rich leaves a blank line where the bar was, before any error)
+    with Progress(console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("bench", total=len(gids) * BENCH_STEPS)
         for gid in gids:
 
@@ -569,7 +570,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         )
     game = api.load(args.game, len(agents), args.variant, backend=args.backend)
     n = args.n
-    with Progress(console=err, transient=True) as progress:
+    with Progress(console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task(f"{game.name}, {len(agents)} players", total=n)
         r = arena(game, agents, n, args.seed, lambda done: progress.update(task, completed=done))
     table = Table(

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from importlib import resources
 from pathlib import Path
+from typing import TypeAlias
 
 from meeple.dsl.errors import MeepleError, did_you_mean
 from meeple.dsl.yamlload import yaml_file
 
 DEFAULT_GAME = "shadow-of-the-sun"
+
+#: How a game (or a variant) is named wherever one is accepted: a shipped game's id, or a path
+#: to a rules folder or file as a str or any os.PathLike (``pathlib.Path``).
+GamePath: TypeAlias = str | os.PathLike[str]
 
 
 def rules_root() -> Path:
@@ -20,10 +26,11 @@ def game_ids() -> list[str]:
     return sorted(p.name for p in rules_root().iterdir() if (p / "game.yaml").is_file())
 
 
-def rules_path(name_or_path: str) -> Path:
-    """The rules file of a shipped game id, or of a folder/file path.
+def rules_path(name_or_path: GamePath) -> Path:
+    """The rules file of a shipped game id, or of a folder/file path (a str or a Path).
 
     Raises MeepleError naming the known games (and the closest one) for an unknown id."""
+    name_or_path = os.fspath(name_or_path)
     p = Path(name_or_path)
     if p.suffix in (".yaml", ".yml") or p.is_dir() or "/" in name_or_path:
         if p.is_dir():

@@ -634,6 +634,7 @@ def _progress() -> Progress:
         TimeRemainingColumn(),
         console=err,
         transient=True,
+        disable=not err.is_terminal,  # elsewhere rich leaves a blank line where the bar was
     )
 
 

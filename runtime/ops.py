@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from meeple.dsl.errors import RuleError, SourceSpan
 from meeple.dsl.limits import MAX_BLOCK_DEPTH, MAX_CALL_DEPTH
+from meeple.wording import plural
 
 from .helpers import (  # noqa: F401  (re-exported)
     MISSING,
@@ -598,7 +599,8 @@ class PickOp(Op):
         if not cands:
             if not can_stop:
                 raise RuleError(
-                    f"a pick needs {fr.lo} items but only {len(picked)} could be picked", self.span
+                    f"a pick needs {plural(fr.lo, 'item')} but only {len(picked)} could be picked",
+                    self.span,
                 )
             return None
         actions = [self.site.base + c.type_id for c in cands]

@@ -18,6 +18,7 @@ from typing import Any
 
 from meeple.dsl.errors import MeepleError, RuleError
 from meeple.dsl.limits import MAX_CALL_DEPTH
+from meeple.wording import plural
 
 from .helpers import not_a_seat
 from .ops import PICK_UNBOUNDED, Frame, GameEnded, PickOp, procedure_depth
@@ -206,7 +207,8 @@ def run_pick(st: State, env: dict[str, Any], op: PickOp) -> None:
         if not cands:
             if not can_stop:
                 raise RuleError(
-                    f"a pick needs {lo} items but only {len(picked)} could be picked", op.span
+                    f"a pick needs {plural(lo, 'item')} but only {len(picked)} could be picked",
+                    op.span,
                 )
             break
         p = player(st, env)

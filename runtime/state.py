@@ -969,20 +969,7 @@ class State:
         """Rebuild a state saved by to_json (for the same game and player count). A state saved
         between decisions is run on to the next one, unless ``advance`` is false. Raises
         MeepleError when the data is not a whole saved state of this game."""
-        if not isinstance(data, dict) or "zones" not in data or "frames" not in data:
-            raise MeepleError("this is not a saved meeple state (expected the data of to_json())")
-        _check_format(data)
-        rules = data.get("rules", prog.game_name)
-        if (data.get("game"), rules, data.get("num_players")) != (
-            prog.game_id,
-            prog.game_name,
-            prog.num_players,
-        ):
-            raise MeepleError(
-                f"this saved state is of {rules} ({data.get('game')}) with "
-                f"{data.get('num_players')!r} players, not of {prog.game_name} ({prog.game_id}) "
-                f"with {prog.num_players}"
-            )
+        check_saved_game(prog, data)
         try:
             _check_saved(prog, data)
             s = cls._decode(prog, data, record_log)
@@ -1258,6 +1245,48 @@ def _check_frames(prog: ProgramBase, frames: list[dict[str, Any]]) -> None:
             )
         if op not in fresh and f["env"] != below["env"]:
             raise _Damaged(f"the names of op {op} are not those of the statement that runs it")
+
+
+def check_saved_game(prog: ProgramBase, data: Any) -> None:
+    """Refuse what is not a saved state of ``prog``'s game, rules and seat count, saying which
+    game it is of: by the ``game`` (id) and ``rules`` (name, with the variant's) it records,
+    then by its seat count; a saved state of another game is never diagnosed by its seats.
+    Raises MeepleError; the rest of the data is checked by ``State.from_json``."""
+    if not isinstance(data, dict) or "zones" not in data or "frames" not in data:
+        raise MeepleError("this is not a saved meeple state (expected the data of to_json())")
+    _check_format(data)
+    game, rules, seats = (
+        data.get("game"),
+        data.get("rules", prog.game_name),
+        data.get("num_players"),
+    )
+    if type(game) is not str or type(rules) is not str:
+        raise MeepleError("this saved state is damaged: it does not say which game it is of")
+    if game != prog.game_id:
+        raise MeepleError(
+            f"this saved state is of {_said(game)} ({_said(rules)}), "
+            f"not of {prog.game_id} ({prog.game_name})",
+            suggestion=f"load it with the game it was saved with ({_said(game)})",
+        )
+    if rules != prog.game_name:  # the same game with another variant's changes
+        raise MeepleError(
+            f"this saved state is of {_said(rules)}, not of {prog.game_name}",
+            suggestion="load it into the game with the variant it was saved with",
+        )
+    if seats != prog.num_players:
+        shown = seats if type(seats) is int else _said(repr(seats))
+        raise MeepleError(
+            f"this saved state is of {_said(rules)} with {shown} players, not {prog.num_players}",
+            suggestion=f"load the game for {shown} players" if type(seats) is int else None,
+        )
+
+
+def _said(text: str) -> str:
+    """A name read from a saved file, as the message shows it: as written when it is a short
+    printable line, else quoted and cut (a file from anywhere may hold anything)."""
+    if len(text) <= 80 and text.isprintable():
+        return text
+    return repr(text[:80]) + ("..." if len(text) > 80 else "")
 
 
 def _check_format(data: dict[str, Any]) -> None:

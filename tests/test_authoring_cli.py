@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from sampling import first_of_each_game
 
+from meeple import api
 from meeple.cli import main
 from meeple.compare import mean_ci, wilson
 from meeple.dsl.variant import variant_files
@@ -36,7 +37,8 @@ def test_play_simulate_compare_and_diff_run_each_variant(
     code, out, _ = _run(capsys, "play", game, "--variant", variant, "-q")
     assert code == 0 and "Final scores" in out
     code, out, _ = _run(capsys, "diff", game, variant)
-    assert code == 0 and out.startswith(f"--- {game}\n+++ {variant}: ")
+    name = api.load_checked(game).game.name
+    assert code == 0 and out.startswith(f"--- {game}: {name}\n+++ {variant}: ")
     assert re.search(r"^@@ .+ \((changed|added|removed)\) @@$", out, re.M)
     if variant != "two-players":  # the rules as printed do not seat two
         code, out, _ = _run(capsys, "simulate", game, "--compare", variant, "-n", "2")

@@ -118,7 +118,8 @@ NAMES = {
         suggestion="call it 'round'"),
     "kind-with-an-accent": Bad(
         edit("  cards:\n", "  cärds:\n"),
-        SchemaError, "|cärds:", f"{USE} (it names a component kind)",
+        SchemaError, "|cärds:",
+        f"'cärds' {USE}; 'ä' (U+00E4) is not ASCII (it names a component kind)",
         suggestion="call it 'cards'"),
     "function-parameter": Bad(
         edit("    params: [p]\n    value:", "    params: [p q]\n    value:"),
@@ -388,12 +389,12 @@ DEPTH = {
     "300-term-sum": Bad(
         edit("      until: round > 3", f"      until: {_sum(300)} > 3"),
         ParseError, "until: |round + ",
-        f"the expression nests deeper than {MAX_EXPR_DEPTH} levels here",
+        f"the expression has more than {MAX_EXPR_DEPTH} levels here: a row of operators",
         suggestion="sum([...])"),
     "500-term-sum-in-a-function": Bad(
         edit("    value: sum(c.points for c in hand[p])", f"    value: {_sum(500)}"),
         ParseError, "value: |round + ",
-        f"the expression nests deeper than {MAX_EXPR_DEPTH} levels here"),
+        f"the expression has more than {MAX_EXPR_DEPTH} levels here: a row of operators"),
     "nested-parentheses": Bad(
         edit("      until: round > 3", "      until: " + "(" * 70 + "round" + ")" * 70 + " > 3"),
         ParseError, "until: " + "(" * MAX_EXPR_DEPTH + "|(",

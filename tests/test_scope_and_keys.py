@@ -241,7 +241,7 @@ def test_a_literal_seat_and_player_expressions_still_decide(tmp_path: Path) -> N
         ("  discard: {", "  none: {visibility: public}\n  discard: {", SchemaError, "  |none: {",
          "'none' is a reserved word"),
         (DRAW, DRAW + "              - let hand = 5\n", CheckError, "- |let hand = 5",
-         "'hand' is already a name of the game; choose another (the zone declared at line 24)"),
+         "'hand' is already a name of the game (the zone declared at line 24)"),
         ("params: [p]\n    do", "params: [players]\n    do", CheckError, "  |turn:",
          "'players' is already a name of the game"),
         ("  round: {type", "  hand: {type: int}\n  round: {type", CheckError, "  |hand: {type",

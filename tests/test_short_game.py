@@ -77,14 +77,14 @@ def test_the_fixture_meets_the_straight_line_code() -> None:
     always offered with their number, its majorities with majority_top: else the tests above
     prove nothing about them."""
     source = generate(load_checked(str(SHORT)))
-    assert source.count("raise RuleError('a pick needs 1 items but only 0 could be picked'") >= 7
+    assert source.count("raise RuleError('a pick needs 1 item but only 0 could be picked'") >= 7
     assert "st.choose(3)" in source  # Mood: three options always offered
     assert "majority_top(st, st.players, 2, '3-3:nobody'" in source
 
 
 #: the stash offered with an empty hand: a pick of one with nothing to pick
 NO_STASH = "when: true\n            do:\n              - {pick: Stash"
-NONE = "a pick needs 1 items but only 0 could be picked"
+NONE = "a pick needs 1 item but only 0 could be picked"
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -40,6 +40,7 @@ the game's end or an illegal action, ``step`` raises until ``reset()``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -49,6 +50,7 @@ from gymnasium import spaces
 
 from meeple.dsl.errors import IllegalActionError, MeepleError
 from meeple.interpreter.agents import RandomAgent
+from meeple.registry import GamePath
 from meeple.runtime.state import State
 
 from ._adapters import GameKey, action_id, action_mask, seed_value
@@ -71,9 +73,9 @@ class MeepleEnv(gym.Env):  # type: ignore[misc]
 
     def __init__(
         self,
-        game: str = "shadow-of-the-sun",
+        game: GamePath = "shadow-of-the-sun",
         players: int | None = None,
-        variant: str | None = None,
+        variant: GamePath | None = None,
         seat: int = 0,
         opponents: Opponents = None,
         backend: str = "compiled",
@@ -81,7 +83,8 @@ class MeepleEnv(gym.Env):  # type: ignore[misc]
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
-        self.game = GameKey(game, players, variant, backend).load()
+        variant = os.fspath(variant) if variant is not None else None  # a Path as its text
+        self.game = GameKey(os.fspath(game), players, variant, backend).load()
         n = self.game.num_players()
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise MeepleError(

@@ -21,6 +21,7 @@ reset without a seed plays the next seed (s+1, s+2, ...; 0 first), so a run is r
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from meeple.dsl.errors import MeepleError
+from meeple.registry import GamePath
 from meeple.runtime.values import player_name
 
 from ._adapters import GameKey, action_id, action_mask, seed_value
@@ -48,14 +50,15 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(
         self,
-        game: str = "shadow-of-the-sun",
+        game: GamePath = "shadow-of-the-sun",
         players: int | None = None,
-        variant: str | None = None,
+        variant: GamePath | None = None,
         backend: str = "compiled",
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.game = GameKey(game, players, variant, backend).load()
+        variant = os.fspath(variant) if variant is not None else None  # a Path as its text
+        self.game = GameKey(os.fspath(game), players, variant, backend).load()
         self.spec_ = observation_spec(self.game)
         n, size = self.game.num_players(), self.game.num_distinct_actions()
         self._actions = size
@@ -142,9 +145,9 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
 
 
 def env(
-    game: str = "shadow-of-the-sun",
+    game: GamePath = "shadow-of-the-sun",
     players: int | None = None,
-    variant: str | None = None,
+    variant: GamePath | None = None,
     backend: str = "compiled",
     render_mode: str | None = None,
 ) -> MeepleAECEnv:

@@ -446,7 +446,7 @@ def build(num_players, files):
                                         _cands1.append(_y1)
                                 _cands1.reverse()
                                 if not _cands1:
-                                    raise RuleError('a pick needs 1 items but only 0 could be picked', S[16])
+                                    raise RuleError('a pick needs 1 item but only 0 could be picked', S[16])
                                 if _p7 in st.players:
                                     _n1 = len(_cands1)
                                     if _n1 > 1:
@@ -474,7 +474,7 @@ def build(num_players, files):
                                         _cands2.append(_y2)
                                 _cands2.reverse()
                                 if not _cands2:
-                                    raise RuleError('a pick needs 1 items but only 0 could be picked', S[17])
+                                    raise RuleError('a pick needs 1 item but only 0 could be picked', S[17])
                                 if _p7 in st.players:
                                     _n2 = len(_cands2)
                                     if _n2 > 1:
@@ -544,7 +544,7 @@ def build(num_players, files):
                                     _cands3.append(_y3)
                             _cands3.reverse()
                             if not _cands3:
-                                raise RuleError('a pick needs 1 items but only 0 could be picked', S[16])
+                                raise RuleError('a pick needs 1 item but only 0 could be picked', S[16])
                             if _p11 in st.players:
                                 _n3 = len(_cands3)
                                 if _n3 > 1:
@@ -572,7 +572,7 @@ def build(num_players, files):
                                     _cands4.append(_y4)
                             _cands4.reverse()
                             if not _cands4:
-                                raise RuleError('a pick needs 1 items but only 0 could be picked', S[17])
+                                raise RuleError('a pick needs 1 item but only 0 could be picked', S[17])
                             if _p11 in st.players:
                                 _n4 = len(_cands4)
                                 if _n4 > 1:
@@ -637,7 +637,7 @@ def build(num_players, files):
                                     _cands5.append(_y5)
                             _cands5.reverse()
                             if not _cands5:
-                                raise RuleError('a pick needs 1 items but only 0 could be picked', S[16])
+                                raise RuleError('a pick needs 1 item but only 0 could be picked', S[16])
                             if _p15 in st.players:
                                 _n5 = len(_cands5)
                                 if _n5 > 1:
@@ -665,7 +665,7 @@ def build(num_players, files):
                                     _cands6.append(_y6)
                             _cands6.reverse()
                             if not _cands6:
-                                raise RuleError('a pick needs 1 items but only 0 could be picked', S[17])
+                                raise RuleError('a pick needs 1 item but only 0 could be picked', S[17])
                             if _p15 in st.players:
                                 _n6 = len(_cands6)
                                 if _n6 > 1:
@@ -733,7 +733,7 @@ def build(num_players, files):
                                 _cands7.append(_y7)
                         _cands7.reverse()
                         if not _cands7:
-                            raise RuleError('a pick needs 1 items but only 0 could be picked', S[16])
+                            raise RuleError('a pick needs 1 item but only 0 could be picked', S[16])
                         if _S_p1 is None:
                             raise RuleError(not_a_seat(_L_p1, num_players), S[16])
                         if _L_p1 in st.players:
@@ -763,7 +763,7 @@ def build(num_players, files):
                                 _cands8.append(_y8)
                         _cands8.reverse()
                         if not _cands8:
-                            raise RuleError('a pick needs 1 items but only 0 could be picked', S[17])
+                            raise RuleError('a pick needs 1 item but only 0 could be picked', S[17])
                         if _S_p1 is None:
                             raise RuleError(not_a_seat(_L_p1, num_players), S[17])
                         if _L_p1 in st.players:
@@ -824,7 +824,7 @@ def build(num_players, files):
                             _cands9.append(_y9)
                     _cands9.reverse()
                     if not _cands9:
-                        raise RuleError('a pick needs 1 items but only 0 could be picked', S[16])
+                        raise RuleError('a pick needs 1 item but only 0 could be picked', S[16])
                     if _S_p2 is None:
                         raise RuleError(not_a_seat(_L_p2, num_players), S[16])
                     if _L_p2 in st.players:
@@ -854,7 +854,7 @@ def build(num_players, files):
                             _cands10.append(_y10)
                     _cands10.reverse()
                     if not _cands10:
-                        raise RuleError('a pick needs 1 items but only 0 could be picked', S[17])
+                        raise RuleError('a pick needs 1 item but only 0 could be picked', S[17])
                     if _S_p2 is None:
                         raise RuleError(not_a_seat(_L_p2, num_players), S[17])
                     if _L_p2 in st.players:
@@ -907,7 +907,7 @@ def build(num_players, files):
                     _cands11.append(_y11)
             _cands11.reverse()
             if not _cands11:
-                raise RuleError('a pick needs 1 items but only 0 could be picked', S[16])
+                raise RuleError('a pick needs 1 item but only 0 could be picked', S[16])
             if _S_p3 is None:
                 raise RuleError(not_a_seat(_L_p3, num_players), S[16])
             if _L_p3 in st.players:
@@ -940,7 +940,7 @@ def build(num_players, files):
                     _cands12.append(_y12)
             _cands12.reverse()
             if not _cands12:
-                raise RuleError('a pick needs 1 items but only 0 could be picked', S[17])
+                raise RuleError('a pick needs 1 item but only 0 could be picked', S[17])
             if _S_p4 is None:
                 raise RuleError(not_a_seat(_L_p4, num_players), S[17])
             if _L_p4 in st.players:

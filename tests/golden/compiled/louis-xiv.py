@@ -6677,7 +6677,7 @@ def build(num_players, files):
                 _stop1 = len(_picked1) >= _lo1
                 if not _cands1:
                     if not _stop1:
-                        raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[296])
+                        raise RuleError(f'a pick needs {_lo1} item{"" if _lo1 == 1 else "s"} but only {len(_picked1)} could be picked', S[296])
                     break
                 if _S_p27 is None:
                     raise RuleError(not_a_seat(_L_p28, num_players), S[296])

@@ -2026,7 +2026,7 @@ def build(num_players, files):
                 _stop1 = len(_picked1) >= _lo1
                 if not _cands1:
                     if not _stop1:
-                        raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[94])
+                        raise RuleError(f'a pick needs {_lo1} item{"" if _lo1 == 1 else "s"} but only {len(_picked1)} could be picked', S[94])
                     break
                 if _S_p6 is None:
                     raise RuleError(not_a_seat(_L_p7, num_players), S[94])
@@ -2114,7 +2114,7 @@ def build(num_players, files):
                                 _cands2.append(_y2)
                         _cands2.reverse()
                         if not _cands2:
-                            raise RuleError('a pick needs 1 items but only 0 could be picked', S[97])
+                            raise RuleError('a pick needs 1 item but only 0 could be picked', S[97])
                         _p10 = _q8
                         if type(_p10) is not int or not 0 <= _p10 < num_players:
                             raise RuleError(not_a_seat(_p10, num_players), S[97])
@@ -2293,7 +2293,7 @@ def build(num_players, files):
                         _stop2 = len(_picked3) >= _lo2
                         if not _cands3:
                             if not _stop2:
-                                raise RuleError(f'a pick needs {_lo2} items but only {len(_picked3)} could be picked', S[101])
+                                raise RuleError(f'a pick needs {_lo2} item{"" if _lo2 == 1 else "s"} but only {len(_picked3)} could be picked', S[101])
                             break
                         if _S_p8 is None:
                             raise RuleError(not_a_seat(_L_p9, num_players), S[101])
@@ -2383,7 +2383,7 @@ def build(num_players, files):
                         _stop3 = len(_picked4) >= _lo3
                         if not _cands4:
                             if not _stop3:
-                                raise RuleError(f'a pick needs {_lo3} items but only {len(_picked4)} could be picked', S[104])
+                                raise RuleError(f'a pick needs {_lo3} item{"" if _lo3 == 1 else "s"} but only {len(_picked4)} could be picked', S[104])
                             break
                         if _S_p8 is None:
                             raise RuleError(not_a_seat(_L_p9, num_players), S[104])
@@ -2556,7 +2556,7 @@ def build(num_players, files):
                 _stop4 = len(_picked5) >= _lo4
                 if not _cands5:
                     if not _stop4:
-                        raise RuleError(f'a pick needs {_lo4} items but only {len(_picked5)} could be picked', S[108])
+                        raise RuleError(f'a pick needs {_lo4} item{"" if _lo4 == 1 else "s"} but only {len(_picked5)} could be picked', S[108])
                     break
                 if _S_p10 is None:
                     raise RuleError(not_a_seat(_L_p11, num_players), S[108])
@@ -2741,7 +2741,7 @@ def build(num_players, files):
                         _stop5 = len(_picked6) >= _lo5
                         if not _cands6:
                             if not _stop5:
-                                raise RuleError(f'a pick needs {_lo5} items but only {len(_picked6)} could be picked', S[111])
+                                raise RuleError(f'a pick needs {_lo5} item{"" if _lo5 == 1 else "s"} but only {len(_picked6)} could be picked', S[111])
                             break
                         if _q17 not in st.players:
                             break  # the picker is out of the game: the pick ends with what was picked
@@ -2819,7 +2819,7 @@ def build(num_players, files):
                         _cands7.append(_y7)
                 _cands7.reverse()
                 if not _cands7:
-                    raise RuleError('a pick needs 1 items but only 0 could be picked', S[97])
+                    raise RuleError('a pick needs 1 item but only 0 could be picked', S[97])
                 _p21 = _q18
                 if type(_p21) is not int or not 0 <= _p21 < num_players:
                     raise RuleError(not_a_seat(_p21, num_players), S[97])
@@ -2861,7 +2861,7 @@ def build(num_players, files):
                     _cands8.append(_y8)
             _cands8.reverse()
             if not _cands8:
-                raise RuleError('a pick needs 1 items but only 0 could be picked', S[97])
+                raise RuleError('a pick needs 1 item but only 0 could be picked', S[97])
             if _S_q3 is None:
                 raise RuleError(not_a_seat(_L_q4, num_players), S[97])
             if _L_q4 in st.players:
@@ -3017,7 +3017,7 @@ def build(num_players, files):
                 _stop6 = len(_picked9) >= _lo6
                 if not _cands9:
                     if not _stop6:
-                        raise RuleError(f'a pick needs {_lo6} items but only {len(_picked9)} could be picked', S[101])
+                        raise RuleError(f'a pick needs {_lo6} item{"" if _lo6 == 1 else "s"} but only {len(_picked9)} could be picked', S[101])
                     break
                 if _S_p15 is None:
                     raise RuleError(not_a_seat(_L_p16, num_players), S[101])
@@ -3126,7 +3126,7 @@ def build(num_players, files):
                 _stop7 = len(_picked10) >= _lo7
                 if not _cands10:
                     if not _stop7:
-                        raise RuleError(f'a pick needs {_lo7} items but only {len(_picked10)} could be picked', S[104])
+                        raise RuleError(f'a pick needs {_lo7} item{"" if _lo7 == 1 else "s"} but only {len(_picked10)} could be picked', S[104])
                     break
                 if _S_p17 is None:
                     raise RuleError(not_a_seat(_L_p19, num_players), S[104])
@@ -3334,7 +3334,7 @@ def build(num_players, files):
                     _stop8 = len(_picked11) >= _lo8
                     if not _cands11:
                         if not _stop8:
-                            raise RuleError(f'a pick needs {_lo8} items but only {len(_picked11)} could be picked', S[111])
+                            raise RuleError(f'a pick needs {_lo8} item{"" if _lo8 == 1 else "s"} but only {len(_picked11)} could be picked', S[111])
                         break
                     if _S_q7 is None:
                         raise RuleError(not_a_seat(_L_q12, num_players), S[111])
@@ -3410,7 +3410,7 @@ def build(num_players, files):
                 _stop9 = len(_picked12) >= _lo9
                 if not _cands12:
                     if not _stop9:
-                        raise RuleError(f'a pick needs {_lo9} items but only {len(_picked12)} could be picked', S[111])
+                        raise RuleError(f'a pick needs {_lo9} item{"" if _lo9 == 1 else "s"} but only {len(_picked12)} could be picked', S[111])
                     break
                 if _S_q8 is None:
                     raise RuleError(not_a_seat(_L_q13, num_players), S[111])

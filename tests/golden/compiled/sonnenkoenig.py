@@ -4277,7 +4277,7 @@ def build(num_players, files):
                     _stop1 = len(_picked1) >= _lo1
                     if not _cands1:
                         if not _stop1:
-                            raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[186])
+                            raise RuleError(f'a pick needs {_lo1} item{"" if _lo1 == 1 else "s"} but only {len(_picked1)} could be picked', S[186])
                         break
                     if _S_p18 is None:
                         raise RuleError(not_a_seat(_L_p21, num_players), S[186])
@@ -4717,7 +4717,7 @@ def build(num_players, files):
                         _cands2.append(_y2)
                 _cands2.reverse()
                 if not _cands2:
-                    raise RuleError('a pick needs 1 items but only 0 could be picked', S[197])
+                    raise RuleError('a pick needs 1 item but only 0 could be picked', S[197])
                 if _S_w1 is None:
                     raise RuleError(not_a_seat(_L_w1, num_players), S[197])
                 if _L_w1 in st.players:
@@ -4955,7 +4955,7 @@ def build(num_players, files):
                         _stop2 = len(_picked3) >= _lo3
                         if not _cands3:
                             if not _stop2:
-                                raise RuleError(f'a pick needs {_lo3} items but only {len(_picked3)} could be picked', S[203])
+                                raise RuleError(f'a pick needs {_lo3} item{"" if _lo3 == 1 else "s"} but only {len(_picked3)} could be picked', S[203])
                             break
                         if _S_q5 is None:
                             raise RuleError(not_a_seat(_L_q7, num_players), S[203])
@@ -5567,7 +5567,7 @@ def build(num_players, files):
                 _stop3 = len(_picked4) >= _lo4
                 if not _cands4:
                     if not _stop3:
-                        raise RuleError(f'a pick needs {_lo4} items but only {len(_picked4)} could be picked', S[186])
+                        raise RuleError(f'a pick needs {_lo4} item{"" if _lo4 == 1 else "s"} but only {len(_picked4)} could be picked', S[186])
                     break
                 if _S_p31 is None:
                     raise RuleError(not_a_seat(_L_p43, num_players), S[186])
@@ -6146,7 +6146,7 @@ def build(num_players, files):
                     _cands5.append(_y5)
             _cands5.reverse()
             if not _cands5:
-                raise RuleError('a pick needs 1 items but only 0 could be picked', S[197])
+                raise RuleError('a pick needs 1 item but only 0 could be picked', S[197])
             if _S_w3 is None:
                 raise RuleError(not_a_seat(_L_w3, num_players), S[197])
             if _L_w3 in st.players:
@@ -6408,7 +6408,7 @@ def build(num_players, files):
                 _stop4 = len(_picked6) >= _lo5
                 if not _cands6:
                     if not _stop4:
-                        raise RuleError(f'a pick needs {_lo5} items but only {len(_picked6)} could be picked', S[203])
+                        raise RuleError(f'a pick needs {_lo5} item{"" if _lo5 == 1 else "s"} but only {len(_picked6)} could be picked', S[203])
                     break
                 if _S_q13 is None:
                     raise RuleError(not_a_seat(_L_q20, num_players), S[203])
