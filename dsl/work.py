@@ -87,22 +87,26 @@ class Work:
         self.cyclic: set[str] = set()
         self._passes: dict[int, int] = {}  # id(loop) -> its pass cost
         self._current: frozenset[str] = frozenset()  # the cycle being costed
-        self._sizing: set[str] = set()  # functions whose result's size is being bounded
+        self._units = _units(game)
+        edges = {k: sorted(set(self._edges(body))) for k, body in self._units.items()}
+        order = _components(edges)
+        for scc in order:
+            if len(scc) > 1 or scc[0] in edges[scc[0]]:
+                self.cyclic |= set(scc)
+        # the size and the bounds of each function's value, callees first (a long chain of
+        # calls is then no deep Python recursion); first with any range as long as MAX_RANGE
+        self.unknown = max(self.items, self.seats, MAX_RANGE)
+        self._function_values(order)
         # the size of a list whose origin is not known here (a parameter's, an item of a list
         # of lists): at most every card, every seat, or the longest range or list written
         self.unknown = max(self.items, self.seats, *(_written_sizes(self, game)))
-        self._units = _units(game)
+        self._function_values(order)
         # a parameter's list holds at most what the largest argument given for it holds:
         # found by a pass that only collects those sizes (over every call site, with its
         # locals' sizes), callers first, before the pass that checks; a parameter of a call
         # cycle not yet seen has the size of a list not known
         self.param_size: dict[str, dict[str, int]] = {}  # unit -> parameter -> size
         self._collect = True
-        edges = {k: sorted(set(self._edges(body))) for k, body in self._units.items()}
-        order = _components(edges)
-        for scc in order:
-            if len(scc) > 1 or scc[0] in edges[scc[0]]:
-                self.cyclic |= set(scc)
         for root in _roots(game):  # callers first: a parameter's size is known when read
             self._root(root)
         for scc in order[::-1]:
@@ -111,6 +115,18 @@ class Work:
                 self._unit(k, self._units[k])
         self._collect = False
         self._costs(order, game)
+
+    def _function_values(self, order: list[list[str]]) -> None:
+        """``_fn_size`` and ``_fn_bounds`` of each function outside call cycles, callees first
+        (what a call of one of them gives: ``size`` and ``bounds`` read them)."""
+        self._fn_size: dict[str, int] = {}
+        self._fn_bounds: dict[str, tuple[int | None, int | None]] = {}
+        for scc in order:
+            for k in scc:
+                if k.startswith("f:") and k not in self.cyclic:
+                    body = self.game.functions[k[2:]].body
+                    self._fn_size[k] = self.size(body, {})
+                    self._fn_bounds[k] = self.bounds(body, {})
 
     def _costs(self, order: list[list[str]], game: ir.Game) -> None:
         """Cost every unit, callees first, then what runs outside them."""
@@ -262,16 +278,8 @@ class Work:
         return self.items  # a zone's pile (``hand[p]``), a table's column
 
     def _call_size(self, e: ir.Call, sizes: Sizes) -> int:
-        f = self.game.functions.get(e.func)
-        if f is not None:
-            key = f"f:{e.func}"
-            if key in self._current or key in self.cyclic or key in self._sizing:
-                return self.unknown
-            self._sizing.add(key)  # (a function's size through its own body: no cycle)
-            try:
-                return self.size(f.body, {})
-            finally:
-                self._sizing.discard(key)
+        if e.func in self.game.functions:  # (a call cycle's, or one not yet seen: not known)
+            return self._fn_size.get(f"f:{e.func}", self.unknown)
         if e.func in ("clockwise_from", "others", "track_order", "majority:holders"):
             return self.seats
         if e.func == "sorted" and isinstance(e.args[0], ir.BinOp):
@@ -364,12 +372,8 @@ class Work:
                 None if lo is None else min(0, lo * n),
                 None if hi is None else max(0, hi * n),
             )
-        f = self.game.functions.get(e.func)
-        if f is not None and not f.params and f"f:{e.func}" not in self.cyclic:
-            return self.bounds(f.body, {})
-        if f is not None and f"f:{e.func}" not in self.cyclic | self._current:
-            return self.bounds(f.body, {})  # (the parameters' bounds are not known)
-        return (None, None)
+        # a function's value (its parameters' bounds not known): a call cycle's is not known
+        return self._fn_bounds.get(f"f:{e.func}", (None, None))
 
     @staticmethod
     def _pair(v: int | None) -> tuple[int | None, int | None]:

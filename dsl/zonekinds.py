@@ -6,7 +6,8 @@ from elsewhere (a refill zone's cards too). What a moved expression can hold is 
 flow-insensitive walk: each name (a loop's, a parameter's, a ``let``'s...) holds the union of
 every value bound to a name so spelt anywhere in the rules, so that the answer stays an upper
 bound however the rules pass cards around; a destination that is not written as a zone sends
-the cards to every zone. The walk repeats until nothing grows (sets only grow: it ends).
+the cards to every zone. The walk repeats until nothing grows (sets only grow: it ends), at
+most MAX_ROUNDS times.
 """
 
 from __future__ import annotations
@@ -18,6 +19,11 @@ from . import ir
 from .render import children
 
 Kinds = frozenset[str]
+
+#: Walks of the whole game before giving up (every zone may then hold every kind): each walk
+#: carries what a name holds one call or move further, and the shipped games settle in at most
+#: 7; a chain of a thousand functions passing cards down would take a thousand.
+MAX_ROUNDS = 16
 
 _TAKE = frozenset({"first", "top", "bottom", "sorted", "min_by", "max_by", "pairs"})
 
@@ -42,7 +48,9 @@ class _Flow:
 
     def run(self) -> dict[str, Kinds]:
         roots = _roots(self.game)
-        while self.changed:
+        for _ in range(MAX_ROUNDS):
+            if not self.changed:
+                break
             self.changed = False
             for z in self.game.zones.values():
                 if z.refill is not None and z.refill in self.holds:
@@ -56,6 +64,8 @@ class _Flow:
                 if self.unit.startswith("f:"):  # what a call of the function gives
                     name = self.unit[2:]
                     self._add(self.results.setdefault(name, set()), self.kinds(root))
+        if self.changed:  # (not settled: any zone may hold any kind, which is always true)
+            return {z: self.all for z in self.holds}
         return {z: frozenset(k) for z, k in self.holds.items()}
 
     def _add(self, into: set[str], kinds: Any) -> None:

@@ -20,7 +20,8 @@ from hostile.guard import time_limit
 
 import meeple
 from meeple import api
-from meeple.dsl.errors import CheckError, RuleError
+from meeple.dsl import ir
+from meeple.dsl.errors import CheckError, RuleError, SourceSpan
 from meeple.dsl.limits import MAX_RANGE, MAX_STATIC_WORK, MAX_STEP_WORK
 from meeple.dsl.loader import load_rules
 from meeple.dsl.work import MIN_CHARGE, Work
@@ -29,6 +30,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "minimal" / "game.yaml"
 BASE = FIXTURE.read_text(encoding="utf-8")
 RULES = Path(__file__).parent.parent / "rules"
 BACKENDS = ("interpreter", "compiled")
+FIXTURE_SPAN = SourceSpan(str(FIXTURE), 1, 1)
 
 NESTED = "sum(sum(sum(1 for c in 0..9999) for b in 0..9999) for a in 0..9999)"
 BOOM = '  boom: {source: Turn, params: [n], value: "0 if n <= 0 else boom(n - 1) + boom(n - 1)"}\n'
@@ -123,6 +125,40 @@ def test_the_bound_multiplies_nested_loops_and_follows_calls(tmp_path: Path) -> 
     with pytest.raises(CheckError) as err, time_limit():
         load_rules(path)
     assert err.value.span is not None and err.value.span.line == _line(path, "- for: k in")
+
+
+def test_a_long_chain_of_functions_is_bounded_without_recursion(tmp_path: Path) -> None:
+    """1,500 functions each giving the next one's value (a number, and a list of cards), past
+    Python's recursion limit: the bounds follow the chain callees first, and the walk that
+    finds which cards a zone holds gives up (every kind) rather than walk it 1,500 times."""
+    n = 1500
+    funcs = "".join(
+        f"  f{i}: {{source: Scoring, params: [p], value: 'f{i + 1}(p)'}}\n" for i in range(n)
+    )
+    funcs += f"  f{n}: {{source: Scoring, params: [p], value: 'count(hand[p])'}}\n"
+    funcs += "".join(
+        f"  g{i}: {{source: Scoring, params: [p], value: 'g{i + 1}(p)'}}\n" for i in range(n)
+    )
+    funcs += f"  g{n}: {{source: Scoring, params: [p], value: '[c for c in hand[p]]'}}\n"
+    loop = (
+        "    - for: k in 1..f0(first(players))\n      do: ['round += count(g0(first(players)))']\n"
+    )
+    path = _game(
+        tmp_path,
+        "functions:\n",
+        "functions:\n" + funcs,
+        "    - shuffle deck\n",
+        "    - shuffle deck\n" + loop,
+    )
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)  # Python's default (importing the runtime raises it)
+    try:
+        with time_limit(20):
+            work = Work(load_rules(path).game)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert work.size(ir.Call(FIXTURE_SPAN, "g0", ()), {}) == 20  # every card: the hands hold all
+    assert work.bounds(ir.Call(FIXTURE_SPAN, "f0", ()), {}) == (0, 20)
 
 
 def test_a_zone_holds_only_the_cards_that_can_reach_it(tmp_path: Path) -> None:
