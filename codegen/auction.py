@@ -42,6 +42,7 @@ from meeple.runtime.helpers import MAX_RANGE
 from meeple.runtime.layout import site_size
 
 from .at import put
+from .budget import write_charge
 from .exprs import action_id, write_decider
 from .writer import Writer, literal
 
@@ -130,6 +131,7 @@ def _write_loop(em: Any, w: Writer, s: ir.Auction, parts: _Parts) -> None:
     if memo:
         w.line(f"{means} = {{}}  # MEANS of each seat: nothing the bidding changes reads it")
     going = f"{active} > (1 if {leader} is not None else 0)"
+    mark = fresh("move")  # (the work budget: a pass that asked no decision is charged)
     w.line(f"{n} = 0")
     w.line(f"while {going}:")
     with w.indent():
@@ -137,6 +139,7 @@ def _write_loop(em: Any, w: Writer, s: ir.Auction, parts: _Parts) -> None:
         w.line(f"if {n} > MAX_PASSES:")
         with w.indent():
             w.line(f"raise too_long({em._span(parts.loop.span)})")
+        w.line(f"{mark} = st.move_number")
         w.line(f"for {x} in {order}:")
         with w.indent(), em.ex.facts.binding(s.each, x):
             k = fresh("k")
@@ -153,6 +156,11 @@ def _write_loop(em: Any, w: Writer, s: ir.Auction, parts: _Parts) -> None:
             with w.indent():
                 w.line(f"{ins}[{k}] = False")
                 w.line(f"{active} = st.vars[{act}] = {active} - 1")
+        # (the pass's charge, where the interpreter's loop makes it: before its condition)
+        w.line(f"if {mark} == st.move_number:")
+        with w.indent():
+            cost = em.checked.work.pass_cost(parts.loop)
+            write_charge(w, cost, em._span(parts.loop.span))
 
 
 def _write_turn(

@@ -46,6 +46,7 @@ from meeple.dsl import ir
 from meeple.dsl.builtins import BUILTINS
 from meeple.dsl.datatable import lookup_parts
 from meeple.dsl.majorities import membership
+from meeple.dsl.render import children
 
 #: how a child of an expression is evaluated, when not once each time its parent is
 BRANCH = "branch"  # on some paths only, or once per item: its values stay its own
@@ -248,7 +249,10 @@ class Reuse:
     def candidate(self, e: ir.Expr) -> bool:
         """Is ``e`` worth a local when computed twice? Calls, comprehensions, indexing (a seat
         checked, a zone read), membership and ranges, data table cells; not a name, a constant
-        or arithmetic on them."""
+        or arithmetic on them. Never one that calls a function of a call cycle: each of its
+        calls is charged to the work budget (codegen/budget.py), as the interpreter's are."""
+        if self._charged(e):
+            return False
         if isinstance(e, ir.Call):
             return e.func != "card"  # (a card by its key is a constant of the module)
         if isinstance(e, (ir.Comprehension, ir.Index)):
@@ -257,6 +261,20 @@ class Reuse:
             return e.op in ("in", "not in", "..")
         if isinstance(e, ir.Attr):
             return lookup_parts(e, self.ex.prog.game.data_tables) is not None
+        return False
+
+    def _charged(self, e: ir.Expr) -> bool:
+        """Does ``e`` call a function of a call cycle (dsl/work.py), itself or inside?"""
+        work = self.ex.prog.checked.work
+        cyclic = {k[2:] for k in work.cyclic if k.startswith("f:")} if work else set()
+        if not cyclic:
+            return False
+        todo: list[Any] = [e]
+        while todo:
+            n = todo.pop()
+            if isinstance(n, ir.Call) and n.func in cyclic:
+                return True
+            todo.extend(children(n))
         return False
 
     def key(self, e: Any, scope: Any, bound: dict[str, int] | None = None) -> Any:

@@ -28,9 +28,11 @@ from meeple.dsl.limits import is_name
 from meeple.dsl.numbering import domain_of, number
 from meeple.dsl.render import eliminates
 from meeple.dsl.specs import kind_specs, zone_specs
+from meeple.dsl.work import check_work
 from meeple.runtime.datatable import DataTableRT
 
 from .at import put
+from .budget import loop_decides, write_call_charge, write_pass_end, write_pass_start
 from .calls import ProcedureDepth, never_deep
 from .classcounts import classes_of
 from .contest import same_strength, write_contest
@@ -60,6 +62,8 @@ class ModuleEmitter:
     def __init__(self, checked: Checked) -> None:
         check_names(checked.game)  # before anything is laid out or written
         self.checked, self.game = checked, checked.game
+        if checked.work is None:  # (a Checked made without check(): its work bounds now)
+            checked.work = check_work(checked.game)
         # the layout and the front end's numbering (uids, action sites) for the fewest players
         self.layout = GenLayout(checked)
         self.numbering = number(checked, self.game.players_min, self.layout)
@@ -359,6 +363,7 @@ class ModuleEmitter:
             self.uncounted |= not (checked and counted)
         if checked:
             self.enter(w, s.span)
+        write_call_charge(self, w, f"p:{s.name}", self._span(s.span))  # (a cycle's: budget)
         if counted:
             w.line("st.inline += 1")
         w.line("try:")
@@ -461,10 +466,13 @@ class ModuleEmitter:
         ``condition``: a while's condition written another way, a line before it and its text
         (codegen/loopkeep.py)."""
         n = self.names.fresh("passes")
+        began = self.names.fresh("move") if loop_decides(self, s, cond) else None
+        span = self._span(s.span)
         w.line(f"{n} = 0")
         w.line("while True:")
         with w.indent():
             w.line(f"st.at = {self._op(s)}  {self._where(s.span)}")  # the condition's rule
+            write_pass_end(w, self.checked.work.pass_cost(s), span, n, began)  # (budget)
             if before:
                 mark, test = condition(cond) if condition else ("", self._e(cond))
                 if mark:
@@ -479,7 +487,8 @@ class ModuleEmitter:
             w.line(f"{n} += 1")
             w.line(f"if {n} > MAX_PASSES:")
             with w.indent():
-                w.line(f"raise too_long({self._span(s.span)})")
+                w.line(f"raise too_long({span})")
+            write_pass_start(w, began)
             (body or self.body_flat)(w, s.body)
 
     def _f_Repeat(self, w: Writer, s: ir.Repeat) -> None:
@@ -522,6 +531,7 @@ class ModuleEmitter:
             w.line(f"{a} = {self._call_env(s)}")
             if body.stmts:
                 self.enter(w, s.span)
+                write_call_charge(self, w, f"p:{s.name}", self._span(s.span))  # (budget)
                 w.line(f"st.frames.append(Frame({self._op(body)}, {a}))")
         else:
             w.line(f"{self._op(s)}.exec(st, env)")
@@ -727,7 +737,11 @@ class ModuleEmitter:
             w.line(f"{o} = ForOp({args})")
         elif isinstance(node, (ir.Repeat, ir.While)):
             body, before = self._op(node.body), _flag(isinstance(node, ir.While))
-            w.line(f"{o} = RepeatOp({span}, {body}, e{uid}_cond, {before})")
+            cond = node.test if isinstance(node, ir.While) else node.until
+            cost, decides = self.checked.work.pass_cost(node), loop_decides(self, node, cond)
+            w.line(
+                f"{o} = RepeatOp({span}, {body}, e{uid}_cond, {before}, {cost}, {_flag(decides)})"
+            )
         elif isinstance(node, ir.Choose):
             w.line(f"{o} = ChooseOp({span}, e{uid}_player, e{uid}_prompt, [")
             with w.indent():
@@ -833,6 +847,7 @@ class ModuleEmitter:
                 w.line("if st.calls >= MAX_CALL_DEPTH:")
                 with w.indent():
                     w.line("raise too_deep(at)")
+                write_call_charge(self, w, f"f:{f.name}", "at")  # (a call cycle's: budget)
                 w.line("st.calls += 1")
             w.line("try:")
             with w.indent():

@@ -20,6 +20,7 @@ from .limits import RESERVED_WORDS
 from .majorities import HOLDERS, check_call, check_holders
 from .render import children
 from .tracks import check_spaces, check_track_order, track_spaces
+from .work import check_work
 
 _SCALARS: dict[str, type | tuple[type, ...]] = {"int": int, "str": str, "bool": bool}
 BUILTIN_PROPS = {"name": "str", "key": "str", "kind": "str", "owner": "player"}
@@ -52,6 +53,9 @@ class Checked:
     # every type each local name (parameter, let, loop or option variable...) is bound to
     # anywhere in the game: a saved state's locals are checked against it
     local_types: dict[str, set[str]] = field(default_factory=dict)
+    # the work bounds (dsl/work.py): what both back ends charge for a loop's pass or a
+    # recursive call; set by check(), which refuses a rule whose bound is over the limit
+    work: Any = None
 
     def zone_locals(self) -> frozenset[str]:
         """The local names that may hold a zone: bound to a zone or a list of zones, or to a
@@ -102,6 +106,7 @@ def check(game: ir.Game) -> Checked:
         if c.seen_params == params:
             break
         params = c.seen_params
+    c.out.work = check_work(game)  # (after the types: its walk trusts a well-formed game)
     return c.out
 
 

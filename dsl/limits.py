@@ -41,6 +41,32 @@ MAX_BLOCK_DEPTH = 24
 #: Deepest chain of calls (functions and procedures) while a game runs.
 MAX_CALL_DEPTH = 200
 
+#: Most numbers in one ``a..b`` range, refused at run time past it (runtime/helpers.py
+#: ``span_list``, on both back ends): the work bound of the front end counts a range whose ends
+#: are not constants as this many numbers.
+MAX_RANGE = 10_000
+
+#: Largest bound of the work one expression or statement can do in one run, in units (about one
+#: evaluated node of the rules each; dsl/work.py): a comprehension, ``for`` or keyed built-in
+#: over a source costs the source's size times its body, a call its callee's body. ``meeple
+#: check`` refuses a rule past it, where nested loops over long ranges (``sum(sum(sum(1 for c
+#: in 0..9999) for b in 0..9999) for a in 0..9999)``) would run for hours. The interpreter does
+#: about 15 million units a second where a bound is reached (a bound is an upper bound: the
+#: shipped games' largest, 1.8e8 for a round of Shadow of the Emperor, is mostly options not
+#: taken); a test checks the margin.
+MAX_STATIC_WORK = 10**9
+
+#: Most work, in the same units, charged at run time since the last decision: each pass of a
+#: ``while``/``repeat`` without a decision and each call of a function or procedure that can
+#: call itself charges its static bound, at least MAX_STEP_WORK // MAX_STEP_CHARGES (dsl/work.py).
+#: Past it a RuleError at the loop or the call stops the game, at the same point on both back
+#: ends: a loop or a recursion that does not end, found deterministically, with no clock.
+MAX_STEP_WORK = 10**9
+
+#: Most loop passes and recursive calls charged since the last decision (each charges at least
+#: MAX_STEP_WORK // MAX_STEP_CHARGES units): ``f(n - 1) + f(n - 1)`` stops after this many calls.
+MAX_STEP_CHARGES = 100_000
+
 #: Longest name (kind, item key, zone, variable, function, procedure, parameter, table...).
 MAX_NAME_LENGTH = 64
 

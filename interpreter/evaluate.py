@@ -27,6 +27,7 @@ from meeple.dsl.limits import MAX_CALL_DEPTH
 from meeple.dsl.majorities import HOLDERS, membership, ties_code
 from meeple.runtime.helpers import (
     MISSING,
+    charge,
     divide,
     ordinal,
     restore_local,
@@ -289,7 +290,12 @@ class ExprCompiler:
         params = fdecl.params
         if e.func not in self.prog.leaf_functions:  # may recurse: counted and traced
             return counted_call(
-                e.func, fdecl.span, e.span, cell, list(zip(params, args, strict=True))
+                e.func,
+                fdecl.span,
+                e.span,
+                cell,
+                list(zip(params, args, strict=True)),
+                self.prog.checked.work.call_charge(f"f:{e.func}"),
             )
         if len(params) == 0:
             return lambda st, env: cell[0](st, {})
@@ -350,17 +356,25 @@ class ExprCompiler:
 
 
 def counted_call(
-    name: str, where: Any, call_span: Any, cell: list[Fn], pairs: list[tuple[str, Fn]]
+    name: str,
+    where: Any,
+    call_span: Any,
+    cell: list[Fn],
+    pairs: list[tuple[str, Fn]],
+    cost: int | None = None,
 ) -> Fn:
     """A call of a rules function that may call functions: refused deeper than MAX_CALL_DEPTH
     (a RuleError at the call, never Python's RecursionError), and named in the rules trace of
-    an error inside it. ``st.calls`` is the depth of such calls."""
+    an error inside it. ``st.calls`` is the depth of such calls. One of a call cycle charges
+    ``cost`` (dsl/work.py) as it enters."""
     entry = f"function {name} ({where})"
 
     def call(st: Any, env: dict[str, Any]) -> Any:
         new = {p: a(st, env) for p, a in pairs}
         if st.calls >= MAX_CALL_DEPTH:
             raise too_deep(call_span)
+        if cost is not None:
+            charge(st, cost, call_span)
         st.calls += 1
         try:
             result = cell[0](st, new)

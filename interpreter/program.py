@@ -12,6 +12,7 @@ from meeple.dsl.limits import MAX_NUMBER
 from meeple.dsl.numbering import Numbering, number, site_domain
 from meeple.dsl.specs import kind_specs, leaf_functions, wrap_size, zone_specs
 from meeple.dsl.tracks import bounded
+from meeple.dsl.work import check_work
 from meeple.runtime import ops
 from meeple.runtime.datatable import DataTableRT
 from meeple.runtime.helpers import MISSING, PatternTable, restore_local, too_large, typed
@@ -36,6 +37,8 @@ class Program(ProgramBase):
                 f"{g.name} is for {g.players_min} to {g.players_max} players, not {num_players}"
             )
         self.checked, self.game = checked, g
+        if checked.work is None:  # (a Checked made without check(): its work bounds now)
+            checked.work = check_work(g)
         super().__init__(kind_specs(g), zone_specs(g), num_players)
         self.game_id, self.game_name = g.id, g.name
         self.tie_breaker_spans = [t.span for t in g.tie_breakers]
@@ -285,7 +288,11 @@ class Program(ProgramBase):
     def _s_CallProc(self, s: ir.CallProc) -> ops.Op:
         p = self.game.procedures[s.name]
         return ops.CallOp(
-            s.span, self.proc_blocks[s.name], p.params, [self.ex.compile(a) for a in s.args]
+            s.span,
+            self.proc_blocks[s.name],
+            p.params,
+            [self.ex.compile(a) for a in s.args],
+            self.checked.work.call_charge(f"p:{s.name}"),
         )
 
     def _s_If(self, s: ir.If) -> ops.Op:
@@ -300,10 +307,26 @@ class Program(ProgramBase):
         return ops.ForOp(s.span, s.var, items, self.block(s.body), s.secret, seats)
 
     def _s_Repeat(self, s: ir.Repeat) -> ops.Op:
-        return ops.RepeatOp(s.span, self.block(s.body), self.ex.compile(s.until), False)
+        work = self.checked.work
+        return ops.RepeatOp(
+            s.span,
+            self.block(s.body),
+            self.ex.compile(s.until),
+            False,
+            work.pass_cost(s),
+            work.may_decide(s.body),
+        )
 
     def _s_While(self, s: ir.While) -> ops.Op:
-        return ops.RepeatOp(s.span, self.block(s.body), self.ex.compile(s.test), True)
+        work = self.checked.work
+        return ops.RepeatOp(
+            s.span,
+            self.block(s.body),
+            self.ex.compile(s.test),
+            True,
+            work.pass_cost(s),
+            work.may_decide(s.test) or work.may_decide(s.body),
+        )
 
     def _s_Choose(self, s: ir.Choose) -> ops.Op:
         options = []

@@ -9,7 +9,7 @@ VarSpec); the
 checked helpers its expressions call (seat, ordinal, divide, span_list, formatter, PatternTable,
 DataTableRT, majority_has, majority_holders, majority_top and the seat built-ins); the errors
 and limits (RuleError, SourceSpan, MAX_CALL_DEPTH, MAX_DEPTH, MAX_PASSES, too_deep, too_long,
-nest_too_deep, traced).
+nest_too_deep, traced, charge, too_much_work, MAX_STEP_WORK).
 
 The interpreter (interpreter/: Program, ExprCompiler) runs the same State (runtime/state.py),
 frames and ops, so both back ends can be compared state by state and a game saved on one resumes
@@ -36,12 +36,13 @@ from meeple.dsl.builtins import (
 )
 from meeple.dsl.builtins import first_of as first
 from meeple.dsl.errors import RuleError, SourceSpan
-from meeple.dsl.limits import MAX_CALL_DEPTH
+from meeple.dsl.limits import MAX_CALL_DEPTH, MAX_STEP_WORK
 
 from .classcounts import class_counts, class_slots
 from .datatable import DataTableRT
 from .helpers import (
     PatternTable,
+    charge,
     divide,
     not_a_seat,
     option_seat,
@@ -50,6 +51,7 @@ from .helpers import (
     span_list,
     too_deep,
     too_large,
+    too_much_work,
     traced,
     typed,
 )
@@ -96,6 +98,7 @@ __all__ = [
     "auction_means",
     "DONE",
     "MAX_CALL_DEPTH",
+    "MAX_STEP_WORK",
     "MAX_DEPTH",
     "MAX_PASSES",
     "Block",
@@ -150,6 +153,8 @@ __all__ = [
     "max_by",
     "take_where",
     "too_deep",
+    "too_much_work",
+    "charge",
     "too_long",
     "traced",
     "too_large",

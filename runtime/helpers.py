@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from meeple.dsl.errors import RuleError, SourceSpan
-from meeple.dsl.limits import MAX_CALL_DEPTH, MAX_NUMBER
+from meeple.dsl.limits import MAX_CALL_DEPTH, MAX_NUMBER, MAX_RANGE, MAX_STEP_WORK
 
 from .values import Card
 
@@ -28,7 +28,6 @@ def restore_local(env: dict[str, Any], var: str, saved: Any) -> None:
         env[var] = saved
 
 
-MAX_RANGE = 10_000  # numbers in one a..b range; more is a mistake, not a rule
 RANKS_KEPT = 4096  # the ranks a pattern table keeps, by the group values of a set of cards
 
 _DIVISION: dict[str, Callable[[Any, Any], Any]] = {"//": operator.floordiv, "%": operator.mod}
@@ -41,6 +40,29 @@ def too_deep(span: SourceSpan) -> RuleError:
         "calls); does a procedure or function call itself without end?",
         span,
     )
+
+
+def too_much_work(span: SourceSpan) -> RuleError:
+    """The error for more than MAX_STEP_WORK units of work charged since the last decision."""
+    return RuleError(
+        f"the rules did more than {MAX_STEP_WORK:,} units of work since the last decision; "
+        "a loop or a recursive call does not end (the limit MAX_STEP_WORK, docs/security.md)",
+        span,
+    )
+
+
+def charge(st: Any, cost: int, span: SourceSpan) -> None:
+    """Charge ``cost`` units (dsl/work.py: a loop's pass, a recursive call) to the work since
+    the last decision of ``st``; RuleError at ``span`` past MAX_STEP_WORK. A decision really
+    asked moves ``st.move_number``: a charge at a new move number counts from there. A
+    generated module writes the same lines inline (codegen/budget.py)."""
+    if st.work_move == st.move_number:
+        st.work += cost
+        if st.work > MAX_STEP_WORK:
+            raise too_much_work(span)
+    else:
+        st.work_move = st.move_number
+        st.work = cost
 
 
 def traced(e: BaseException, entry: str) -> None:

@@ -18,6 +18,7 @@ from meeple.wording import plural
 
 from .helpers import (  # noqa: F401  (re-exported)
     MISSING,
+    charge,
     not_a_seat,
     option_seat,
     restore_local,
@@ -175,10 +176,18 @@ class SimpleOp(Op):
 
 
 class CallOp(Op):
+    """A procedure call; one of a call cycle charges ``cost`` (dsl/work.py) as it enters."""
+
     def __init__(
-        self, span: SourceSpan, body: BlockOp, params: tuple[str, ...], args: list[Fn]
+        self,
+        span: SourceSpan,
+        body: BlockOp,
+        params: tuple[str, ...],
+        args: list[Fn],
+        cost: int | None = None,
     ) -> None:
         self.span, self.body, self.params, self.args = span, body, params, args
+        self.cost = cost
 
     def exec(self, st: State, env: Env) -> None:
         new = {p: a(st, env) for p, a in zip(self.params, self.args, strict=True)}
@@ -186,6 +195,8 @@ class CallOp(Op):
             st.own_locals(new)
         if self.body.stmts:
             enter_procedure(st, self.span)
+            if self.cost is not None:
+                charge(st, self.cost, self.span)
             st.frames.append(Frame(self.body, new))
 
 
@@ -373,16 +384,31 @@ class ForOp(Op):
 
 
 class RepeatOp(Op):
-    """repeat BODY until COND (checked after each pass); ``while`` when ``before`` is set."""
+    """repeat BODY until COND (checked after each pass); ``while`` when ``before`` is set.
 
-    def __init__(self, span: SourceSpan, body: BlockOp, cond: Fn, before: bool) -> None:
+    A pass that asked no decision charges ``cost`` (dsl/work.py) to the work since the last
+    decision, before the condition is asked again; ``fr.lo`` is the move number the pass began
+    at (``decides``: the body may ask one; else every pass charges)."""
+
+    def __init__(
+        self,
+        span: SourceSpan,
+        body: BlockOp,
+        cond: Fn,
+        before: bool,
+        cost: int = 0,
+        decides: bool = True,
+    ) -> None:
         self.span, self.body, self.cond, self.before = span, body, cond, before
+        self.cost, self.decides = cost, decides
 
     def exec(self, st: State, env: Env) -> None:
         st.frames.append(Frame(self, env))
 
     def step(self, st: State, fr: Frame) -> None:
         st.at = self  # a failure in the condition is this loop's
+        if fr.pc and (not self.decides or fr.lo == st.move_number):
+            charge(st, self.cost, self.span)
         if self.before:
             stop = not self.cond(st, fr.env)
         else:
@@ -393,6 +419,7 @@ class RepeatOp(Op):
         fr.pc += 1
         if fr.pc > MAX_PASSES:
             raise too_long(self.span)
+        fr.lo = st.move_number
         st.frames.append(Frame(self.body, fr.env))
 
 

@@ -81,6 +81,8 @@ class State:
         "choose",
         "shared",
         "owned",
+        "work",
+        "work_move",
     )
 
     def __init__(
@@ -125,6 +127,10 @@ class State:
         self.move_number = 0
         self.calls = 0  # rules functions running (see evaluate.counted_call)
         self.inline = 0  # procedures a generated module runs as Python functions
+        # the work charged since the last decision (runtime/helpers.py charge, dsl/work.py),
+        # counted from move ``work_move``: a charge at another move number starts it again
+        self.work = 0
+        self.work_move = -1
         # the uid of the `end game` statement that ended the game (None: the play block ran to
         # its end, or the game is not over); meeple.endings.end_reason words it
         self.ended_by: int | None = None
@@ -448,6 +454,7 @@ class State:
         s.log, s.at, s.move_number = self.log.copy(), self.at, self.move_number
         s.ended_by, s.ask_forced = self.ended_by, self.ask_forced
         s.calls = s.inline = 0
+        s.work, s.work_move = self.work, self.work_move
         s.forced = s.pending = s.choose = None
         # The frames of the running call (the top frames, with the top frame's locals) are
         # copied; those below are shared, frozen: neither state changes them or their locals

@@ -409,6 +409,14 @@ def build(num_players, files):
             _passes1 = 0
             while True:
                 st.at = o32  # game.yaml:53
+                if _passes1 and _move1 == st.move_number:
+                    if st.work_move == st.move_number:
+                        st.work += 10000
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[4])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 10000
                 if _passes1 > 0:
                     for _p6 in st.players:
                         if not (len(st.zones[(Z_hand1 + _p6)]) == 0):
@@ -418,6 +426,7 @@ def build(num_players, files):
                 _passes1 += 1
                 if _passes1 > MAX_PASSES:
                     raise too_long(S[4])
+                _move1 = st.move_number
                 st.at = o12  # game.yaml:53
                 _v5 = st.vars['round'] + 1
                 if not (type(_v5) is not int or -1000000000000000000 <= _v5 <= 1000000000000000000):
@@ -1027,7 +1036,7 @@ def build(num_players, files):
     o29.uid = 29
     o30 = Stmt(30, S[26])
     o31 = Stmt(31, S[26])
-    o32 = RepeatOp(S[4], o11, e32_cond, False)
+    o32 = RepeatOp(S[4], o11, e32_cond, False, 10000, True)
     o32.uid = 32
     o33 = Block(33, S[34], 1, step_33)
     o34 = Block(34, S[35], 1, step_34)

@@ -2596,6 +2596,13 @@ def build(num_players, files):
             _args37 = {'p': env['p'], 't': env['c'].props['courtier'], 'n': 3, 'jumps': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[124])
+            if st.work_move == st.move_number:
+                st.work += 10000
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[124])
+            else:
+                st.work_move = st.move_number
+                st.work = 10000
             st.frames.append(Frame(o14, _args37))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2780,6 +2787,13 @@ def build(num_players, files):
             _args44 = {'p': env['p'], 't': env['t'], 'n': env['n'], 'jumps': env['jumps']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[137])
+            if st.work_move == st.move_number:
+                st.work += 10000
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[137])
+            else:
+                st.work_move = st.move_number
+                st.work = 10000
             st.frames.append(Frame(o14, _args44))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2856,6 +2870,13 @@ def build(num_players, files):
             _args45 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[141])
+            if st.work_move == st.move_number:
+                st.work += 10000
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[141])
+            else:
+                st.work_move = st.move_number
+                st.work = 10000
             st.frames.append(Frame(o14, _args45))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5437,11 +5458,20 @@ def build(num_players, files):
             _passes1 = 0
             while True:
                 st.at = o95  # game.yaml:435
+                if _passes1 and _move1 == st.move_number:
+                    if st.work_move == st.move_number:
+                        st.work += 10000
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[262])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 10000
                 if not any((len(st.zones[(Z_influence_hand1 + _q8)]) > 1) for _q8 in st.players):
                     break
                 _passes1 += 1
                 if _passes1 > MAX_PASSES:
                     raise too_long(S[262])
+                _move1 = st.move_number
                 st.at = o94  # game.yaml:437
                 for _p18 in [_q9 for _q9 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len(st.zones[(Z_influence_hand1 + _q9)]) > 1)]:
                     _args117 = {'p': _p18}
@@ -5712,6 +5742,13 @@ def build(num_players, files):
                     else:
                         st.at = o133  # game.yaml:506
                         _args124 = {'p': _L_p20, 't': _L_c1.props['courtier'], 'n': 3, 'jumps': 2}
+                        if st.work_move == st.move_number:
+                            st.work += 10000
+                            if st.work > MAX_STEP_WORK:
+                                raise too_much_work(S[124])
+                        else:
+                            st.work_move = st.move_number
+                            st.work = 10000
                         st.inline += 1
                         try:
                             c_14(st, _args124, 0)
@@ -5782,6 +5819,13 @@ def build(num_players, files):
                     _i42 = 0
                 _t18 = env['t'] = _v38[_i42]
                 _args128 = {'p': _L_p21, 't': _t18, 'n': _L_n6, 'jumps': _L_jumps1}
+                if st.work_move == st.move_number:
+                    st.work += 10000
+                    if st.work > MAX_STEP_WORK:
+                        raise too_much_work(S[137])
+                else:
+                    st.work_move = st.move_number
+                    st.work = 10000
                 st.inline += 1
                 try:
                     c_14(st, _args128, 0)
@@ -5865,6 +5909,13 @@ def build(num_players, files):
                             _args129 = {'p': _L_p22, 't': _a8, 'n': (env['left'] - _k4), 'jumps': (_L_jumps2 - 1)}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                 enter_procedure(st, S[141])
+                            if st.work_move == st.move_number:
+                                st.work += 10000
+                                if st.work > MAX_STEP_WORK:
+                                    raise too_much_work(S[141])
+                            else:
+                                st.work_move = st.move_number
+                                st.work = 10000
                             st.inline += 1
                             try:
                                 c_14(st, _args129, 0)
@@ -6322,11 +6373,20 @@ def build(num_players, files):
             _passes2 = 0
             while True:
                 st.at = o284  # game.yaml:678
+                if _passes2 and _move2 == st.move_number:
+                    if st.work_move == st.move_number:
+                        st.work += 1059909
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[286])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 1059909
                 if _passes2 > 0 and st.vars['missions_over']:
                     break
                 _passes2 += 1
                 if _passes2 > MAX_PASSES:
                     raise too_long(S[286])
+                _move2 = st.move_number
                 _args159 = {'p': _L_p24}
                 try:
                     c_25(st, _args159, 0)
@@ -7042,6 +7102,13 @@ def build(num_players, files):
             else:
                 st.at = o133  # game.yaml:506
                 _args181 = {'p': _L_p39, 't': _L_c3.props['courtier'], 'n': 3, 'jumps': 2}
+                if st.work_move == st.move_number:
+                    st.work += 10000
+                    if st.work > MAX_STEP_WORK:
+                        raise too_much_work(S[124])
+                else:
+                    st.work_move = st.move_number
+                    st.work = 10000
                 st.inline += 1
                 try:
                     c_14(st, _args181, 0)
@@ -7056,6 +7123,13 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o133  # game.yaml:506
             _args182 = {'p': _L_p40, 't': _L_c4.props['courtier'], 'n': 3, 'jumps': 2}
+            if st.work_move == st.move_number:
+                st.work += 10000
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[124])
+            else:
+                st.work_move = st.move_number
+                st.work = 10000
             st.inline += 1
             try:
                 c_14(st, _args182, 0)
@@ -7105,6 +7179,13 @@ def build(num_players, files):
         _L_jumps3 = env['jumps']
         if pc <= 0:
             _args185 = {'p': _L_p43, 't': _L_t14, 'n': _L_n9, 'jumps': _L_jumps3}
+            if st.work_move == st.move_number:
+                st.work += 10000
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[137])
+            else:
+                st.work_move = st.move_number
+                st.work = 10000
             st.inline += 1
             try:
                 c_14(st, _args185, 0)
@@ -7169,6 +7250,13 @@ def build(num_players, files):
                         _args186 = {'p': _L_p44, 't': _a17, 'n': (_L_left2 - _L_k1), 'jumps': (_L_jumps4 - 1)}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[141])
+                        if st.work_move == st.move_number:
+                            st.work += 10000
+                            if st.work > MAX_STEP_WORK:
+                                raise too_much_work(S[141])
+                        else:
+                            st.work_move = st.move_number
+                            st.work = 10000
                         st.inline += 1
                         try:
                             c_14(st, _args186, 0)
@@ -7214,6 +7302,13 @@ def build(num_players, files):
                     _args187 = {'p': _L_p45, 't': _a20, 'n': (_L_left3 - _L_k2), 'jumps': (_L_jumps5 - 1)}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[141])
+                    if st.work_move == st.move_number:
+                        st.work += 10000
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[141])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 10000
                     st.inline += 1
                     try:
                         c_14(st, _args187, 0)
@@ -7235,6 +7330,13 @@ def build(num_players, files):
             _args188 = {'p': _L_p46, 't': _L_a1, 'n': (_L_left4 - _L_k3), 'jumps': (_L_jumps6 - 1)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[141])
+            if st.work_move == st.move_number:
+                st.work += 10000
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[141])
+            else:
+                st.work_move = st.move_number
+                st.work = 10000
             st.inline += 1
             try:
                 c_14(st, _args188, 0)
@@ -8006,11 +8108,20 @@ def build(num_players, files):
             _passes3 = 0
             while True:
                 st.at = o408  # game.yaml:318
+                if _passes3 and _move3 == st.move_number:
+                    if st.work_move == st.move_number:
+                        st.work += 6445290
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[222])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 6445290
                 if _passes3 > 0 and (st.vars['round'] >= 4):
                     break
                 _passes3 += 1
                 if _passes3 > MAX_PASSES:
                     raise too_long(S[222])
+                _move3 = st.move_number
                 st.at = o352  # game.yaml:318
                 _v62 = st.vars['round'] + 1
                 if not (type(_v62) is not int or -1000000000000000000 <= _v62 <= 1000000000000000000):
@@ -8643,7 +8754,7 @@ def build(num_players, files):
     o93 = Stmt(93, S[104])
     o94 = ForOp(S[340], 'p', e94_items, o92, False, seats=True)
     o94.uid = 94
-    o95 = RepeatOp(S[262], o91, e95_cond, True)
+    o95 = RepeatOp(S[262], o91, e95_cond, True, 10000, True)
     o95.uid = 95
     o96 = Block(96, S[341], 1, step_96)
     o97 = Block(97, S[342], 1, step_97)
@@ -8914,7 +9025,7 @@ def build(num_players, files):
     o283.collect = collect_283
     o283.resolve = resolve_283
     o283.uid = 283
-    o284 = RepeatOp(S[286], o275, e284_cond, False)
+    o284 = RepeatOp(S[286], o275, e284_cond, False, 1059909, True)
     o284.uid = 284
     o285 = Block(285, S[463], 1, step_285)
     o286 = Block(286, S[464], 3, step_286)
@@ -9082,7 +9193,7 @@ def build(num_players, files):
     o405.uid = 405
     o406 = Stmt(406, S[523])
     o407 = Stmt(407, S[535])
-    o408 = RepeatOp(S[222], o351, e408_cond, False)
+    o408 = RepeatOp(S[222], o351, e408_cond, False, 6445290, True)
     o408.uid = 408
     o409 = Block(409, S[536], 3, step_409)
     o410 = Block(410, S[537], 10, step_410)

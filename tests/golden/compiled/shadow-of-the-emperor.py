@@ -7821,11 +7821,20 @@ def build(num_players, files):
             _passes1 = 0
             while True:
                 st.at = o456  # game.yaml:296
+                if _passes1 and _move1 == st.move_number:
+                    if st.work_move == st.move_number:
+                        st.work += 176213207
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[264])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 176213207
                 if _passes1 > 0 and (st.vars['round'] >= 5):
                     break
                 _passes1 += 1
                 if _passes1 > MAX_PASSES:
                     raise too_long(S[264])
+                _move1 = st.move_number
                 st.at = o402  # game.yaml:296
                 _v113 = st.vars['round'] + 1
                 if not (type(_v113) is not int or -1000000000000000000 <= _v113 <= 1000000000000000000):
@@ -7878,11 +7887,20 @@ def build(num_players, files):
                 _passes2 = 0
                 while True:
                     st.at = o438  # game.yaml:306
+                    if _passes2 and _move2 == st.move_number:
+                        if st.work_move == st.move_number:
+                            st.work += 172794798
+                            if st.work > MAX_STEP_WORK:
+                                raise too_much_work(S[270])
+                        else:
+                            st.work_move = st.move_number
+                            st.work = 172794798
                     if not (not all(st.vars['passed'][_p_seat2] for _p_seat2 in st.players)):
                         break
                     _passes2 += 1
                     if _passes2 > MAX_PASSES:
                         raise too_long(S[270])
+                    _move2 = st.move_number
                     st.at = o437  # game.yaml:306
                     for _p57 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                         st.at = o436  # game.yaml:306
@@ -7983,11 +8001,20 @@ def build(num_players, files):
             _passes3 = 0
             while True:
                 st.at = o438  # game.yaml:306
+                if _passes3 and _move3 == st.move_number:
+                    if st.work_move == st.move_number:
+                        st.work += 172794798
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[270])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 172794798
                 if not (not all(st.vars['passed'][_p_seat3] for _p_seat3 in st.players)):
                     break
                 _passes3 += 1
                 if _passes3 > MAX_PASSES:
                     raise too_long(S[270])
+                _move3 = st.move_number
                 st.at = o437  # game.yaml:306
                 for _p59 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                     st.at = o436  # game.yaml:306
@@ -8071,11 +8098,20 @@ def build(num_players, files):
             _passes4 = 0
             while True:
                 st.at = o438  # game.yaml:306
+                if _passes4 and _move4 == st.move_number:
+                    if st.work_move == st.move_number:
+                        st.work += 172794798
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[270])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 172794798
                 if not (not all(st.vars['passed'][_p_seat4] for _p_seat4 in st.players)):
                     break
                 _passes4 += 1
                 if _passes4 > MAX_PASSES:
                     raise too_long(S[270])
+                _move4 = st.move_number
                 st.at = o437  # game.yaml:306
                 for _p61 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                     st.at = o436  # game.yaml:306
@@ -8831,7 +8867,7 @@ def build(num_players, files):
     o436 = Stmt(436, S[270])
     o437 = ForOp(S[270], 'p', e437_items, o432, False, seats=True)
     o437.uid = 437
-    o438 = RepeatOp(S[270], o431, e438_cond, True)
+    o438 = RepeatOp(S[270], o431, e438_cond, True, 172794798, True)
     o438.uid = 438
     o439 = Stmt(439, S[270])
     o440 = Stmt(440, S[270])
@@ -8850,7 +8886,7 @@ def build(num_players, files):
     o453 = Stmt(453, S[591])
     o454 = Stmt(454, S[274])
     o455 = Stmt(455, S[591])
-    o456 = RepeatOp(S[264], o401, e456_cond, False)
+    o456 = RepeatOp(S[264], o401, e456_cond, False, 176213207, True)
     o456.uid = 456
     o457 = Block(457, S[592], 1, step_457)
     o458 = Stmt(458, S[593])

@@ -3451,11 +3451,20 @@ def build(num_players, files):
             _passes1 = 0
             while True:
                 st.at = o147  # game.yaml:105
+                if _passes1 and _move1 == st.move_number:
+                    if st.work_move == st.move_number:
+                        st.work += 166141
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[83])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 166141
                 if _passes1 > 0 and ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + _p32)]) == 0) for _p32 in st.players)):
                     break
                 _passes1 += 1
                 if _passes1 > MAX_PASSES:
                     raise too_long(S[83])
+                _move1 = st.move_number
                 st.at = o120  # game.yaml:105
                 _v17 = st.vars['round'] + 1
                 if not (type(_v17) is not int or -1000000000000000000 <= _v17 <= 1000000000000000000):
@@ -3848,7 +3857,7 @@ def build(num_players, files):
     o144 = Stmt(144, S[86])
     o145 = Stmt(145, S[191])
     o146 = Stmt(146, S[191])
-    o147 = RepeatOp(S[83], o119, e147_cond, False)
+    o147 = RepeatOp(S[83], o119, e147_cond, False, 166141, True)
     o147.uid = 147
     o148 = Block(148, S[192], 1, step_148)
     o149 = Block(149, S[193], 1, step_149)

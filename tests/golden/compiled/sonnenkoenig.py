@@ -751,6 +751,14 @@ def build(num_players, files):
         _passes1 = 0
         while True:
             st.at = o162  # game.yaml:483
+            if _passes1:
+                if st.work_move == st.move_number:
+                    st.work += 10000
+                    if st.work > MAX_STEP_WORK:
+                        raise too_much_work(S[24])
+                else:
+                    st.work_move = st.move_number
+                    st.work = 10000
             if not (st.vars['due'] > 0):
                 break
             _passes1 += 1
@@ -807,6 +815,14 @@ def build(num_players, files):
         _passes2 = 0
         while True:
             st.at = o182  # game.yaml:508
+            if _passes2:
+                if st.work_move == st.move_number:
+                    st.work += 10000
+                    if st.work > MAX_STEP_WORK:
+                        raise too_much_work(S[35])
+                else:
+                    st.work_move = st.move_number
+                    st.work = 10000
             if not (st.vars['owed'] > 0):
                 break
             _passes2 += 1
@@ -1033,6 +1049,13 @@ def build(num_players, files):
             _args6 = {'p': env['p'], 'into_area': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[51])
+            if st.work_move == st.move_number:
+                st.work += 4423234
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[51])
+            else:
+                st.work_move = st.move_number
+                st.work = 4423234
             st.frames.append(Frame(o9, _args6))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1937,6 +1960,13 @@ def build(num_players, files):
             _args18 = {'p': env['p'], 'into_area': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[89])
+            if st.work_move == st.move_number:
+                st.work += 4423234
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[89])
+            else:
+                st.work_move = st.move_number
+                st.work = 4423234
             st.frames.append(Frame(o9, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1982,6 +2012,13 @@ def build(num_players, files):
             _args19 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[91])
+            if st.work_move == st.move_number:
+                st.work += 10000
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[91])
+            else:
+                st.work_move = st.move_number
+                st.work = 10000
             st.frames.append(Frame(o8, _args19))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2015,6 +2052,13 @@ def build(num_players, files):
             _args20 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[92])
+            if st.work_move == st.move_number:
+                st.work += 10000
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[92])
+            else:
+                st.work_move = st.move_number
+                st.work = 10000
             st.frames.append(Frame(o8, _args20))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2066,6 +2110,13 @@ def build(num_players, files):
             _args21 = {'p': env['p'], 'into_area': env['into_area']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[93])
+            if st.work_move == st.move_number:
+                st.work += 4423234
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[93])
+            else:
+                st.work_move = st.move_number
+                st.work = 4423234
             st.frames.append(Frame(o9, _args21))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2245,6 +2296,13 @@ def build(num_players, files):
             _args29 = {'p': env['p'], 'into_area': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[105])
+            if st.work_move == st.move_number:
+                st.work += 4423234
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[105])
+            else:
+                st.work_move = st.move_number
+                st.work = 4423234
             st.frames.append(Frame(o9, _args29))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3035,6 +3093,13 @@ def build(num_players, files):
             _args35 = {'p': env['q'], 'into_area': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[128])
+            if st.work_move == st.move_number:
+                st.work += 4423234
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[128])
+            else:
+                st.work_move = st.move_number
+                st.work = 4423234
             st.frames.append(Frame(o9, _args35))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3432,6 +3497,13 @@ def build(num_players, files):
             _args45 = {'r': st.vars['revealer'], 'card': env['card']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[145])
+            if st.work_move == st.move_number:
+                st.work += 155425
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[145])
+            else:
+                st.work_move = st.move_number
+                st.work = 155425
             st.frames.append(Frame(o23, _args45))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3762,6 +3834,14 @@ def build(num_players, files):
             _passes3 = 0
             while True:
                 st.at = o29  # game.yaml:249
+                if _passes3:
+                    if st.work_move == st.move_number:
+                        st.work += 10000
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[166])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 10000
                 if not (len(st.zones[(Z_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p12, S[72])))]) < _L_n5):
                     break
                 _passes3 += 1
@@ -3788,12 +3868,21 @@ def build(num_players, files):
             _passes4 = 0
             while True:
                 st.at = o40  # game.yaml:268
+                if _passes4 and _move1 == st.move_number:
+                    if st.work_move == st.move_number:
+                        st.work += 570763
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[168])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 570763
                 _kept2 = {}
                 if not any((_c71.props['phase1'] and (_kept2[_c71] if _c71 in _kept2 else _kept2.setdefault(_c71, majority_has_count(st, _L_p13, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _c71)))) for _c71 in st.zones[Z_unused_properties1]):
                     break
                 _passes4 += 1
                 if _passes4 > MAX_PASSES:
                     raise too_long(S[168])
+                _move1 = st.move_number
                 st.at = o39  # game.yaml:270
                 _actions1 = set()  # (the ids' order is never read)
                 _v39 = []
@@ -4097,6 +4186,13 @@ def build(num_players, files):
             st.at = o92  # game.yaml:361
             if (len([1 for _a21 in st.zones[(Z_auction_area1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p18, S[4])))] if (_a21.key == 'orden')]) > 0):
                 _args62 = {'p': _L_p18}
+                if st.work_move == st.move_number:
+                    st.work += 10000
+                    if st.work > MAX_STEP_WORK:
+                        raise too_much_work(S[91])
+                else:
+                    st.work_move = st.move_number
+                    st.work = 10000
                 st.inline += 1
                 try:
                     c_8(st, _args62, 0)
@@ -4127,12 +4223,28 @@ def build(num_players, files):
                     _passes5 = 0
                     while True:
                         st.at = o88  # game.yaml:371
+                        if _passes5 and _move2 == st.move_number:
+                            if st.work_move == st.move_number:
+                                st.work += 10000
+                                if st.work > MAX_STEP_WORK:
+                                    raise too_much_work(S[182])
+                            else:
+                                st.work_move = st.move_number
+                                st.work = 10000
                         if not (len(st.zones[Z_on_display1]) < _n9):
                             break
                         _passes5 += 1
                         if _passes5 > MAX_PASSES:
                             raise too_long(S[182])
+                        _move2 = st.move_number
                         _args63 = {'p': _L_p18, 'into_area': False}
+                        if st.work_move == st.move_number:
+                            st.work += 4423234
+                            if st.work > MAX_STEP_WORK:
+                                raise too_much_work(S[89])
+                        else:
+                            st.work_move = st.move_number
+                            st.work = 4423234
                         st.inline += 1
                         try:
                             c_9(st, _args63, 0)
@@ -4155,6 +4267,13 @@ def build(num_players, files):
             _args65 = {'p': _L_p19, 'into_area': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[51])
+            if st.work_move == st.move_number:
+                st.work += 4423234
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[51])
+            else:
+                st.work_move = st.move_number
+                st.work = 4423234
             st.inline += 1
             try:
                 c_9(st, _args65, 0)
@@ -4178,6 +4297,13 @@ def build(num_players, files):
                         _args66 = {'p': _L_p19}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[92])
+                        if st.work_move == st.move_number:
+                            st.work += 10000
+                            if st.work > MAX_STEP_WORK:
+                                raise too_much_work(S[92])
+                        else:
+                            st.work_move = st.move_number
+                            st.work = 10000
                         st.inline += 1
                         try:
                             c_8(st, _args66, 0)
@@ -4241,6 +4367,13 @@ def build(num_players, files):
                 _args67 = {'p': _L_p20, 'into_area': _L_into_area1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[93])
+                if st.work_move == st.move_number:
+                    st.work += 4423234
+                    if st.work > MAX_STEP_WORK:
+                        raise too_much_work(S[93])
+                else:
+                    st.work_move = st.move_number
+                    st.work = 4423234
                 st.inline += 1
                 try:
                     c_9(st, _args67, 0)
@@ -4397,6 +4530,13 @@ def build(num_players, files):
                         traced(e, 'procedure pay_gold (' + str(S[98]) + ')')
                         raise
                     _args76 = {'p': _L_p22, 'into_area': True}
+                    if st.work_move == st.move_number:
+                        st.work += 4423234
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[105])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 4423234
                     st.inline += 1
                     try:
                         c_9(st, _args76, 0)
@@ -4610,6 +4750,7 @@ def build(num_players, files):
                 _passes6 += 1
                 if _passes6 > MAX_PASSES:
                     raise too_long(S[194])
+                _move3 = st.move_number
                 for _p26 in _order1:
                     _k2 = (_p26 if type(_p26) is int and 0 <= _p26 < num_players else seat(st, _p26, S[115]))
                     if not (_in1[_k2] and _p26 != _lead1 and _act1 > (1 if _lead1 is not None else 0)):
@@ -4640,6 +4781,14 @@ def build(num_players, files):
                     else:  # game.yaml:542
                         _in1[_k2] = False
                         _act1 = st.vars['_auction1_active'] = _act1 - 1
+                if _move3 == st.move_number:
+                    if st.work_move == st.move_number:
+                        st.work += 226515
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[194])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 226515
             env['w'] = st.vars['_auction1_leader']
             env['price'] = st.vars['_auction1_high']
             st.at = o225  # game.yaml:542
@@ -4697,11 +4846,20 @@ def build(num_players, files):
             _passes7 = 0
             while True:
                 st.at = o231  # game.yaml:561
+                if _passes7 and _move4 == st.move_number:
+                    if st.work_move == st.move_number:
+                        st.work += 329009
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[196])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 329009
                 if not (st.vars['paid'] < _L_price1):
                     break
                 _passes7 += 1
                 if _passes7 > MAX_PASSES:
                     raise too_long(S[196])
+                _move4 = st.move_number
                 st.at = o228  # game.yaml:563
                 _picked2 = []
                 try:
@@ -4772,6 +4930,13 @@ def build(num_players, files):
                         _args82 = {'p': _q34, 'into_area': True}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[128])
+                        if st.work_move == st.move_number:
+                            st.work += 4423234
+                            if st.work > MAX_STEP_WORK:
+                                raise too_much_work(S[128])
+                        else:
+                            st.work_move = st.move_number
+                            st.work = 4423234
                         st.inline += 1
                         try:
                             c_9(st, _args82, 0)
@@ -5402,12 +5567,28 @@ def build(num_players, files):
                 _passes8 = 0
                 while True:
                     st.at = o88  # game.yaml:371
+                    if _passes8 and _move5 == st.move_number:
+                        if st.work_move == st.move_number:
+                            st.work += 10000
+                            if st.work > MAX_STEP_WORK:
+                                raise too_much_work(S[182])
+                        else:
+                            st.work_move = st.move_number
+                            st.work = 10000
                     if not (len(st.zones[Z_on_display1]) < _n14):
                         break
                     _passes8 += 1
                     if _passes8 > MAX_PASSES:
                         raise too_long(S[182])
+                    _move5 = st.move_number
                     _args97 = {'p': _L_p35, 'into_area': False}
+                    if st.work_move == st.move_number:
+                        st.work += 4423234
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[89])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 4423234
                     st.inline += 1
                     try:
                         c_9(st, _args97, 0)
@@ -5423,12 +5604,28 @@ def build(num_players, files):
             _passes9 = 0
             while True:
                 st.at = o88  # game.yaml:371
+                if _passes9 and _move6 == st.move_number:
+                    if st.work_move == st.move_number:
+                        st.work += 10000
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[182])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 10000
                 if not (len(st.zones[Z_on_display1]) < _L_n8):
                     break
                 _passes9 += 1
                 if _passes9 > MAX_PASSES:
                     raise too_long(S[182])
+                _move6 = st.move_number
                 _args98 = {'p': _L_p36, 'into_area': False}
+                if st.work_move == st.move_number:
+                    st.work += 4423234
+                    if st.work > MAX_STEP_WORK:
+                        raise too_much_work(S[89])
+                else:
+                    st.work_move = st.move_number
+                    st.work = 4423234
                 st.inline += 1
                 try:
                     c_9(st, _args98, 0)
@@ -5441,6 +5638,13 @@ def build(num_players, files):
         _L_p37 = env['p']
         if pc <= 0:
             _args99 = {'p': _L_p37, 'into_area': False}
+            if st.work_move == st.move_number:
+                st.work += 4423234
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[89])
+            else:
+                st.work_move = st.move_number
+                st.work = 4423234
             st.inline += 1
             try:
                 c_9(st, _args99, 0)
@@ -5453,6 +5657,13 @@ def build(num_players, files):
         _L_p38 = env['p']
         if pc <= 0:
             _args100 = {'p': _L_p38}
+            if st.work_move == st.move_number:
+                st.work += 10000
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[91])
+            else:
+                st.work_move = st.move_number
+                st.work = 10000
             st.inline += 1
             try:
                 c_8(st, _args100, 0)
@@ -5477,6 +5688,13 @@ def build(num_players, files):
                     _args101 = {'p': _L_p39}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[92])
+                    if st.work_move == st.move_number:
+                        st.work += 10000
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[92])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 10000
                     st.inline += 1
                     try:
                         c_8(st, _args101, 0)
@@ -5493,6 +5711,13 @@ def build(num_players, files):
             _args102 = {'p': _L_p40}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[92])
+            if st.work_move == st.move_number:
+                st.work += 10000
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[92])
+            else:
+                st.work_move = st.move_number
+                st.work = 10000
             st.inline += 1
             try:
                 c_8(st, _args102, 0)
@@ -5508,6 +5733,13 @@ def build(num_players, files):
             _args103 = {'p': _L_p41, 'into_area': _L_into_area2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[93])
+            if st.work_move == st.move_number:
+                st.work += 4423234
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[93])
+            else:
+                st.work_move = st.move_number
+                st.work = 4423234
             st.inline += 1
             try:
                 c_9(st, _args103, 0)
@@ -5654,6 +5886,13 @@ def build(num_players, files):
                 raise
         if pc <= 1:
             _args111 = {'p': _L_p47, 'into_area': True}
+            if st.work_move == st.move_number:
+                st.work += 4423234
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[105])
+            else:
+                st.work_move = st.move_number
+                st.work = 4423234
             st.inline += 1
             try:
                 c_9(st, _args111, 0)
@@ -5865,11 +6104,20 @@ def build(num_players, files):
             _passes10 = 0
             while True:
                 st.at = o215  # game.yaml:542
+                if _passes10 and _move7 == st.move_number:
+                    if st.work_move == st.move_number:
+                        st.work += 226515
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[194])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 226515
                 if not (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0)):
                     break
                 _passes10 += 1
                 if _passes10 > MAX_PASSES:
                     raise too_long(S[194])
+                _move7 = st.move_number
                 st.at = o214  # game.yaml:542
                 _live11 = live_mask(st)
                 for _p48 in list(env['_auction1_order']):
@@ -6193,6 +6441,13 @@ def build(num_players, files):
                     _args118 = {'p': _L_q15, 'into_area': True}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[128])
+                    if st.work_move == st.move_number:
+                        st.work += 4423234
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[128])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 4423234
                     st.inline += 1
                     try:
                         c_9(st, _args118, 0)
@@ -6256,6 +6511,13 @@ def build(num_players, files):
             _args121 = {'p': _L_q16, 'into_area': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[128])
+            if st.work_move == st.move_number:
+                st.work += 4423234
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[128])
+            else:
+                st.work_move = st.move_number
+                st.work = 4423234
             st.inline += 1
             try:
                 c_9(st, _args121, 0)
@@ -6521,6 +6783,13 @@ def build(num_players, files):
             _args132 = {'r': st.vars['revealer'], 'card': _L_card3}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[145])
+            if st.work_move == st.move_number:
+                st.work += 155425
+                if st.work > MAX_STEP_WORK:
+                    raise too_much_work(S[145])
+            else:
+                st.work_move = st.move_number
+                st.work = 155425
             st.inline += 1
             try:
                 c_23(st, _args132, 0)
@@ -6646,11 +6915,20 @@ def build(num_players, files):
             _passes11 = 0
             while True:
                 st.at = o325  # game.yaml:203
+                if _passes11 and _move8 == st.move_number:
+                    if st.work_move == st.move_number:
+                        st.work += 11631268
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[158])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 11631268
                 if _passes11 > 0 and (st.vars['round'] >= 1):
                     break
                 _passes11 += 1
                 if _passes11 > MAX_PASSES:
                     raise too_long(S[158])
+                _move8 = st.move_number
                 st.at = o306  # game.yaml:203
                 _v85 = st.vars['round'] + 1
                 if not (type(_v85) is not int or -1000000000000000000 <= _v85 <= 1000000000000000000):
@@ -6660,11 +6938,20 @@ def build(num_players, files):
                 _passes12 = 0
                 while True:
                     st.at = o322  # game.yaml:207
+                    if _passes12 and _move9 == st.move_number:
+                        if st.work_move == st.move_number:
+                            st.work += 11631254
+                            if st.work > MAX_STEP_WORK:
+                                raise too_much_work(S[209])
+                        else:
+                            st.work_move = st.move_number
+                            st.work = 11631254
                     if not (not (len(st.players) <= 1)):
                         break
                     _passes12 += 1
                     if _passes12 > MAX_PASSES:
                         raise too_long(S[209])
+                    _move9 = st.move_number
                     st.at = o321  # game.yaml:207
                     _live14 = live_mask(st)
                     for _p61 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -6715,11 +7002,20 @@ def build(num_players, files):
             _passes13 = 0
             while True:
                 st.at = o322  # game.yaml:207
+                if _passes13 and _move10 == st.move_number:
+                    if st.work_move == st.move_number:
+                        st.work += 11631254
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[209])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 11631254
                 if not (not (len(st.players) <= 1)):
                     break
                 _passes13 += 1
                 if _passes13 > MAX_PASSES:
                     raise too_long(S[209])
+                _move10 = st.move_number
                 st.at = o321  # game.yaml:207
                 _live15 = live_mask(st)
                 for _p62 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -6765,11 +7061,20 @@ def build(num_players, files):
             _passes14 = 0
             while True:
                 st.at = o322  # game.yaml:207
+                if _passes14 and _move11 == st.move_number:
+                    if st.work_move == st.move_number:
+                        st.work += 11631254
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(S[209])
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 11631254
                 if not (not (len(st.players) <= 1)):
                     break
                 _passes14 += 1
                 if _passes14 > MAX_PASSES:
                     raise too_long(S[209])
+                _move11 = st.move_number
                 st.at = o321  # game.yaml:207
                 _live16 = live_mask(st)
                 for _p63 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
@@ -7011,7 +7316,7 @@ def build(num_players, files):
     o26 = Block(26, S[207], 7, step_26)
     o27 = Block(27, S[215], 1, step_27)
     o28 = Stmt(28, S[70])
-    o29 = RepeatOp(S[166], o27, e29_cond, True)
+    o29 = RepeatOp(S[166], o27, e29_cond, True, 10000, False)
     o29.uid = 29
     o30 = Stmt(30, S[18])
     o31 = Stmt(31, S[216])
@@ -7028,7 +7333,7 @@ def build(num_players, files):
     o39.collect = collect_39
     o39.resolve = resolve_39
     o39.uid = 39
-    o40 = RepeatOp(S[168], o35, e40_cond, True)
+    o40 = RepeatOp(S[168], o35, e40_cond, True, 570763, True)
     o40.uid = 40
     o41 = Block(41, S[222], 1, step_41)
     o42 = Stmt(42, S[74])
@@ -7106,7 +7411,7 @@ def build(num_players, files):
     o85 = Stmt(85, S[252])
     o86 = Block(86, S[253], 1, step_86)
     o87 = Stmt(87, S[89])
-    o88 = RepeatOp(S[182], o86, e88_cond, True)
+    o88 = RepeatOp(S[182], o86, e88_cond, True, 10000, True)
     o88.uid = 88
     o89 = ChooseOp(S[181], e89_player, e89_prompt, [
         OptionOp(site[8], e89_label0, 'n', e89_items0, None, o84),
@@ -7224,7 +7529,7 @@ def build(num_players, files):
     o159 = Stmt(159, S[293])
     o160 = Stmt(160, S[32])
     o161 = Stmt(161, S[294])
-    o162 = RepeatOp(S[24], o147, e162_cond, True)
+    o162 = RepeatOp(S[24], o147, e162_cond, True, 10000, False)
     o162.uid = 162
     o163 = Block(163, S[295], 1, step_163)
     o164 = Stmt(164, S[54])
@@ -7245,7 +7550,7 @@ def build(num_players, files):
     o179 = Stmt(179, S[306])
     o180 = Stmt(180, S[41])
     o181 = Stmt(181, S[307])
-    o182 = RepeatOp(S[35], o170, e182_cond, True)
+    o182 = RepeatOp(S[35], o170, e182_cond, True, 10000, False)
     o182.uid = 182
     o183 = Stmt(183, S[308])
     o184 = Stmt(184, S[309])
@@ -7287,7 +7592,7 @@ def build(num_players, files):
     o213 = Stmt(213, S[194])
     o214 = ForOp(S[194], 'p', e214_items, o202, False, seats=True)
     o214.uid = 214
-    o215 = RepeatOp(S[194], o201, e215_cond, True)
+    o215 = RepeatOp(S[194], o201, e215_cond, True, 226515, True)
     o215.uid = 215
     o216 = Stmt(216, S[320])
     o217 = Stmt(217, S[321])
@@ -7306,7 +7611,7 @@ def build(num_players, files):
     o228.uid = 228
     o229 = Stmt(229, S[122])
     o230 = Stmt(230, S[123])
-    o231 = RepeatOp(S[196], o227, e231_cond, True)
+    o231 = RepeatOp(S[196], o227, e231_cond, True, 329009, True)
     o231.uid = 231
     o232 = Stmt(232, S[328])
     o233 = Stmt(233, S[329])
@@ -7429,11 +7734,11 @@ def build(num_players, files):
     o320 = Stmt(320, S[209])
     o321 = ForOp(S[209], 'p', e321_items, o311, False, seats=True)
     o321.uid = 321
-    o322 = RepeatOp(S[209], o310, e322_cond, True)
+    o322 = RepeatOp(S[209], o310, e322_cond, True, 11631254, True)
     o322.uid = 322
     o323 = Stmt(323, S[209])
     o324 = Stmt(324, S[209])
-    o325 = RepeatOp(S[158], o305, e325_cond, False)
+    o325 = RepeatOp(S[158], o305, e325_cond, False, 11631268, True)
     o325.uid = 325
     o326 = Block(326, S[382], 1, step_326)
     o327 = Block(327, S[383], 1, step_327)
