@@ -24,6 +24,7 @@ from meeple.dsl.specs import leaf_functions
 from meeple.runtime.values import CARD_FIELDS
 
 from . import statics
+from .cardeq import identity_op
 from .cse import branch, conjunction
 from .facts import SEAT, SEAT_TABLES, Facts, card_of, seat_list_items
 from .firstcard import early_first, stops_early
@@ -261,7 +262,8 @@ class ExprEmitter:
             if top is not None:
                 return top
         a, b, op = self.emit(e.left, scope), self.emit(e.right, scope), e.op
-        if op in ("and", "or", "in", "not in") or op in _COMPARE:
+        op = identity_op(op, self.type_of(e.left), self.type_of(e.right)) or op  # (cardeq)
+        if op in ("and", "or", "in", "not in", "is", "is not") or op in _COMPARE:
             return f"({a} {op} {b})"
         if op == "..":
             return f"span_list({a}, {b}, {self.span(e.span)})"

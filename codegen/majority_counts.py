@@ -8,8 +8,9 @@ seat's pile of a per-seat zone, its cards whose property equals a name read: Son
 plain Python name other than ``c`` and ``x`` (a local, a parameter, a constant of the module:
 its read never raises), it is written ``majority_has_count(st, p, AMONG, N, TIES, st.zones,
 BASE, 'PROP', VALUE)`` (runtime/majority_counts.py), which reads the same cards in the same
-order with the same test. The text is matched, not the rules, because the count is often a
-function written inline (``row_count(p, col)``) and its text is what runs.
+order with the same test (``majority_has_card`` of runtime/card_counts.py where the test is
+``is``: VALUE a card, codegen/cardeq.py). The text is matched, not the rules, because the
+count is often a function written inline (``row_count(p, col)``) and its text is what runs.
 """
 
 from __future__ import annotations
@@ -20,8 +21,12 @@ _FIRST = re.compile("\x00[0-9]+\x01|\x02[0-9]+\x03")  # codegen/cse's marks of a
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 _COUNT = re.compile(
     rf"len\(\[1 for (?P<c>{_IDENT}) in st\.zones\[\((?P<base>{_IDENT}) \+ (?P<x>{_IDENT})\)\] "
-    rf"if \((?P=c)\.props\[(?P<prop>'[A-Za-z_][A-Za-z0-9_]*')\] == (?P<value>{_IDENT})\)\]\)"
+    rf"if \((?P=c)\.props\[(?P<prop>'[A-Za-z_][A-Za-z0-9_]*')\] (?P<op>==|is) "
+    rf"(?P<value>{_IDENT})\)\]\)"
 )
+#: the runtime's count for each comparison: ``is`` where the value is a card (codegen/cardeq)
+_HAS = {"==": "majority_has_count", "is": "majority_has_card"}
+_TOP = {"==": "majority_top_count", "is": "majority_top_card"}
 
 
 def count_by_property(
@@ -38,7 +43,7 @@ def count_by_property(
     if m is None or m["x"] != x or m["value"] in (m["c"], x, "st", "env"):
         return None
     return (
-        f"majority_has_count(st, {who}, {among}, {at_least}, {ties}, st.zones, "
+        f"{_HAS[m['op']]}(st, {who}, {among}, {at_least}, {ties}, st.zones, "
         f"{m['base']}, {m['prop']}, {m['value']})"
     )
 
@@ -68,6 +73,6 @@ def top_by_property(among: str, at_least: str, ties: str, counts: str) -> str | 
     if m is None or c is None or c["x"] != m["x"] or c["value"] in (c["c"], m["x"], "st", "env"):
         return None
     return (
-        f"majority_top_count(st, {among}, {at_least}, {ties}, st.zones, {c['base']}, "
+        f"{_TOP[c['op']]}(st, {among}, {at_least}, {ties}, st.zones, {c['base']}, "
         f"{c['prop']}, {c['value']})"
     )

@@ -38,6 +38,7 @@ from meeple.dsl.builtins import first_of as first
 from meeple.dsl.errors import RuleError, SourceSpan
 from meeple.dsl.limits import MAX_CALL_DEPTH, MAX_STEP_WORK
 
+from .card_counts import majority_has_card, majority_top_card
 from .classcounts import class_counts, class_slots
 from .datatable import DataTableRT
 from .helpers import (
@@ -168,6 +169,8 @@ __all__ = [
     "majority_has",
     "majority_has_count",
     "majority_top_count",
+    "majority_has_card",
+    "majority_top_card",
     "tops_by",
     "is_top_by",
     "majority_top",

@@ -1489,6 +1489,7 @@ _PACKAGE = os.path.dirname(_HERE) + os.sep  # meeple's own code (dsl, interprete
 _RULES_CODE = {
     os.path.join(_HERE, "helpers.py"),  # the runtime's helpers the rules' code calls
     os.path.join(_HERE, "majority_counts.py"),  # a majority's counts, for generated code
+    os.path.join(_HERE, "card_counts.py"),  # the same, of a card (codegen/cardeq)
     os.path.join(_HERE, "tops.py"),  # the top card of each row, for generated code
     os.path.join(_PACKAGE, "interpreter", "evaluate.py"),  # (a path: nothing imported)
     os.path.join(_PACKAGE, "interpreter", "program.py"),

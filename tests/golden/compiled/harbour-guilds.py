@@ -108,12 +108,12 @@ def build(num_players, files):
     SEATS_clockwise_from1 = {p: tuple(range(p, num_players)) + tuple(range(p)) for p in range(num_players)}
 
     def fn_guild_majority(st, v_g):  # game.yaml:87
-        return majority_top_count(st, st.players, 1, '2-4:nobody', st.zones, Z_stall1, 'guild', v_g)
+        return majority_top_card(st, st.players, 1, '2-4:nobody', st.zones, Z_stall1, 'guild', v_g)
 
     def proc_majority(st, env):  # game.yaml:94
         _L_g1 = env['g']
         st.at = o4  # game.yaml:98
-        for _w1 in list(majority_top_count(st, st.players, 1, '2-4:nobody', st.zones, Z_stall1, 'guild', _L_g1)):
+        for _w1 in list(majority_top_card(st, st.players, 1, '2-4:nobody', st.zones, Z_stall1, 'guild', _L_g1)):
             env['w'] = _w1
             st.at = o2  # game.yaml:100
             _i1 = (_w1 if type(_w1) is int and 0 <= _w1 < num_players else seat(st, _w1, S[0]))
@@ -147,7 +147,7 @@ def build(num_players, files):
         st.frames.pop()
 
     def e4_items(st, env):  # game.yaml:98
-        return majority_top(st, st.players, 1, '2-4:nobody', [len([1 for _c3 in st.zones[(Z_stall1 + _p3)] if (_c3.props['guild'] == env['g'])]) for _p3 in st.players])
+        return majority_top(st, st.players, 1, '2-4:nobody', [len([1 for _c3 in st.zones[(Z_stall1 + _p3)] if (_c3.props['guild'] is env['g'])]) for _p3 in st.players])
     def step_5(st, fr):  # game.yaml:42
         env = fr.env
         st.at = o6  # game.yaml:45

@@ -959,7 +959,7 @@ def build(num_players, files):
 
     def fn_pays_first(st, at, v_p, v_m, v_x):  # game.yaml:290
         try:
-            return (fn_fits(st, v_x, v_m.props['cost_a']) and any(fn_fits(st, _y2, v_m.props['cost_b']) for _y2 in st.zones[(Z_tokens_held1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[14])))] if (_y2 != v_x)))
+            return (fn_fits(st, v_x, v_m.props['cost_a']) and any(fn_fits(st, _y2, v_m.props['cost_b']) for _y2 in st.zones[(Z_tokens_held1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[14])))] if (_y2 is not v_x)))
         except Exception as e:
             traced(e, 'function pays_first (' + str(S[15]) + ')')
             raise
@@ -1450,7 +1450,7 @@ def build(num_players, files):
             st.at = o191  # game.yaml:583
             if (fn_kind_of(st, S[69], env['t']) == 'markers'):
                 st.frames.append(Frame(o187, env))
-            elif (env['t'] == st.vars['louis']):
+            elif (env['t'] is st.vars['louis']):
                 st.frames.append(Frame(o189, env))
             else:
                 st.frames.append(Frame(o185, env))
@@ -3070,7 +3070,7 @@ def build(num_players, files):
         elif k == 1:  # game.yaml:572
             pass
     def e174_items(st, env):  # game.yaml:563
-        return [_x10 for _x10 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[150])))] if ((_x10.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[151])))]) > 0))]
+        return [_x10 for _x10 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[150])))] if ((_x10.props['courtier'] is env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[151])))]) > 0))]
     def e175_items(st, env):  # game.yaml:561
         return clockwise_from(st, st.vars['start_player'])
     def step_179(st, fr):  # game.yaml:581
@@ -3891,7 +3891,7 @@ def build(num_players, files):
     def step_286(st, fr):  # game.yaml:703
         env = fr.env
         st.at = o287  # game.yaml:704
-        env['back'] = [_y3 for _y3 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[194])))] if (_y3 != env['x'])]
+        env['back'] = [_y3 for _y3 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[194])))] if (_y3 is not env['x'])]
         st.at = o288  # game.yaml:705
         move_cards(st, env['back'], Z_token_supply1, False)
         st.at = o291  # game.yaml:706
@@ -3956,7 +3956,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:701
             _x15 = env['x'] = dec.values[i]
             st.at = o287  # game.yaml:704
-            env['back'] = [_y5 for _y5 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[194])))] if (_y5 != _x15)]
+            env['back'] = [_y5 for _y5 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[194])))] if (_y5 is not _x15)]
             st.at = o288  # game.yaml:705
             move_cards(st, env['back'], Z_token_supply1, False)
             st.at = o291  # game.yaml:706
@@ -5963,7 +5963,7 @@ def build(num_players, files):
             st.at = o175  # game.yaml:561
             for _q10 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 st.at = o174  # game.yaml:563
-                for _c23 in [_x28 for _x28 in st.zones[(Z_intrigue_hand1 + _q10)] if ((_x28.props['courtier'] == _L_t6) and (len(st.zones[(Z_personal1 + _q10)]) > 0))]:
+                for _c23 in [_x28 for _x28 in st.zones[(Z_intrigue_hand1 + _q10)] if ((_x28.props['courtier'] is _L_t6) and (len(st.zones[(Z_personal1 + _q10)]) > 0))]:
                     st.at = o173  # game.yaml:565
                     # game.yaml:569: always offered
                     # game.yaml:572: always offered
@@ -6040,7 +6040,7 @@ def build(num_players, files):
                 except Exception as e:
                     traced(e, 'procedure markers_evaluation (' + str(S[279]) + ')')
                     raise
-            elif (_L_t7 == st.vars['louis']):
+            elif (_L_t7 is st.vars['louis']):
                 st.at = o190  # game.yaml:585
                 _args134 = {'t': _L_t7, 'leaders': env['leaders']}
                 try:
@@ -6473,7 +6473,7 @@ def build(num_players, files):
                         _i51 = 0
                     _x37 = env['x'] = _v45[_i51]
                     st.at = o287  # game.yaml:704
-                    env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[194])))] if (_y7 != _x37)]
+                    env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p24, S[194])))] if (_y7 is not _x37)]
                     st.at = o288  # game.yaml:705
                     move_cards(st, env['back'], Z_token_supply1, False)
                     _TD.clear()  # (codegen/tally.py)
@@ -7368,7 +7368,7 @@ def build(num_players, files):
         _O_t9 = _L_t18.ordinal if type(_L_t18) is Card and _L_t18.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o174  # game.yaml:563
-            for _c44 in [_x53 for _x53 in st.zones[(Z_intrigue_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[150])))] if ((_x53.props['courtier'] == _L_t18) and (len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[151])))]) > 0))]:
+            for _c44 in [_x53 for _x53 in st.zones[(Z_intrigue_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[150])))] if ((_x53.props['courtier'] is _L_t18) and (len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[151])))]) > 0))]:
                 st.at = o173  # game.yaml:565
                 # game.yaml:569: always offered
                 # game.yaml:572: always offered
@@ -7930,7 +7930,7 @@ def build(num_players, files):
                     _i74 = 0
                 _x61 = env['x'] = _v59[_i74]
                 st.at = o287  # game.yaml:704
-                env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[194])))] if (_y10 != _x61)]
+                env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (_S_p38 if _S_p38 is not None else seat(st, _L_p51, S[194])))] if (_y10 is not _x61)]
                 st.at = o288  # game.yaml:705
                 move_cards(st, env['back'], Z_token_supply1, False)
                 _TD.clear()  # (codegen/tally.py)

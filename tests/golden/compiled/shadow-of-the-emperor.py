@@ -992,14 +992,14 @@ def build(num_players, files):
 
     def fn_church_votes(st, at, v_q):  # game.yaml:217
         try:
-            return (0 if ((st.vars['church_on'] == None) or ((_r9[-1].owner if (len((_r9 := st.zones[(Z_at1 + st.vars['church_on'].props['seat'].ordinal)])) > 0) else None) != v_q)) else len([1 for _s2 in st.zones[(Z_area1 + ordinal(st.vars['church_on'], 'electorates', S[16]))] if ((((_s2.props['type'] != 'elector') and (len((_r10 := st.zones[(Z_at1 + (_s2.ordinal if _s2.kind == 'spaces' else ordinal(_s2, 'spaces', S[17])))])) > 0)) and ((_r11 := _r10[-1]).owner == v_q)) and ((_r11.kind == 'aristocrats') or (_r11.kind == 'knights')))]))
+            return (0 if ((st.vars['church_on'] is None) or ((_r9[-1].owner if (len((_r9 := st.zones[(Z_at1 + st.vars['church_on'].props['seat'].ordinal)])) > 0) else None) != v_q)) else len([1 for _s2 in st.zones[(Z_area1 + ordinal(st.vars['church_on'], 'electorates', S[16]))] if ((((_s2.props['type'] != 'elector') and (len((_r10 := st.zones[(Z_at1 + (_s2.ordinal if _s2.kind == 'spaces' else ordinal(_s2, 'spaces', S[17])))])) > 0)) and ((_r11 := _r10[-1]).owner == v_q)) and ((_r11.kind == 'aristocrats') or (_r11.kind == 'knights')))]))
         except Exception as e:
             traced(e, 'function church_votes (' + str(S[18]) + ')')
             raise
 
     def fn_votes(st, at, v_q):  # game.yaml:221
         try:
-            return ((sum([_e1.props['votes'] for _e1 in K_electorates1 if (((not st.vars['closed'][_e1.ordinal]) and (_e1 != st.vars['excommunicated'])) and ((_r12[-1].owner if (len((_r12 := st.zones[(Z_at1 + _e1.props['seat'].ordinal)])) > 0) else None) == v_q))]) + (1 if any((_c2.props['stack'].key == 'pope') for _c2 in st.zones[(Z_play_area1 + (v_q if type(v_q) is int and 0 <= v_q < num_players else seat(st, v_q, S[9])))]) else 0)) + fn_church_votes(st, S[19], v_q))
+            return ((sum([_e1.props['votes'] for _e1 in K_electorates1 if (((not st.vars['closed'][_e1.ordinal]) and (_e1 is not st.vars['excommunicated'])) and ((_r12[-1].owner if (len((_r12 := st.zones[(Z_at1 + _e1.props['seat'].ordinal)])) > 0) else None) == v_q))]) + (1 if any((_c2.props['stack'].key == 'pope') for _c2 in st.zones[(Z_play_area1 + (v_q if type(v_q) is int and 0 <= v_q < num_players else seat(st, v_q, S[9])))]) else 0)) + fn_church_votes(st, S[19], v_q))
         except Exception as e:
             traced(e, 'function votes (' + str(S[20]) + ')')
             raise
@@ -1012,7 +1012,7 @@ def build(num_players, files):
 
     def fn_move_from(st, at, v_p, v_s):  # game.yaml:230
         try:
-            return (((v_s.props['type'] == 'aristocrat') and (((len((_r15 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r16 := _r15[-1]).kind == 'aristocrats')) and (_r16.owner == v_p))) and any(((_e2 != v_s.props['electorate']) and ((not st.vars['closed'][_e2.ordinal]) and any(((_t3.props['type'] == 'aristocrat') and ((len((_r17 := st.zones[(Z_at1 + (_t3.ordinal if _t3.kind == 'spaces' else ordinal(_t3, 'spaces', S[5])))])) == 0) or (_r17[-1].kind == 'knights'))) for _t3 in st.zones[(Z_area1 + _e2.ordinal)]))) for _e2 in K_electorates1))
+            return (((v_s.props['type'] == 'aristocrat') and (((len((_r15 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r16 := _r15[-1]).kind == 'aristocrats')) and (_r16.owner == v_p))) and any(((_e2 is not v_s.props['electorate']) and ((not st.vars['closed'][_e2.ordinal]) and any(((_t3.props['type'] == 'aristocrat') and ((len((_r17 := st.zones[(Z_at1 + (_t3.ordinal if _t3.kind == 'spaces' else ordinal(_t3, 'spaces', S[5])))])) == 0) or (_r17[-1].kind == 'knights'))) for _t3 in st.zones[(Z_area1 + _e2.ordinal)]))) for _e2 in K_electorates1))
         except Exception as e:
             traced(e, 'function move_from (' + str(S[24]) + ')')
             raise
@@ -3376,14 +3376,14 @@ def build(num_players, files):
     def e208_items0(st, env):  # game.yaml:612
         return K_spaces1
     def e208_when0(st, env):  # game.yaml:612
-        return ((((env['t'].props['type'] == 'aristocrat') and (not st.vars['closed'][env['t'].props['electorate'].ordinal])) and ((len((_r68 := st.zones[(Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[6])))])) == 0) or ((_r68[-1].kind == 'knights') and (not any(((_t11.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t11.ordinal if _t11.kind == 'spaces' else ordinal(_t11, 'spaces', S[7])))]) == 0)) for _t11 in st.zones[(Z_area1 + env['t'].props['electorate'].ordinal)]))))) and (env['t'].props['electorate'] != env['s'].props['electorate']))
+        return ((((env['t'].props['type'] == 'aristocrat') and (not st.vars['closed'][env['t'].props['electorate'].ordinal])) and ((len((_r68 := st.zones[(Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[6])))])) == 0) or ((_r68[-1].kind == 'knights') and (not any(((_t11.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t11.ordinal if _t11.kind == 'spaces' else ordinal(_t11, 'spaces', S[7])))]) == 0)) for _t11 in st.zones[(Z_area1 + env['t'].props['electorate'].ordinal)]))))) and (env['t'].props['electorate'] is not env['s'].props['electorate']))
     def collect_208(st, env):  # game.yaml:609
         _L_s2 = env['s']
         actions = []
         values = []
         idx = []
         for _t12 in K_spaces1:  # game.yaml:612
-            if not ((((_t12.props['type'] == 'aristocrat') and (not st.vars['closed'][_t12.props['electorate'].ordinal])) and ((len((_r69 := st.zones[(Z_at1 + _t12.ordinal)])) == 0) or ((_r69[-1].kind == 'knights') and (not any(((_t13.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t13.ordinal if _t13.kind == 'spaces' else ordinal(_t13, 'spaces', S[7])))]) == 0)) for _t13 in st.zones[(Z_area1 + _t12.props['electorate'].ordinal)]))))) and (_t12.props['electorate'] != _L_s2.props['electorate'])):
+            if not ((((_t12.props['type'] == 'aristocrat') and (not st.vars['closed'][_t12.props['electorate'].ordinal])) and ((len((_r69 := st.zones[(Z_at1 + _t12.ordinal)])) == 0) or ((_r69[-1].kind == 'knights') and (not any(((_t13.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t13.ordinal if _t13.kind == 'spaces' else ordinal(_t13, 'spaces', S[7])))]) == 0)) for _t13 in st.zones[(Z_area1 + _t12.props['electorate'].ordinal)]))))) and (_t12.props['electorate'] is not _L_s2.props['electorate'])):
                 continue
             a = A_251 + _t12.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4214,13 +4214,13 @@ def build(num_players, files):
     def e288_items0(st, env):  # game.yaml:757
         return K_electorates1
     def e288_when0(st, env):  # game.yaml:757
-        return ((env['e'].props['spiritual'] and (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[235]))])) and (env['e'] != st.vars['excommunicated']))
+        return ((env['e'].props['spiritual'] and (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[235]))])) and (env['e'] is not st.vars['excommunicated']))
     def collect_288(st, env):  # game.yaml:754
         actions = []
         values = []
         idx = []
         for _e9 in K_electorates1:  # game.yaml:757
-            if not (_e9.props['spiritual'] and (not st.vars['closed'][_e9.ordinal]) and (_e9 != st.vars['excommunicated'])):
+            if not (_e9.props['spiritual'] and (not st.vars['closed'][_e9.ordinal]) and (_e9 is not st.vars['excommunicated'])):
                 continue
             a = A_421 + _e9.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4265,13 +4265,13 @@ def build(num_players, files):
     def e293_items0(st, env):  # game.yaml:765
         return K_electorates1
     def e293_when0(st, env):  # game.yaml:765
-        return (((not env['e'].props['spiritual']) and (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[236]))])) and (env['e'] != st.vars['church_on']))
+        return (((not env['e'].props['spiritual']) and (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[236]))])) and (env['e'] is not st.vars['church_on']))
     def collect_293(st, env):  # game.yaml:762
         actions = []
         values = []
         idx = []
         for _e11 in K_electorates1:  # game.yaml:765
-            if not ((not _e11.props['spiritual']) and (not st.vars['closed'][_e11.ordinal]) and (_e11 != st.vars['church_on'])):
+            if not ((not _e11.props['spiritual']) and (not st.vars['closed'][_e11.ordinal]) and (_e11 is not st.vars['church_on'])):
                 continue
             a = A_431 + _e11.type_id
             if a not in actions:  # an identical card: the same choice
@@ -6055,7 +6055,7 @@ def build(num_players, files):
                     st.at = o205  # game.yaml:608
                     env['x'] = st.zones[(Z_at1 + _s80.ordinal)][-1]
                     st.at = o208  # game.yaml:609
-                    _v66 = [_t24 for _t24 in KF_spaces1 if ((not st.vars['closed'][_t24.props['electorate'].ordinal]) and ((len((_r100 := st.zones[(Z_at1 + _t24.ordinal)])) == 0) or ((_r100[-1].kind == 'knights') and (not any(((_t25.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t25.ordinal if _t25.kind == 'spaces' else ordinal(_t25, 'spaces', S[7])))]) == 0)) for _t25 in st.zones[(Z_area1 + _t24.props['electorate'].ordinal)])))) and (_t24.props['electorate'] != _s80.props['electorate']))]  # game.yaml:612
+                    _v66 = [_t24 for _t24 in KF_spaces1 if ((not st.vars['closed'][_t24.props['electorate'].ordinal]) and ((len((_r100 := st.zones[(Z_at1 + _t24.ordinal)])) == 0) or ((_r100[-1].kind == 'knights') and (not any(((_t25.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t25.ordinal if _t25.kind == 'spaces' else ordinal(_t25, 'spaces', S[7])))]) == 0)) for _t25 in st.zones[(Z_area1 + _t24.props['electorate'].ordinal)])))) and (_t24.props['electorate'] is not _s80.props['electorate']))]  # game.yaml:612
                     _end25 = len(_v66)
                     if not _end25:
                         raise RuleError('a choice has no legal option', S[302])
@@ -6489,7 +6489,7 @@ def build(num_players, files):
                 st.at = o289  # game.yaml:752
                 if any((_c26.props['stack'].key == 'church') for _c26 in st.zones[(Z_play_area1 + _q11)]):
                     st.at = o288  # game.yaml:754
-                    _v77 = [_e18 for _e18 in KF_electorates1 if ((not st.vars['closed'][_e18.ordinal]) and (_e18 != st.vars['excommunicated']))]  # game.yaml:757
+                    _v77 = [_e18 for _e18 in KF_electorates1 if ((not st.vars['closed'][_e18.ordinal]) and (_e18 is not st.vars['excommunicated']))]  # game.yaml:757
                     _end40 = len(_v77)
                     if not _end40:
                         raise RuleError('a choice has no legal option', S[316])
@@ -6505,7 +6505,7 @@ def build(num_players, files):
                 st.at = o294  # game.yaml:760
                 if any((_c27.props['stack'].key == 'excommunication') for _c27 in st.zones[(Z_play_area1 + _q11)]):
                     st.at = o293  # game.yaml:762
-                    _v78 = [_e20 for _e20 in KF_electorates2 if ((not st.vars['closed'][_e20.ordinal]) and (_e20 != st.vars['church_on']))]  # game.yaml:765
+                    _v78 = [_e20 for _e20 in KF_electorates2 if ((not st.vars['closed'][_e20.ordinal]) and (_e20 is not st.vars['church_on']))]  # game.yaml:765
                     _end41 = len(_v78)
                     if not _end41:
                         raise RuleError('a choice has no legal option', S[317])
@@ -7183,7 +7183,7 @@ def build(num_players, files):
             env['x'] = st.zones[(Z_at1 + (_O_s4 if _O_s4 is not None else ordinal(_L_s5, 'spaces', S[195])))][-1]
         if pc <= 1:
             st.at = o208  # game.yaml:609
-            _v96 = [_t35 for _t35 in KF_spaces1 if ((not st.vars['closed'][_t35.props['electorate'].ordinal]) and ((len((_r114 := st.zones[(Z_at1 + _t35.ordinal)])) == 0) or ((_r114[-1].kind == 'knights') and (not any(((_t36.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t36.ordinal if _t36.kind == 'spaces' else ordinal(_t36, 'spaces', S[7])))]) == 0)) for _t36 in st.zones[(Z_area1 + _t35.props['electorate'].ordinal)])))) and (_t35.props['electorate'] != _L_s5.props['electorate']))]  # game.yaml:612
+            _v96 = [_t35 for _t35 in KF_spaces1 if ((not st.vars['closed'][_t35.props['electorate'].ordinal]) and ((len((_r114 := st.zones[(Z_at1 + _t35.ordinal)])) == 0) or ((_r114[-1].kind == 'knights') and (not any(((_t36.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t36.ordinal if _t36.kind == 'spaces' else ordinal(_t36, 'spaces', S[7])))]) == 0)) for _t36 in st.zones[(Z_area1 + _t35.props['electorate'].ordinal)])))) and (_t35.props['electorate'] is not _L_s5.props['electorate']))]  # game.yaml:612
             _end50 = len(_v96)
             if not _end50:
                 raise RuleError('a choice has no legal option', S[302])
@@ -7387,7 +7387,7 @@ def build(num_players, files):
             st.at = o289  # game.yaml:752
             if any((_c38.props['stack'].key == 'church') for _c38 in st.zones[(Z_play_area1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q14, S[9])))]):
                 st.at = o288  # game.yaml:754
-                _v101 = [_e22 for _e22 in KF_electorates1 if ((not st.vars['closed'][_e22.ordinal]) and (_e22 != st.vars['excommunicated']))]  # game.yaml:757
+                _v101 = [_e22 for _e22 in KF_electorates1 if ((not st.vars['closed'][_e22.ordinal]) and (_e22 is not st.vars['excommunicated']))]  # game.yaml:757
                 _end53 = len(_v101)
                 if not _end53:
                     raise RuleError('a choice has no legal option', S[316])
@@ -7406,7 +7406,7 @@ def build(num_players, files):
             st.at = o294  # game.yaml:760
             if any((_c39.props['stack'].key == 'excommunication') for _c39 in st.zones[(Z_play_area1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q14, S[9])))]):
                 st.at = o293  # game.yaml:762
-                _v102 = [_e24 for _e24 in KF_electorates2 if ((not st.vars['closed'][_e24.ordinal]) and (_e24 != st.vars['church_on']))]  # game.yaml:765
+                _v102 = [_e24 for _e24 in KF_electorates2 if ((not st.vars['closed'][_e24.ordinal]) and (_e24 is not st.vars['church_on']))]  # game.yaml:765
                 _end54 = len(_v102)
                 if not _end54:
                     raise RuleError('a choice has no legal option', S[317])
@@ -7426,7 +7426,7 @@ def build(num_players, files):
         _S_q7 = _L_q15 if type(_L_q15) is int and 0 <= _L_q15 < num_players else None
         if pc <= 0:
             st.at = o288  # game.yaml:754
-            _v103 = [_e26 for _e26 in KF_electorates1 if ((not st.vars['closed'][_e26.ordinal]) and (_e26 != st.vars['excommunicated']))]  # game.yaml:757
+            _v103 = [_e26 for _e26 in KF_electorates1 if ((not st.vars['closed'][_e26.ordinal]) and (_e26 is not st.vars['excommunicated']))]  # game.yaml:757
             _end55 = len(_v103)
             if not _end55:
                 raise RuleError('a choice has no legal option', S[316])
@@ -7446,7 +7446,7 @@ def build(num_players, files):
         _S_q8 = _L_q16 if type(_L_q16) is int and 0 <= _L_q16 < num_players else None
         if pc <= 0:
             st.at = o293  # game.yaml:762
-            _v104 = [_e28 for _e28 in KF_electorates2 if ((not st.vars['closed'][_e28.ordinal]) and (_e28 != st.vars['church_on']))]  # game.yaml:765
+            _v104 = [_e28 for _e28 in KF_electorates2 if ((not st.vars['closed'][_e28.ordinal]) and (_e28 is not st.vars['church_on']))]  # game.yaml:765
             _end56 = len(_v104)
             if not _end56:
                 raise RuleError('a choice has no legal option', S[317])

@@ -872,14 +872,14 @@ def build(num_players, files):
     def e37_items0(st, env):  # game.yaml:187
         return K_districts1
     def e37_when0(st, env):  # game.yaml:187
-        return (env['b'] != env['a'])
+        return (env['b'] is not env['a'])
     def collect_37(st, env):  # game.yaml:185
         _L_a1 = env['a']
         actions = []
         values = []
         idx = []
         for _b1 in K_districts1:  # game.yaml:187
-            if not ((_b1 != _L_a1)):
+            if not ((_b1 is not _L_a1)):
                 continue
             a = A_91 + _b1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2179,7 +2179,7 @@ def build(num_players, files):
                         traced(e, 'procedure pay_pair (' + str(S[96]) + ')')
                         raise
                     st.at = o37  # game.yaml:185
-                    _v10 = [_b3 for _b3 in K_districts1 if ((_b3 != _a4))]  # game.yaml:187
+                    _v10 = [_b3 for _b3 in K_districts1 if ((_b3 is not _a4))]  # game.yaml:187
                     _end7 = len(_v10)
                     if not _end7:
                         raise RuleError('a choice has no legal option', S[99])
@@ -2926,7 +2926,7 @@ def build(num_players, files):
                 raise
         if pc <= 1:
             st.at = o37  # game.yaml:185
-            _v15 = [_b5 for _b5 in K_districts1 if ((_b5 != _L_a2))]  # game.yaml:187
+            _v15 = [_b5 for _b5 in K_districts1 if ((_b5 is not _L_a2))]  # game.yaml:187
             _end13 = len(_v15)
             if not _end13:
                 raise RuleError('a choice has no legal option', S[99])

@@ -650,7 +650,7 @@ def build(num_players, files):
     DL_hand_sizes1 = D_hand_sizes1.lookup(P.cards, S[152])
 
     def fn_row_count(st, v_p, v_col):  # game.yaml:153
-        return len([1 for _c1 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[0])))] if (_c1.props['colour'] == v_col)])
+        return len([1 for _c1 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[0])))] if (_c1.props['colour'] is v_col)])
 
     def fn_is_top(st, v_c, v_p):  # game.yaml:155
         return is_top_by(v_c, st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))], 'colour')
@@ -685,11 +685,11 @@ def build(num_players, files):
         return first([_c6 for _c6 in v_z if ((_c6.kind == 'power_chips') and (_c6.props['value'] == v_v))])
 
     def fn_pay_value(st, v_c, v_lot):  # game.yaml:172
-        return (v_c.props['value'] if ((v_c.kind == 'gold_chips') or (v_c.kind == 'power_chips')) else (3 if ((v_c.props['colour'] == v_lot.props['colour']) and v_lot.props['colour'].props['is_property']) else 2))
+        return (v_c.props['value'] if ((v_c.kind == 'gold_chips') or (v_c.kind == 'power_chips')) else (3 if ((v_c.props['colour'] is v_lot.props['colour']) and v_lot.props['colour'].props['is_property']) else 2))
 
     def fn_can_pay(st, at, v_p, v_lot):  # game.yaml:180
         try:
-            return sum([(_c7.props['value'] if ((_c7.kind == 'gold_chips') or (_c7.kind == 'power_chips')) else (3 if ((_c7.props['colour'] == v_lot.props['colour']) and v_lot.props['colour'].props['is_property']) else 2)) for _c7 in ((st.zones[(Z_chips1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[10])))] + st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[11])))]) + st.zones[(Z_auction_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[12])))])])
+            return sum([(_c7.props['value'] if ((_c7.kind == 'gold_chips') or (_c7.kind == 'power_chips')) else (3 if ((_c7.props['colour'] is v_lot.props['colour']) and v_lot.props['colour'].props['is_property']) else 2)) for _c7 in ((st.zones[(Z_chips1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[10])))] + st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[11])))]) + st.zones[(Z_auction_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[12])))])])
         except Exception as e:
             traced(e, 'function can_pay (' + str(S[13]) + ')')
             raise
@@ -706,7 +706,7 @@ def build(num_players, files):
 
     def fn_colour_majority(st, at, v_col):  # game.yaml:148
         try:
-            return majority_top_count(st, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', v_col)
+            return majority_top_card(st, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', v_col)
         except Exception as e:
             traced(e, 'function colour_majority (' + str(S[16]) + ')')
             raise
@@ -910,9 +910,9 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o49  # game.yaml:283
-            if (env['col'] == C_green1):
+            if (env['col'] is C_green1):
                 st.frames.append(Frame(o41, env))
-            elif (env['col'] == C_red1):
+            elif (env['col'] is C_red1):
                 st.at = o44  # game.yaml:288
                 _args2 = {'p': env['p'], 'n': (2 if (len([1 for _a3 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a3.key == 'autoritaet')]) > 0) else 1)}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -925,7 +925,7 @@ def build(num_players, files):
                     traced(e, 'procedure gain_power (' + str(S[46]) + ')')
                     raise
                 st.inline -= 1
-            elif (env['col'] == C_yellow1):
+            elif (env['col'] is C_yellow1):
                 st.at = o46  # game.yaml:291
                 _args3 = {'p': env['p'], 'n': (1 + len([1 for _a4 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a4.key == 'pension')]))}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -938,7 +938,7 @@ def build(num_players, files):
                     traced(e, 'procedure gain_gold (' + str(S[48]) + ')')
                     raise
                 st.inline -= 1
-            elif (env['col'] == C_blue1):
+            elif (env['col'] is C_blue1):
                 st.frames.append(Frame(o47, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1484,14 +1484,14 @@ def build(num_players, files):
     def e39_items0(st, env):  # game.yaml:273
         return st.zones[Z_unused_properties1]
     def e39_when0(st, env):  # game.yaml:273
-        return (env['col'].props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p3: len([1 for _c23 in st.zones[(Z_area1 + _p3)] if (_c23.props['colour'] == env['col'])])))
+        return (env['col'].props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p3: len([1 for _c23 in st.zones[(Z_area1 + _p3)] if (_c23.props['colour'] is env['col'])])))
     def collect_39(st, env):  # game.yaml:270
         _L_p4 = env['p']
         actions = []
         values = []
         idx = []
         for _col1 in st.zones[Z_unused_properties1]:  # game.yaml:273
-            if not (_col1.props['phase1'] and majority_has_count(st, _L_p4, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _col1)):
+            if not (_col1.props['phase1'] and majority_has_card(st, _L_p4, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _col1)):
                 continue
             a = A_01 + _col1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1506,7 +1506,7 @@ def build(num_players, files):
             _col2 = env['col'] = dec.values[i]
             st.frames.append(Frame(o36, env))
     def e40_cond(st, env):  # game.yaml:268
-        return any((_c25.props['phase1'] and majority_has_count(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _c25)) for _c25 in st.zones[Z_unused_properties1])
+        return any((_c25.props['phase1'] and majority_has_card(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _c25)) for _c25 in st.zones[Z_unused_properties1])
     def step_41(st, fr):  # game.yaml:284
         env = fr.env
         pc = fr.pc
@@ -2177,9 +2177,9 @@ def build(num_players, files):
     def e111_max(st, env):  # game.yaml:408
         return (2 if (len([1 for _a11 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a11.key == 'einfluss')]) > 0) else 1)
     def e111_where(st, env):  # game.yaml:408
-        return ((len(env['picked']) == 0) or (env['c'].props['colour'] == env['picked'][0].props['colour']))
+        return ((len(env['picked']) == 0) or (env['c'].props['colour'] is env['picked'][0].props['colour']))
     def cands_111(st, env, picked):  # game.yaml:408
-        return [_c32 for _c32 in st.zones[Z_on_display1] if ((len(picked) == 0) or (_c32.props['colour'] == picked[0].props['colour']))]
+        return [_c32 for _c32 in st.zones[Z_on_display1] if ((len(picked) == 0) or (_c32.props['colour'] is picked[0].props['colour']))]
     def step_115(st, fr):  # game.yaml:421
         env = fr.env
         pass
@@ -3804,7 +3804,7 @@ def build(num_players, files):
             env['p'] = _p8
             st.at = o328  # game.yaml:224
             _i8 = _p8
-            _v37 = ((len([1 for _c65 in st.zones[(Z_chips1 + _p8)] if (_c65.kind == 'gold_chips')]) + sum([_c66.props['value'] for _c66 in st.zones[(Z_chips1 + _p8)] if (_c66.kind == 'power_chips')])) + (2 * len([1 for _c67 in (st.zones[(Z_area1 + _p8)] + st.zones[(Z_auction_area1 + _p8)]) if (_c67.props['colour'] == C_blue1)])))
+            _v37 = ((len([1 for _c65 in st.zones[(Z_chips1 + _p8)] if (_c65.kind == 'gold_chips')]) + sum([_c66.props['value'] for _c66 in st.zones[(Z_chips1 + _p8)] if (_c66.kind == 'power_chips')])) + (2 * len([1 for _c67 in (st.zones[(Z_area1 + _p8)] + st.zones[(Z_auction_area1 + _p8)]) if (_c67.props['colour'] is C_blue1)])))
             if _v37 < 0:
                 raise RuleError("'score' would fall to " + str(_v37) + ', below its minimum 0', S[162])
             if not (-1000000000000000000 <= _v37 <= 1000000000000000000):
@@ -3816,7 +3816,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o328  # game.yaml:224
         _i9 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[163]))
-        _v38 = ((len([1 for _c68 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c68.kind == 'gold_chips')]) + sum([_c69.props['value'] for _c69 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c69.kind == 'power_chips')])) + (2 * len([1 for _c70 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[164])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[165])))]) if (_c70.props['colour'] == C_blue1)])))
+        _v38 = ((len([1 for _c68 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c68.kind == 'gold_chips')]) + sum([_c69.props['value'] for _c69 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c69.kind == 'power_chips')])) + (2 * len([1 for _c70 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[164])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[165])))]) if (_c70.props['colour'] is C_blue1)])))
         if _v38 < 0:
             raise RuleError("'score' would fall to " + str(_v38) + ', below its minimum 0', S[162])
         if not (-1000000000000000000 <= _v38 <= 1000000000000000000):
@@ -3877,7 +3877,7 @@ def build(num_players, files):
                         st.work_move = st.move_number
                         st.work = 570763
                 _kept2 = {}
-                if not any((_c71.props['phase1'] and (_kept2[_c71] if _c71 in _kept2 else _kept2.setdefault(_c71, majority_has_count(st, _L_p13, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _c71)))) for _c71 in st.zones[Z_unused_properties1]):
+                if not any((_c71.props['phase1'] and (_kept2[_c71] if _c71 in _kept2 else _kept2.setdefault(_c71, majority_has_card(st, _L_p13, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _c71)))) for _c71 in st.zones[Z_unused_properties1]):
                     break
                 _passes4 += 1
                 if _passes4 > MAX_PASSES:
@@ -3887,7 +3887,7 @@ def build(num_players, files):
                 _actions1 = set()  # (the ids' order is never read)
                 _v39 = []
                 for _col3 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                    if not (_col3.props['phase1'] and (_kept2[_col3] if _col3 in _kept2 else _kept2.setdefault(_col3, majority_has_count(st, _L_p13, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _col3)))):
+                    if not (_col3.props['phase1'] and (_kept2[_col3] if _col3 in _kept2 else _kept2.setdefault(_col3, majority_has_card(st, _L_p13, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _col3)))):
                         continue
                     _a12 = A_01 + _col3.type_id
                     if _a12 not in _actions1:  # an identical card: the same choice
@@ -3929,14 +3929,14 @@ def build(num_players, files):
         _S_p11 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
         if pc <= 0:
             st.at = o49  # game.yaml:283
-            if (_L_col1 == C_green1):
+            if (_L_col1 is C_green1):
                 _args55 = {'p': _L_p14}
                 try:
                     c_4(st, _args55, 0)
                 except Exception as e:
                     traced(e, 'procedure combat (' + str(S[171]) + ')')
                     raise
-            elif (_L_col1 == C_red1):
+            elif (_L_col1 is C_red1):
                 st.at = o44  # game.yaml:288
                 _args56 = {'p': _L_p14, 'n': (2 if (len([1 for _a13 in st.zones[(Z_auction_area1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p14, S[4])))] if (_a13.key == 'autoritaet')]) > 0) else 1)}
                 try:
@@ -3944,7 +3944,7 @@ def build(num_players, files):
                 except Exception as e:
                     traced(e, 'procedure gain_power (' + str(S[46]) + ')')
                     raise
-            elif (_L_col1 == C_yellow1):
+            elif (_L_col1 is C_yellow1):
                 st.at = o46  # game.yaml:291
                 _args57 = {'p': _L_p14, 'n': (1 + len([1 for _a14 in st.zones[(Z_auction_area1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p14, S[4])))] if (_a14.key == 'pension')]))}
                 try:
@@ -3952,7 +3952,7 @@ def build(num_players, files):
                 except Exception as e:
                     traced(e, 'procedure gain_gold (' + str(S[48]) + ')')
                     raise
-            elif (_L_col1 == C_blue1):
+            elif (_L_col1 is C_blue1):
                 _args58 = {'p': _L_p14}
                 try:
                     c_5(st, _args58, 0)
@@ -4396,7 +4396,7 @@ def build(num_players, files):
                 _picked1 = []
                 while True:
                     if len(_picked1) < _hi1:
-                        _found1 = [_c86 for _c86 in st.zones[Z_on_display1] if ((len(_picked1) == 0) or (_c86.props['colour'] == _picked1[0].props['colour']))]
+                        _found1 = [_c86 for _c86 in st.zones[Z_on_display1] if ((len(_picked1) == 0) or (_c86.props['colour'] is _picked1[0].props['colour']))]
                         _cands1 = []
                         _seen1 = set()
                         for _y1 in reversed(_found1):
@@ -5236,7 +5236,7 @@ def build(num_players, files):
             _actions8 = set()  # (the ids' order is never read)
             _v59 = []
             for _col5 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                if not (_col5.props['phase1'] and majority_has_count(st, _L_p26, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _col5)):
+                if not (_col5.props['phase1'] and majority_has_card(st, _L_p26, st.players, 1, '2-3:nobody,4-6:all', st.zones, Z_area1, 'colour', _col5)):
                     continue
                 _a27 = A_01 + _col5.type_id
                 if _a27 not in _actions8:  # an identical card: the same choice
@@ -5785,7 +5785,7 @@ def build(num_players, files):
             _picked4 = []
             while True:
                 if len(_picked4) < _hi3:
-                    _found3 = [_c118 for _c118 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c118.props['colour'] == _picked4[0].props['colour']))]
+                    _found3 = [_c118 for _c118 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c118.props['colour'] is _picked4[0].props['colour']))]
                     _cands4 = []
                     _seen3 = set()
                     for _y4 in reversed(_found3):
@@ -7247,7 +7247,7 @@ def build(num_players, files):
     TCALLS1 = {**dict.fromkeys(range(P.zone_base['revealed'], P.zone_base['revealed'] + P.zone_piles['revealed']), t_revealed1)}
 
     def tie_0(st, env):  # game.yaml:227
-        return len([1 for _c138 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[213])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[214])))]) if (_c138.props['colour'] == C_violet1)])
+        return len([1 for _c138 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[213])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[214])))]) if (_c138.props['colour'] is C_violet1)])
     def trigger_1_when(st, env):  # game.yaml:234
         return (env['card'].key == 'mazarin')
     def trigger_2_when(st, env):  # game.yaml:237
