@@ -41,6 +41,7 @@ class Program(ProgramBase):
             checked.work = check_work(g)
         super().__init__(kind_specs(g), zone_specs(g), num_players)
         self.game_id, self.game_name = g.id, g.name
+        self.players_max = g.players_max
         self.tie_breaker_spans = [t.span for t in g.tie_breakers]
         self.var_specs = var_specs(checked)
         self.local_types = checked.fixed_local_types()

@@ -182,6 +182,7 @@ class ProgramBase(Layout):
     game: Any
     game_id: str
     game_name: str  # with a variant's name: a saved state names the rules it was played under
+    players_max: int  # the most players the game is for (a saved seat count is checked)
     tie_breaker_spans: list[SourceSpan]
     var_specs: list[VarSpec]
     var_initial: dict[str, Callable[[Any, dict[str, Any]], Any]]

@@ -30,6 +30,7 @@ from .helpers import not_a_seat
 from .layout import ProgramBase
 from .ops import (
     DONE,
+    MAX_DEPTH,
     PICK_UNBOUNDED,
     ChooseOp,
     Decision,
@@ -1100,7 +1101,8 @@ def _check_saved(prog: ProgramBase, data: dict[str, Any]) -> None:
     need(isinstance(players, list) and all(whole(p, 0, n) for p in players))
     # every seat may have been eliminated only in a finished game
     need(players == sorted(set(players)) and (len(players) > 0 or data.get("phase") == "over"))
-    need(whole(data["rng"], 0, prng.SEEDS) and whole(data["secret"]) and whole(data["move_number"]))
+    need(whole(data["rng"], 0, prng.SEEDS) and whole(data["move_number"], 0, prng.SEEDS))
+    need(whole(data["secret"], 0, MAX_DEPTH))  # (nested secret blocks: at most one per frame)
     log = data.get("log", [])
     need(isinstance(log, list))
     for entry in log:  # (seat that may read it, or -1 for everyone; text)
@@ -1157,8 +1159,8 @@ def _check_saved(prog: ProgramBase, data: dict[str, Any]) -> None:
     _check_frames(prog, frames)
     if data["secret"] != secret_loops:  # decisions are secret inside `simultaneous` blocks
         raise _Damaged(
-            f"it is {'' if data['secret'] else 'not '}inside a secret (simultaneous) block, "
-            f"but its rules stand in {secret_loops}"
+            f"it records {data['secret']} secret (simultaneous) blocks around its decision, "
+            f"but its frames stand in {secret_loops}"
         )
     need(pending is None or data["phase"] != "over")
     if pending is not None:
@@ -1282,6 +1284,11 @@ def check_saved_game(prog: ProgramBase, data: Any) -> None:
         )
     if seats != prog.num_players:
         shown = seats if type(seats) is int else _said(repr(seats))
+        if type(seats) is not int or not 1 <= seats <= prog.players_max:
+            raise MeepleError(
+                f"this saved state is damaged: it records {shown} players, and "
+                f"{prog.game_name} is played by {prog.players_max} at most"
+            )
         raise MeepleError(
             f"this saved state is of {_said(rules)} with {shown} players, not {prog.num_players}",
             suggestion=f"load the game for {shown} players" if type(seats) is int else None,

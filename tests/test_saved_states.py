@@ -338,8 +338,33 @@ def test_a_secret_counter_that_disagrees_with_the_frames_is_refused(backend: str
     game = _game("shadow-of-the-sun", backend)
     data = game.new_initial_state(2).to_json()
     data["secret"] = data["secret"] + 1
-    with pytest.raises(MeepleError, match="damaged: it is inside a secret"):
+    with pytest.raises(MeepleError, match="damaged: it records 1 secret .* its frames stand in 0"):
         game.state_from_json(data)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_saved_seat_count_no_game_could_have_is_damage(backend: str) -> None:
+    """Not "load the game for -1 players": no game of these rules has that many seats."""
+    game = _game("harbour-guilds", backend)  # 2 to 4 players
+    data = game.new_initial_state(2).to_json()
+    for seats in (-1, 0, 5, 10**30):
+        with pytest.raises(MeepleError) as info:
+            game.state_from_json({**data, "num_players": seats})
+        assert info.value.message == (
+            f"this saved state is damaged: it records {seats} players, "
+            "and Harbour Guilds is played by 4 at most"
+        )
+    with pytest.raises(MeepleError, match="with 3 players, not 4; load the game for 3"):
+        game.state_from_json({**data, "num_players": 3})
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("key", ["move_number", "secret"])
+def test_saved_counters_beyond_64_bits_are_damage(backend: str, key: str) -> None:
+    game = _game("harbour-guilds", backend)
+    data = game.new_initial_state(2).to_json()
+    with pytest.raises(MeepleError, match="damaged"):
+        game.state_from_json({**data, key: 10**30})
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
