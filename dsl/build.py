@@ -53,6 +53,7 @@ def _game(
         rulebook=str(meta.get("rulebook", meta["name"])),
         players_min=int(meta["players"]["min"]),
         players_max=int(meta["players"]["max"]),
+        players_span=meta.value_spans.get("players"),
         kinds=kinds,
         components=(),
         zones={n: _zone(n, z, doc["zones"]) for n, z in _items(doc, "zones")},

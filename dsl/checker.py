@@ -246,7 +246,8 @@ class _Checker:
         if g.players_min > g.players_max:
             raise CheckError(
                 f"the game is for {g.players_min} to {g.players_max} players: min is above max",
-                g.span,
+                g.players_span or g.span,
+                suggestion=f"swap them: players: {{min: {g.players_max}, max: {g.players_min}}}",
             )
         self._name_clashes()
         for k in g.kinds.values():

@@ -548,6 +548,8 @@ class Game:
     # the declared rounds, phases and turns of ``play:`` (``play`` is then its statements,
     # see dsl/structure.py); None when ``play:`` is a block of statements
     structure: PlayStructure | None = None
+    #: where ``game.players`` is written (a min above max is reported there)
+    players_span: SourceSpan | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -515,6 +515,9 @@ def yaml_text(node: Any, limit: int = 60) -> str:
     return text
 
 
+_DECIMAL = re.compile(r"[-+]?([0-9]*\.[0-9]+|[0-9]+\.)([eE][-+]?[0-9]+)?")
+
+
 def _kind(node: Any) -> str:
     if isinstance(node, (YMap, dict)):
         return "a mapping"
@@ -526,4 +529,6 @@ def _kind(node: Any) -> str:
         return "a number"
     if node is None:
         return "nothing"
+    if isinstance(node, float) or (isinstance(node, str) and _DECIMAL.fullmatch(node)):
+        return f"{node} (numbers in rules are whole numbers)"
     return "a string"

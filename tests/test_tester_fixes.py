@@ -318,3 +318,34 @@ def test_a_key_without_colon_is_reported_at_the_key_not_the_next_line() -> None:
             text.count("\n", 0, tab) + 1,
             tab - text.rfind("\n", 0, tab),
         )
+
+
+def test_players_min_above_max_is_reported_at_the_players_value(tmp_path: Path) -> None:
+    e = _error(tmp_path, "players: {min: 2, max: 4}", "players: {min: 4, max: 2}")
+    assert e.message == "the game is for 4 to 2 players: min is above max"
+    assert e.span is not None and (e.span.line, e.span.col) == (8, 12)
+    assert e.suggestion == "swap them: players: {min: 2, max: 4}"
+
+
+def test_players_min_above_max_set_by_a_variant_is_reported_in_the_variant(
+    tmp_path: Path,
+) -> None:
+    v = tmp_path / "bad-players.yaml"
+    v.write_text(
+        "variant: bad-players\nname: Bad players\nextends: harbour-guilds\n"
+        "rationale: a variant that sets the players wrongly, for the position of its error\n"
+        "changes:\n  - set: game.players\n    to: {min: 3, max: 2}\n"
+    )
+    with pytest.raises(meeple.MeepleError) as info:
+        api.load_checked(str(v))
+    span = info.value.span
+    assert span is not None and (Path(span.file).name, span.line, span.col) == (
+        "bad-players.yaml",
+        7,
+        9,
+    )
+
+
+def test_a_decimal_where_a_whole_number_is_expected_is_named(tmp_path: Path) -> None:
+    e = _error(tmp_path, "players: {min: 2, max: 4}", "players: {min: 2.5, max: 4}")
+    assert e.expected == "a number, not 2.5 (numbers in rules are whole numbers)"
