@@ -84,9 +84,22 @@ class _Flow:
     def _into(self, dest: ir.Expr | None, kinds: Kinds) -> None:
         if dest is None or not kinds:
             return
-        zones = [n.id for n in _walk(dest) if isinstance(n, ir.Name) and n.id in self.holds]
-        for z in zones or list(self.holds):  # (a zone not written by name: any of them)
+        zones = self._dest_zones(dest)
+        for z in list(self.holds) if zones is None else zones:  # (not by name: any of them)
             self._add(self.holds[z], kinds)
+
+    def _dest_zones(self, dest: ir.Expr) -> list[str] | None:
+        """The zones a destination can be: a zone's name, one of its piles, either branch of
+        an ``if``; None for anything else (a local holding a zone, a call), which can be any
+        zone, even beside a zone's name: ``z if c else bank``."""
+        if isinstance(dest, ir.Index):
+            dest = dest.obj
+        if isinstance(dest, ir.Name):
+            return [dest.id] if dest.id in self.holds else None
+        if isinstance(dest, ir.Cond):
+            a, b = self._dest_zones(dest.then), self._dest_zones(dest.orelse)
+            return None if a is None or b is None else a + b
+        return None
 
     def _node(self, n: Any) -> None:  # noqa: PLR0912 (one case per binding node)
         if isinstance(n, (ir.For, ir.Comprehension)):
