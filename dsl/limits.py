@@ -67,6 +67,13 @@ MAX_STEP_WORK = 10**9
 #: MAX_STEP_WORK // MAX_STEP_CHARGES units): ``f(n - 1) + f(n - 1)`` stops after this many calls.
 MAX_STEP_CHARGES = 100_000
 
+#: Most cards (components) a game lays out, counting each item's ``count`` and a per-player
+#: kind once per seat at the game's most players, refused at check (dsl/component_count.py) at
+#: the item that goes past it. Every card is an object of each state, shuffled and walked by
+#: the rules: 8 million cards from a 490 KB file exhausted memory when a game started. The
+#: largest shipped game lays out 260 (Louis XIV at 5 players); a test checks the margin.
+MAX_COMPONENTS = 20_000
+
 #: Longest name (kind, item key, zone, variable, function, procedure, parameter, table...).
 MAX_NAME_LENGTH = 64
 
