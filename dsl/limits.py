@@ -74,6 +74,14 @@ MAX_STEP_CHARGES = 100_000
 #: largest shipped game lays out 260 (Louis XIV at 5 players); a test checks the margin.
 MAX_COMPONENTS = 20_000
 
+#: Most action ids a game numbers for one player count (``num_distinct_actions``; the AI
+#: adapters allocate a mask of this many entries): an auction's bids take ``most + 1`` ids, an
+#: option over cards one per item line, over players one per seat. A constant ``most`` past it
+#: is a check error at ``most:``, a computed one or a total past it an error when the game is
+#: made (dsl/action_limit.py). The largest shipped game has 3,668 (Shadow of the Emperor at
+#: 5 players); a test checks the margin.
+MAX_ACTIONS = 1_000_000
+
 #: Longest name (kind, item key, zone, variable, function, procedure, parameter, table...).
 MAX_NAME_LENGTH = 64
 
