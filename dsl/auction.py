@@ -21,6 +21,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from . import ir
+from .action_limit import check_most
 from .auction_values import LEAST, too_low
 from .errors import CheckError, SourceSpan
 from .parser import parse_expression, parse_statement, parse_template
@@ -444,6 +445,8 @@ def check_settings(game: ir.Game, s: ir.Auction) -> None:
                 suggestion=f"make it {LEAST[what][0]} or more",
             )
     low, most, start = values["min_bid"], values["most"], values.get("start_price")
+    if most is not None and s.most is not None:
+        check_most(most, s.most.span)  # (its bids' action ids: dsl/action_limit.py)
     if dutch and start is not None and low is not None and start < low:
         assert s.price is not None
         raise CheckError(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import auction, cardkinds, datatable, ir, numbered, structure
+from .component_count import ComponentTally
 from .errors import CheckError, SourceSpan, did_you_mean
 from .limits import MAX_BLOCK_DEPTH, is_name
 from .majorities import CURRENT, add_lowered, build_majorities, winner_of
@@ -20,8 +21,10 @@ def build_game(doc: YMap, file: str) -> ir.Game:
     """Turn a schema-valid document into an (unchecked) ir.Game. Raises ParseError/CheckError."""
     meta = doc["game"]
     constants = {n: _constant(n, c, doc["constants"]) for n, c in _items(doc, "constants")}
+    tally = ComponentTally(int(meta["players"]["max"]))
     kinds = {
-        name: _kind(name, k, doc["components"], constants) for name, k in _items(doc, "components")
+        name: _kind(name, k, doc["components"], constants, tally)
+        for name, k in _items(doc, "components")
     }
     lo, hi = int(meta["players"]["min"]), int(meta["players"]["max"])
     majorities = build_majorities(doc, lo, hi)
@@ -131,11 +134,19 @@ def _binding(node: YMap, key: str) -> tuple[str, ir.Expr]:
 
 
 def _kind(
-    name: str, node: YMap, parent: YMap, constants: dict[str, ir.ConstDecl] | None = None
+    name: str,
+    node: YMap,
+    parent: YMap,
+    constants: dict[str, ir.ConstDecl] | None = None,
+    tally: ComponentTally | None = None,
 ) -> ir.Kind:
     props = {str(k): str(v) for k, v in node.get("properties", {}).items()}
     items: list[ir.Item] = []
+    per_player = bool(node.get("per_player", False))
     for it, item_span in numbered.expand(name, node["items"], props, constants or {}):
+        if tally is not None and isinstance(it, dict):
+            at = getattr(it, "value_spans", {}).get("count", item_span)
+            tally.add(name, str(it.get("name", "?")), _count(it.get("count", 1)), per_player, at)
         extra = {k: v for k, v in it.items() if k not in ("name", "key", "count")}
         for k in extra:
             if k not in props:
@@ -164,11 +175,16 @@ def _kind(
         properties=props,
         items=tuple(items),
         start=str(node["start"]) if "start" in node else None,
-        per_player=bool(node.get("per_player", False)),
+        per_player=per_player,
         source=node.get("source"),
         interpretation=node.get("interpretation"),
         spans=_value_spans(node),
     )
+
+
+def _count(value: object) -> int:
+    """An item's count as the tally reads it (the schema has checked a written one)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 1
 
 
 def _value_spans(node: YMap) -> dict[str, SourceSpan]:

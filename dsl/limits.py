@@ -67,6 +67,21 @@ MAX_STEP_WORK = 10**9
 #: MAX_STEP_WORK // MAX_STEP_CHARGES units): ``f(n - 1) + f(n - 1)`` stops after this many calls.
 MAX_STEP_CHARGES = 100_000
 
+#: Most cards (components) a game lays out, counting each item's ``count`` and a per-player
+#: kind once per seat at the game's most players, refused at check (dsl/component_count.py) at
+#: the item that goes past it. Every card is an object of each state, shuffled and walked by
+#: the rules: 8 million cards from a 490 KB file exhausted memory when a game started. The
+#: largest shipped game lays out 260 (Louis XIV at 5 players); a test checks the margin.
+MAX_COMPONENTS = 20_000
+
+#: Most action ids a game numbers for one player count (``num_distinct_actions``; the AI
+#: adapters allocate a mask of this many entries): an auction's bids take ``most + 1`` ids, an
+#: option over cards one per item line, over players one per seat. A constant ``most`` past it
+#: is a check error at ``most:``, a computed one or a total past it an error when the game is
+#: made (dsl/action_limit.py). The largest shipped game has 3,668 (Shadow of the Emperor at
+#: 5 players); a test checks the margin.
+MAX_ACTIONS = 1_000_000
+
 #: Longest name (kind, item key, zone, variable, function, procedure, parameter, table...).
 MAX_NAME_LENGTH = 64
 

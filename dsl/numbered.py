@@ -14,6 +14,7 @@ arithmetic inside, and an ``int`` property may be an expression of the number (`
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from . import ir
@@ -27,18 +28,17 @@ MAX_RUN = 1000  # numbers in one item line's range, as an item's count is at mos
 
 def expand(
     kind: str, items: Any, props: dict[str, str], constants: dict[str, ir.ConstDecl]
-) -> list[tuple[Any, SourceSpan]]:
-    """The item lines of ``items`` with every ``for`` line repeated per number: (item, span)."""
-    out: list[tuple[Any, SourceSpan]] = []
+) -> Iterator[tuple[Any, SourceSpan]]:
+    """The item lines of ``items`` with every ``for`` line repeated per number: (item, span),
+    one at a time (the caller counts the cards as they come: MAX_COMPONENTS)."""
     for i, it in enumerate(items):
         span = items.item_spans[i]
         if not isinstance(it, dict) or "for" not in it:
-            out.append((it, span))
+            yield it, span
             continue
         var, numbers = _run(kind, it, constants)
         for n in numbers:
-            out.append((_item(kind, it, var, n, props, constants), span))
-    return out
+            yield _item(kind, it, var, n, props, constants), span
 
 
 def _run(kind: str, it: Any, constants: dict[str, ir.ConstDecl]) -> tuple[str, range]:

@@ -24,6 +24,7 @@ from typing import Any
 from meeple.runtime.layout import Layout, site_size
 
 from . import ir
+from .action_limit import check_most, check_total
 from .auction import check_least_bid
 from .checker import Checked
 from .errors import MeepleError
@@ -95,6 +96,7 @@ def site_domain(checked: Checked, node: Any, layout: Layout | None = None) -> st
         assert layout is not None
         most = static_int(node.most, checked.game, layout.kind_cards)
         check_least_bid(node, most, checked.game, layout.num_players)  # (dsl/auction.py)
+        check_most(most, node.most.span, layout.num_players)
         dom = f"int:{most + 1}"
     return dom
 
@@ -148,6 +150,7 @@ class _Numberer:
         self.domains.append(dom)
         self.bases.append(self.next_action)
         self.next_action += site_size(dom, self.types, self.g.players_max)
+        check_total(self.next_action, node, self.num_players)  # (the AI adapters' masks)
 
     def block(self, b: ir.Block) -> None:
         self.reg(b)

@@ -57,6 +57,35 @@ def test_shuffle_is_the_frozen_shuffle() -> None:
             assert mine == theirs, (state, size)
 
 
+def test_sizes_up_to_2000_and_some_large_ones_are_the_frozen_shuffle() -> None:
+    """Every pile size from 0 to 500 and every third one to 2,001 (sizes whose lanes are kept),
+    each on a state of its own, and larger piles (whose lanes are built afresh each time)."""
+    states = _states()
+    rng = random.Random(2000)
+    for size in [*range(0, 500), *range(500, 2002, 3)]:
+        for state in (states[size % len(states)],) if size > 100 else (0, rng.getrandbits(64)):
+            mine, theirs = list(range(size)), list(range(size))
+            assert prng.shuffle(state, mine) == frozen_shuffle(state, theirs), (state, size)
+            assert mine == theirs, (state, size)
+    for size in (2048, 2049, 2050, 4097, 30_000):
+        for state in (0, _MASK, rng.getrandbits(64)):
+            mine, theirs = list(range(size)), list(range(size))
+            assert prng.shuffle(state, mine) == frozen_shuffle(state, theirs), (state, size)
+            assert mine == theirs, (state, size)
+
+
+def test_the_kept_lanes_are_bounded() -> None:
+    """Shuffling many pile sizes keeps the lanes of a few only (every size from 5 to 1,500 kept
+    97 MB), and a large pile's lanes are not kept."""
+    prng._cached_lanes.cache_clear()
+    for size in range(5, 400):
+        prng.shuffle(1, list(range(size)))
+    info = prng._cached_lanes.cache_info()
+    assert info.maxsize == 32 and info.currsize == 32
+    prng.shuffle(1, list(range(prng._CACHED_UP_TO + 10)))  # built afresh, not kept
+    assert prng._cached_lanes.cache_info() == info
+
+
 def test_shuffles_in_a_row_stay_the_frozen_ones() -> None:
     """A game shuffles again and again from the state the last shuffle left."""
     rng = random.Random(5)
