@@ -87,12 +87,18 @@ def find_variant(game_file: str | Path, name_or_path: str) -> Path:
         if not _is_file(p):
             raise MeepleError(f"no variant file at {p}")
         return p
+    if is_variant_file(game_file):  # `meeple diff two-guilds.yaml harbour-guilds`: swapped
+        raise MeepleError(
+            f"{game_file} is a variant file, not a game: a variant is applied to a game",
+            expected="a game (its id or its rules file) first, then the variant",
+            suggestion=f"name the game it extends first, then {game_file}",
+        )
     folder = Path(game_file).parent
     f = yaml_file(folder / VARIANTS_DIR, name_or_path)
     if not _is_file(f):
         known = [v.stem for v in variant_files(folder)]
         raise MeepleError(
-            f"the game in {folder.name} has no variant '{name_or_path}'",
+            f"the game {_game_id(Path(game_file)) or game_file} has no variant '{name_or_path}'",
             expected="one of " + ", ".join(known) if known else "a variant file",
             suggestion=did_you_mean(name_or_path, known),
         )
@@ -128,6 +134,13 @@ def load_variant_doc(
                 "a variant file must be a mapping with 'variant:', 'extends:' and 'changes:'",
                 getattr(doc, "span", None) or SourceSpan(str(file), 1, 1),
             )
+        if "game" in doc:  # a game file given where a variant is expected is not read as one
+            raise SchemaError(
+                "this is a game file, not a variant (it has 'game:')",
+                doc.key_spans["game"],
+                expected="a variant file: 'variant:', 'extends:' and 'changes:'",
+                suggestion="give the game as the game, and a variant file as the variant",
+            )
         validate_against(doc, jsonschema.Draft202012Validator(variant_schema()), "the variant file")
         if str(file.resolve()) in seen_files:
             raise SchemaError(
@@ -144,9 +157,12 @@ def load_variant_doc(
         file = base_file
     game_file = base_file
     game_doc = load_yaml_file(base_file)
-    if not isinstance(game_doc, YMap):
+    if not isinstance(game_doc, YMap) or "game" not in game_doc:
+        # reported at the variant's own 'extends:', saying nothing of what the file holds
         raise SchemaError(
-            "the extended game file is not a mapping", SourceSpan(str(base_file), 1, 1)
+            f"'extends: {doc['extends']}' names a file that is not a game (no 'game:' at its top)",
+            doc.value_spans["extends"],
+            expected="the id of a game file",
         )
     base: Variant | None = None
     for vfile, doc in reversed(chain):  # the base-most variant first
@@ -178,50 +194,80 @@ def _is_file(p: Path) -> bool:
         return False
 
 
+#: what ``extends:`` accepts: an id (a game's or a variant's), never a path or a file name
+_ID = re.compile(r"[a-z0-9][a-z0-9_-]*")
+
+
 def _resolve_extends(
     file: Path, ext: YStr, game_file: str | Path | None = None
 ) -> tuple[Path, bool]:
     """The file a variant extends and whether it is itself a variant (``game_file``: see
-    load_variant_doc)."""
+    load_variant_doc).
+
+    ``extends:`` is an id, never a path: text written by a stranger (a shared variant, a request
+    to ``meeple serve``) must not make meeple read a file it chose. The id is looked up in three
+    places only: the game the variant was asked for (``game_file``) or the game file of its own
+    folder (``game.yaml`` beside it, or above its ``variants/`` folder), by that game's id; a
+    variant file of the same folder, by its id (a file that is not a variant is never read as
+    one); a shipped game, by its id, for a variant that has no game of its own. Raises
+    SchemaError at the ``extends:`` value otherwise; the message names ids only, never another
+    file's contents, keys or folders."""
     name = str(ext)
+    file = file.resolve()  # a game given as '.' still has a folder name
+    in_variants = file.parent.name == VARIANTS_DIR
+    game_folder = file.parent.parent if in_variants else file.parent
+    own = yaml_file(game_folder, "game")
+    has_own = _is_file(own) and own != file
+    own_id = _game_id(own) if has_own else None
+    known = [x for x in (own_id,) if x]
+    if in_variants:
+        known += [v.stem for v in variant_files(game_folder) if v.resolve() != file]
+    elif not has_own:
+        known += _shipped_ids()
+    if not _ID.fullmatch(name):
+        stem = Path(name.replace("\\", "/")).stem  # text only: nothing is looked up on disk
+        raise SchemaError(
+            "'extends:' takes an id, not a path or a file name",
+            ext.span,
+            expected="the id of this variant's game or of another variant of it"
+            + (" (one of " + ", ".join(known) + ")" if known else ""),
+            suggestion=f"write the id alone, without a folder or '.yaml': 'extends: {stem}'"
+            if _ID.fullmatch(stem)
+            else "write the game's id (its game.id) or a variant's id (its file name, no .yaml)",
+        )
     if game_file is not None and _is_file(Path(game_file)):
         given = Path(game_file).resolve()
         if name == _game_id(given):  # the game the variant was asked for, by its id
             return given, False
-    if name.endswith((".yaml", ".yml")):
-        p = (file.parent / name).resolve()
-        if _is_file(p):
-            return p, p.parent.name == VARIANTS_DIR
+    # the game of the variant's own folder, by its id (or its folder's name, which a copy of a
+    # shipped game folder keeps); only that one file can be reached this way
+    if has_own and name in (own_id, game_folder.name):
+        return own, False
     sibling = yaml_file(file.parent, name)
-    if _is_file(sibling) and sibling.resolve() == file.resolve():
+    if _is_file(sibling) and sibling.resolve() == file:
         raise SchemaError(
             f"'extends: {name}' names this variant itself; a variant cannot extend itself",
             ext.span,
             expected="the game's id or another variant of it",
         )
-    if _is_file(sibling):
+    if _is_file(sibling) and is_variant_file(sibling):  # a game file is never read as a variant
         return sibling, True
-    file = file.resolve()  # a game given as '.' still has a folder name
-    game_folder = file.parent.parent if file.parent.name == VARIANTS_DIR else file.parent
-    # the game is named by its id (which survives copying the folder) or its folder's name
-    own = yaml_file(game_folder, "game")
-    own_id = _game_id(own) if _is_file(own) else None
-    if _is_file(own) and name in (game_folder.name, own_id):
-        return own, False
-    other = yaml_file(game_folder.parent / name, "game")
-    if _is_file(other):
-        return other, False
-    shipped = _shipped_game(name)
-    if shipped is not None:  # a variant outside any game folder extends a shipped game by id
-        return shipped, False
-    known = list(dict.fromkeys(x for x in (own_id, game_folder.name) if x))
-    known += [v.stem for v in variant_files(game_folder)]
+    if not has_own:
+        shipped = _shipped_game(name)
+        if shipped is not None:  # a variant with no game of its own extends a shipped game
+            return shipped, False
     raise SchemaError(
         f"'extends: {name}' names neither this variant's game nor one of its variants",
         ext.span,
-        expected="one of " + ", ".join(known),
+        expected="one of " + ", ".join(known) if known else "the id of this variant's game",
         suggestion=did_you_mean(name, known),
     )
+
+
+def _shipped_ids() -> list[str]:
+    """The ids of the games shipped with meeple (the folders of meeple.rules with a game.yaml)."""
+    root = Path(str(resources.files("meeple.rules")))
+    return sorted(p.name for p in root.iterdir() if _is_file(p / "game.yaml"))
 
 
 def _shipped_game(name: str) -> Path | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -20,7 +19,7 @@ from meeple.interpreter.game import Game
 from meeple.runtime.state import State
 from meeple.runtime.values import player_name
 
-from .registry import GamePath, rules_path
+from .registry import GamePath, game_name, rules_path
 
 Agent = Callable[[State], int]
 
@@ -50,8 +49,8 @@ def game_and_variant(game: GamePath, variant: GamePath | None = None) -> tuple[s
     """``(game, variant)`` as given (as str), or, when ``game`` is a variant file (wherever it
     stands) and no variant is given, the game file it changes and that variant file. Raises
     MeepleError for an unknown game id or a missing rules path."""
-    game = os.fspath(game)
-    variant = os.fspath(variant) if variant is not None else None
+    game = game_name(game)
+    variant = game_name(variant, "variant") if variant is not None else None
     p = rules_path(game)
     if variant is None and is_variant_file(p):
         return str(variant_game_file(p)), str(p)
@@ -61,7 +60,7 @@ def game_and_variant(game: GamePath, variant: GamePath | None = None) -> tuple[s
 def load_variant_checked(game: GamePath, variant: GamePath) -> tuple[Checked, Variant]:
     """The checked IR of ``game`` changed by ``variant``, and the Variant (its rationale...).
     Paths may be str or os.PathLike."""
-    game, variant = os.fspath(game), os.fspath(variant)
+    game, variant = game_name(game), game_name(variant, "variant")
     rules = rules_path(game)
     f = find_variant(rules, variant)
     folder = f.parent
@@ -88,7 +87,8 @@ def load(
     (``rules/<game>/variants/<id>.yaml``) or a variant file (str or os.PathLike).
     ``backend``: "interpreter" runs the checked rules directly; "compiled" runs the module the
     code generator made of them (cached; same states, same actions, faster).
-    Raises MeepleError (with file:line:col) if the rules are broken or the count unsupported.
+    Raises MeepleError (with file:line:col) if the rules are broken or the count unsupported,
+    and (without a position) if ``game`` or ``variant`` is neither a str nor an os.PathLike.
     """
     if backend not in BACKENDS:
         raise MeepleError(
@@ -96,8 +96,8 @@ def load(
             expected=" or ".join(BACKENDS),
             suggestion=did_you_mean(backend, BACKENDS),
         )
-    game = os.fspath(game)  # a Path works like its text, and the origin below stays picklable
-    variant = os.fspath(variant) if variant is not None else None
+    game = game_name(game)  # a Path works like its text, and the origin below stays picklable
+    variant = game_name(variant, "variant") if variant is not None else None
     checked = load_checked(game, variant)
     g = checked.game
     n = players if players is not None else max(g.players_min, min(4, g.players_max))

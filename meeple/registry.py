@@ -17,6 +17,33 @@ DEFAULT_GAME = "shadow-of-the-sun"
 GamePath: TypeAlias = str | os.PathLike[str]
 
 
+def game_name(value: object, what: str = "game") -> str:
+    """``value`` (a game or, with ``what="variant"``, a variant as given to the API) as text.
+
+    Accepts a str or an os.PathLike whose path is a str; anything else (``42``, ``None``,
+    ``b"..."``) raises MeepleError saying what a game (or a variant) is, rather than the
+    TypeError that ``os.fspath`` or ``Path`` would raise deep inside."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, os.PathLike):
+        text = os.fspath(value)
+        if isinstance(text, str):
+            return text
+    shown = repr(value)
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    if what == "variant":
+        expected = "a variant id of the game (a str like 'two-guilds') or a variant file's path"
+    else:
+        expected = (
+            "a shipped game's id (a str like 'harbour-guilds'; see `meeple list`) or the path of"
+            " its rules folder or file (a str or a pathlib.Path)"
+        )
+    raise MeepleError(
+        f"a {what} is named by an id or a path, not by {type(value).__name__} {shown}",
+        expected=expected,
+    )
+
+
 def rules_root() -> Path:
     return Path(str(resources.files("meeple.rules")))
 
@@ -30,7 +57,7 @@ def rules_path(name_or_path: GamePath) -> Path:
     """The rules file of a shipped game id, or of a folder/file path (a str or a Path).
 
     Raises MeepleError naming the known games (and the closest one) for an unknown id."""
-    name_or_path = os.fspath(name_or_path)
+    name_or_path = game_name(name_or_path)
     p = Path(name_or_path)
     if p.suffix in (".yaml", ".yml") or p.is_dir() or "/" in name_or_path:
         if p.is_dir():

@@ -116,7 +116,7 @@ def _variant(tmp_path: Path, changes: str, head: str = "") -> Path:
         head
         or (
             "variant: v\nname: V\n"
-            f"extends: {GAME}\n"
+            "extends: shadow-of-the-sun\n"
             "rationale: a test variant whose rationale is long enough for the schema to accept\n"
         )
         + "changes:\n"
@@ -193,7 +193,9 @@ def test_check_error_in_an_added_rule_points_into_the_variant(tmp_path: Path) ->
 
 def test_variant_file_schema_error_has_a_suggestion(tmp_path: Path) -> None:
     f = tmp_path / "v.yaml"
-    f.write_text(f"variant: v\nname: V\nextends: {GAME}\nrationale: {'x ' * 30}\nchnages: []\n")
+    f.write_text(
+        f"variant: v\nname: V\nextends: shadow-of-the-sun\nrationale: {'x ' * 30}\nchnages: []\n"
+    )
     e = _error(f)
     assert (e.span.line, e.span.col) == (5, 1) and e.suggestion == "did you mean 'changes'?"
 
@@ -210,18 +212,26 @@ def test_unknown_extends_and_add_of_an_existing_key(tmp_path: Path) -> None:
     assert "already exists" in e.message and e.suggestion == "use 'set' to replace it"
 
 
-@pytest.mark.parametrize("tail", ["", ".yaml"])
-def test_extends_longer_than_a_file_name_is_an_unknown_game(tmp_path: Path, tail: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("1 + " * 100 + "1", "takes an id, not a path"),
+        ("1 + " * 100 + "1.yaml", "takes an id, not a path"),
+        ("a" * 300, "names neither this variant's game nor one of its variants"),
+    ],
+)
+def test_extends_longer_than_a_file_name_is_an_unknown_game(
+    tmp_path: Path, name: str, says: str
+) -> None:
     # a name the file system refuses (OSError: File name too long) is looked up like any other
     f = tmp_path / "v.yaml"
-    name = "1 + " * 100 + "1" + tail
     f.write_text(
         f"variant: v\nname: V\nextends: '{name}'\nrationale: {'x ' * 30}\n"
         "changes: [{remove: tables}]\n"
     )
     e = _error(f)
     assert isinstance(e, SchemaError) and e.span.line == 3
-    assert "names neither this variant's game nor one of its variants" in e.message
+    assert says in e.message
     with pytest.raises(MeepleError, match="has no variant"):
         meeple.load("shadow-of-the-sun", variant="a" * 300)
 

@@ -40,7 +40,6 @@ the game's end or an illegal action, ``step`` raises until ``reset()``.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -50,7 +49,7 @@ from gymnasium import spaces
 
 from meeple.dsl.errors import IllegalActionError, MeepleError
 from meeple.interpreter.agents import RandomAgent
-from meeple.registry import GamePath
+from meeple.registry import GamePath, game_name
 from meeple.runtime.state import State
 
 from ._adapters import GameKey, action_id, action_mask, seed_value
@@ -83,8 +82,8 @@ class MeepleEnv(gym.Env):  # type: ignore[misc]
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
-        variant = os.fspath(variant) if variant is not None else None  # a Path as its text
-        self.game = GameKey(os.fspath(game), players, variant, backend).load()
+        variant = game_name(variant, "variant") if variant is not None else None  # a Path as text
+        self.game = GameKey(game_name(game), players, variant, backend).load()
         n = self.game.num_players()
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise MeepleError(

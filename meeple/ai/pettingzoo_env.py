@@ -21,7 +21,6 @@ reset without a seed plays the next seed (s+1, s+2, ...; 0 first), so a run is r
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
@@ -29,7 +28,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from meeple.dsl.errors import MeepleError
-from meeple.registry import GamePath
+from meeple.registry import GamePath, game_name
 from meeple.runtime.values import player_name
 
 from ._adapters import GameKey, action_id, action_mask, seed_value
@@ -57,8 +56,8 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        variant = os.fspath(variant) if variant is not None else None  # a Path as its text
-        self.game = GameKey(os.fspath(game), players, variant, backend).load()
+        variant = game_name(variant, "variant") if variant is not None else None  # a Path as text
+        self.game = GameKey(game_name(game), players, variant, backend).load()
         self.spec_ = observation_spec(self.game)
         n, size = self.game.num_players(), self.game.num_distinct_actions()
         self._actions = size
