@@ -957,7 +957,9 @@ class ModuleEmitter:
             for i, t in enumerate(g.triggers.values()):
                 when = f"trigger_{i}_when" if t.when is not None else "None"
                 kind, var = literal(t.kind), literal(t.var)
-                rule = f"TriggerRule({kind}, {var}, {when}, {self._op(t.body)})"
+                cost = self.checked.work.call_charge(f"t:{t.name}")  # (in a cycle: budget)
+                more = "" if cost is None else f", {cost}"
+                rule = f"TriggerRule({kind}, {var}, {when}, {self._op(t.body)}{more})"
                 out.line(f"P.add_trigger({literal(t.zone)}, {rule})  {self._where(t.span)}")
             emit_spaces_table(self, out, before=False)
             out.line("return P")

@@ -77,9 +77,11 @@ def emit_spaces_table(em: Any, out: Writer, before: bool) -> None:
         if before:
             out.line(f"P.spaces_of[{name}] = Spaces([], {literal(wrap_size(v))})")
             continue
+        cost = em.checked.work.call_charge(f"s:{v.name}")  # (in a cycle: budget)
+        more = "" if cost is None else f", {cost}"
         edges = ", ".join(
             f"({literal(sp.at + (sp.when == 'passed'))}, {literal(sp.when == 'reached')}, "
-            f"TriggerRule(None, {literal(sp.var)}, None, {em._op(sp.body)}))"
+            f"TriggerRule(None, {literal(sp.var)}, None, {em._op(sp.body)}{more}))"
             for sp in v.spaces
         )
         out.line(f"P.spaces_of[{name}].edges = [{edges}]  {em._where(v.span)}")

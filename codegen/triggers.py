@@ -26,6 +26,7 @@ from typing import Any
 
 from meeple.dsl import ir
 
+from .budget import write_charge
 from .calls import Unit, _reach, _started
 from .tally import drops
 from .writer import Writer, literal
@@ -147,6 +148,9 @@ class TriggerCalls:
                 if t.when is not None:  # (the text of trigger_N_when, reading this env)
                     w.line(f"if {self.em._e(t.when)}:")
                     w.level += 1
+                cost = self.em.checked.work.call_charge(f"t:{t.name}")
+                if cost is not None:  # (a trigger in a cycle: fire's charge, codegen/budget.py)
+                    write_charge(w, cost, "_span")
                 w.line(f"_hits.append(({body}, env))")
                 w.level -= t.when is not None
             w.level -= kind is not None

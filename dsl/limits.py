@@ -81,6 +81,14 @@ MAX_COMPONENTS = 20_000
 #: made (dsl/action_limit.py). The largest shipped game has 3,668 (Shadow of the Emperor at
 #: 5 players); a test checks the margin.
 MAX_ACTIONS = 1_000_000
+#: Most items of a list or zone a value written into a log line, prompt or label shows
+#: (``{draw_pile}``): the rest is counted, "[a, b, ... and 950 more]" (runtime/values.py).
+MAX_LOG_ITEMS = 50
+
+#: Longest line of the game log, in characters: a longer one is cut with "... (K more
+#: characters)". Logging in a loop (``log "{[c for c in 0..9999]}"`` 99,999 times) made
+#: gigabytes; both back ends cut the same way, whether or not the log is recorded.
+MAX_LOG_LINE = 2_000
 
 #: Longest name (kind, item key, zone, variable, function, procedure, parameter, table...).
 MAX_NAME_LENGTH = 64

@@ -20,14 +20,23 @@ per item:
   pass of a ``while``/``repeat`` loop that asked no decision charges ``pass_cost`` (a constant
   computed here, at least MIN_CHARGE, which the generator writes as a literal) and each call
   of a function or procedure that is part of a call cycle charges ``unit_cost`` of its body (a
-  call inside its own cycle counts 1 in that bound: it is charged when it happens). The
+  call inside its own cycle counts 1 in that bound: it is charged when it happens); so does
+  each firing of a trigger, and each space crossed on a track, that is part of such a cycle
+  (a trigger's body moving cards into a zone whose trigger moves them back, a space's effect
+  moving its own track's marker, through procedures or not), charged as it is set off: when its
+  ``when`` held, before any body runs (runtime/ops.py ``fire``, runtime/tracks.py ``reach``,
+  codegen/triggers.py for the triggers a playout runs as calls). Triggers and spaces outside
+  every cycle charge nothing: their bodies are in the static bound of the move or the
+  assignment that sets them off. The
   charges go to ``st.work``, the work since the last decision (``st.work_move`` is the
   ``st.move_number`` it counts from: a decision really asked moves ``move_number`` at the same
   point on both back ends); past MAX_STEP_WORK it is a RuleError at the loop or the call
   (runtime/helpers.py ``too_much_work``).
 
-Not covered (docs/security.md): triggers and track spaces that set each other off in a cycle
-count 1 per firing here and are bounded only by the nesting limit (MAX_DEPTH frames).
+A cycle is one of the graph "this body can call that function or procedure, move a card into
+that trigger's zone, assign that track": a move to a zone the generator cannot name (a local)
+may reach every trigger, so the graph may hold cycles the game never runs; those charge too,
+and only for the firings that happen.
 """
 
 from __future__ import annotations
@@ -156,9 +165,9 @@ class Work:
         return max(MIN_CHARGE, cost)
 
     def call_charge(self, key: str) -> int | None:
-        """What a call of unit ``key`` (``f:NAME`` or ``p:NAME``) charges at run time: its
-        body's bound (at least MIN_CHARGE) when it is part of a call cycle, else None (its
-        cost is static)."""
+        """What a call of unit ``key`` (``f:NAME``, ``p:NAME``), a firing of trigger ``t:NAME``
+        or a crossing of a space of track ``s:NAME`` charges at run time: its body's bound (at
+        least MIN_CHARGE) when it is part of a cycle, else None (its cost is static)."""
         return max(MIN_CHARGE, self.unit_cost[key]) if key in self.cyclic else None
 
     def may_decide(self, node: Any) -> bool:

@@ -79,14 +79,22 @@ class Program(ProgramBase):
             self._fill_block(self.proc_blocks[n], p.body)
         for t in g.triggers.values():
             rule = ops.TriggerRule(
-                t.kind, t.var, self.ex.compile(t.when) if t.when else None, self.block(t.body)
+                t.kind,
+                t.var,
+                self.ex.compile(t.when) if t.when else None,
+                self.block(t.body),
+                checked.work.call_charge(f"t:{t.name}"),
             )
             base = self.zone_base[t.zone]
             for zi in range(base, base + self.zone_piles[t.zone]):
                 self.triggers_at.setdefault(zi, []).append(rule)
         for n, spaces in self.spaces_of.items():
             spaces.edges = [
-                (s.at + (s.when == "passed"), s.when == "reached", rule_of_space(s, self.block))
+                (
+                    s.at + (s.when == "passed"),
+                    s.when == "reached",
+                    rule_of_space(s, self.block, checked.work.call_charge(f"s:{n}")),
+                )
                 for s in g.variables[n].spaces
             ]
         self.setup = self.block(g.setup)
@@ -389,9 +397,12 @@ def var_specs(checked: Checked) -> list[VarSpec]:
     ]
 
 
-def rule_of_space(s: ir.Space, block: Callable[[ir.Block], ops.BlockOp]) -> ops.TriggerRule:
-    """A space's effect as a trigger's rule: its body, run with ``s.var`` naming the seat."""
-    return ops.TriggerRule(None, s.var, None, block(s.body))  # type: ignore[arg-type]
+def rule_of_space(
+    s: ir.Space, block: Callable[[ir.Block], ops.BlockOp], cost: int | None
+) -> ops.TriggerRule:
+    """A space's effect as a trigger's rule: its body, run with ``s.var`` naming the seat;
+    ``cost``: what each crossing charges where the track's spaces are in a cycle."""
+    return ops.TriggerRule(None, s.var, None, block(s.body), cost)  # type: ignore[arg-type]
 
 
 def _typed(f: Fn, name: str, want: str, span: Any) -> Fn:

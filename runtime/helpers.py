@@ -46,7 +46,8 @@ def too_much_work(span: SourceSpan) -> RuleError:
     """The error for more than MAX_STEP_WORK units of work charged since the last decision."""
     return RuleError(
         f"the rules did more than {MAX_STEP_WORK:,} units of work since the last decision; "
-        "a loop or a recursive call does not end (the limit MAX_STEP_WORK, docs/security.md)",
+        "a loop, a recursive call or triggers setting each other off do not end "
+        "(the limit MAX_STEP_WORK, docs/security.md)",
         span,
     )
 

@@ -201,12 +201,17 @@ class CallOp(Op):
 
 
 class TriggerRule:
-    """A compiled trigger: run ``body`` with ``var`` bound to an arriving card of ``kind``."""
+    """A compiled trigger: run ``body`` with ``var`` bound to an arriving card of ``kind``;
+    one that can set itself off again (a cycle of triggers, track spaces and calls: dsl/work.py)
+    charges ``cost`` each time it is set off, else ``cost`` is None."""
 
-    __slots__ = ("kind", "var", "when", "body")
+    __slots__ = ("kind", "var", "when", "body", "cost")
 
-    def __init__(self, kind: str | None, var: str, when: Fn | None, body: BlockOp) -> None:
+    def __init__(
+        self, kind: str | None, var: str, when: Fn | None, body: BlockOp, cost: int | None = None
+    ) -> None:
         self.kind, self.var, self.when, self.body = kind, var, when, body
+        self.cost = cost
 
 
 def fire(st: State, rules: list[TriggerRule], cards: list[Card], span: SourceSpan) -> None:
@@ -219,6 +224,8 @@ def fire(st: State, rules: list[TriggerRule], cards: list[Card], span: SourceSpa
                 continue
             env = {r.var: c}
             if r.body.size and (r.when is None or r.when(st, env)):
+                if r.cost is not None:  # (a trigger in a cycle: dsl/work.py)
+                    charge(st, r.cost, span)
                 hits.append(Frame(r.body, env))
     push_bodies(st, hits, span)
 

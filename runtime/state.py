@@ -42,7 +42,7 @@ from .ops import (
     WinnerOp,
 )
 from .position import position_line, saved_position_error
-from .values import Card, card_label, decode, encode, player_name
+from .values import Card, card_label, decode, encode, log_text, player_name
 
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
 # The version of the saved-state layout (to_json); bump it when the layout changes, so a state
@@ -816,7 +816,7 @@ class State:
 
     def log_line(self, text: str, visible_to: int) -> None:
         if self.record_log:
-            self.log.append((visible_to, text))
+            self.log.append((visible_to, log_text(text)))
 
     def _note(self, d: Decision, i: int, forced: bool) -> None:
         if not self.record_log or not d.op.logs_each_choice():
@@ -825,7 +825,7 @@ class State:
         text = f"{who}: {d.op.prompt(self, d)} -> {d.label(self, i)}"
         if forced:
             text += " (forced)"
-        self.log.append((d.player if d.secret else -1, text))
+        self.log.append((d.player if d.secret else -1, log_text(text)))
 
     def _need_pending(self) -> Decision:
         if self.pending is None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from meeple.dsl.errors import SourceSpan
 
+from .helpers import charge
 from .ops import MAX_DEPTH, Frame, TriggerRule, push_bodies
 
 if TYPE_CHECKING:
@@ -49,7 +50,10 @@ def reach(st: State, spaces: Spaces, old: int, end: int, who: Any, span: SourceS
         found += [(e + (first + k) * size, order, r) for k in range(count)]
     if size is not None:
         found.sort(key=lambda h: (h[0], h[1]))
-    hits = [
-        Frame(r.body, {} if r.var is None else {r.var: who}) for _, _, r in found if r.body.size
-    ]
+    hits = []
+    for _, _, r in found:
+        if r.body.size:
+            if r.cost is not None:  # (spaces in a cycle: dsl/work.py)
+                charge(st, r.cost, span)
+            hits.append(Frame(r.body, {} if r.var is None else {r.var: who}))
     push_bodies(st, hits, span)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from meeple.dsl.errors import MeepleError
-from meeple.dsl.limits import RESERVED_PROPERTIES, is_name
+from meeple.dsl.limits import MAX_LOG_ITEMS, MAX_LOG_LINE, RESERVED_PROPERTIES, is_name
 
 #: The card fields the rules language shows (``c.name``, ``c.owner``...); every other ``c.x`` is
 #: one of the card's own properties, read from ``props`` and never from the engine's attributes.
@@ -91,10 +91,26 @@ def formatter(t: str) -> Callable[[Any], str]:
         return lambda v: f"[{first(v[0])}, {second(v[1])}]"
     if t == "zone" or t.startswith("list:"):
         inner = formatter("card" if t == "zone" else t[5:])
-        return lambda v: "[" + ", ".join(inner(x) for x in v) + "]"
+        return lambda v: _shown_list(v, inner)
     if t == "bool":
         return lambda v: "yes" if v else "no"
     return lambda v: "none" if v is None else (v.name if isinstance(v, Card) else str(v))
+
+
+def _shown_list(v: Sequence[Any], inner: Callable[[Any], str]) -> str:
+    """A list shown to a person: its first MAX_LOG_ITEMS items, then how many more."""
+    n = len(v)
+    if n <= MAX_LOG_ITEMS:
+        return "[" + ", ".join(inner(x) for x in v) + "]"
+    shown = ", ".join(inner(v[i]) for i in range(MAX_LOG_ITEMS))
+    return f"[{shown}, \u2026 and {n - MAX_LOG_ITEMS:,} more]"
+
+
+def log_text(text: str) -> str:
+    """A line of the game log, cut at MAX_LOG_LINE characters with how many more it had."""
+    if len(text) <= MAX_LOG_LINE:
+        return text
+    return f"{text[:MAX_LOG_LINE]}\u2026 ({len(text) - MAX_LOG_LINE:,} more characters)"
 
 
 def encode(v: Any) -> Any:

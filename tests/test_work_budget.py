@@ -180,6 +180,31 @@ def test_a_zone_holds_only_the_cards_that_can_reach_it(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------- charged at run time
 
+ZONES_AB = (
+    "zones:\n",
+    "zones:\n  za: {visibility: public, source: Turn}\n  zb: {visibility: public, source: Turn}\n",
+    "variables:\n",
+    "variables:\n  d: {type: int, initial: 0, source: Turn}\n",
+    "scoring:\n",
+    "triggers:\n\nscoring:\n",
+)
+SPIRAL = (
+    "tracks:\n  dial:\n    min: 0\n    max: 1\n    at_ends: wrap\n    source: Turn\n"
+    "    spaces:\n      - reached: 1\n        source: Turn\n        do:\n"
+    "          - if: depth < 60\n            then:\n              - depth += 1\n"
+    "              - dial += 2\n              - dial += 2\n              - depth -= 1\n"
+    "\nvariables:\n  depth: {type: int, initial: 0, source: Turn}\n"
+)
+
+
+def _bounce(zone: str, to: str, do: str) -> str:
+    """A trigger on ``zone`` that runs ``do`` while fewer than 60 of them are under way."""
+    return (
+        f"  to_{to}:\n    source: Turn\n    to: {zone}\n    when: d < 60\n"
+        f"    do: ['d += 1', '{do}', 'd -= 1']\n"
+    )
+
+
 RUNAWAYS = {
     # the new user's second file: 2**40 calls
     "a function calling itself twice": (
@@ -207,6 +232,38 @@ RUNAWAYS = {
     "a procedure calling itself twice": (
         ("procedures:\n", "procedures:\n" + TWICE, DRAW, DRAW + "              - twice(40)\n"),
         "then: ['twice(n - 1)'",
+    ),
+    # two triggers moving a zone's cards back and forth: each card set off moves both cards
+    # back, 2**60 firings, never deeper than 60 (the new user's trig_tree.yaml)
+    "triggers setting each other off": (
+        (
+            *ZONES_AB,
+            DRAW,
+            DRAW + "              - move 2 from deck to za\n",
+            "triggers:\n",
+            "triggers:\n"
+            + _bounce("za", "zb", "move za to zb")
+            + _bounce("zb", "za", "move zb to za"),
+        ),
+        "'move zb to za'",
+    ),
+    # the same through a procedure (direct code runs such triggers as calls)
+    "a trigger and a procedure setting each other off": (
+        (
+            *ZONES_AB,
+            DRAW,
+            DRAW + "              - move 2 from deck to za\n",
+            "triggers:\n",
+            "triggers:\n" + _bounce("za", "zb", "swap()") + _bounce("zb", "za", "move zb to za"),
+            "procedures:\n",
+            "procedures:\n  swap:\n    source: Turn\n    do: ['move za to zb']\n",
+        ),
+        "'swap()'",
+    ),
+    # a track's space whose effect moves the marker past it twice
+    "track spaces setting themselves off": (
+        ("variables:\n", SPIRAL, DRAW, DRAW + "              - dial += 2\n"),
+        "- dial += 2",
     ),
 }
 

@@ -7231,6 +7231,13 @@ def build(num_players, files):
             if _kind == 'special_cards':
                 env = {'card': _card}
                 if (env['card'].key == 'mazarin'):
+                    if st.work_move == st.move_number:
+                        st.work += 10000
+                        if st.work > MAX_STEP_WORK:
+                            raise too_much_work(_span)
+                    else:
+                        st.work_move = st.move_number
+                        st.work = 10000
                     _hits.append((c_282, env))
                 env = {'card': _card}
                 if (env['card'].key == 'spielschulden'):
@@ -7774,7 +7781,7 @@ def build(num_players, files):
     P.tie_breakers = [tie_0]
     P.tie_breaker_spans = [S[393]]
     P.add_trigger('revealed', TriggerRule('auction_cards', 'lot', None, o280))  # game.yaml:232
-    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_1_when, o282))  # game.yaml:234
+    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_1_when, o282, 10000))  # game.yaml:234
     P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_2_when, o284))  # game.yaml:237
     P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_3_when, o286))  # game.yaml:239
     return P
