@@ -50,7 +50,7 @@ from .unread import binds_env
 from .untilall import write_until_all
 from .writer import Names, Writer, comment_path, literal, literal_text
 
-GENERATOR_VERSION = "13"
+GENERATOR_VERSION = "14"
 
 _ASSIGN_OPS = ("=", "+=", "-=")
 _SIMPLE = (ir.Let, ir.Assign, ir.Move, ir.Shuffle, ir.Log, ir.Eliminate)
