@@ -219,18 +219,22 @@ def _resolve_extends(
     own = yaml_file(game_folder, "game")
     has_own = _is_file(own) and own != file
     own_id = _game_id(own) if has_own else None
-    known = [x for x in (own_id,) if x]
-    if in_variants:
-        known += [v.stem for v in variant_files(game_folder) if v.resolve() != file]
-    elif not has_own:
-        known += _shipped_ids()
+
+    def ids() -> list[str]:  # for messages only: listing a folder per link made chains quadratic
+        known = [x for x in (own_id,) if x]
+        if in_variants:
+            known += [v.stem for v in variant_files(game_folder) if v.resolve() != file]
+        elif not has_own:
+            known += _shipped_ids()
+        return known
+
     if not _ID.fullmatch(name):
         stem = Path(name.replace("\\", "/")).stem  # text only: nothing is looked up on disk
         raise SchemaError(
             "'extends:' takes an id, not a path or a file name",
             ext.span,
             expected="the id of this variant's game or of another variant of it"
-            + (" (one of " + ", ".join(known) + ")" if known else ""),
+            + (" (one of " + ", ".join(known) + ")" if (known := ids()) else ""),
             suggestion=f"write the id alone, without a folder or '.yaml': 'extends: {stem}'"
             if _ID.fullmatch(stem)
             else "write the game's id (its game.id) or a variant's id (its file name, no .yaml)",
@@ -256,6 +260,7 @@ def _resolve_extends(
         shipped = _shipped_game(name)
         if shipped is not None:  # a variant with no game of its own extends a shipped game
             return shipped, False
+    known = ids()
     raise SchemaError(
         f"'extends: {name}' names neither this variant's game nor one of its variants",
         ext.span,
