@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -128,16 +129,25 @@ _FLAT_RULES = frozenset(
 )
 
 
-def _check_brackets(text: str, loc: _Locator) -> None:
-    """Refuse brackets nested deeper than MAX_EXPR_DEPTH (each one is a level), before Lark."""
-    depth, quote = 0, ""
+def _brackets(text: str) -> Iterator[tuple[int, str]]:
+    """The position and character of each bracket of ``text`` outside quoted text (a quote ends
+    at its closing quote or at the end of the line)."""
+    quote = ""
     for i, ch in enumerate(text):
         if quote:
             if ch == quote or ch == "\n":
                 quote = ""
         elif ch in "'\"":
             quote = ch
-        elif ch in "([":
+        elif ch in "()[]":
+            yield i, ch
+
+
+def _check_brackets(text: str, loc: _Locator) -> None:
+    """Refuse brackets nested deeper than MAX_EXPR_DEPTH (each one is a level), before Lark."""
+    depth = 0
+    for i, ch in _brackets(text):
+        if ch in "([":
             depth += 1
             if depth > MAX_EXPR_DEPTH:
                 raise ParseError(
@@ -145,7 +155,7 @@ def _check_brackets(text: str, loc: _Locator) -> None:
                     loc.span(i, i + 1),
                     suggestion=_DEPTH_HINT,
                 )
-        elif ch in ")]":
+        else:
             depth = max(depth - 1, 0)
 
 
@@ -279,16 +289,10 @@ def _fit_closers(expected: set[str], before: str) -> set[str]:
     states are shared between ``(...)`` and ``[...]``, so after ``sum(x for x in y`` it also
     offers ']'. Only the closer of the innermost bracket still open in ``before`` is kept."""
     opened: list[str] = []
-    quote = ""
-    for ch in before:
-        if quote:
-            if ch == quote or ch == "\n":
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([":
+    for _, ch in _brackets(before):
+        if ch in "([":
             opened.append(ch)
-        elif ch in ")]" and opened:
+        elif opened:
             opened.pop()
     keep = {"(": "RPAR", "[": "RSQB"}[opened[-1]] if opened else None
     return {t for t in expected if t not in ("RPAR", "RSQB") or t == keep}
